@@ -1,0 +1,87 @@
+//===- CudaDriver.h - CUDA driver API loaded at run time --------*- C++ -*-===//
+//
+// dltune never links against libcuda: the driver is opened with dlopen the
+// first time it is needed, so the build, the tests and CPU tuning work on
+// machines without a GPU, and GPU commands fail there with a clear error.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLTUNE_EXECUTION_CUDADRIVER_H
+#define DLTUNE_EXECUTION_CUDADRIVER_H
+
+#include "llvm/Support/Error.h"
+
+#include <cstddef>
+#include <string>
+
+namespace mlir::dltune {
+
+/// What the GPU is, for reports and device fingerprints.
+struct GpuDeviceInfo {
+  std::string name;
+  int computeMajor = 0, computeMinor = 0;
+  int multiprocessors = 0;
+  size_t totalMemoryBytes = 0;
+};
+
+class CudaDriver {
+public:
+  /// The process-wide driver, loaded and initialised on first use; fails
+  /// with a message naming the missing library or the cuInit error.
+  static llvm::Expected<CudaDriver &> get();
+
+  llvm::Expected<GpuDeviceInfo> getDeviceInfo(int device = 0);
+
+  using CUresult = int;
+  using CUdevice = int;
+  using CUcontext = void *;
+  using CUmodule = void *;
+  using CUfunction = void *;
+  using CUstream = void *;
+  using CUevent = void *;
+  using CUdeviceptr = unsigned long long;
+
+  // Driver entry points (v2 variants where CUDA has them).
+  CUresult (*cuInit)(unsigned) = nullptr;
+  CUresult (*cuDeviceGet)(CUdevice *, int) = nullptr;
+  CUresult (*cuDeviceGetCount)(int *) = nullptr;
+  CUresult (*cuDeviceGetName)(char *, int, CUdevice) = nullptr;
+  CUresult (*cuDeviceGetAttribute)(int *, int, CUdevice) = nullptr;
+  CUresult (*cuDeviceTotalMem)(size_t *, CUdevice) = nullptr;
+  CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice) = nullptr;
+  CUresult (*cuCtxSetCurrent)(CUcontext) = nullptr;
+  CUresult (*cuCtxSynchronize)() = nullptr;
+  CUresult (*cuModuleLoadData)(CUmodule *, const void *) = nullptr;
+  CUresult (*cuModuleUnload)(CUmodule) = nullptr;
+  CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *) = nullptr;
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                             unsigned, unsigned, unsigned, CUstream, void **,
+                             void **) = nullptr;
+  CUresult (*cuStreamCreate)(CUstream *, unsigned) = nullptr;
+  CUresult (*cuStreamSynchronize)(CUstream) = nullptr;
+  CUresult (*cuStreamDestroy)(CUstream) = nullptr;
+  CUresult (*cuMemAlloc)(CUdeviceptr *, size_t) = nullptr;
+  CUresult (*cuMemFree)(CUdeviceptr) = nullptr;
+  CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t) = nullptr;
+  CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t) = nullptr;
+  CUresult (*cuMemcpy)(CUdeviceptr, CUdeviceptr, size_t) = nullptr;
+  CUresult (*cuMemsetD32)(CUdeviceptr, unsigned, size_t) = nullptr;
+  CUresult (*cuEventCreate)(CUevent *, unsigned) = nullptr;
+  CUresult (*cuEventRecord)(CUevent, CUstream) = nullptr;
+  CUresult (*cuEventSynchronize)(CUevent) = nullptr;
+  CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent) = nullptr;
+  CUresult (*cuEventDestroy)(CUevent) = nullptr;
+  CUresult (*cuGetErrorString)(CUresult, const char **) = nullptr;
+
+  /// Turns a driver result into an llvm::Error naming `what`.
+  llvm::Error check(CUresult result, const char *what);
+
+private:
+  CudaDriver() = default;
+  llvm::Error load();
+  void *handle = nullptr;
+  CUcontext context = nullptr;
+};
+
+} // namespace mlir::dltune
+
+#endif // DLTUNE_EXECUTION_CUDADRIVER_H

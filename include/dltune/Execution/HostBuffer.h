@@ -1,0 +1,68 @@
+//===- HostBuffer.h - Typed host buffers for kernel arguments ---*- C++ -*-===//
+#ifndef DLTUNE_EXECUTION_HOSTBUFFER_H
+#define DLTUNE_EXECUTION_HOSTBUFFER_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir::dltune {
+
+enum class ElementKind { F16, F32, F64, I8, I16, I32, I64 };
+
+/// Shape and element type of one kernel argument or result.
+struct BufferType {
+  ElementKind element = ElementKind::F32;
+  std::vector<int64_t> shape;
+
+  int64_t getNumElements() const;
+  size_t getElementBytes() const;
+  size_t getBytes() const { return getNumElements() * getElementBytes(); }
+  bool isFloat() const;
+  std::string str() const; // e.g. "512x512xf32"
+};
+
+/// A 64-byte aligned host buffer of one BufferType.
+class HostBuffer {
+public:
+  explicit HostBuffer(BufferType type);
+  HostBuffer(const HostBuffer &other);
+  HostBuffer &operator=(const HostBuffer &) = delete;
+
+  const BufferType &getType() const { return type; }
+  void *data() { return storage.get(); }
+  const void *data() const { return storage.get(); }
+
+  /// Deterministic pseudo-random contents from `seed`: floats in [-1, 1],
+  /// integers in [-8, 8].
+  void fillRandom(uint64_t seed);
+  double getAsDouble(int64_t index) const;
+
+private:
+  struct Free {
+    void operator()(void *p) const;
+  };
+  BufferType type;
+  std::unique_ptr<void, Free> storage;
+};
+
+/// Result of comparing an output against the reference.
+struct Comparison {
+  bool ok = true;
+  double maxRelativeError = 0; // max |a-b| / (max |ref| + tiny)
+  int64_t firstMismatch = -1;
+  std::string message;
+};
+
+/// Floats pass when max |a - b| <= tolerance * max |ref|; integers must be
+/// equal. The default tolerance suits f32 with reassociated sums.
+Comparison compareBuffers(const HostBuffer &actual, const HostBuffer &reference,
+                          double tolerance = 1e-4);
+
+} // namespace mlir::dltune
+
+#endif // DLTUNE_EXECUTION_HOSTBUFFER_H

@@ -1,0 +1,47 @@
+//===- KernelRunner.h - Check and time one kernel of a module ---*- C++ -*-===//
+#ifndef DLTUNE_EXECUTION_KERNELRUNNER_H
+#define DLTUNE_EXECUTION_KERNELRUNNER_H
+
+#include "dltune/Execution/CpuKernel.h"
+
+namespace mlir::dltune {
+
+struct RunOptions {
+  int warmup = 2;
+  int repeat = 10;
+  bool check = false;
+  /// Passes run before --dltune-lower-cpu on the candidate (e.g.
+  /// "dltune-apply,dltune-strip"); the reference always runs
+  /// "dltune-strip" and a serial lowering.
+  std::string schedulePipeline = "dltune-apply,dltune-strip";
+  uint64_t seed = 1;
+};
+
+struct RunReport {
+  TimingStats timing;
+  double flops = 0;
+  bool checked = false;
+  Comparison comparison; // valid when checked
+  double getGflops() const {
+    return timing.medianMs > 0 ? flops / (timing.medianMs * 1e6) : 0;
+  }
+};
+
+/// Inputs for `signature`: argument i is filled from seed `seed + i`.
+std::vector<HostBuffer> makeInputs(const KernelSignature &signature,
+                                   uint64_t seed);
+
+/// Lowers, JIT-compiles and times `entry` of `module` (which is not
+/// modified); with `check`, also runs the untuned reference on the same
+/// inputs and compares every argument and result buffer.
+llvm::Expected<RunReport> runCpuKernel(ModuleOp module, llvm::StringRef entry,
+                                       const RunOptions &options);
+
+/// Compiles (without timing) a module with the given schedule pipeline.
+llvm::Expected<std::unique_ptr<CpuKernel>>
+compileCpuKernel(ModuleOp module, llvm::StringRef entry,
+                 llvm::StringRef schedulePipeline, bool openmp = true);
+
+} // namespace mlir::dltune
+
+#endif // DLTUNE_EXECUTION_KERNELRUNNER_H

@@ -1,0 +1,74 @@
+//===- SchedulePlan.h - How a linalg op is scheduled from knobs -*- C++ -*-===//
+//
+// A SchedulePlan ties an op's loops to knob names: which knob gives the
+// cache-level and register-level tile of each loop, which loop is split
+// across threads (CPU) or blocks (GPU), whether the op is decomposed or
+// contracted before vectorization. The default search space, the default
+// configuration and the transform script are all derived from the plan, so
+// the three cannot drift apart.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLTUNE_TRANSFORMS_SCHEDULEPLAN_H
+#define DLTUNE_TRANSFORMS_SCHEDULEPLAN_H
+
+#include "dltune/Tuning/SearchSpace.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Support/LLVM.h"
+
+#include <map>
+#include <optional>
+#include <string>
+
+namespace mlir::dltune {
+
+enum class ScheduleTarget { CPU, GPU };
+
+/// A tile size: a knob name or a constant (0 = do not tile this loop).
+struct TileEntry {
+  std::string knob;
+  int64_t constant = 0;
+  static TileEntry fixed(int64_t c) { return {"", c}; }
+  static TileEntry of(std::string k) { return {std::move(k), 0}; }
+};
+
+struct SchedulePlan {
+  ScheduleTarget target = ScheduleTarget::CPU;
+  std::string opKind;             // "matmul", "conv_2d_nhwc_hwcf", ...
+  SmallVector<int64_t> loopSizes; // static loop ranges
+  SmallVector<std::string> loopNames;
+  // CPU: thread level (parallelDim split by `threads`), cache level, register
+  // level. GPU: block level (cacheTiles of parallel loops), reduction tile,
+  // thread level (registerTiles).
+  int parallelDim = 0;
+  SmallVector<TileEntry> cacheTiles;
+  SmallVector<TileEntry> registerTiles;
+  bool decompose = false;        // conv/pool: to 1-D before vectorizing
+  bool namedContraction = false; // vectorize to vector.contract (FMA)
+  // The search space with preferred values for the default config.
+  SearchSpace space;
+  std::map<std::string, int64_t> preferred;
+
+  /// The configuration closest (in log2 distance) to `preferred` among the
+  /// valid ones; nullopt if the space is empty.
+  std::optional<Config> getDefaultConfig() const;
+};
+
+/// Builds the plan (and default space) for a supported op with static
+/// shapes, or fails with a reason (the op is then left alone).
+FailureOr<SchedulePlan> buildSchedulePlan(linalg::LinalgOp op,
+                                          ScheduleTarget target,
+                                          int64_t maxThreads,
+                                          std::string &whyNot);
+
+/// The body of a transform named sequence that schedules the op bound to
+/// `%op` inside payload root `%root` according to `values` (knob name ->
+/// value). Fails when a knob the plan needs is missing.
+FailureOr<std::string>
+buildTransformScript(const SchedulePlan &plan,
+                     const std::map<std::string, int64_t> &values,
+                     std::string &error);
+
+} // namespace mlir::dltune
+
+#endif // DLTUNE_TRANSFORMS_SCHEDULEPLAN_H

@@ -1,0 +1,119 @@
+//===- SearchSpace.h - Knobs, constraints and configurations ----*- C++ -*-===//
+//
+// The MLIR-independent model of a tuning search space: named knobs with
+// candidate values, named integer parameters (op dims, target limits) and
+// constraints over both. Search strategies, cost models and the dialect's
+// verifier all go through this class.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLTUNE_TUNING_SEARCHSPACE_H
+#define DLTUNE_TUNING_SEARCHSPACE_H
+
+#include "dltune/Tuning/ConstraintExpr.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+#include <optional>
+#include <random>
+#include <utility>
+
+namespace mlir::dltune {
+
+/// A tunable knob and its candidate values (distinct, in the given order).
+struct Knob {
+  std::string name;
+  std::vector<int64_t> values;
+};
+
+/// One value per knob, in the space's knob order.
+using Config = std::vector<int64_t>;
+
+/// A named integer constant that constraints may reference.
+using SpaceParam = std::pair<std::string, int64_t>;
+
+class SearchSpace {
+public:
+  /// Validates and builds a space. Fails on empty or duplicate knobs, empty
+  /// or repeated candidate lists, names used twice, unparsable constraints
+  /// and constraints that reference unknown names.
+  static llvm::Expected<SearchSpace> create(std::vector<Knob> knobs,
+                                            std::vector<SpaceParam> params,
+                                            std::vector<std::string> constraints);
+
+  llvm::ArrayRef<Knob> getKnobs() const { return knobs; }
+  llvm::ArrayRef<SpaceParam> getParams() const { return params; }
+  size_t getNumConstraints() const { return constraints.size(); }
+  const ConstraintExpr &getConstraint(size_t i) const { return constraints[i].expr; }
+  std::optional<size_t> getKnobIndex(llvm::StringRef name) const;
+
+  /// Product of the candidate-list sizes (saturates at UINT64_MAX).
+  uint64_t getCartesianSize() const;
+
+  /// True when every value is a candidate of its knob and all constraints hold.
+  bool isValid(const Config &config) const;
+  /// Like isValid, but says why not: the knob whose value is not a candidate
+  /// or the violated constraint with the values of the knobs it reads.
+  llvm::Error checkValid(const Config &config) const;
+  /// Index of the first violated constraint, if any (candidates not checked).
+  std::optional<size_t> findViolatedConstraint(const Config &config) const;
+
+  /// Visits valid configs in lexicographic candidate order, pruning partial
+  /// assignments as soon as a constraint's knobs are all fixed. Stops early
+  /// when `visit` returns false.
+  void enumerate(llvm::function_ref<bool(const Config &)> visit) const;
+  /// Number of valid configs, counting at most `limit`.
+  uint64_t countValid(uint64_t limit = UINT64_MAX) const;
+
+  /// A uniformly random valid config, or nullopt if the space has none.
+  /// Rejection sampling from the product; small spaces with a low valid
+  /// fraction fall back to picking from their enumeration.
+  std::optional<Config> sample(std::mt19937_64 &rng) const;
+
+  /// Valid configs that differ from `config` in exactly one knob, moved to
+  /// an adjacent candidate (previous or next in the candidate list).
+  std::vector<Config> getNeighbours(const Config &config) const;
+
+  /// Index of each value within its knob's candidates, or nullopt.
+  std::optional<std::vector<size_t>> toIndices(const Config &config) const;
+
+  /// A canonical text form, stable across runs and platforms, used to hash.
+  std::string getCanonicalString() const;
+  /// "tile_m=32,tile_n=64" in knob order.
+  std::string formatConfig(const Config &config) const;
+
+private:
+  struct BoundConstraint {
+    ConstraintExpr expr;
+    // For each identifier: knob index (>= 0) or -1 - param index.
+    std::vector<int> bindings;
+    // The highest knob index read; the constraint can be checked once the
+    // enumeration has fixed this knob.
+    int lastKnob = -1;
+  };
+  bool holds(const BoundConstraint &c, const Config &config) const;
+
+  std::vector<Knob> knobs;
+  std::vector<SpaceParam> params;
+  std::vector<BoundConstraint> constraints;
+  // Valid configs of a small sparse space, filled on first sample().
+  mutable std::optional<std::vector<Config>> enumerated;
+};
+
+/// 64-bit FNV-1a: stable across platforms and runs, unlike std::hash.
+uint64_t stableHash(llvm::StringRef text);
+
+/// What identifies a tuning task: two ops with equal descriptors share
+/// measurements and configs.
+struct TaskDescriptor {
+  std::string opKind;                       // e.g. "linalg.matmul"
+  std::vector<std::vector<int64_t>> shapes; // operand shapes
+  std::vector<std::string> elementTypes;    // operand element types
+  std::string target;                       // "cpu" or "gpu"
+
+  std::string getCanonicalString(const SearchSpace &space) const;
+  uint64_t getHash(const SearchSpace &space) const;
+};
+
+} // namespace mlir::dltune
+
+#endif // DLTUNE_TUNING_SEARCHSPACE_H

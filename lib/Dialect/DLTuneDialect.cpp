@@ -1,0 +1,57 @@
+//===- DLTuneDialect.cpp - dltune dialect ---------------------------------===//
+
+#include "dltune/Dialect/DLTuneDialect.h"
+#include "dltune/Dialect/DLTuneAttrs.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Operation.h"
+
+using namespace mlir;
+using namespace mlir::dltune;
+
+#include "dltune/Dialect/DLTuneDialect.cpp.inc"
+
+void DLTuneDialect::initialize() { registerAttributes(); }
+
+LogicalResult DLTuneDialect::verifyOperationAttribute(Operation *op,
+                                                      NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name == kSpaceAttrName) {
+    if (!isa<SpaceAttr>(attr.getValue()))
+      return op->emitOpError() << "'" << name
+                               << "' must be a #dltune.space attribute";
+    return success();
+  }
+  if (name == kConfigAttrName) {
+    auto config = dyn_cast<ConfigAttr>(attr.getValue());
+    if (!config)
+      return op->emitOpError() << "'" << name
+                               << "' must be a #dltune.config attribute";
+    auto space = op->getAttrOfType<SpaceAttr>(kSpaceAttrName);
+    if (!space)
+      return success();
+    llvm::Expected<SearchSpace> searchSpace = space.getSearchSpace();
+    if (!searchSpace) // the space's own verifier already reported it
+      return op->emitOpError() << llvm::toString(searchSpace.takeError());
+    llvm::Expected<Config> values = config.toConfig(*searchSpace);
+    if (!values)
+      return op->emitOpError() << "dltune.config "
+                               << llvm::toString(values.takeError());
+    if (llvm::Error err = searchSpace->checkValid(*values))
+      return op->emitOpError() << "dltune.config " << llvm::toString(std::move(err));
+    return success();
+  }
+  if (name == kTargetAttrName) {
+    auto target = dyn_cast<StringAttr>(attr.getValue());
+    if (!target || (target.getValue() != "cpu" && target.getValue() != "gpu"))
+      return op->emitOpError() << "'" << name << "' must be \"cpu\" or \"gpu\"";
+    return success();
+  }
+  if (name == kScheduleAttrName) {
+    if (!isa<FlatSymbolRefAttr>(attr.getValue()))
+      return op->emitOpError() << "'" << name
+                               << "' must name a transform sequence (@symbol)";
+    return success();
+  }
+  return op->emitOpError() << "unknown dltune attribute '" << name << "'";
+}

@@ -1,0 +1,115 @@
+//===- CudaDriver.cpp - CUDA driver API loaded at run time ----------------===//
+
+#include "dltune/Execution/CudaDriver.h"
+
+#include <dlfcn.h>
+#include <mutex>
+
+using namespace mlir::dltune;
+
+static llvm::Error makeError(const llvm::Twine &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
+}
+
+llvm::Error CudaDriver::check(CUresult result, const char *what) {
+  if (result == 0)
+    return llvm::Error::success();
+  const char *text = nullptr;
+  if (cuGetErrorString)
+    cuGetErrorString(result, &text);
+  return makeError(llvm::Twine(what) + " failed: CUDA error " +
+                   llvm::Twine(result) + (text ? llvm::Twine(" (") + text + ")" : ""));
+}
+
+llvm::Error CudaDriver::load() {
+  const char *path = std::getenv("DLTUNE_CUDA_DRIVER");
+  handle = dlopen(path ? path : "libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!handle)
+    return makeError("no CUDA driver: cannot load " +
+                     llvm::Twine(path ? path : "libcuda.so.1") +
+                     " (is an NVIDIA driver installed?)");
+  bool missing = false;
+  std::string missingName;
+  auto bind = [&](auto &fn, const char *name) {
+    fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(handle, name));
+    if (!fn && !missing) {
+      missing = true;
+      missingName = name;
+    }
+  };
+  bind(cuInit, "cuInit");
+  bind(cuDeviceGet, "cuDeviceGet");
+  bind(cuDeviceGetCount, "cuDeviceGetCount");
+  bind(cuDeviceGetName, "cuDeviceGetName");
+  bind(cuDeviceGetAttribute, "cuDeviceGetAttribute");
+  bind(cuDeviceTotalMem, "cuDeviceTotalMem_v2");
+  bind(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
+  bind(cuCtxSetCurrent, "cuCtxSetCurrent");
+  bind(cuCtxSynchronize, "cuCtxSynchronize");
+  bind(cuModuleLoadData, "cuModuleLoadData");
+  bind(cuModuleUnload, "cuModuleUnload");
+  bind(cuModuleGetFunction, "cuModuleGetFunction");
+  bind(cuLaunchKernel, "cuLaunchKernel");
+  bind(cuStreamCreate, "cuStreamCreate");
+  bind(cuStreamSynchronize, "cuStreamSynchronize");
+  bind(cuStreamDestroy, "cuStreamDestroy_v2");
+  bind(cuMemAlloc, "cuMemAlloc_v2");
+  bind(cuMemFree, "cuMemFree_v2");
+  bind(cuMemcpyHtoD, "cuMemcpyHtoD_v2");
+  bind(cuMemcpyDtoH, "cuMemcpyDtoH_v2");
+  bind(cuMemcpy, "cuMemcpy");
+  bind(cuMemsetD32, "cuMemsetD32_v2");
+  bind(cuEventCreate, "cuEventCreate");
+  bind(cuEventRecord, "cuEventRecord");
+  bind(cuEventSynchronize, "cuEventSynchronize");
+  bind(cuEventElapsedTime, "cuEventElapsedTime");
+  bind(cuEventDestroy, "cuEventDestroy_v2");
+  bind(cuGetErrorString, "cuGetErrorString");
+  if (missing)
+    return makeError("CUDA driver lacks " + llvm::Twine(missingName));
+  if (llvm::Error err = check(cuInit(0), "cuInit"))
+    return err; // the toolkit's stub library answers 34 here
+  int count = 0;
+  if (llvm::Error err = check(cuDeviceGetCount(&count), "cuDeviceGetCount"))
+    return err;
+  if (count == 0)
+    return makeError("the CUDA driver reports no GPU");
+  CUdevice dev;
+  if (llvm::Error err = check(cuDeviceGet(&dev, 0), "cuDeviceGet"))
+    return err;
+  if (llvm::Error err = check(cuDevicePrimaryCtxRetain(&context, dev),
+                              "cuDevicePrimaryCtxRetain"))
+    return err;
+  return check(cuCtxSetCurrent(context), "cuCtxSetCurrent");
+}
+
+llvm::Expected<CudaDriver &> CudaDriver::get() {
+  static CudaDriver driver;
+  static std::once_flag once;
+  static std::string loadError;
+  std::call_once(once, [] {
+    if (llvm::Error err = driver.load())
+      loadError = llvm::toString(std::move(err));
+  });
+  if (!loadError.empty())
+    return makeError(loadError);
+  return driver;
+}
+
+llvm::Expected<GpuDeviceInfo> CudaDriver::getDeviceInfo(int device) {
+  CUdevice dev;
+  if (llvm::Error err = check(cuDeviceGet(&dev, device), "cuDeviceGet"))
+    return std::move(err);
+  GpuDeviceInfo info;
+  char name[256] = {0};
+  if (llvm::Error err = check(cuDeviceGetName(name, sizeof(name), dev),
+                              "cuDeviceGetName"))
+    return std::move(err);
+  info.name = name;
+  // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR/MINOR, MULTIPROCESSOR_COUNT.
+  cuDeviceGetAttribute(&info.computeMajor, 75, dev);
+  cuDeviceGetAttribute(&info.computeMinor, 76, dev);
+  cuDeviceGetAttribute(&info.multiprocessors, 16, dev);
+  cuDeviceTotalMem(&info.totalMemoryBytes, dev);
+  return info;
+}

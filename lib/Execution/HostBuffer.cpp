@@ -1,0 +1,179 @@
+//===- HostBuffer.cpp - Typed host buffers for kernel arguments -----------===//
+
+#include "dltune/Execution/HostBuffer.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+
+using namespace mlir::dltune;
+
+int64_t BufferType::getNumElements() const {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+size_t BufferType::getElementBytes() const {
+  switch (element) {
+  case ElementKind::I8:
+    return 1;
+  case ElementKind::F16:
+  case ElementKind::I16:
+    return 2;
+  case ElementKind::F32:
+  case ElementKind::I32:
+    return 4;
+  case ElementKind::F64:
+  case ElementKind::I64:
+    return 8;
+  }
+  return 4;
+}
+
+bool BufferType::isFloat() const {
+  return element == ElementKind::F16 || element == ElementKind::F32 ||
+         element == ElementKind::F64;
+}
+
+std::string BufferType::str() const {
+  static const char *names[] = {"f16", "f32", "f64", "i8", "i16", "i32", "i64"};
+  std::string s;
+  for (int64_t d : shape)
+    s += std::to_string(d) + "x";
+  return s + names[static_cast<int>(element)];
+}
+
+void HostBuffer::Free::operator()(void *p) const { std::free(p); }
+
+HostBuffer::HostBuffer(BufferType t) : type(std::move(t)) {
+  size_t bytes = std::max<size_t>(64, (type.getBytes() + 63) / 64 * 64);
+  storage.reset(std::aligned_alloc(64, bytes));
+  std::memset(storage.get(), 0, bytes);
+}
+
+HostBuffer::HostBuffer(const HostBuffer &other) : HostBuffer(other.type) {
+  std::memcpy(storage.get(), other.storage.get(), type.getBytes());
+}
+
+static uint16_t floatToHalf(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, 4);
+  uint32_t sign = (x >> 16) & 0x8000;
+  int32_t exp = ((x >> 23) & 0xff) - 127 + 15;
+  uint32_t mant = (x >> 13) & 0x3ff;
+  if (exp <= 0)
+    return sign;
+  if (exp >= 31)
+    return sign | 0x7c00;
+  return sign | (exp << 10) | mant;
+}
+
+static float halfToFloat(uint16_t h) {
+  uint32_t sign = (h & 0x8000) << 16;
+  uint32_t exp = (h >> 10) & 0x1f;
+  uint32_t mant = h & 0x3ff;
+  uint32_t x = exp == 0 ? sign : sign | ((exp - 15 + 127) << 23) | (mant << 13);
+  float f;
+  std::memcpy(&f, &x, 4);
+  return f;
+}
+
+void HostBuffer::fillRandom(uint64_t seed) {
+  // SplitMix64: fast, and the same sequence everywhere.
+  uint64_t state = seed * 0x9e3779b97f4a7c15ULL + 1;
+  auto next = [&]() {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  };
+  int64_t n = type.getNumElements();
+  char *p = static_cast<char *>(data());
+  for (int64_t i = 0; i < n; ++i) {
+    uint64_t r = next();
+    double u = static_cast<double>(r >> 11) * (1.0 / 9007199254740992.0);
+    double f = 2.0 * u - 1.0;
+    int64_t k = static_cast<int64_t>(r % 17) - 8;
+    switch (type.element) {
+    case ElementKind::F16:
+      reinterpret_cast<uint16_t *>(p)[i] = floatToHalf(static_cast<float>(f));
+      break;
+    case ElementKind::F32:
+      reinterpret_cast<float *>(p)[i] = static_cast<float>(f);
+      break;
+    case ElementKind::F64:
+      reinterpret_cast<double *>(p)[i] = f;
+      break;
+    case ElementKind::I8:
+      reinterpret_cast<int8_t *>(p)[i] = static_cast<int8_t>(k);
+      break;
+    case ElementKind::I16:
+      reinterpret_cast<int16_t *>(p)[i] = static_cast<int16_t>(k);
+      break;
+    case ElementKind::I32:
+      reinterpret_cast<int32_t *>(p)[i] = static_cast<int32_t>(k);
+      break;
+    case ElementKind::I64:
+      reinterpret_cast<int64_t *>(p)[i] = k;
+      break;
+    }
+  }
+}
+
+double HostBuffer::getAsDouble(int64_t i) const {
+  const char *p = static_cast<const char *>(data());
+  switch (type.element) {
+  case ElementKind::F16:
+    return halfToFloat(reinterpret_cast<const uint16_t *>(p)[i]);
+  case ElementKind::F32:
+    return reinterpret_cast<const float *>(p)[i];
+  case ElementKind::F64:
+    return reinterpret_cast<const double *>(p)[i];
+  case ElementKind::I8:
+    return reinterpret_cast<const int8_t *>(p)[i];
+  case ElementKind::I16:
+    return reinterpret_cast<const int16_t *>(p)[i];
+  case ElementKind::I32:
+    return reinterpret_cast<const int32_t *>(p)[i];
+  case ElementKind::I64:
+    return static_cast<double>(reinterpret_cast<const int64_t *>(p)[i]);
+  }
+  return 0;
+}
+
+Comparison mlir::dltune::compareBuffers(const HostBuffer &actual,
+                                        const HostBuffer &reference,
+                                        double tolerance) {
+  Comparison c;
+  if (actual.getType().shape != reference.getType().shape ||
+      actual.getType().element != reference.getType().element) {
+    c.ok = false;
+    c.message = "type mismatch: " + actual.getType().str() + " vs " +
+                reference.getType().str();
+    return c;
+  }
+  int64_t n = reference.getType().getNumElements();
+  double maxRef = 0, maxDiff = 0;
+  for (int64_t i = 0; i < n; ++i)
+    maxRef = std::max(maxRef, std::fabs(reference.getAsDouble(i)));
+  bool isFloat = reference.getType().isFloat();
+  for (int64_t i = 0; i < n; ++i) {
+    double a = actual.getAsDouble(i), b = reference.getAsDouble(i);
+    double d = std::fabs(a - b);
+    if (std::isnan(a) != std::isnan(b))
+      d = INFINITY;
+    if (d > maxDiff)
+      maxDiff = d;
+    bool bad = isFloat ? d > tolerance * (maxRef + 1e-30) : d != 0;
+    if (bad && c.firstMismatch < 0) {
+      c.firstMismatch = i;
+      c.message = "element " + std::to_string(i) + ": got " + std::to_string(a) +
+                  ", expected " + std::to_string(b);
+    }
+  }
+  c.maxRelativeError = maxDiff / (maxRef + 1e-30);
+  c.ok = c.firstMismatch < 0;
+  return c;
+}

@@ -1,0 +1,83 @@
+//===- KernelRunner.cpp - Check and time one kernel of a module -----------===//
+
+#include "dltune/Execution/KernelRunner.h"
+
+using namespace mlir;
+using namespace mlir::dltune;
+
+std::vector<HostBuffer> mlir::dltune::makeInputs(const KernelSignature &sig,
+                                                 uint64_t seed) {
+  std::vector<HostBuffer> buffers;
+  for (size_t i = 0; i < sig.args.size(); ++i) {
+    buffers.emplace_back(sig.args[i]);
+    buffers.back().fillRandom(seed + i);
+  }
+  return buffers;
+}
+
+llvm::Expected<std::unique_ptr<CpuKernel>>
+mlir::dltune::compileCpuKernel(ModuleOp module, StringRef entry,
+                               StringRef schedulePipeline, bool openmp) {
+  llvm::Expected<KernelSignature> sig = getKernelSignature(module, entry);
+  if (!sig)
+    return sig.takeError();
+  std::string pipeline = schedulePipeline.str();
+  if (!pipeline.empty())
+    pipeline += ",";
+  pipeline += openmp ? "dltune-lower-cpu" : "dltune-lower-cpu{openmp=false}";
+  llvm::Expected<OwningOpRef<ModuleOp>> lowered =
+      runPipelineOnClone(module, pipeline);
+  if (!lowered)
+    return lowered.takeError();
+  return CpuKernel::compile(lowered->get(), std::move(*sig));
+}
+
+llvm::Expected<RunReport> mlir::dltune::runCpuKernel(ModuleOp module,
+                                                     StringRef entry,
+                                                     const RunOptions &options) {
+  llvm::Expected<std::unique_ptr<CpuKernel>> kernel =
+      compileCpuKernel(module, entry, options.schedulePipeline);
+  if (!kernel)
+    return kernel.takeError();
+  RunReport report;
+  report.flops = countFlops(module, entry);
+  const KernelSignature &sig = (*kernel)->getSignature();
+  std::vector<HostBuffer> inputs = makeInputs(sig, options.seed);
+
+  if (options.check) {
+    llvm::Expected<std::unique_ptr<CpuKernel>> reference =
+        compileCpuKernel(module, entry, "dltune-strip", /*openmp=*/false);
+    if (!reference)
+      return reference.takeError();
+    std::vector<HostBuffer> refArgs(inputs), candArgs(inputs);
+    std::vector<HostBuffer> refResults, candResults;
+    if (llvm::Error err = (*reference)->run(refArgs, &refResults))
+      return std::move(err);
+    if (llvm::Error err = (*kernel)->run(candArgs, &candResults))
+      return std::move(err);
+    report.checked = true;
+    auto consider = [&](const Comparison &c, const std::string &what) {
+      report.comparison.maxRelativeError =
+          std::max(report.comparison.maxRelativeError, c.maxRelativeError);
+      if (!c.ok && report.comparison.ok) {
+        report.comparison.ok = false;
+        report.comparison.message = what + ": " + c.message;
+      }
+    };
+    for (size_t i = 0; i < refArgs.size(); ++i)
+      consider(compareBuffers(candArgs[i], refArgs[i]),
+               "argument #" + std::to_string(i));
+    for (size_t i = 0; i < refResults.size(); ++i)
+      consider(compareBuffers(candResults[i], refResults[i]),
+               "result #" + std::to_string(i));
+  }
+
+  std::vector<HostBuffer> args(inputs);
+  CpuKernel *k = kernel->get();
+  llvm::Expected<TimingStats> timing = timeRepeated(
+      [&]() { return k->run(args); }, options.warmup, options.repeat);
+  if (!timing)
+    return timing.takeError();
+  report.timing = *timing;
+  return report;
+}

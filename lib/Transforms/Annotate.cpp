@@ -1,0 +1,83 @@
+//===- Annotate.cpp - Attach default search spaces ------------------------===//
+
+#include "dltune/Dialect/DLTuneAttrs.h"
+#include "dltune/Transforms/Passes.h"
+#include "dltune/Transforms/SchedulePlan.h"
+#include "dltune/Transforms/UpstreamSchedule.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+#include <thread>
+
+namespace mlir::dltune {
+#define GEN_PASS_DEF_DLTUNEANNOTATE
+#include "dltune/Transforms/Passes.h.inc"
+} // namespace mlir::dltune
+
+using namespace mlir;
+using namespace mlir::dltune;
+
+namespace {
+struct AnnotatePass : public dltune::impl::DLTuneAnnotateBase<AnnotatePass> {
+  using DLTuneAnnotateBase::DLTuneAnnotateBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    if (target != "cpu" && target != "gpu") {
+      module.emitError() << "dltune-annotate: target must be cpu or gpu, got '"
+                         << target << "'";
+      return signalPassFailure();
+    }
+    ScheduleTarget schedTarget =
+        target == "gpu" ? ScheduleTarget::GPU : ScheduleTarget::CPU;
+    int64_t threads = numThreads > 0
+                          ? static_cast<int64_t>(numThreads)
+                          : std::max<int64_t>(1, std::thread::hardware_concurrency());
+    bool failed = false;
+
+    module.walk([&](linalg::LinalgOp op) {
+      if (op->hasAttr(DLTuneDialect::kSpaceAttrName))
+        return;
+      if (auto sched = op->getAttrOfType<FlatSymbolRefAttr>(
+              DLTuneDialect::kScheduleAttrName)) {
+        // The space comes from the upstream sequence's tune knobs.
+        FailureOr<SearchSpace> space = getUpstreamScheduleSpace(module, sched, op);
+        if (mlir::failed(space)) {
+          failed = true;
+          return;
+        }
+        op->setAttr(DLTuneDialect::kSpaceAttrName, getSpaceAttr(ctx, *space));
+        if (defaultConfig && !op->hasAttr(DLTuneDialect::kConfigAttrName)) {
+          std::mt19937_64 rng(0);
+          if (std::optional<Config> c = space->sample(rng))
+            op->setAttr(DLTuneDialect::kConfigAttrName,
+                        ConfigAttr::get(ctx, *space, *c));
+        }
+        return;
+      }
+      std::string whyNot;
+      FailureOr<SchedulePlan> plan =
+          buildSchedulePlan(op, schedTarget, threads, whyNot);
+      if (mlir::failed(plan)) {
+        op->emitRemark() << "dltune-annotate: left alone: " << whyNot;
+        return;
+      }
+      op->setAttr(DLTuneDialect::kSpaceAttrName, getSpaceAttr(ctx, plan->space));
+      op->setAttr(DLTuneDialect::kTargetAttrName, StringAttr::get(ctx, target));
+      if (defaultConfig && !op->hasAttr(DLTuneDialect::kConfigAttrName)) {
+        std::optional<Config> config = plan->getDefaultConfig();
+        if (!config) {
+          op->emitRemark() << "dltune-annotate: the space has no valid "
+                              "configuration; no default attached";
+          return;
+        }
+        op->setAttr(DLTuneDialect::kConfigAttrName,
+                    ConfigAttr::get(ctx, plan->space, *config));
+      }
+    });
+    if (failed)
+      signalPassFailure();
+  }
+};
+} // namespace

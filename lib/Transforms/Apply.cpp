@@ -1,0 +1,189 @@
+//===- Apply.cpp - Apply dltune.config through the Transform dialect ------===//
+
+#include "dltune/Dialect/DLTuneAttrs.h"
+#include "dltune/Transforms/Passes.h"
+#include "dltune/Transforms/SchedulePlan.h"
+#include "dltune/Transforms/UpstreamSchedule.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Transform/IR/TransformOps.h"
+#include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Parser/Parser.h"
+
+namespace mlir::dltune {
+#define GEN_PASS_DEF_DLTUNEAPPLY
+#include "dltune/Transforms/Passes.h.inc"
+} // namespace mlir::dltune
+
+using namespace mlir;
+using namespace mlir::dltune;
+
+static constexpr llvm::StringLiteral kTargetMarker = "__dltune_target__";
+static constexpr llvm::StringLiteral kFailedMarker = "__dltune_failed__";
+
+/// Knob values of `op`'s config, checked against its space when it has one.
+static FailureOr<std::map<std::string, int64_t>> getCheckedValues(Operation *op) {
+  auto config = op->getAttrOfType<ConfigAttr>(DLTuneDialect::kConfigAttrName);
+  if (!config)
+    return op->emitOpError() << "dltune.config must be a #dltune.config";
+  if (auto spaceAttr = op->getAttrOfType<SpaceAttr>(DLTuneDialect::kSpaceAttrName)) {
+    llvm::Expected<SearchSpace> space = spaceAttr.getSearchSpace();
+    if (!space)
+      return op->emitOpError() << llvm::toString(space.takeError());
+    llvm::Expected<Config> values = config.toConfig(*space);
+    if (!values)
+      return op->emitOpError() << "dltune.config " << llvm::toString(values.takeError());
+    if (llvm::Error err = space->checkValid(*values))
+      return op->emitOpError() << "dltune.config " << llvm::toString(std::move(err));
+  }
+  std::map<std::string, int64_t> values;
+  for (NamedAttribute v : config.getValues())
+    values[v.getName().str()] = cast<IntegerAttr>(v.getValue()).getInt();
+  return values;
+}
+
+/// Builds the transform module for a dltune-generated schedule.
+static FailureOr<OwningOpRef<ModuleOp>>
+buildGeneratedSchedule(linalg::LinalgOp op,
+                       const std::map<std::string, int64_t> &values) {
+  auto targetAttr = op->getAttrOfType<StringAttr>(DLTuneDialect::kTargetAttrName);
+  ScheduleTarget target = targetAttr && targetAttr.getValue() == "gpu"
+                              ? ScheduleTarget::GPU
+                              : ScheduleTarget::CPU;
+  std::string why;
+  int64_t threads = values.count("threads") ? values.at("threads") : 1;
+  FailureOr<SchedulePlan> plan = buildSchedulePlan(op, target, threads, why);
+  if (failed(plan))
+    return op->emitOpError() << "cannot be scheduled: " << why;
+  std::string error;
+  FailureOr<std::string> body = buildTransformScript(*plan, values, error);
+  if (failed(body))
+    return op->emitOpError() << "dltune.config: " << error;
+  std::string script =
+      "module attributes {transform.with_named_sequence} {\n"
+      "  transform.named_sequence @__transform_main(%root: !transform.any_op "
+      "{transform.readonly}) {\n"
+      "    %op = transform.structured.match attributes{" +
+      kTargetMarker.str() +
+      "} in %root : (!transform.any_op) -> !transform.any_op\n" + *body +
+      "    transform.yield\n  }\n}\n";
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(script, ParserConfig(op->getContext()));
+  if (!module)
+    return op->emitOpError() << "internal error: generated schedule does not "
+                                "parse:\n"
+                             << script;
+  return module;
+}
+
+/// Applies `schedule` to a copy of the function holding `op`, and replaces
+/// the function body only on success, so a failed schedule leaves the op
+/// untouched.
+static LogicalResult applySchedule(Operation *op, ModuleOp schedule,
+                                   bool bindOpItself) {
+  auto func = op->getParentOfType<FunctionOpInterface>();
+  if (!func)
+    return op->emitOpError() << "must be inside a function to be scheduled";
+  op->setAttr(kTargetMarker, UnitAttr::get(op->getContext()));
+  Operation *copy = func->clone();
+  op->removeAttr(kTargetMarker);
+
+  Operation *payload = copy;
+  if (bindOpItself) {
+    copy->walk([&](Operation *inner) {
+      if (inner->hasAttr(kTargetMarker))
+        payload = inner;
+    });
+  }
+  auto entry = transform::detail::findTransformEntryPoint(
+      copy, schedule, transform::TransformDialect::kTransformEntryPointSymbolName);
+  if (!entry) {
+    // Upstream sequences keep their own name: use the only one there is.
+    schedule.walk([&](transform::NamedSequenceOp seq) { entry = seq; });
+  }
+  std::string messages;
+  LogicalResult result = failure();
+  {
+    ScopedDiagnosticHandler handler(op->getContext(), [&](Diagnostic &diag) {
+      messages += "\n  " + diag.str();
+      return success();
+    });
+    transform::TransformOptions options;
+    result = transform::applyTransformNamedSequence(payload, entry, schedule,
+                                                    options);
+  }
+  if (failed(result)) {
+    copy->erase();
+    return op->emitOpError() << "schedule failed to apply; op left untouched:"
+                             << messages;
+  }
+  // Ops derived from the scheduled one inherited its attributes.
+  copy->walk([&](Operation *inner) {
+    if (!inner->hasAttr(kTargetMarker))
+      return;
+    inner->removeAttr(kTargetMarker);
+    for (StringRef name :
+         {DLTuneDialect::kSpaceAttrName, DLTuneDialect::kConfigAttrName,
+          DLTuneDialect::kTargetAttrName, DLTuneDialect::kScheduleAttrName})
+      inner->removeAttr(name);
+  });
+  func->getRegion(0).takeBody(copy->getRegion(0));
+  copy->erase();
+  return success();
+}
+
+namespace {
+struct ApplyPass : public dltune::impl::DLTuneApplyBase<ApplyPass> {
+  using DLTuneApplyBase::DLTuneApplyBase;
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    DLTuneApplyBase::getDependentDialects(registry);
+    registerScheduleExtensions(registry);
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    // A successful schedule replaces the whole function body, so look the
+    // next target up afresh each time; failed ones are marked to skip them.
+    bool failedAny = false;
+    while (true) {
+      linalg::LinalgOp op;
+      module.walk([&](linalg::LinalgOp candidate) {
+        if (candidate->hasAttr(DLTuneDialect::kConfigAttrName) &&
+            !candidate->hasAttr(kFailedMarker)) {
+          op = candidate;
+          return WalkResult::interrupt();
+        }
+        return WalkResult::advance();
+      });
+      if (!op)
+        break;
+      if (failed(applyOne(module, op))) {
+        failedAny = true;
+        op->setAttr(kFailedMarker, UnitAttr::get(&getContext()));
+      }
+    }
+    module.walk([](Operation *op) { op->removeAttr(kFailedMarker); });
+    if (failedAny)
+      signalPassFailure();
+  }
+
+  LogicalResult applyOne(ModuleOp module, linalg::LinalgOp op) {
+    FailureOr<std::map<std::string, int64_t>> values = getCheckedValues(op);
+    if (failed(values))
+      return failure();
+    if (auto seq = op->getAttrOfType<FlatSymbolRefAttr>(
+            DLTuneDialect::kScheduleAttrName)) {
+      FailureOr<OwningOpRef<ModuleOp>> schedule =
+          instantiateUpstreamSchedule(module, seq, *values, op);
+      return failure(failed(schedule) ||
+                     failed(applySchedule(op, schedule->get(), true)));
+    }
+    FailureOr<OwningOpRef<ModuleOp>> schedule = buildGeneratedSchedule(op, *values);
+    return failure(failed(schedule) ||
+                   failed(applySchedule(op, schedule->get(), false)));
+  }
+};
+} // namespace

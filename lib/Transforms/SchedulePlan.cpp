@@ -1,0 +1,543 @@
+//===- SchedulePlan.cpp - Default spaces and plans for linalg ops ---------===//
+
+#include "dltune/Transforms/SchedulePlan.h"
+
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::dltune;
+
+namespace {
+
+std::vector<int64_t> divisorsUpTo(int64_t n, int64_t cap) {
+  std::vector<int64_t> out;
+  for (int64_t d = 1; d <= std::min(n, cap); ++d)
+    if (n % d == 0)
+      out.push_back(d);
+  return out;
+}
+
+/// Candidates from `wanted` that divide `n`; {1} if none does.
+std::vector<int64_t> dividing(int64_t n, std::initializer_list<int64_t> wanted) {
+  std::vector<int64_t> out;
+  for (int64_t v : wanted)
+    if (v <= n && n % v == 0)
+      out.push_back(v);
+  if (out.empty())
+    out.push_back(1);
+  return out;
+}
+
+std::vector<int64_t> threadCandidates(int64_t maxThreads) {
+  std::vector<int64_t> out;
+  for (int64_t t = 1; t <= maxThreads; t *= 2)
+    out.push_back(t);
+  if (out.back() != maxThreads)
+    out.push_back(maxThreads);
+  return out;
+}
+
+/// Accumulates knobs, params and constraints, then builds the space.
+struct SpaceBuilder {
+  std::vector<Knob> knobs;
+  std::vector<SpaceParam> params;
+  std::vector<std::string> constraints;
+  std::map<std::string, int64_t> preferred;
+
+  void knob(const std::string &name, std::vector<int64_t> values,
+            int64_t prefer) {
+    knobs.push_back({name, std::move(values)});
+    preferred[name] = prefer;
+  }
+  void param(const std::string &name, int64_t value) {
+    params.push_back({name, value});
+  }
+  void require(const std::string &c) { constraints.push_back(c); }
+};
+
+/// Adds a two-level (cache, register) tiling of one loop named `dim`:
+/// knobs tile_<dim> and reg_<dim>, with divisibility constraints.
+void addTiledLoop(SpaceBuilder &b, const std::string &dim, int64_t size,
+                  int64_t cacheCap, int64_t cachePrefer,
+                  std::initializer_list<int64_t> regs, int64_t regPrefer) {
+  std::string param = "D_" + dim;
+  b.param(param, size);
+  b.knob("tile_" + dim, divisorsUpTo(size, cacheCap), cachePrefer);
+  b.require(param + " % tile_" + dim + " == 0");
+  if (regs.size() == 0)
+    return;
+  b.knob("reg_" + dim, dividing(size, regs), regPrefer);
+  b.require("tile_" + dim + " % reg_" + dim + " == 0");
+}
+
+struct OpLoops {
+  SmallVector<int64_t> sizes;
+  SmallVector<std::string> names;
+};
+
+} // namespace
+
+static LogicalResult getStaticLoops(linalg::LinalgOp op, OpLoops &loops,
+                                    std::string &whyNot) {
+  loops.sizes = op.getStaticLoopRanges();
+  for (int64_t s : loops.sizes)
+    if (ShapedType::isDynamic(s)) {
+      whyNot = "has dynamic loop bounds";
+      return failure();
+    }
+  return success();
+}
+
+static bool isElementwise(linalg::LinalgOp op) {
+  if (!isa<linalg::GenericOp>(op) || op.getNumReductionLoops() != 0 ||
+      op.getNumDpsInits() != 1)
+    return false;
+  for (AffineMap map : op.getIndexingMapsArray())
+    if (!map.isProjectedPermutation())
+      return false;
+  return op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity();
+}
+
+/// The CPU plan shared by all kinds: `threads` splits `parallelDim`;
+/// the constraint ties the per-thread chunk to the cache tile.
+static void addThreads(SpaceBuilder &b, const std::string &parDim,
+                       int64_t maxThreads, int64_t preferThreads) {
+  b.knob("threads", threadCandidates(maxThreads), preferThreads);
+  b.require("D_" + parDim + " % threads == 0");
+  b.require("(D_" + parDim + " / threads) % tile_" + parDim + " == 0");
+}
+
+static FailureOr<SchedulePlan> buildCpuPlan(linalg::LinalgOp op,
+                                            const std::string &kind,
+                                            const OpLoops &loops,
+                                            int64_t maxThreads,
+                                            std::string &whyNot) {
+  SchedulePlan plan;
+  plan.target = ScheduleTarget::CPU;
+  plan.opKind = kind;
+  plan.loopSizes = loops.sizes;
+  SpaceBuilder b;
+  auto T = TileEntry::of;
+  auto C = TileEntry::fixed;
+  const auto &s = loops.sizes;
+
+  if (kind == "matmul" || kind == "batch_matmul") {
+    bool batched = kind == "batch_matmul";
+    int off = batched ? 1 : 0;
+    int64_t M = s[off], N = s[off + 1], K = s[off + 2];
+    if (batched)
+      plan.loopNames.push_back("b");
+    plan.loopNames.append({"m", "n", "k"});
+    addTiledLoop(b, "m", M, 256, 64, {1, 2, 4, 6, 8, 12, 16}, 8);
+    addTiledLoop(b, "n", N, 512, 128, {1, 4, 8, 16, 32, 48, 64}, 32);
+    addTiledLoop(b, "k", K, 1024, 256, {}, 1);
+    b.knob("unroll", {1, 2, 4, 8}, 1);
+    b.require("tile_k % unroll == 0");
+    b.param("max_acc", 512);
+    b.require("reg_m * reg_n <= max_acc");
+    addThreads(b, "m", maxThreads, maxThreads);
+    plan.parallelDim = off;
+    if (batched) {
+      plan.cacheTiles.push_back(C(1));
+      plan.registerTiles.push_back(C(1));
+    }
+    plan.cacheTiles.append({T("tile_m"), T("tile_n"), T("tile_k")});
+    plan.registerTiles.append({T("reg_m"), T("reg_n"), C(1)});
+    plan.namedContraction = true;
+  } else if (kind == "conv_2d_nhwc_hwcf") {
+    // Loops: n, oh, ow, f, kh, kw, c.
+    plan.loopNames = {"n", "oh", "ow", "f", "kh", "kw", "c"};
+    addTiledLoop(b, "oh", s[1], 64, 1, {}, 1);
+    addTiledLoop(b, "ow", s[2], 64, 64, {1, 2, 4, 7, 8, 14}, 4);
+    addTiledLoop(b, "f", s[3], 512, 64, {1, 4, 8, 16, 32, 64}, 32);
+    addTiledLoop(b, "c", s[6], 512, 64, {1, 2, 4, 8}, 1);
+    b.knob("unroll", {1, 2, 4}, 1);
+    b.require("(tile_c / reg_c) % unroll == 0");
+    b.param("max_acc", 512);
+    b.require("reg_ow * reg_f <= max_acc");
+    addThreads(b, "oh", maxThreads, maxThreads);
+    plan.parallelDim = 1;
+    plan.cacheTiles = {C(1), T("tile_oh"), T("tile_ow"), T("tile_f"), C(0), C(0), T("tile_c")};
+    plan.registerTiles = {C(1), C(1), T("reg_ow"), T("reg_f"), C(1), C(0), T("reg_c")};
+    plan.decompose = true;
+  } else if (kind == "conv_2d_nchw_fchw") {
+    // Loops: n, f, oh, ow, c, kh, kw.
+    plan.loopNames = {"n", "f", "oh", "ow", "c", "kh", "kw"};
+    addTiledLoop(b, "f", s[1], 512, 64, {1, 4, 8, 16, 32}, 8);
+    addTiledLoop(b, "oh", s[2], 64, 1, {}, 1);
+    addTiledLoop(b, "ow", s[3], 64, 64, {1, 2, 4, 7, 8, 14, 16}, 16);
+    addTiledLoop(b, "c", s[4], 512, 64, {1, 2, 4, 8}, 1);
+    b.knob("unroll", {1}, 1);
+    b.param("max_acc", 512);
+    b.require("reg_ow * reg_f <= max_acc");
+    addThreads(b, "f", maxThreads, maxThreads);
+    plan.parallelDim = 1;
+    plan.cacheTiles = {C(1), T("tile_f"), T("tile_oh"), T("tile_ow"), T("tile_c"), C(0), C(0)};
+    plan.registerTiles = {C(1), T("reg_f"), C(1), T("reg_ow"), T("reg_c"), C(1), C(0)};
+    plan.decompose = true;
+  } else if (kind == "depthwise_conv_2d_nhwc_hwc" || kind.rfind("pooling_nhwc", 0) == 0) {
+    // Loops: n, oh, ow, c, kh, kw.
+    plan.loopNames = {"n", "oh", "ow", "c", "kh", "kw"};
+    addTiledLoop(b, "oh", s[1], 64, 1, {}, 1);
+    addTiledLoop(b, "ow", s[2], 128, 56, {1, 2, 4, 7, 8, 14}, 4);
+    addTiledLoop(b, "c", s[3], 512, 32, {1, 4, 8, 16, 32, 64}, 16);
+    b.knob("unroll", {1}, 1);
+    b.param("max_acc", 512);
+    b.require("reg_ow * reg_c <= max_acc");
+    addThreads(b, "oh", maxThreads, maxThreads);
+    plan.parallelDim = 1;
+    plan.cacheTiles = {C(1), T("tile_oh"), T("tile_ow"), T("tile_c"), C(0), C(0)};
+    plan.registerTiles = {C(1), C(1), T("reg_ow"), T("reg_c"), C(1), C(0)};
+    plan.decompose = true;
+  } else if (kind == "elementwise") {
+    int64_t rank = s.size();
+    for (int64_t i = 0; i < rank; ++i)
+      plan.loopNames.push_back("d" + std::to_string(i));
+    // Outer and inner loops are tiled; leading ones go one at a time.
+    std::string inner = "d" + std::to_string(rank - 1);
+    addTiledLoop(b, inner, s[rank - 1], 4096, 512, {1, 4, 8, 16, 32, 64}, 16);
+    std::string outer = inner;
+    if (rank >= 2) {
+      outer = "d" + std::to_string(rank - 2);
+      addTiledLoop(b, outer, s[rank - 2], 256, 8, {}, 1);
+    }
+    b.knob("unroll", {1}, 1);
+    // Threads split the outermost loop that has a knob.
+    addThreads(b, outer, maxThreads, maxThreads);
+    plan.parallelDim = rank >= 2 ? rank - 2 : 0;
+    for (int64_t i = 0; i + 2 < rank; ++i) {
+      plan.cacheTiles.push_back(C(1));
+      plan.registerTiles.push_back(C(1));
+    }
+    if (rank >= 2) {
+      plan.cacheTiles.push_back(T("tile_" + outer));
+      plan.registerTiles.push_back(C(1));
+    }
+    plan.cacheTiles.push_back(T("tile_" + inner));
+    plan.registerTiles.push_back(T("reg_" + inner));
+  } else {
+    whyNot = "no CPU schedule for this op kind";
+    return failure();
+  }
+  b.knob("vectorize", {0, 1}, 1);
+
+  llvm::Expected<SearchSpace> space =
+      SearchSpace::create(b.knobs, b.params, b.constraints);
+  if (!space) {
+    whyNot = llvm::toString(space.takeError());
+    return failure();
+  }
+  plan.space = std::move(*space);
+  plan.preferred = b.preferred;
+  (void)op;
+  return plan;
+}
+
+static FailureOr<SchedulePlan> buildGpuPlan(const std::string &kind,
+                                            const OpLoops &loops,
+                                            std::string &whyNot) {
+  if (kind != "matmul" && kind != "batch_matmul") {
+    whyNot = "no GPU schedule for this op kind yet";
+    return failure();
+  }
+  SchedulePlan plan;
+  plan.target = ScheduleTarget::GPU;
+  plan.opKind = kind;
+  plan.loopSizes = loops.sizes;
+  bool batched = kind == "batch_matmul";
+  int off = batched ? 1 : 0;
+  SpaceBuilder b;
+  const auto &s = loops.sizes;
+  b.param("D_m", s[off]);
+  b.param("D_n", s[off + 1]);
+  b.param("D_k", s[off + 2]);
+  b.param("max_threads", 1024);
+  b.param("smem_bytes", 49152);
+  b.param("elem_bytes", 4);
+  b.knob("block_m", dividing(s[off], {8, 16, 32, 64, 128, 256}), 64);
+  b.knob("block_n", dividing(s[off + 1], {8, 16, 32, 64, 128, 256}), 64);
+  b.knob("thread_m", {1, 2, 4, 8}, 4);
+  b.knob("thread_n", {1, 2, 4, 8}, 4);
+  b.knob("tile_k", dividing(s[off + 2], {4, 8, 16, 32, 64}), 16);
+  b.knob("promote", {0, 1}, 0);
+  b.knob("unroll", {1, 2, 4}, 1);
+  b.require("D_m % block_m == 0");
+  b.require("D_n % block_n == 0");
+  b.require("D_k % tile_k == 0");
+  b.require("block_m % thread_m == 0");
+  b.require("block_n % thread_n == 0");
+  b.require("(block_m / thread_m) * (block_n / thread_n) <= max_threads");
+  b.require("(block_m / thread_m) * (block_n / thread_n) >= 32");
+  b.require("promote * (block_m + block_n) * tile_k * elem_bytes <= smem_bytes");
+  b.require("tile_k % unroll == 0");
+  if (batched)
+    plan.loopNames.push_back("b");
+  plan.loopNames.append({"m", "n", "k"});
+  auto T = TileEntry::of;
+  auto C = TileEntry::fixed;
+  if (batched) {
+    plan.cacheTiles.push_back(C(1));
+    plan.registerTiles.push_back(C(0));
+  }
+  plan.cacheTiles.append({T("block_m"), T("block_n"), T("tile_k")});
+  plan.registerTiles.append({T("thread_m"), T("thread_n"), C(0)});
+  plan.parallelDim = off;
+  llvm::Expected<SearchSpace> space =
+      SearchSpace::create(b.knobs, b.params, b.constraints);
+  if (!space) {
+    whyNot = llvm::toString(space.takeError());
+    return failure();
+  }
+  plan.space = std::move(*space);
+  plan.preferred = b.preferred;
+  return plan;
+}
+
+FailureOr<SchedulePlan> mlir::dltune::buildSchedulePlan(linalg::LinalgOp op,
+                                                        ScheduleTarget target,
+                                                        int64_t maxThreads,
+                                                        std::string &whyNot) {
+  StringRef name = op->getName().getStringRef();
+  std::string kind;
+  if (name.consume_front("linalg.") &&
+      (name == "matmul" || name == "batch_matmul" ||
+       name == "conv_2d_nhwc_hwcf" || name == "conv_2d_nchw_fchw" ||
+       name == "depthwise_conv_2d_nhwc_hwc" || name == "pooling_nhwc_sum" ||
+       name == "pooling_nhwc_max" || name == "pooling_nhwc_min"))
+    kind = name.str();
+  else if (isElementwise(op))
+    kind = "elementwise";
+  else {
+    whyNot = "op kind is not supported";
+    return failure();
+  }
+  if (!op.hasPureTensorSemantics()) {
+    whyNot = "op is not on tensors";
+    return failure();
+  }
+  OpLoops loops;
+  if (failed(getStaticLoops(op, loops, whyNot)))
+    return failure();
+  if (target == ScheduleTarget::GPU)
+    return buildGpuPlan(kind, loops, whyNot);
+  return buildCpuPlan(op, kind, loops, std::max<int64_t>(1, maxThreads), whyNot);
+}
+
+std::optional<Config> SchedulePlan::getDefaultConfig() const {
+  // Log2 distance to the preferred value of each knob; ties go to the
+  // earlier-enumerated (smaller) config. Enumeration is bounded.
+  std::optional<Config> best;
+  double bestDistance = INFINITY;
+  uint64_t visited = 0;
+  // 0 (an "off" switch) sits one step below 1.
+  auto lg = [](int64_t v) {
+    return v <= 0 ? -1.0 : std::log2(static_cast<double>(v));
+  };
+  llvm::ArrayRef<Knob> knobs = space.getKnobs();
+  std::vector<double> target(knobs.size());
+  for (size_t i = 0; i < knobs.size(); ++i) {
+    auto it = preferred.find(knobs[i].name);
+    target[i] = lg(it == preferred.end() ? knobs[i].values.front() : it->second);
+  }
+  space.enumerate([&](const Config &c) {
+    double d = 0;
+    for (size_t i = 0; i < c.size(); ++i) {
+      double delta = lg(c[i]) - target[i];
+      d += delta * delta;
+    }
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = c;
+    }
+    return ++visited < 20'000'000;
+  });
+  return best;
+}
+
+//===----------------------------------------------------------------------===//
+// Transform script generation
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct ScriptWriter {
+  std::string text;
+  llvm::raw_string_ostream os{text};
+  int counter = 0;
+  std::string fresh(const char *prefix) {
+    return "%" + std::string(prefix) + std::to_string(counter++);
+  }
+};
+} // namespace
+
+static bool resolveTiles(ArrayRef<TileEntry> entries,
+                         const std::map<std::string, int64_t> &values,
+                         SmallVectorImpl<int64_t> &out, std::string &error) {
+  for (const TileEntry &e : entries) {
+    if (e.knob.empty()) {
+      out.push_back(e.constant);
+      continue;
+    }
+    auto it = values.find(e.knob);
+    if (it == values.end()) {
+      error = "configuration has no value for knob '" + e.knob + "'";
+      return false;
+    }
+    out.push_back(it->second);
+  }
+  return true;
+}
+
+static std::string joinTiles(ArrayRef<int64_t> tiles) {
+  std::string s = "[";
+  for (size_t i = 0; i < tiles.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(tiles[i]);
+  return s + "]";
+}
+
+/// Emits a tile_using_for; returns the tiled op handle and loop handles.
+static std::string emitTileFor(ScriptWriter &w, const std::string &target,
+                               ArrayRef<int64_t> tiles,
+                               SmallVectorImpl<std::string> &loops) {
+  int numLoops = llvm::count_if(tiles, [](int64_t t) { return t != 0; });
+  std::string tiled = w.fresh("tiled");
+  if (numLoops == 0)
+    return target;
+  std::string loopVar = w.fresh("loops");
+  w.os << "    " << tiled << ", " << loopVar << ":" << numLoops
+       << " = transform.structured.tile_using_for " << target << " tile_sizes "
+       << joinTiles(tiles) << " : (!transform.any_op) -> (!transform.any_op";
+  for (int i = 0; i < numLoops; ++i)
+    w.os << ", !transform.any_op";
+  w.os << ")\n";
+  for (int i = 0; i < numLoops; ++i)
+    loops.push_back(loopVar + "#" + std::to_string(i));
+  return tiled;
+}
+
+static void emitCpuScript(ScriptWriter &w, const SchedulePlan &plan,
+                          const std::map<std::string, int64_t> &values,
+                          ArrayRef<int64_t> cache, ArrayRef<int64_t> reg) {
+  std::string op = "%op";
+  int64_t threads = values.count("threads") ? values.at("threads") : 1;
+  if (threads > 1) {
+    SmallVector<int64_t> forall(plan.loopSizes.size(), 0);
+    forall[plan.parallelDim] = plan.loopSizes[plan.parallelDim] / threads;
+    // Leading unit-tiled loops (batch) also spread over threads.
+    for (int i = 0; i < plan.parallelDim; ++i)
+      if (cache[i] == 1 && plan.loopSizes[i] > 1)
+        forall[i] = 1;
+    std::string tiled = w.fresh("par"), loop = w.fresh("forall");
+    w.os << "    " << tiled << ", " << loop
+         << " = transform.structured.tile_using_forall " << op
+         << " tile_sizes " << joinTiles(forall)
+         << " : (!transform.any_op) -> (!transform.any_op, !transform.any_op)\n";
+    op = tiled;
+  }
+  SmallVector<std::string> cacheLoops, regLoops;
+  op = emitTileFor(w, op, cache, cacheLoops);
+  op = emitTileFor(w, op, reg, regLoops);
+  bool vectorize = !values.count("vectorize") || values.at("vectorize") != 0;
+  if (plan.decompose) {
+    std::string dec = w.fresh("dec");
+    w.os << "    " << dec << " = transform.structured.decompose " << op
+         << " : (!transform.any_op) -> !transform.any_op\n";
+    op = dec;
+  }
+  if (vectorize) {
+    w.os << "    transform.structured.vectorize " << op
+         << (plan.namedContraction ? " {create_named_contraction}" : "")
+         << " : !transform.any_op\n";
+    w.os << "    transform.apply_patterns to %root {\n"
+            "      transform.apply_patterns.vector.lower_contraction "
+            "lowering_strategy = \"outerproduct\"\n"
+            "      transform.apply_patterns.vector.lower_outerproduct\n"
+            "    } : !transform.any_op\n";
+    // Canonicalization in its own block: with shape_cast lowering in the
+    // same block it can loop without bound.
+    w.os << "    transform.apply_patterns to %root {\n"
+            "      transform.apply_patterns.canonicalization\n"
+            "    } : !transform.any_op\n";
+  }
+  // Keep the accumulator tile in registers across the innermost loops.
+  for (auto it = regLoops.rbegin(); it != regLoops.rend(); ++it)
+    w.os << "    transform.loop.hoist_loop_invariant_subsets " << *it
+         << " : !transform.any_op\n";
+  int64_t unroll = values.count("unroll") ? values.at("unroll") : 1;
+  if (unroll > 1 && !regLoops.empty())
+    w.os << "    transform.loop.unroll " << regLoops.back() << " {factor = "
+         << unroll << "} : !transform.any_op\n";
+}
+
+static void emitGpuScript(ScriptWriter &w, const SchedulePlan &plan,
+                          const std::map<std::string, int64_t> &values,
+                          ArrayRef<int64_t> cache, ArrayRef<int64_t> reg) {
+  // Block level over the parallel loops, then the reduction loop, then the
+  // thread level; scf.forall mappings are turned into gpu.launch later by
+  // --dltune-lower-gpu once the IR is bufferized.
+  size_t n = plan.loopSizes.size();
+  SmallVector<int64_t> blockTiles(cache.begin(), cache.end());
+  blockTiles[n - 1] = 0;
+  SmallVector<int64_t> kTiles(n, 0);
+  kTiles[n - 1] = cache[n - 1];
+  bool batched = n == 4;
+  std::string blockMap = batched
+      ? "[#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]"
+      : "[#gpu.block<y>, #gpu.block<x>]";
+  blockTiles.pop_back();
+  std::string t0 = w.fresh("blk"), f0 = w.fresh("forall");
+  w.os << "    " << t0 << ", " << f0
+       << " = transform.structured.tile_using_forall %op tile_sizes "
+       << joinTiles(blockTiles) << " (mapping = " << blockMap
+       << ") : (!transform.any_op) -> (!transform.any_op, !transform.any_op)\n";
+  SmallVector<std::string> kLoops;
+  std::string op = emitTileFor(w, t0, kTiles, kLoops);
+  if (values.count("promote") && values.at("promote")) {
+    std::string p = w.fresh("prom");
+    w.os << "    " << p << " = transform.structured.promote " << op
+         << " {operands_to_promote = [0, 1], use_full_tiles_by_default, "
+            "memory_space = #gpu.memory_space<workgroup>} : "
+            "(!transform.any_op) -> !transform.any_op\n";
+    op = p;
+  }
+  SmallVector<int64_t> threadTiles;
+  for (size_t i = 0; i + 1 < n; ++i)
+    threadTiles.push_back(batched && i == 0 ? 0 : reg[i]);
+  std::string t1 = w.fresh("thr"), f1 = w.fresh("forall");
+  w.os << "    " << t1 << ", " << f1
+       << " = transform.structured.tile_using_forall " << op << " tile_sizes "
+       << joinTiles(threadTiles)
+       << " (mapping = [#gpu.thread<y>, #gpu.thread<x>]) : "
+          "(!transform.any_op) -> (!transform.any_op, !transform.any_op)\n";
+  int64_t unroll = values.count("unroll") ? values.at("unroll") : 1;
+  if (unroll > 1 && !kLoops.empty())
+    w.os << "    transform.loop.unroll " << kLoops.back() << " {factor = "
+         << unroll << "} : !transform.any_op\n";
+}
+
+FailureOr<std::string>
+mlir::dltune::buildTransformScript(const SchedulePlan &plan,
+                                   const std::map<std::string, int64_t> &values,
+                                   std::string &error) {
+  SmallVector<int64_t> cache, reg;
+  if (!resolveTiles(plan.cacheTiles, values, cache, error) ||
+      !resolveTiles(plan.registerTiles, values, reg, error))
+    return failure();
+  for (size_t i = 0; i < cache.size(); ++i) {
+    int64_t size = plan.loopSizes[i];
+    if (cache[i] < 0 || (cache[i] && size % cache[i]) ||
+        (reg[i] && cache[i] && cache[i] % reg[i]) || reg[i] < 0) {
+      error = "tile sizes of loop '" + plan.loopNames[i] +
+              "' do not divide its extent " + std::to_string(size);
+      return failure();
+    }
+  }
+  ScriptWriter w;
+  if (plan.target == ScheduleTarget::CPU)
+    emitCpuScript(w, plan, values, cache, reg);
+  else
+    emitGpuScript(w, plan, values, cache, reg);
+  return w.text;
+}

@@ -1,0 +1,25 @@
+//===- Strip.cpp - Remove dltune attributes -------------------------------===//
+
+#include "dltune/Transforms/Passes.h"
+
+namespace mlir::dltune {
+#define GEN_PASS_DEF_DLTUNESTRIP
+#include "dltune/Transforms/Passes.h.inc"
+} // namespace mlir::dltune
+
+using namespace mlir;
+
+namespace {
+struct StripPass : public dltune::impl::DLTuneStripBase<StripPass> {
+  void runOnOperation() override {
+    getOperation()->walk([](Operation *op) {
+      SmallVector<StringAttr> names;
+      for (NamedAttribute attr : op->getDiscardableAttrs())
+        if (attr.getName().getValue().starts_with("dltune."))
+          names.push_back(attr.getName());
+      for (StringAttr name : names)
+        op->removeAttr(name);
+    });
+  }
+};
+} // namespace
