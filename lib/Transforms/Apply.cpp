@@ -82,7 +82,7 @@ buildGeneratedSchedule(linalg::LinalgOp op,
 /// the function body only on success, so a failed schedule leaves the op
 /// untouched.
 static LogicalResult applySchedule(Operation *op, ModuleOp schedule,
-                                   bool bindOpItself) {
+                                   StringRef entryName, bool bindOpItself) {
   auto func = op->getParentOfType<FunctionOpInterface>();
   if (!func)
     return op->emitOpError() << "must be inside a function to be scheduled";
@@ -97,11 +97,10 @@ static LogicalResult applySchedule(Operation *op, ModuleOp schedule,
         payload = inner;
     });
   }
-  auto entry = transform::detail::findTransformEntryPoint(
-      copy, schedule, transform::TransformDialect::kTransformEntryPointSymbolName);
+  auto entry = transform::detail::findTransformEntryPoint(copy, schedule, entryName);
   if (!entry) {
-    // Upstream sequences keep their own name: use the only one there is.
-    schedule.walk([&](transform::NamedSequenceOp seq) { entry = seq; });
+    copy->erase();
+    return op->emitOpError() << "internal error: no entry @" << entryName;
   }
   std::string messages;
   LogicalResult result = failure();
@@ -179,11 +178,14 @@ struct ApplyPass : public dltune::impl::DLTuneApplyBase<ApplyPass> {
       FailureOr<OwningOpRef<ModuleOp>> schedule =
           instantiateUpstreamSchedule(module, seq, *values, op);
       return failure(failed(schedule) ||
-                     failed(applySchedule(op, schedule->get(), true)));
+                     failed(applySchedule(op, schedule->get(), seq.getValue(), true)));
     }
     FailureOr<OwningOpRef<ModuleOp>> schedule = buildGeneratedSchedule(op, *values);
     return failure(failed(schedule) ||
-                   failed(applySchedule(op, schedule->get(), false)));
+                   failed(applySchedule(
+                       op, schedule->get(),
+                       transform::TransformDialect::kTransformEntryPointSymbolName,
+                       false)));
   }
 };
 } // namespace

@@ -141,7 +141,7 @@ static LogicalResult mapForallToGpu(ModuleOp module) {
     std::string script =
         "module attributes {transform.with_named_sequence} {\n"
         "  transform.named_sequence @__transform_main(%root: !transform.any_op "
-        "{transform.readonly}) {\n"
+        "{transform.consumed}) {\n"
         "    %g = transform.gpu.map_forall_to_blocks %root generate_gpu_launch "
         ": (!transform.any_op) -> !transform.any_op\n"
         "    transform.gpu.map_nested_forall_to_threads %g block_dims = [" +

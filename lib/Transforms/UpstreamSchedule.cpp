@@ -32,12 +32,12 @@ static LogicalResult getKnobOptions(transform::tune::KnobOp knob,
                                     Operation *user) {
   auto options = dyn_cast<ArrayAttr>(knob.getOptions());
   if (!options)
-    return user->emitOpError() << "tune knob '" << knob.getName()
+    return user->emitOpError() << "tune knob '" << knob.getName().str()
                                << "' must list its options as an array";
   for (Attribute a : options) {
     auto i = dyn_cast<IntegerAttr>(a);
     if (!i)
-      return user->emitOpError() << "tune knob '" << knob.getName()
+      return user->emitOpError() << "tune knob '" << knob.getName().str()
                                  << "' has a non-integer option";
     values.push_back(i.getInt());
   }
@@ -90,7 +90,7 @@ FailureOr<OwningOpRef<ModuleOp>> mlir::dltune::instantiateUpstreamSchedule(
     auto it = values.find(knob.getName().str());
     if (it == values.end()) {
       user->emitOpError() << "dltune.config has no value for tune knob '"
-                          << knob.getName() << "'";
+                          << knob.getName().str() << "'";
       bad = true;
       return;
     }
@@ -102,7 +102,7 @@ FailureOr<OwningOpRef<ModuleOp>> mlir::dltune::instantiateUpstreamSchedule(
     auto opt = llvm::find(options, it->second);
     if (opt == options.end()) {
       user->emitOpError() << "value " << it->second << " of tune knob '"
-                          << knob.getName() << "' is not among its options";
+                          << knob.getName().str() << "' is not among its options";
       bad = true;
       return;
     }

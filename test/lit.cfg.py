@@ -1,0 +1,27 @@
+# -*- Python -*-
+import os
+import lit.formats
+
+config.name = "dltune"
+config.test_format = lit.formats.ShTest(True)
+config.suffixes = [".mlir"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.dltune_obj_root, "test")
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "Inputs"]
+
+path = [config.dltune_tools_dir, config.llvm_tools_dir, os.environ.get("PATH", "")]
+config.environment["PATH"] = os.pathsep.join(path)
+for var in ["HOME", "TMPDIR", "OMP_NUM_THREADS"]:
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+config.substitutions.append(("%dltune_src", config.dltune_src_root))
+
+# GPU compile tests that produce a cubin need ptxas; GPU run tests need a
+# driver. Both are marked so they skip cleanly elsewhere.
+if config.ptxas:
+    config.available_features.add("ptxas")
+    config.environment["PATH"] = os.pathsep.join(
+        [os.path.dirname(config.ptxas), config.environment["PATH"]])
+if os.path.exists("/dev/nvidia0") or os.path.exists("/dev/nvidiactl"):
+    config.available_features.add("cuda-driver")

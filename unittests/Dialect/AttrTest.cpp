@@ -1,0 +1,116 @@
+//===- AttrTest.cpp - dltune attribute and plan tests ---------------------===//
+
+#include "dltune/Dialect/DLTuneAttrs.h"
+#include "dltune/Transforms/Passes.h"
+#include "dltune/Transforms/SchedulePlan.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace mlir::dltune;
+
+namespace {
+class DLTuneAttrTest : public ::testing::Test {
+protected:
+  DLTuneAttrTest() {
+    ctx.loadDialect<DLTuneDialect, func::FuncDialect, linalg::LinalgDialect,
+                    arith::ArithDialect, tensor::TensorDialect>();
+  }
+  MLIRContext ctx;
+};
+} // namespace
+
+TEST_F(DLTuneAttrTest, SpaceAttrBuildsTheLibrarySpace) {
+  Attribute a = parseAttribute(
+      "#dltune.space<knobs {tile = pow2<4, 32>, reg = range<2, 6, 2>}, "
+      "params {M = 64}, constraints [\"M % tile == 0\", \"tile % reg == 0\"]>",
+      &ctx);
+  auto space = dyn_cast_or_null<SpaceAttr>(a);
+  ASSERT_TRUE(space);
+  llvm::Expected<SearchSpace> s = space.getSearchSpace();
+  ASSERT_TRUE(static_cast<bool>(s));
+  ASSERT_EQ(s->getKnobs().size(), 2u);
+  EXPECT_EQ(s->getKnobs()[0].values, (std::vector<int64_t>{4, 8, 16, 32}));
+  EXPECT_EQ(s->getKnobs()[1].values, (std::vector<int64_t>{2, 4, 6}));
+  // tile in {4,8,16,32} x reg in {2,4,6} with tile % reg == 0: 4:2,4 8:2,4
+  // 16:2,4 32:2,4 -> 8 configs.
+  EXPECT_EQ(s->countValid(), 8u);
+  // Rebuilding the attribute from the library space gives the same one.
+  EXPECT_EQ(getSpaceAttr(&ctx, *s), space);
+}
+
+TEST_F(DLTuneAttrTest, ConfigAttrRoundTripsThroughTheLibrary) {
+  llvm::Expected<SearchSpace> s = SearchSpace::create(
+      {{"a", {1, 2}}, {"b", {3, 4}}}, {}, {});
+  ASSERT_TRUE(static_cast<bool>(s));
+  ConfigAttr c = ConfigAttr::get(&ctx, *s, Config{2, 3});
+  EXPECT_EQ(c.getValue("a"), 2);
+  EXPECT_EQ(c.getValue("b"), 3);
+  EXPECT_FALSE(c.getValue("z").has_value());
+  llvm::Expected<Config> back = c.toConfig(*s);
+  ASSERT_TRUE(static_cast<bool>(back));
+  EXPECT_EQ(*back, (Config{2, 3}));
+  auto partial = dyn_cast<ConfigAttr>(parseAttribute("#dltune.config<a = 1>", &ctx));
+  ASSERT_TRUE(partial);
+  llvm::Expected<Config> missing = partial.toConfig(*s);
+  ASSERT_FALSE(static_cast<bool>(missing));
+  EXPECT_EQ(llvm::toString(missing.takeError()), "has no value for knob 'b'");
+}
+
+TEST_F(DLTuneAttrTest, MatmulPlanDefaultConfigIsValidAndTiled) {
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"MLIR(
+    func.func @f(%a: tensor<256x512xf32>, %b: tensor<512x384xf32>,
+                 %c: tensor<256x384xf32>) -> tensor<256x384xf32> {
+      %r = linalg.matmul ins(%a, %b : tensor<256x512xf32>, tensor<512x384xf32>)
+                         outs(%c : tensor<256x384xf32>) -> tensor<256x384xf32>
+      return %r : tensor<256x384xf32>
+    })MLIR", &ctx);
+  ASSERT_TRUE(module);
+  linalg::LinalgOp op;
+  module->walk([&](linalg::MatmulOp m) { op = m; });
+  std::string why;
+  FailureOr<SchedulePlan> plan = buildSchedulePlan(op, ScheduleTarget::CPU, 2, why);
+  ASSERT_TRUE(succeeded(plan)) << why;
+  EXPECT_EQ(plan->loopSizes, (SmallVector<int64_t>{256, 384, 512}));
+  std::optional<Config> c = plan->getDefaultConfig();
+  ASSERT_TRUE(c.has_value());
+  EXPECT_TRUE(plan->space.isValid(*c));
+  auto value = [&](const char *name) {
+    return (*c)[*plan->space.getKnobIndex(name)];
+  };
+  EXPECT_EQ(value("vectorize"), 1);
+  EXPECT_EQ(value("threads"), 2);
+  EXPECT_EQ(384 % value("tile_n"), 0);
+  EXPECT_EQ(value("tile_m") % value("reg_m"), 0);
+  std::map<std::string, int64_t> values;
+  for (size_t i = 0; i < c->size(); ++i)
+    values[plan->space.getKnobs()[i].name] = (*c)[i];
+  std::string error;
+  FailureOr<std::string> script = buildTransformScript(*plan, values, error);
+  ASSERT_TRUE(succeeded(script)) << error;
+  EXPECT_NE(script->find("tile_using_forall"), std::string::npos);
+  EXPECT_NE(script->find("create_named_contraction"), std::string::npos);
+  values.erase("tile_k");
+  EXPECT_TRUE(failed(buildTransformScript(*plan, values, error)));
+  EXPECT_EQ(error, "configuration has no value for knob 'tile_k'");
+}
+
+TEST_F(DLTuneAttrTest, UnsupportedOpsGetAReason) {
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"MLIR(
+    func.func @f(%a: tensor<?x8xf32>, %c: tensor<?x8xf32>) -> tensor<?x8xf32> {
+      %r = linalg.copy ins(%a : tensor<?x8xf32>) outs(%c : tensor<?x8xf32>) -> tensor<?x8xf32>
+      return %r : tensor<?x8xf32>
+    })MLIR", &ctx);
+  ASSERT_TRUE(module);
+  linalg::LinalgOp op;
+  module->walk([&](linalg::LinalgOp m) { op = m; });
+  std::string why;
+  EXPECT_TRUE(failed(buildSchedulePlan(op, ScheduleTarget::CPU, 2, why)));
+  EXPECT_FALSE(why.empty());
+}
