@@ -55,6 +55,8 @@ static cl::list<std::string> compareFiles(cl::Positional, cl::desc("<file.mlir>.
                                           cl::OneOrMore, cl::sub(compareCmd));
 static cl::opt<int> repeat("repeat", cl::desc("Timed repetitions"), cl::init(10),
                            cl::sub(runCmd), cl::sub(compareCmd));
+static cl::opt<int> warmup("warmup", cl::desc("Untimed runs before timing"),
+                           cl::init(2), cl::sub(runCmd));
 static cl::opt<int> threads("threads",
                             cl::desc("Threads for default configs (0: all cores)"),
                             cl::init(0), cl::sub(runCmd), cl::sub(compareCmd));
@@ -109,8 +111,11 @@ static int runMain() {
     return fail("--target must be cpu or gpu, got '" + target + "'");
   if (repeat < 1)
     return fail("--repeat must be at least 1");
+  if (warmup < 0)
+    return fail("--warmup must not be negative");
   RunOptions options;
   options.repeat = repeat;
+  options.warmup = warmup;
   options.check = check;
   if (defaultConfig)
     options.schedulePipeline = annotatePipeline() + "," + options.schedulePipeline;
