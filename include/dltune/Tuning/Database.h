@@ -1,0 +1,96 @@
+//===- Database.h - The SQLite tuning database ------------------*- C++ -*-===//
+//
+// Every measurement is committed as soon as it finishes, so a killed tuner
+// loses at most the candidate in flight. The schema is versioned and
+// migrated in place; a file that is not a dltune database is refused
+// untouched. Format: docs/database.md.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLTUNE_TUNING_DATABASE_H
+#define DLTUNE_TUNING_DATABASE_H
+
+#include "dltune/Tuning/MeasureResult.h"
+
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+struct sqlite3;
+
+namespace mlir::dltune {
+
+/// What identifies a task in the database (its hash) and what describes it.
+struct TaskRecord {
+  int64_t id = 0;
+  std::string hash;        // stable hash of the task descriptor, hex
+  std::string opKind;      // "linalg.matmul", "convolution_kernel", "conv2d_NCHWc.x86"
+  std::string target;      // "cpu", "gpu", or the recorded target string
+  std::string shapes;      // "512x512;512x512;512x512"
+  std::string elementTypes;
+  std::string space;       // canonical space text (may be empty for imports)
+  std::string source = "dltune"; // dltune | autotvm | kernel_tuner
+};
+
+struct DeviceRecord {
+  int64_t id = 0;
+  std::string fingerprint; // stable hash of the JSON
+  std::string name;
+  std::string json;
+};
+
+class Database {
+public:
+  static constexpr int kSchemaVersion = 2;
+
+  ~Database();
+  /// Opens (creating when `create`) and migrates to kSchemaVersion. Fails
+  /// without writing on a file that is not SQLite, is another program's
+  /// SQLite database, or comes from a newer dltune.
+  static llvm::Expected<std::unique_ptr<Database>> open(const std::string &path,
+                                                        bool create = true);
+
+  int getSchemaVersion() const { return schemaVersion; }
+
+  llvm::Expected<int64_t> getOrCreateTask(const TaskRecord &task);
+  llvm::Expected<std::optional<TaskRecord>> findTask(const std::string &hash);
+  llvm::Expected<std::vector<TaskRecord>> listTasks();
+
+  llvm::Expected<int64_t> getOrCreateDevice(const DeviceRecord &device);
+  llvm::Expected<std::vector<DeviceRecord>> listDevices();
+
+  /// Commits one record (its own transaction). A record for a config the
+  /// (task, device) pair already has is ignored: the first one stands.
+  /// Returns whether it was inserted.
+  llvm::Expected<bool> commitRecord(int64_t taskId, int64_t deviceId,
+                                    const MeasureRecord &record);
+  /// All records of a task, on one device or (deviceId 0) on all.
+  llvm::Expected<std::vector<MeasureRecord>> getRecords(int64_t taskId,
+                                                        int64_t deviceId = 0);
+  /// The fastest ok record of a task on a device (or any device).
+  llvm::Expected<std::optional<MeasureRecord>> getBest(int64_t taskId,
+                                                       int64_t deviceId = 0);
+
+  /// Untuned (reference) time of a task on a device.
+  llvm::Error setBaseline(int64_t taskId, int64_t deviceId, double untunedMs);
+  llvm::Expected<std::optional<double>> getBaseline(int64_t taskId, int64_t deviceId);
+
+  /// Runs `fn` inside one transaction (bulk imports).
+  llvm::Error transaction(const std::function<llvm::Error()> &fn);
+
+private:
+  Database() = default;
+  llvm::Error exec(const char *sql);
+  llvm::Error migrate(bool fresh);
+  sqlite3 *db = nullptr;
+  int schemaVersion = 0;
+  int transactionDepth = 0;
+};
+
+} // namespace mlir::dltune
+
+#endif // DLTUNE_TUNING_DATABASE_H

@@ -1,0 +1,46 @@
+//===- MeasureResult.h - Outcome of measuring one candidate -----*- C++ -*-===//
+#ifndef DLTUNE_TUNING_MEASURERESULT_H
+#define DLTUNE_TUNING_MEASURERESULT_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cmath>
+#include <optional>
+#include <string>
+
+namespace mlir::dltune {
+
+/// How a candidate ended. Every measured candidate gets exactly one.
+enum class MeasureStatus {
+  Ok,
+  InvalidConfig,  // outside its space, or rejected by the schedule
+  CompileError,   // apply/lower/codegen failed
+  CompileTimeout, // the build ran past its wall-time limit
+  RuntimeCrash,   // the kernel process died on a signal
+  RunTimeout,     // the kernel ran past its wall-time limit
+  WrongResult,    // outputs differ from the reference
+  OutOfMemory,    // the build or the run exceeded its memory limit
+};
+
+llvm::StringRef toString(MeasureStatus status);
+std::optional<MeasureStatus> parseMeasureStatus(llvm::StringRef text);
+
+/// One measurement as the database keeps it.
+struct MeasureRecord {
+  std::string config; // "knob=value,..." in the space's knob order
+  MeasureStatus status = MeasureStatus::Ok;
+  double timeMs = NAN; // median of the timed repeats (ok only)
+  double minMs = NAN, maxMs = NAN, stddevMs = NAN;
+  int repeats = 0;
+  bool noisy = false;          // spread too large to trust the median
+  std::optional<double> energyJ; // per kernel call, when a meter was readable
+  std::string error;           // diagnostics for failures
+  double buildSeconds = 0, runSeconds = 0;
+  std::string source = "measured"; // measured | replay | imported
+  double createdAt = 0;            // seconds since the epoch
+  bool isOk() const { return status == MeasureStatus::Ok; }
+};
+
+} // namespace mlir::dltune
+
+#endif // DLTUNE_TUNING_MEASURERESULT_H

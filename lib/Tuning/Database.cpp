@@ -1,0 +1,408 @@
+//===- Database.cpp - The SQLite tuning database --------------------------===//
+
+#include "dltune/Tuning/Database.h"
+
+#include <sqlite3.h>
+
+#include <chrono>
+#include <cmath>
+#include <functional>
+#include <sys/stat.h>
+
+using namespace mlir::dltune;
+
+// 'dltu' in the SQLite header tells our files from other SQLite files.
+static constexpr int kApplicationId = 0x646c7475;
+
+static llvm::Error makeError(const llvm::Twine &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
+}
+
+namespace {
+/// A prepared statement that finalizes itself.
+class Statement {
+public:
+  Statement(sqlite3 *db, const char *sql) : db(db) {
+    rc = sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr);
+  }
+  ~Statement() { sqlite3_finalize(stmt); }
+  llvm::Error status() const {
+    if (rc == SQLITE_OK)
+      return llvm::Error::success();
+    return makeError(llvm::Twine("database: ") + sqlite3_errmsg(db));
+  }
+  void bind(int i, const std::string &s) {
+    sqlite3_bind_text(stmt, i, s.c_str(), -1, SQLITE_TRANSIENT);
+  }
+  void bind(int i, int64_t v) { sqlite3_bind_int64(stmt, i, v); }
+  void bind(int i, double v) {
+    if (std::isnan(v))
+      sqlite3_bind_null(stmt, i);
+    else
+      sqlite3_bind_double(stmt, i, v);
+  }
+  void bindNull(int i) { sqlite3_bind_null(stmt, i); }
+  /// SQLITE_ROW, SQLITE_DONE or an error code.
+  int step() { return sqlite3_step(stmt); }
+  std::string text(int c) {
+    const unsigned char *t = sqlite3_column_text(stmt, c);
+    return t ? reinterpret_cast<const char *>(t) : "";
+  }
+  int64_t integer(int c) { return sqlite3_column_int64(stmt, c); }
+  double real(int c) {
+    return sqlite3_column_type(stmt, c) == SQLITE_NULL ? NAN
+                                                       : sqlite3_column_double(stmt, c);
+  }
+  bool isNull(int c) { return sqlite3_column_type(stmt, c) == SQLITE_NULL; }
+  llvm::Error stepError() { return makeError(llvm::Twine("database: ") + sqlite3_errmsg(db)); }
+
+private:
+  sqlite3 *db;
+  sqlite3_stmt *stmt = nullptr;
+  int rc;
+};
+} // namespace
+
+Database::~Database() {
+  if (db)
+    sqlite3_close(db);
+}
+
+llvm::Error Database::exec(const char *sql) {
+  char *err = nullptr;
+  if (sqlite3_exec(db, sql, nullptr, nullptr, &err) != SQLITE_OK) {
+    std::string msg = err ? err : "unknown error";
+    sqlite3_free(err);
+    return makeError("database: " + msg);
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::unique_ptr<Database>> Database::open(const std::string &path,
+                                                         bool create) {
+  struct stat st;
+  bool exists = ::stat(path.c_str(), &st) == 0;
+  if (!exists && !create)
+    return makeError("database '" + path + "' does not exist");
+  std::unique_ptr<Database> d(new Database());
+  int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+  if (sqlite3_open_v2(path.c_str(), &d->db, flags, nullptr) != SQLITE_OK)
+    return makeError("cannot open database '" + path + "': " +
+                     (d->db ? sqlite3_errmsg(d->db) : "out of memory"));
+  sqlite3_busy_timeout(d->db, 5000);
+  // Reading the header first tells a non-SQLite file before anything is
+  // written to it.
+  int appId = 0, userVersion = 0, tables = 0;
+  {
+    Statement s(d->db, "PRAGMA application_id");
+    if (llvm::Error e = s.status())
+      return makeError("'" + path + "' is not a dltune database: " +
+                       llvm::toString(std::move(e)));
+    if (s.step() != SQLITE_ROW)
+      return makeError("'" + path + "' is not a dltune database (" +
+                       sqlite3_errmsg(d->db) + ")");
+    appId = static_cast<int>(s.integer(0));
+  }
+  {
+    Statement s(d->db, "SELECT count(*) FROM sqlite_master");
+    if (s.step() != SQLITE_ROW)
+      return makeError("'" + path + "' is not a dltune database (" +
+                       sqlite3_errmsg(d->db) + ")");
+    tables = static_cast<int>(s.integer(0));
+  }
+  {
+    Statement s(d->db, "PRAGMA user_version");
+    if (s.step() == SQLITE_ROW)
+      userVersion = static_cast<int>(s.integer(0));
+  }
+  bool fresh = tables == 0 && appId == 0;
+  if (!fresh && appId != kApplicationId)
+    return makeError("'" + path +
+                     "' is an SQLite database of another program, not a dltune "
+                     "database; it was not modified");
+  if (userVersion > kSchemaVersion)
+    return makeError("'" + path + "' has schema version " +
+                     llvm::Twine(userVersion) + ", newer than this dltune (" +
+                     llvm::Twine(kSchemaVersion) + ")");
+  // WAL: readers do not block the tuner; each commit survives a SIGKILL.
+  if (llvm::Error e = d->exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
+                              "PRAGMA foreign_keys=ON;"))
+    return std::move(e);
+  d->schemaVersion = userVersion;
+  if (llvm::Error e = d->migrate(fresh))
+    return std::move(e);
+  return d;
+}
+
+llvm::Error Database::migrate(bool fresh) {
+  if (fresh) {
+    if (llvm::Error e = exec(
+            "BEGIN;"
+            "PRAGMA application_id = 1684829301;"
+            "CREATE TABLE devices(id INTEGER PRIMARY KEY, fingerprint TEXT UNIQUE "
+            "NOT NULL, name TEXT, json TEXT);"
+            "CREATE TABLE tasks(id INTEGER PRIMARY KEY, hash TEXT UNIQUE NOT NULL, "
+            "op_kind TEXT, target TEXT, shapes TEXT, element_types TEXT, space TEXT, "
+            "source TEXT);"
+            "CREATE TABLE records(id INTEGER PRIMARY KEY, task_id INTEGER NOT NULL "
+            "REFERENCES tasks(id), device_id INTEGER NOT NULL REFERENCES devices(id), "
+            "config TEXT NOT NULL, status TEXT NOT NULL, time_ms REAL, min_ms REAL, "
+            "max_ms REAL, stddev_ms REAL, repeats INTEGER, noisy INTEGER, error TEXT, "
+            "build_s REAL, run_s REAL, source TEXT, created_at REAL, "
+            "UNIQUE(task_id, device_id, config));"
+            "CREATE INDEX records_by_task ON records(task_id, device_id, status, time_ms);"
+            "PRAGMA user_version = 1;"
+            "COMMIT;"))
+      return e;
+    schemaVersion = 1;
+  }
+  // Version 1 -> 2: energy per call and untuned baselines.
+  if (schemaVersion == 1) {
+    if (llvm::Error e = exec(
+            "BEGIN;"
+            "ALTER TABLE records ADD COLUMN energy_j REAL;"
+            "CREATE TABLE baselines(task_id INTEGER NOT NULL REFERENCES tasks(id), "
+            "device_id INTEGER NOT NULL REFERENCES devices(id), untuned_ms REAL, "
+            "PRIMARY KEY(task_id, device_id));"
+            "PRAGMA user_version = 2;"
+            "COMMIT;")) {
+      (void)exec("ROLLBACK;");
+      return e;
+    }
+    schemaVersion = 2;
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error Database::transaction(const std::function<llvm::Error()> &fn) {
+  if (llvm::Error e = exec("BEGIN;"))
+    return e;
+  ++transactionDepth;
+  llvm::Error result = fn();
+  --transactionDepth;
+  if (result) {
+    (void)exec("ROLLBACK;");
+    return result;
+  }
+  return exec("COMMIT;");
+}
+
+llvm::Expected<int64_t> Database::getOrCreateTask(const TaskRecord &t) {
+  {
+    Statement s(db, "INSERT OR IGNORE INTO tasks(hash, op_kind, target, shapes, "
+                    "element_types, space, source) VALUES(?,?,?,?,?,?,?)");
+    if (llvm::Error e = s.status())
+      return std::move(e);
+    s.bind(1, t.hash);
+    s.bind(2, t.opKind);
+    s.bind(3, t.target);
+    s.bind(4, t.shapes);
+    s.bind(5, t.elementTypes);
+    s.bind(6, t.space);
+    s.bind(7, t.source);
+    if (s.step() != SQLITE_DONE)
+      return s.stepError();
+  }
+  Statement q(db, "SELECT id FROM tasks WHERE hash = ?");
+  q.bind(1, t.hash);
+  if (q.step() != SQLITE_ROW)
+    return q.stepError();
+  return q.integer(0);
+}
+
+static TaskRecord readTask(Statement &s) {
+  TaskRecord t;
+  t.id = s.integer(0);
+  t.hash = s.text(1);
+  t.opKind = s.text(2);
+  t.target = s.text(3);
+  t.shapes = s.text(4);
+  t.elementTypes = s.text(5);
+  t.space = s.text(6);
+  t.source = s.text(7);
+  return t;
+}
+
+llvm::Expected<std::optional<TaskRecord>> Database::findTask(const std::string &hash) {
+  Statement s(db, "SELECT id, hash, op_kind, target, shapes, element_types, space, "
+                  "source FROM tasks WHERE hash = ?");
+  if (llvm::Error e = s.status())
+    return std::move(e);
+  s.bind(1, hash);
+  int rc = s.step();
+  if (rc == SQLITE_DONE)
+    return std::optional<TaskRecord>();
+  if (rc != SQLITE_ROW)
+    return s.stepError();
+  return std::optional<TaskRecord>(readTask(s));
+}
+
+llvm::Expected<std::vector<TaskRecord>> Database::listTasks() {
+  Statement s(db, "SELECT id, hash, op_kind, target, shapes, element_types, space, "
+                  "source FROM tasks ORDER BY id");
+  if (llvm::Error e = s.status())
+    return std::move(e);
+  std::vector<TaskRecord> out;
+  int rc;
+  while ((rc = s.step()) == SQLITE_ROW)
+    out.push_back(readTask(s));
+  if (rc != SQLITE_DONE)
+    return s.stepError();
+  return out;
+}
+
+llvm::Expected<int64_t> Database::getOrCreateDevice(const DeviceRecord &d) {
+  {
+    Statement s(db, "INSERT OR IGNORE INTO devices(fingerprint, name, json) VALUES(?,?,?)");
+    if (llvm::Error e = s.status())
+      return std::move(e);
+    s.bind(1, d.fingerprint);
+    s.bind(2, d.name);
+    s.bind(3, d.json);
+    if (s.step() != SQLITE_DONE)
+      return s.stepError();
+  }
+  Statement q(db, "SELECT id FROM devices WHERE fingerprint = ?");
+  q.bind(1, d.fingerprint);
+  if (q.step() != SQLITE_ROW)
+    return q.stepError();
+  return q.integer(0);
+}
+
+llvm::Expected<std::vector<DeviceRecord>> Database::listDevices() {
+  Statement s(db, "SELECT id, fingerprint, name, json FROM devices ORDER BY id");
+  if (llvm::Error e = s.status())
+    return std::move(e);
+  std::vector<DeviceRecord> out;
+  while (s.step() == SQLITE_ROW)
+    out.push_back({s.integer(0), s.text(1), s.text(2), s.text(3)});
+  return out;
+}
+
+llvm::Expected<bool> Database::commitRecord(int64_t taskId, int64_t deviceId,
+                                            const MeasureRecord &r) {
+  Statement s(db,
+              "INSERT OR IGNORE INTO records(task_id, device_id, config, status, "
+              "time_ms, min_ms, max_ms, stddev_ms, repeats, noisy, error, build_s, "
+              "run_s, source, created_at, energy_j) "
+              "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+  if (llvm::Error e = s.status())
+    return std::move(e);
+  s.bind(1, taskId);
+  s.bind(2, deviceId);
+  s.bind(3, r.config);
+  s.bind(4, toString(r.status).str());
+  s.bind(5, r.timeMs);
+  s.bind(6, r.minMs);
+  s.bind(7, r.maxMs);
+  s.bind(8, r.stddevMs);
+  s.bind(9, static_cast<int64_t>(r.repeats));
+  s.bind(10, static_cast<int64_t>(r.noisy));
+  s.bind(11, r.error);
+  s.bind(12, r.buildSeconds);
+  s.bind(13, r.runSeconds);
+  s.bind(14, r.source);
+  double now = r.createdAt > 0
+                   ? r.createdAt
+                   : std::chrono::duration<double>(
+                         std::chrono::system_clock::now().time_since_epoch())
+                         .count();
+  s.bind(15, now);
+  if (r.energyJ)
+    s.bind(16, *r.energyJ);
+  else
+    s.bindNull(16);
+  if (s.step() != SQLITE_DONE)
+    return s.stepError();
+  return sqlite3_changes(db) > 0;
+}
+
+static MeasureRecord readRecord(Statement &s) {
+  MeasureRecord r;
+  r.config = s.text(0);
+  r.status = parseMeasureStatus(s.text(1)).value_or(MeasureStatus::CompileError);
+  r.timeMs = s.real(2);
+  r.minMs = s.real(3);
+  r.maxMs = s.real(4);
+  r.stddevMs = s.real(5);
+  r.repeats = static_cast<int>(s.integer(6));
+  r.noisy = s.integer(7) != 0;
+  r.error = s.text(8);
+  r.buildSeconds = s.real(9);
+  r.runSeconds = s.real(10);
+  r.source = s.text(11);
+  r.createdAt = s.real(12);
+  if (!s.isNull(13))
+    r.energyJ = s.real(13);
+  return r;
+}
+
+static constexpr const char *kRecordColumns =
+    "config, status, time_ms, min_ms, max_ms, stddev_ms, repeats, noisy, error, "
+    "build_s, run_s, source, created_at, energy_j";
+
+llvm::Expected<std::vector<MeasureRecord>> Database::getRecords(int64_t taskId,
+                                                                int64_t deviceId) {
+  std::string sql = std::string("SELECT ") + kRecordColumns +
+                    " FROM records WHERE task_id = ?" +
+                    (deviceId ? " AND device_id = ?" : "") + " ORDER BY id";
+  Statement s(db, sql.c_str());
+  if (llvm::Error e = s.status())
+    return std::move(e);
+  s.bind(1, taskId);
+  if (deviceId)
+    s.bind(2, deviceId);
+  std::vector<MeasureRecord> out;
+  int rc;
+  while ((rc = s.step()) == SQLITE_ROW)
+    out.push_back(readRecord(s));
+  if (rc != SQLITE_DONE)
+    return s.stepError();
+  return out;
+}
+
+llvm::Expected<std::optional<MeasureRecord>> Database::getBest(int64_t taskId,
+                                                               int64_t deviceId) {
+  std::string sql = std::string("SELECT ") + kRecordColumns +
+                    " FROM records WHERE task_id = ? AND status = 'ok' AND time_ms "
+                    "IS NOT NULL" +
+                    (deviceId ? " AND device_id = ?" : "") +
+                    " ORDER BY time_ms ASC, id ASC LIMIT 1";
+  Statement s(db, sql.c_str());
+  if (llvm::Error e = s.status())
+    return std::move(e);
+  s.bind(1, taskId);
+  if (deviceId)
+    s.bind(2, deviceId);
+  int rc = s.step();
+  if (rc == SQLITE_DONE)
+    return std::optional<MeasureRecord>();
+  if (rc != SQLITE_ROW)
+    return s.stepError();
+  return std::optional<MeasureRecord>(readRecord(s));
+}
+
+llvm::Error Database::setBaseline(int64_t taskId, int64_t deviceId, double ms) {
+  Statement s(db, "INSERT OR REPLACE INTO baselines(task_id, device_id, untuned_ms) "
+                  "VALUES(?,?,?)");
+  if (llvm::Error e = s.status())
+    return e;
+  s.bind(1, taskId);
+  s.bind(2, deviceId);
+  s.bind(3, ms);
+  if (s.step() != SQLITE_DONE)
+    return s.stepError();
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::optional<double>> Database::getBaseline(int64_t taskId,
+                                                            int64_t deviceId) {
+  Statement s(db, "SELECT untuned_ms FROM baselines WHERE task_id = ? AND device_id = ?");
+  if (llvm::Error e = s.status())
+    return std::move(e);
+  s.bind(1, taskId);
+  s.bind(2, deviceId);
+  if (s.step() != SQLITE_ROW)
+    return std::optional<double>();
+  return std::optional<double>(s.real(0));
+}

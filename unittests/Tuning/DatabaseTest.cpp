@@ -1,0 +1,161 @@
+//===- DatabaseTest.cpp - Tuning database tests ---------------------------===//
+
+#include "dltune/Tuning/Database.h"
+
+#include "gtest/gtest.h"
+
+#include <sqlite3.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+using namespace mlir::dltune;
+
+namespace {
+std::string tempPath(const char *name) {
+  std::string p = ::testing::TempDir() + "/dltune_" + name + "_" + std::to_string(::getpid());
+  std::remove(p.c_str());
+  std::remove((p + "-wal").c_str());
+  std::remove((p + "-shm").c_str());
+  return p;
+}
+
+std::string slurp(const std::string &path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+MeasureRecord okRecord(const std::string &config, double ms) {
+  MeasureRecord r;
+  r.config = config;
+  r.timeMs = ms;
+  r.minMs = ms * 0.9;
+  r.maxMs = ms * 1.1;
+  r.repeats = 5;
+  return r;
+}
+
+TaskRecord task(const std::string &hash) {
+  TaskRecord t;
+  t.hash = hash;
+  t.opKind = "linalg.matmul";
+  t.target = "cpu";
+  t.shapes = "8x8;8x8;8x8";
+  t.elementTypes = "f32;f32;f32";
+  return t;
+}
+} // namespace
+
+TEST(Database, RecordsSurviveReopenAndFirstRecordStands) {
+  std::string path = tempPath("basic");
+  {
+    auto db = Database::open(path);
+    ASSERT_TRUE(static_cast<bool>(db)) << llvm::toString(db.takeError());
+    EXPECT_EQ((*db)->getSchemaVersion(), Database::kSchemaVersion);
+    int64_t t = llvm::cantFail((*db)->getOrCreateTask(task("aa")));
+    EXPECT_EQ(llvm::cantFail((*db)->getOrCreateTask(task("aa"))), t);
+    int64_t d = llvm::cantFail((*db)->getOrCreateDevice({0, "fp1", "cpu", "{}"}));
+    EXPECT_TRUE(llvm::cantFail((*db)->commitRecord(t, d, okRecord("a=1", 2.0))));
+    EXPECT_TRUE(llvm::cantFail((*db)->commitRecord(t, d, okRecord("a=2", 1.5))));
+    // The same config again is ignored: never re-measured, never overwritten.
+    EXPECT_FALSE(llvm::cantFail((*db)->commitRecord(t, d, okRecord("a=2", 0.1))));
+    MeasureRecord crash;
+    crash.config = "a=3";
+    crash.status = MeasureStatus::RuntimeCrash;
+    crash.error = "signal 11";
+    EXPECT_TRUE(llvm::cantFail((*db)->commitRecord(t, d, crash)));
+    MeasureRecord fast = okRecord("a=4", 0.5);
+    fast.energyJ = 0.25;
+    EXPECT_TRUE(llvm::cantFail((*db)->commitRecord(t, d, fast)));
+    llvm::cantFail((*db)->setBaseline(t, d, 40.0));
+  }
+  auto db = Database::open(path, /*create=*/false);
+  ASSERT_TRUE(static_cast<bool>(db)) << llvm::toString(db.takeError());
+  auto tasks = llvm::cantFail((*db)->listTasks());
+  ASSERT_EQ(tasks.size(), 1u);
+  EXPECT_EQ(tasks[0].opKind, "linalg.matmul");
+  auto records = llvm::cantFail((*db)->getRecords(tasks[0].id));
+  ASSERT_EQ(records.size(), 4u);
+  EXPECT_EQ(records[1].timeMs, 1.5);
+  EXPECT_EQ(records[2].status, MeasureStatus::RuntimeCrash);
+  EXPECT_EQ(records[2].error, "signal 11");
+  EXPECT_TRUE(std::isnan(records[2].timeMs));
+  auto best = llvm::cantFail((*db)->getBest(tasks[0].id));
+  ASSERT_TRUE(best.has_value());
+  EXPECT_EQ(best->config, "a=4");
+  ASSERT_TRUE(best->energyJ.has_value());
+  EXPECT_EQ(*best->energyJ, 0.25);
+  auto base = llvm::cantFail((*db)->getBaseline(tasks[0].id, 1));
+  ASSERT_TRUE(base.has_value());
+  EXPECT_EQ(*base, 40.0);
+}
+
+TEST(Database, MigratesVersionOne) {
+  std::string path = tempPath("v1");
+  {
+    sqlite3 *raw;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
+    // The version-1 schema exactly as dltune 0.1 wrote it.
+    const char *v1 =
+        "PRAGMA application_id = 1684829301;"
+        "CREATE TABLE devices(id INTEGER PRIMARY KEY, fingerprint TEXT UNIQUE NOT NULL, "
+        "name TEXT, json TEXT);"
+        "CREATE TABLE tasks(id INTEGER PRIMARY KEY, hash TEXT UNIQUE NOT NULL, op_kind TEXT, "
+        "target TEXT, shapes TEXT, element_types TEXT, space TEXT, source TEXT);"
+        "CREATE TABLE records(id INTEGER PRIMARY KEY, task_id INTEGER NOT NULL, device_id "
+        "INTEGER NOT NULL, config TEXT NOT NULL, status TEXT NOT NULL, time_ms REAL, min_ms "
+        "REAL, max_ms REAL, stddev_ms REAL, repeats INTEGER, noisy INTEGER, error TEXT, "
+        "build_s REAL, run_s REAL, source TEXT, created_at REAL, UNIQUE(task_id, device_id, config));"
+        "INSERT INTO devices VALUES(1, 'fp', 'cpu', '{}');"
+        "INSERT INTO tasks VALUES(1, 'h', 'linalg.matmul', 'cpu', '', '', '', 'dltune');"
+        "INSERT INTO records(task_id, device_id, config, status, time_ms) VALUES(1, 1, 'a=1', 'ok', 3.0);"
+        "PRAGMA user_version = 1;";
+    ASSERT_EQ(sqlite3_exec(raw, v1, nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(raw);
+  }
+  auto db = Database::open(path, false);
+  ASSERT_TRUE(static_cast<bool>(db)) << llvm::toString(db.takeError());
+  EXPECT_EQ((*db)->getSchemaVersion(), 2);
+  auto records = llvm::cantFail((*db)->getRecords(1));
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0].timeMs, 3.0);
+  EXPECT_FALSE(records[0].energyJ.has_value());
+  llvm::cantFail((*db)->setBaseline(1, 1, 9.0)); // the v2 table exists
+}
+
+TEST(Database, RefusesForeignFilesWithoutTouchingThem) {
+  std::string text = tempPath("text");
+  {
+    std::ofstream f(text);
+    f << "this is not a database, just some text that is long enough to look like a "
+         "file header of some kind\n";
+  }
+  std::string before = slurp(text);
+  auto db = Database::open(text);
+  ASSERT_FALSE(static_cast<bool>(db));
+  EXPECT_NE(llvm::toString(db.takeError()).find("is not a dltune database"), std::string::npos);
+  EXPECT_EQ(slurp(text), before);
+
+  std::string other = tempPath("other");
+  {
+    sqlite3 *raw;
+    ASSERT_EQ(sqlite3_open(other.c_str(), &raw), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(raw, "CREATE TABLE t(x); INSERT INTO t VALUES(1);", nullptr,
+                           nullptr, nullptr),
+              SQLITE_OK);
+    sqlite3_close(raw);
+  }
+  std::string otherBefore = slurp(other);
+  auto db2 = Database::open(other);
+  ASSERT_FALSE(static_cast<bool>(db2));
+  EXPECT_NE(llvm::toString(db2.takeError()).find("another program"), std::string::npos);
+  EXPECT_EQ(slurp(other), otherBefore);
+
+  auto missing = Database::open(tempPath("missing"), /*create=*/false);
+  ASSERT_FALSE(static_cast<bool>(missing));
+  llvm::consumeError(missing.takeError());
+}
