@@ -117,7 +117,37 @@ SearchSpace::toIndices(const Config &config) const {
 }
 
 bool SearchSpace::isValid(const Config &config) const {
-  return toIndices(config) && !findViolatedConstraint(config);
+  return toIndices(config) && isAllowed(config) && !findViolatedConstraint(config);
+}
+
+void SearchSpace::restrictTo(std::vector<Config> configs) {
+  allowedSet = std::make_shared<const std::set<Config>>(configs.begin(), configs.end());
+  enumerated.reset();
+}
+
+llvm::Expected<Config> SearchSpace::parseConfig(StringRef text) const {
+  Config config(knobs.size(), 0);
+  std::vector<bool> seen(knobs.size(), false);
+  llvm::SmallVector<StringRef> parts;
+  text.split(parts, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef part : parts) {
+    auto [name, value] = part.split('=');
+    name = name.trim();
+    std::optional<size_t> k = getKnobIndex(name);
+    int64_t v;
+    if (!k)
+      return makeError("unknown knob '" + name + "' in config '" + text + "'");
+    if (value.trim().getAsInteger(10, v))
+      return makeError("bad value for knob '" + name + "' in config '" + text + "'");
+    if (seen[*k])
+      return makeError("knob '" + name + "' set twice in config '" + text + "'");
+    seen[*k] = true;
+    config[*k] = v;
+  }
+  for (size_t i = 0; i < knobs.size(); ++i)
+    if (!seen[i])
+      return makeError("config '" + text + "' has no value for knob '" + knobs[i].name + "'");
+  return config;
 }
 
 llvm::Error SearchSpace::checkValid(const Config &config) const {
@@ -130,6 +160,8 @@ llvm::Error SearchSpace::checkValid(const Config &config) const {
         knobs[i].values.end())
       return makeError("value " + llvm::Twine(config[i]) + " of knob '" +
                        knobs[i].name + "' is not among its candidates");
+  if (!isAllowed(config))
+    return makeError("is not one of the recorded configurations");
   if (std::optional<size_t> bad = findViolatedConstraint(config)) {
     const BoundConstraint &c = constraints[*bad];
     std::string detail;
@@ -147,6 +179,18 @@ llvm::Error SearchSpace::checkValid(const Config &config) const {
 }
 
 void SearchSpace::enumerate(llvm::function_ref<bool(const Config &)> visit) const {
+  if (allowedSet) {
+    // Keep the lexicographic candidate order of the unrestricted walk.
+    std::vector<std::pair<std::vector<size_t>, const Config *>> order;
+    for (const Config &c : *allowedSet)
+      if (std::optional<std::vector<size_t>> idx = toIndices(c))
+        order.push_back({std::move(*idx), &c});
+    std::sort(order.begin(), order.end());
+    for (auto &entry : order)
+      if (!findViolatedConstraint(*entry.second) && !visit(*entry.second))
+        return;
+    return;
+  }
   // Constraints grouped by the depth at which they become checkable.
   std::vector<std::vector<const BoundConstraint *>> byDepth(knobs.size() + 1);
   for (const BoundConstraint &c : constraints)
@@ -192,6 +236,20 @@ uint64_t SearchSpace::countValid(uint64_t limit) const {
 std::optional<Config> SearchSpace::sample(std::mt19937_64 &rng) const {
   // Rejection sampling is exactly uniform over valid configs.
   constexpr int kAttempts = 2000;
+  if (allowedSet && !enumerated) {
+    std::vector<Config> all;
+    enumerate([&](const Config &c) {
+      all.push_back(c);
+      return true;
+    });
+    enumerated = std::move(all);
+  }
+  if (allowedSet) {
+    if (enumerated->empty())
+      return std::nullopt;
+    std::uniform_int_distribution<size_t> pick(0, enumerated->size() - 1);
+    return (*enumerated)[pick(rng)];
+  }
   Config config(knobs.size());
   for (int attempt = 0; attempt < kAttempts; ++attempt) {
     for (size_t i = 0; i < knobs.size(); ++i) {
@@ -229,7 +287,7 @@ std::vector<Config> SearchSpace::getNeighbours(const Config &config) const {
         continue;
       Config next = config;
       next[k] = knobs[k].values[j];
-      if (!findViolatedConstraint(next))
+      if (isAllowed(next) && !findViolatedConstraint(next))
         result.push_back(std::move(next));
     }
   }

@@ -1,217 +1,35 @@
 //===- dltune.cpp - The dltune command-line driver ------------------------===//
 //
-//   dltune run FILE.mlir --entry NAME [--target cpu|gpu] [--repeat N]
-//                        [--check] [--json] [--default-config]
-//   dltune compare FILE.mlir... [--repeat N] [--threads N]
+// Subcommands: run, compare (RunCommands.cpp), replay (ReplayCommand.cpp),
+// db (DbCommand.cpp), worker (WorkerCommand.cpp, used by the tuner).
 //
 //===----------------------------------------------------------------------===//
 
-#include "dltune/Dialect/DLTuneDialect.h"
-#include "dltune/Execution/CudaDriver.h"
-#include "dltune/Execution/KernelRunner.h"
+#include "Common.h"
+
 #include "dltune/Transforms/Passes.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
-#include "mlir/Parser/Parser.h"
-#include "mlir/Support/FileUtilities.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
 
-#include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/JSON.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
-// From libomp (linked by DLTuneExecution); declared here to avoid clang headers.
-extern "C" int omp_get_max_threads();
-#include <thread>
-
-using namespace mlir;
-using namespace mlir::dltune;
-namespace cl = llvm::cl;
-
-static cl::SubCommand runCmd("run", "JIT-run one kernel: time it, optionally check it");
-static cl::SubCommand compareCmd(
-    "compare", "Untuned lowering vs dltune's default configuration, per kernel");
-
-static cl::opt<std::string> runFile(cl::Positional, cl::desc("<file.mlir>"),
-                                    cl::Required, cl::sub(runCmd));
-static cl::opt<std::string> entry("entry", cl::desc("Function to run"),
-                                  cl::Required, cl::sub(runCmd));
-static cl::opt<std::string> target("target", cl::desc("cpu or gpu"),
-                                   cl::init("cpu"), cl::sub(runCmd));
-static cl::opt<bool> check("check", cl::desc("Verify against the untuned reference"),
-                           cl::sub(runCmd));
-static cl::opt<bool> json("json", cl::desc("Print one JSON object"), cl::sub(runCmd));
-static cl::opt<bool> defaultConfig(
-    "default-config",
-    cl::desc("Annotate with dltune's default space and config first"),
-    cl::sub(runCmd));
-static cl::list<std::string> compareFiles(cl::Positional, cl::desc("<file.mlir>..."),
-                                          cl::OneOrMore, cl::sub(compareCmd));
-static cl::opt<int> repeat("repeat", cl::desc("Timed repetitions"), cl::init(10),
-                           cl::sub(runCmd), cl::sub(compareCmd));
-static cl::opt<int> warmup("warmup", cl::desc("Untimed runs before timing"),
-                           cl::init(2), cl::sub(runCmd));
-static cl::opt<int> threads("threads",
-                            cl::desc("Threads for default configs (0: all cores)"),
-                            cl::init(0), cl::sub(runCmd), cl::sub(compareCmd));
-
-static int fail(const llvm::Twine &msg) {
-  llvm::errs() << "dltune: error: " << msg << "\n";
-  return 1;
-}
-
-static void setUpContext(MLIRContext &ctx) {
-  DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registerAllToLLVMIRTranslations(registry);
-  registerScheduleExtensions(registry);
-  registry.insert<DLTuneDialect>();
-  ctx.appendDialectRegistry(registry);
-  ctx.loadAllAvailableDialects();
-}
-
-static OwningOpRef<ModuleOp> parseFile(const std::string &path, MLIRContext &ctx) {
-  std::string error;
-  auto buffer = mlir::openInputFile(path, &error);
-  if (!buffer) {
-    llvm::errs() << "dltune: error: " << error << "\n";
-    return {};
-  }
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
-  return parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&ctx));
-}
-
-static std::string annotatePipeline() {
-  return "dltune-annotate{default-config=true threads=" +
-         std::to_string(threads.getValue()) + "}";
-}
-
-static int runMain() {
-  MLIRContext ctx;
-  setUpContext(ctx);
-  OwningOpRef<ModuleOp> module = parseFile(runFile, ctx);
-  if (!module)
-    return 1;
-  if (target == "gpu") {
-    llvm::Expected<CudaDriver &> driver = CudaDriver::get();
-    if (!driver)
-      return fail("--target gpu: " + llvm::toString(driver.takeError()));
-    return fail("--target gpu: running GPU kernels is not implemented yet; "
-                "use dltune-opt --dltune-lower-gpu to compile them");
-  }
-  if (target != "cpu")
-    return fail("--target must be cpu or gpu, got '" + target + "'");
-  if (repeat < 1)
-    return fail("--repeat must be at least 1");
-  if (warmup < 0)
-    return fail("--warmup must not be negative");
-  RunOptions options;
-  options.repeat = repeat;
-  options.warmup = warmup;
-  options.check = check;
-  if (defaultConfig)
-    options.schedulePipeline = annotatePipeline() + "," + options.schedulePipeline;
-  llvm::Expected<RunReport> report = runCpuKernel(*module, entry, options);
-  if (!report)
-    return fail(llvm::toString(report.takeError()));
-  const TimingStats &t = report->timing;
-  std::string checkText = !report->checked            ? "skipped"
-                          : report->comparison.ok      ? "ok"
-                                                       : "failed";
-  if (json) {
-    llvm::json::Object obj{{"entry", entry.getValue()},
-                           {"target", target.getValue()},
-                           {"median_ms", t.medianMs},
-                           {"min_ms", t.minMs},
-                           {"max_ms", t.maxMs},
-                           {"stddev_ms", t.stddevMs},
-                           {"repeats", t.repeats},
-                           {"flops", report->flops},
-                           {"gflops", report->getGflops()},
-                           {"check", checkText}};
-    if (report->checked)
-      obj["max_rel_error"] = report->comparison.maxRelativeError;
-    llvm::outs() << llvm::json::Value(std::move(obj)) << "\n";
-  } else {
-    llvm::outs() << llvm::formatv(
-        "{0} ({1}): median {2:f3} ms  min {3:f3} ms  max {4:f3} ms  ({5} "
-        "repeats)  {6:f2} GFLOP/s\n",
-        entry.getValue(), target.getValue(), t.medianMs, t.minMs, t.maxMs,
-        t.repeats, report->getGflops());
-    if (report->checked) {
-      llvm::outs() << "check: " << checkText
-                   << llvm::formatv(" (max relative error {0:e2} vs the untuned "
-                                    "reference)",
-                                    report->comparison.maxRelativeError);
-      if (!report->comparison.ok)
-        llvm::outs() << ": " << report->comparison.message;
-      llvm::outs() << "\n";
-    }
-  }
-  return report->checked && !report->comparison.ok ? 2 : 0;
-}
-
-static int compareMain() {
-  MLIRContext ctx;
-  setUpContext(ctx);
-  llvm::outs() << llvm::formatv("{0,-28} {1,12} {2,12} {3,10} {4,10} {5,9} {6}\n",
-                                "kernel", "untuned ms", "default ms",
-                                "untuned GF", "default GF", "speed-up", "check");
-  bool allOk = true;
-  for (const std::string &file : compareFiles) {
-    OwningOpRef<ModuleOp> module = parseFile(file, ctx);
-    if (!module)
-      return 1;
-    for (func::FuncOp func : module->getOps<func::FuncOp>()) {
-      if (func.isExternal() || func.isPrivate())
-        continue;
-      std::string name = func.getName().str();
-      RunOptions base;
-      base.repeat = std::max(1, std::min<int>(repeat, 3));
-      base.warmup = 1;
-      base.schedulePipeline = "dltune-strip";
-      RunOptions tuned;
-      tuned.repeat = repeat;
-      tuned.check = true;
-      tuned.schedulePipeline = annotatePipeline() + ",dltune-apply,dltune-strip";
-      llvm::Expected<RunReport> b = runCpuKernel(*module, name, base);
-      if (!b)
-        return fail(name + " (untuned): " + llvm::toString(b.takeError()));
-      llvm::Expected<RunReport> d = runCpuKernel(*module, name, tuned);
-      if (!d)
-        return fail(name + " (default config): " + llvm::toString(d.takeError()));
-      allOk &= d->comparison.ok;
-      llvm::outs() << llvm::formatv(
-          "{0,-28} {1,12:f3} {2,12:f3} {3,10:f2} {4,10:f2} {5,8:f1}x {6}\n", name,
-          b->timing.medianMs, d->timing.medianMs, b->getGflops(), d->getGflops(),
-          b->timing.medianMs / d->timing.medianMs,
-          d->comparison.ok ? "ok" : "FAILED: " + d->comparison.message);
-    }
-  }
-  llvm::outs() << llvm::formatv(
-      "(median of timed runs, JIT-compiled at -O3, {0} OpenMP threads available; "
-      "untuned = the same module lowered without a schedule)\n",
-      omp_get_max_threads());
-  return allOk ? 0 : 2;
-}
+using namespace dltune_tool;
 
 int main(int argc, char **argv) {
-  registerAllPasses();
-  registerAllDLTunePasses();
-  cl::ParseCommandLineOptions(argc, argv, "dltune: MLIR autotuning driver\n");
+  mlir::registerAllPasses();
+  mlir::dltune::registerAllDLTunePasses();
+  llvm::cl::ParseCommandLineOptions(argc, argv, "dltune: MLIR autotuning driver\n");
   if (runCmd)
-    return runMain();
+    return runCommand();
   if (compareCmd)
-    return compareMain();
-  llvm::errs() << "dltune: error: expected a subcommand (run, compare); see "
-                  "dltune --help\n";
+    return compareCommand();
+  if (replayCmd)
+    return replayCommand();
+  if (dbCmd)
+    return dbCommand();
+  if (workerCmd)
+    return workerCommand();
+  llvm::errs() << "dltune: error: expected a subcommand (run, compare, replay, db); "
+                  "see dltune --help\n";
   return 1;
 }

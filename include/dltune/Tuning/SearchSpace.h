@@ -13,8 +13,10 @@
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 
+#include <memory>
 #include <optional>
 #include <random>
+#include <set>
 #include <utility>
 
 namespace mlir::dltune {
@@ -76,6 +78,14 @@ public:
   /// Index of each value within its knob's candidates, or nullopt.
   std::optional<std::vector<size_t>> toIndices(const Config &config) const;
 
+  /// Restricts the space to an explicit set of configurations (e.g. the ones
+  /// a recorded dataset holds); constraints still apply on top.
+  void restrictTo(std::vector<Config> configs);
+  bool isRestricted() const { return allowedSet != nullptr; }
+
+  /// Parses "knob=value,..." (any order, every knob once) into a config.
+  llvm::Expected<Config> parseConfig(llvm::StringRef text) const;
+
   /// A canonical text form, stable across runs and platforms, used to hash.
   std::string getCanonicalString() const;
   /// "tile_m=32,tile_n=64" in knob order.
@@ -95,6 +105,10 @@ private:
   std::vector<Knob> knobs;
   std::vector<SpaceParam> params;
   std::vector<BoundConstraint> constraints;
+  bool isAllowed(const Config &config) const {
+    return !allowedSet || allowedSet->count(config);
+  }
+  std::shared_ptr<const std::set<Config>> allowedSet;
   // Valid configs of a small sparse space, filled on first sample().
   mutable std::optional<std::vector<Config>> enumerated;
 };

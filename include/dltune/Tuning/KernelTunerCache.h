@@ -1,0 +1,52 @@
+//===- KernelTunerCache.h - Kernel Tuner cache files ------------*- C++ -*-===//
+//
+// Reads Kernel Tuner's cache format (JSON, optionally gzip'ed; partial
+// caches that end in "}," are completed as Kernel Tuner does): the knobs
+// (`tune_params` in `tune_params_keys` order) and one entry per measured
+// configuration with its mean time, raw repeats, compile/benchmark/
+// verification times, or a failure string in place of the time.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLTUNE_TUNING_KERNELTUNERCACHE_H
+#define DLTUNE_TUNING_KERNELTUNERCACHE_H
+
+#include "dltune/Tuning/MeasureResult.h"
+#include "dltune/Tuning/SearchSpace.h"
+
+#include <map>
+
+namespace mlir::dltune {
+
+struct RecordedMeasurement {
+  Config config;
+  MeasureStatus status = MeasureStatus::Ok;
+  double timeMs = NAN;
+  std::vector<double> repeatsMs;
+  double compileMs = 0, benchmarkMs = 0, verificationMs = 0, frameworkMs = 0;
+};
+
+struct KernelTunerCache {
+  std::string deviceName;
+  std::string kernelName;
+  std::vector<int64_t> problemSize;
+  std::vector<Knob> knobs; // values in the file's order
+  std::vector<RecordedMeasurement> entries;
+  std::map<Config, size_t> index;
+
+  /// Reads `path` (.json or .json.gz). Errors name the file and the problem.
+  static llvm::Expected<KernelTunerCache> load(const std::string &path);
+
+  /// The space of recorded configurations: the cache's knobs, restricted to
+  /// the configurations it holds (ok and failed alike).
+  SearchSpace getSpace() const;
+  /// Best (lowest) ok mean time.
+  double getOptimumMs() const;
+  const RecordedMeasurement *find(const Config &config) const;
+};
+
+/// Reads a whole file, gunzipping it when it starts with the gzip magic.
+llvm::Expected<std::string> readMaybeGzipped(const std::string &path);
+
+} // namespace mlir::dltune
+
+#endif // DLTUNE_TUNING_KERNELTUNERCACHE_H

@@ -1,0 +1,55 @@
+//===- TuningLoop.cpp - Propose, measure, record --------------------------===//
+
+#include "dltune/Tuning/TuningLoop.h"
+
+using namespace mlir::dltune;
+
+TuningProgress mlir::dltune::runTuningLoop(const SearchSpace &space,
+                                           SearchStrategy &strategy,
+                                           Measurer &measurer, TuningHistory &history,
+                                           llvm::ArrayRef<MeasureCallback *> callbacks,
+                                           const TuningOptions &options) {
+  TuningProgress progress;
+  progress.trialsBudget = std::max<int64_t>(
+      0, options.trials - static_cast<int64_t>(history.records.size()));
+  for (size_t i = 0; i < history.records.size(); ++i)
+    if (history.records[i].isOk() && history.records[i].timeMs < progress.bestMs) {
+      progress.bestMs = history.records[i].timeMs;
+      progress.best = history.configs[i];
+    }
+  strategy.initialize(space, options.seed);
+  double start = measurer.getClockSeconds();
+  while (progress.trialsDone < progress.trialsBudget) {
+    if (options.timeBudgetSeconds > 0 &&
+        measurer.getClockSeconds() - start >= options.timeBudgetSeconds)
+      break;
+    size_t want = std::min<size_t>(options.batchSize,
+                                   progress.trialsBudget - progress.trialsDone);
+    std::vector<Config> batch = strategy.propose(std::max<size_t>(want, 1), history);
+    if (batch.empty())
+      break; // exhausted
+    std::vector<MeasureRecord> records = measurer.measure(batch);
+    for (size_t i = 0; i < batch.size(); ++i) {
+      MeasureRecord &r = records[i];
+      r.config = space.formatConfig(batch[i]);
+      history.configs.push_back(batch[i]);
+      history.records.push_back(r);
+      history.measured.insert(batch[i]);
+      ++progress.trialsDone;
+      if (!r.isOk())
+        ++progress.failures;
+      else if (r.timeMs < progress.bestMs) {
+        progress.bestMs = r.timeMs;
+        progress.best = batch[i];
+      }
+      progress.elapsedSeconds = measurer.getClockSeconds() - start;
+      for (MeasureCallback *cb : callbacks)
+        cb->onResult(batch[i], r, progress);
+    }
+    strategy.update(batch, records);
+  }
+  progress.elapsedSeconds = measurer.getClockSeconds() - start;
+  for (MeasureCallback *cb : callbacks)
+    cb->onFinish(progress);
+  return progress;
+}

@@ -1,0 +1,49 @@
+//===- Common.cpp - Shared pieces of the dltune subcommands ---------------===//
+
+#include "Common.h"
+
+#include "dltune/Dialect/DLTuneDialect.h"
+#include "dltune/Transforms/Passes.h"
+
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+namespace dltune_tool {
+
+int fail(const llvm::Twine &msg) {
+  llvm::errs() << "dltune: error: " << msg << "\n";
+  return 1;
+}
+
+void setUpContext(MLIRContext &ctx) {
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  dltune::registerScheduleExtensions(registry);
+  registry.insert<dltune::DLTuneDialect>();
+  ctx.appendDialectRegistry(registry);
+  ctx.loadAllAvailableDialects();
+}
+
+OwningOpRef<ModuleOp> parseFile(const std::string &path, MLIRContext &ctx) {
+  std::string error;
+  auto buffer = openInputFile(path, &error);
+  if (!buffer) {
+    llvm::errs() << "dltune: error: " << error << "\n";
+    return {};
+  }
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  return parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&ctx));
+}
+
+} // namespace dltune_tool

@@ -1,0 +1,35 @@
+//===- Common.h - Shared pieces of the dltune subcommands -------*- C++ -*-===//
+#ifndef DLTUNE_TOOLS_DLTUNE_COMMON_H
+#define DLTUNE_TOOLS_DLTUNE_COMMON_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/CommandLine.h"
+
+#include <string>
+
+namespace dltune_tool {
+
+/// Prints "dltune: error: MSG" and returns 1.
+int fail(const llvm::Twine &msg);
+/// Registers every dialect, extension and translation dltune needs.
+void setUpContext(mlir::MLIRContext &ctx);
+/// Parses an MLIR file; prints the diagnostics and returns null on error.
+mlir::OwningOpRef<mlir::ModuleOp> parseFile(const std::string &path,
+                                            mlir::MLIRContext &ctx);
+
+// One entry point per subcommand; each returns the process exit code.
+int runCommand();
+int compareCommand();
+int replayCommand();
+int dbCommand();
+int workerCommand();
+
+extern llvm::cl::SubCommand runCmd, compareCmd, replayCmd, dbCmd, workerCmd;
+
+} // namespace dltune_tool
+
+#endif

@@ -1,0 +1,148 @@
+//===- DbCommand.cpp - dltune db ------------------------------------------===//
+//
+//   dltune db summary --db PATH
+//   dltune db best --db PATH [--task HASH]
+//   dltune db export --db PATH [-o FILE.jsonl]
+//   dltune db import FILE.jsonl --db PATH
+//   dltune db import-tophub FILE.log --db PATH
+//   dltune db import-kt FILE.json[.gz] --db PATH
+//
+//===----------------------------------------------------------------------===//
+
+#include "Common.h"
+
+#include "dltune/Tuning/DatabaseIO.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <fstream>
+#include <iostream>
+#include <map>
+
+using namespace mlir::dltune;
+namespace cl = llvm::cl;
+
+namespace dltune_tool {
+
+cl::SubCommand dbCmd("db", "Inspect, export and import tuning databases");
+static cl::list<std::string> dbArgs(cl::Positional, cl::desc("<action> [file]"),
+                                    cl::OneOrMore, cl::sub(dbCmd));
+static cl::opt<std::string> dbPath("db", cl::desc("Database file"), cl::init("dltune.db"),
+                                   cl::sub(dbCmd));
+static cl::opt<std::string> outFile("o", cl::desc("Output file (export)"), cl::init("-"),
+                                    cl::sub(dbCmd));
+static cl::opt<std::string> taskFilter("task", cl::desc("Only this task hash (best)"),
+                                       cl::sub(dbCmd));
+
+static int summary(Database &db) {
+  auto tasks = db.listTasks();
+  if (!tasks)
+    return fail(llvm::toString(tasks.takeError()));
+  auto devices = db.listDevices();
+  if (!devices)
+    return fail(llvm::toString(devices.takeError()));
+  llvm::outs() << llvm::formatv("database {0}: schema v{1}, {2} tasks, {3} devices\n",
+                                dbPath.getValue(), db.getSchemaVersion(), tasks->size(),
+                                devices->size());
+  llvm::outs() << llvm::formatv("{0,-16} {1,-28} {2,-22} {3,8} {4,6} {5,12}  {6}\n", "task",
+                                "op", "shapes", "records", "failed", "best ms", "failures by class");
+  int64_t total = 0;
+  for (const TaskRecord &t : *tasks) {
+    auto records = db.getRecords(t.id);
+    if (!records)
+      return fail(llvm::toString(records.takeError()));
+    std::map<std::string, int> failures;
+    int failed = 0;
+    for (const MeasureRecord &r : *records)
+      if (!r.isOk()) {
+        ++failed;
+        ++failures[toString(r.status).str()];
+      }
+    total += records->size();
+    auto best = db.getBest(t.id);
+    if (!best)
+      return fail(llvm::toString(best.takeError()));
+    std::string classes;
+    for (auto &[k, n] : failures)
+      classes += (classes.empty() ? "" : " ") + k + "=" + std::to_string(n);
+    std::string shapes = t.shapes.size() > 22 ? t.shapes.substr(0, 19) + "..." : t.shapes;
+    std::string op = t.opKind.size() > 28 ? t.opKind.substr(0, 25) + "..." : t.opKind;
+    llvm::outs() << llvm::formatv("{0,-16} {1,-28} {2,-22} {3,8} {4,6} {5,12}  {6}\n",
+                                  t.hash, op, shapes, records->size(), failed,
+                                  *best ? llvm::formatv("{0:f4}", (*best)->timeMs).str()
+                                        : std::string("-"),
+                                  classes);
+  }
+  llvm::outs() << total << " records\n";
+  return 0;
+}
+
+static int best(Database &db) {
+  auto tasks = db.listTasks();
+  if (!tasks)
+    return fail(llvm::toString(tasks.takeError()));
+  bool found = false;
+  for (const TaskRecord &t : *tasks) {
+    if (!taskFilter.empty() && t.hash != taskFilter)
+      continue;
+    found = true;
+    auto b = db.getBest(t.id);
+    if (!b)
+      return fail(llvm::toString(b.takeError()));
+    if (*b)
+      llvm::outs() << llvm::formatv("{0} {1} {2:f4} ms {3}\n", t.hash, t.opKind,
+                                    (*b)->timeMs, (*b)->config);
+    else
+      llvm::outs() << t.hash << " " << t.opKind << " (no successful measurement)\n";
+  }
+  if (!taskFilter.empty() && !found)
+    return fail("no task '" + taskFilter + "' in " + dbPath);
+  return 0;
+}
+
+int dbCommand() {
+  std::string action = dbArgs[0];
+  bool writes = action.rfind("import", 0) == 0;
+  if (action != "summary" && action != "best" && action != "export" && !writes)
+    return fail("unknown db action '" + action +
+                "' (summary, best, export, import, import-tophub, import-kt)");
+  if (writes && dbArgs.size() != 2)
+    return fail("db " + action + " takes one input file");
+  auto db = Database::open(dbPath, /*create=*/writes);
+  if (!db)
+    return fail(llvm::toString(db.takeError()));
+  if (action == "summary")
+    return summary(**db);
+  if (action == "best")
+    return best(**db);
+  if (action == "export") {
+    int64_t n = 0;
+    llvm::Error err = llvm::Error::success();
+    if (outFile == "-") {
+      err = exportJsonLines(**db, std::cout, &n);
+    } else {
+      std::ofstream out(outFile);
+      if (!out)
+        return fail("cannot write '" + outFile + "'");
+      err = exportJsonLines(**db, out, &n);
+    }
+    if (err)
+      return fail(llvm::toString(std::move(err)));
+    llvm::errs() << "exported " << n << " records\n";
+    return 0;
+  }
+  llvm::Expected<ImportStats> stats =
+      action == "import"          ? importJsonLines(**db, dbArgs[1])
+      : action == "import-tophub" ? importAutoTVMLog(**db, dbArgs[1])
+      : action == "import-kt"     ? importKernelTunerCache(**db, dbArgs[1])
+                                  : llvm::Expected<ImportStats>(llvm::createStringError(
+                                        llvm::inconvertibleErrorCode(), "unknown import"));
+  if (!stats)
+    return fail(llvm::toString(stats.takeError()) + " (nothing was imported)");
+  llvm::outs() << llvm::formatv("imported {0} records ({1} already present) in {2} tasks\n",
+                                stats->inserted, stats->skipped, stats->tasks);
+  return 0;
+}
+
+} // namespace dltune_tool
