@@ -1,6 +1,7 @@
 //===- CpuKernel.cpp - JIT-compiled CPU kernels ---------------------------===//
 
 #include "dltune/Execution/CpuKernel.h"
+#include "dltune/Execution/MemRefDescriptors.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -161,89 +162,21 @@ CpuKernel::compile(ModuleOp lowered, KernelSignature signature) {
   return kernel;
 }
 
-/// Row-major strides of `shape`.
-static std::vector<int64_t> rowMajorStrides(const std::vector<int64_t> &shape) {
-  std::vector<int64_t> strides(shape.size(), 1);
-  for (int i = static_cast<int>(shape.size()) - 2; i >= 0; --i)
-    strides[i] = strides[i + 1] * shape[i + 1];
-  return strides;
-}
-
 llvm::Error CpuKernel::run(std::vector<HostBuffer> &args,
                            std::vector<HostBuffer> *results) {
-  if (args.size() != signature.args.size())
-    return makeError("expected " + llvm::Twine(signature.args.size()) +
-                     " arguments, got " + llvm::Twine(args.size()));
-  // One word per descriptor field: allocated, aligned, offset, sizes, strides.
-  size_t words = 0;
-  for (const BufferType &t : signature.args)
-    words += 3 + 2 * t.shape.size();
-  std::vector<int64_t> storage(words);
-  std::vector<void *> packedArgs;
-  size_t w = 0;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const BufferType &t = signature.args[i];
-    if (args[i].getType().shape != t.shape)
-      return makeError("argument #" + llvm::Twine(i) + " has the wrong shape");
-    std::vector<int64_t> strides = rowMajorStrides(t.shape);
-    auto push = [&](int64_t v) {
-      storage[w] = v;
-      packedArgs.push_back(&storage[w++]);
-    };
-    int64_t ptr = reinterpret_cast<int64_t>(args[i].data());
-    push(ptr);
-    push(ptr);
-    push(0);
-    for (int64_t d : t.shape)
-      push(d);
-    for (int64_t s : strides)
-      push(s);
-  }
-  size_t resultWords = 0;
-  for (const BufferType &t : signature.results)
-    resultWords += 3 + 2 * t.shape.size();
-  std::vector<int64_t> resultStorage(std::max<size_t>(resultWords, 1));
+  llvm::Expected<PackedDescriptors> packedArgs = packArguments(signature, args);
+  if (!packedArgs)
+    return packedArgs.takeError();
+  // The packed wrapper takes a pointer to each scalar field, then (for
+  // functions with results) a pointer to the result storage.
+  std::vector<void *> pointers;
+  for (int64_t &w : packedArgs->words)
+    pointers.push_back(&w);
+  std::vector<int64_t> resultStorage(getResultWords(signature));
   if (!signature.results.empty())
-    packedArgs.push_back(resultStorage.data());
-  packed(packedArgs.data());
-
-  // Copy results out; free what the kernel allocated (never an argument or
-  // a global, which lowered code marks with 0xdeadbeef).
-  std::set<int64_t> argPtrs;
-  for (HostBuffer &a : args)
-    argPtrs.insert(reinterpret_cast<int64_t>(a.data()));
-  std::set<int64_t> freed;
-  size_t r = 0;
-  for (const BufferType &t : signature.results) {
-    int64_t allocated = resultStorage[r], aligned = resultStorage[r + 1],
-            offset = resultStorage[r + 2];
-    size_t rank = t.shape.size();
-    std::vector<int64_t> strides(resultStorage.begin() + r + 3 + rank,
-                                 resultStorage.begin() + r + 3 + 2 * rank);
-    if (results) {
-      HostBuffer out(t);
-      size_t eb = t.getElementBytes();
-      const char *base = reinterpret_cast<const char *>(aligned) + offset * eb;
-      std::vector<int64_t> idx(rank, 0);
-      int64_t n = t.getNumElements();
-      for (int64_t lin = 0; lin < n; ++lin) {
-        int64_t off = 0;
-        for (size_t d = 0; d < rank; ++d)
-          off += idx[d] * strides[d];
-        std::memcpy(static_cast<char *>(out.data()) + lin * eb, base + off * eb, eb);
-        for (int d = static_cast<int>(rank) - 1; d >= 0; --d) {
-          if (++idx[d] < t.shape[d])
-            break;
-          idx[d] = 0;
-        }
-      }
-      results->push_back(std::move(out));
-    }
-    if (allocated != 0xdeadbeef && !argPtrs.count(allocated) &&
-        freed.insert(allocated).second)
-      std::free(reinterpret_cast<void *>(allocated));
-    r += 3 + 2 * rank;
-  }
+    pointers.push_back(resultStorage.data());
+  packed(pointers.data());
+  takeResults(signature, resultStorage.data(), args, results);
   return llvm::Error::success();
 }
 
@@ -261,7 +194,13 @@ mlir::dltune::timeRepeated(const std::function<llvm::Error()> &fn, int warmup,
     auto end = std::chrono::steady_clock::now();
     times.push_back(std::chrono::duration<double, std::milli>(end - start).count());
   }
+  return summarizeTimes(std::move(times));
+}
+
+TimingStats mlir::dltune::summarizeTimes(std::vector<double> times) {
   TimingStats s;
+  if (times.empty())
+    return s;
   s.repeats = times.size();
   std::vector<double> sorted = times;
   std::sort(sorted.begin(), sorted.end());

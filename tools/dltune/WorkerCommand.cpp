@@ -1,13 +1,241 @@
-//===- WorkerCommand.cpp - dltune worker (internal) -----------------------===//
+//===- WorkerCommand.cpp - dltune worker: one candidate per process -------===//
+//
+//   dltune worker build --kernel K.mlir --config "k=v,..." --out C.so
+//   dltune worker reference --kernel K.mlir --out REF.bin
+//   dltune worker measure --kernel K.mlir --so C.so --reference REF.bin
+//                         [--min-time-ms T] [--max-repeats N]
+//
+// Run by the tuner in child processes under time and memory limits; they
+// report through exit codes and one JSON line (WorkerProtocol.h).
+//
+//===----------------------------------------------------------------------===//
 
 #include "Common.h"
 
+#include "dltune/Execution/DeviceInfo.h"
+#include "dltune/Execution/KernelRunner.h"
+#include "dltune/Execution/SharedObjectKernel.h"
+#include "dltune/Transforms/TuningTasks.h"
+#include "dltune/Tuning/WorkerProtocol.h"
+
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <csignal>
+#include <fstream>
+#include <new>
+#include <thread>
+#include <unistd.h>
+
+using namespace mlir;
+using namespace mlir::dltune;
 namespace cl = llvm::cl;
 
 namespace dltune_tool {
 
-cl::SubCommand workerCmd("worker", "Internal: build or measure one candidate in a child process");
+cl::SubCommand workerCmd("worker", "Internal: build, reference or measure one candidate");
+static cl::opt<std::string> action(cl::Positional, cl::desc("build|reference|measure"),
+                                   cl::Required, cl::sub(workerCmd));
+static cl::opt<std::string> kernelPath("kernel", cl::desc("Task kernel (.mlir)"),
+                                       cl::Required, cl::sub(workerCmd));
+static cl::opt<std::string> configText("config", cl::desc("knob=value,..."),
+                                       cl::sub(workerCmd));
+static cl::opt<std::string> outPath("out", cl::desc("Output file"), cl::sub(workerCmd));
+static cl::opt<std::string> soPath("so", cl::desc("Built kernel"), cl::sub(workerCmd));
+static cl::opt<std::string> referencePath("reference", cl::desc("Reference outputs"),
+                                          cl::sub(workerCmd));
+static cl::opt<double> minTimeMs("min-time-ms", cl::desc("Time at least this long"),
+                                 cl::init(50), cl::sub(workerCmd));
+static cl::opt<int> maxRepeats("max-repeats", cl::init(1000), cl::sub(workerCmd));
+static cl::opt<int> minRepeats("min-repeats", cl::init(3), cl::sub(workerCmd));
 
-int workerCommand() { return fail("worker: not available in this build"); }
+static int report(int code, llvm::json::Object obj) {
+  llvm::outs() << llvm::json::Value(std::move(obj)) << "\n";
+  llvm::outs().flush();
+  return code;
+}
+
+static int reportError(int code, const std::string &msg) {
+  llvm::errs() << msg << "\n";
+  return report(code, llvm::json::Object{{"error", msg}});
+}
+
+[[noreturn]] static void outOfMemory() {
+  const char msg[] = "out of memory\n";
+  (void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
+  _exit(worker::kOutOfMemory);
+}
+
+static void hang() {
+  while (true)
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+}
+
+static void exhaustMemory() {
+  std::vector<std::unique_ptr<char[]>> hog;
+  while (true) {
+    hog.emplace_back(new char[64 << 20]);
+    std::fill_n(hog.back().get(), 64 << 20, 1);
+  }
+}
+
+static int build(MLIRContext &ctx, ModuleOp kernel) {
+  if (worker::shouldInjectFault("compile_hang", configText))
+    hang();
+  if (worker::shouldInjectFault("compile_oom", configText))
+    exhaustMemory();
+  if (worker::shouldInjectFault("compile_error", configText))
+    return reportError(worker::kCompileError, "injected compile error");
+  if (llvm::Error e = setKernelConfig(kernel, configText))
+    return reportError(worker::kInvalidConfig, llvm::toString(std::move(e)));
+  if (llvm::Error e = buildSharedObject(kernel, kTaskEntryName, "dltune-apply,dltune-strip",
+                                        outPath))
+    return reportError(worker::kCompileError, llvm::toString(std::move(e)));
+  return report(worker::kOk, llvm::json::Object{{"built", outPath.getValue()}});
+}
+
+/// Every argument buffer after the run, then every result, back to back.
+static void writeOutputs(std::ofstream &out, const std::vector<HostBuffer> &args,
+                         const std::vector<HostBuffer> &results) {
+  for (const HostBuffer &b : args)
+    out.write(static_cast<const char *>(b.data()), b.getType().getBytes());
+  for (const HostBuffer &b : results)
+    out.write(static_cast<const char *>(b.data()), b.getType().getBytes());
+}
+
+/// A warm-up call, then timed calls until both the minimum count and the
+/// minimum total time are reached.
+static llvm::Expected<TimingStats> timeKernel(SharedObjectKernel &k,
+                                              std::vector<HostBuffer> &args) {
+  if (llvm::Error e = k.run(args))
+    return std::move(e);
+  std::vector<double> times;
+  double total = 0;
+  while (static_cast<int>(times.size()) < maxRepeats &&
+         (static_cast<int>(times.size()) < minRepeats || total < minTimeMs)) {
+    auto s = std::chrono::steady_clock::now();
+    if (llvm::Error e = k.run(args))
+      return std::move(e);
+    double ms = std::chrono::duration<double, std::milli>(
+                    std::chrono::steady_clock::now() - s).count();
+    times.push_back(ms);
+    total += ms;
+  }
+  return summarizeTimes(std::move(times));
+}
+
+static int reference(ModuleOp kernel, const KernelSignature &sig) {
+  std::string so = outPath + ".untuned.so";
+  if (llvm::Error e = buildSharedObject(kernel, kTaskEntryName, "dltune-strip", so,
+                                        /*openmp=*/false))
+    return reportError(worker::kCompileError, llvm::toString(std::move(e)));
+  llvm::Expected<std::unique_ptr<SharedObjectKernel>> k = SharedObjectKernel::load(so, sig);
+  llvm::sys::fs::remove(so);
+  if (!k)
+    return reportError(worker::kRunError, llvm::toString(k.takeError()));
+  std::vector<HostBuffer> args = makeInputs(sig, /*seed=*/1);
+  std::vector<HostBuffer> results;
+  auto start = std::chrono::steady_clock::now();
+  if (llvm::Error e = (*k)->run(args, &results))
+    return reportError(worker::kRunError, llvm::toString(std::move(e)));
+  double firstMs = std::chrono::duration<double, std::milli>(
+                       std::chrono::steady_clock::now() - start).count();
+  std::ofstream out(outPath, std::ios::binary);
+  writeOutputs(out, args, results);
+  if (!out)
+    return reportError(worker::kRunError, "cannot write '" + outPath + "'");
+  // The untuned time for reports: a few more calls unless they are slow.
+  std::vector<double> times = {firstMs};
+  std::vector<HostBuffer> again = makeInputs(sig, 1);
+  while (times.size() < 3 && firstMs < 2000) {
+    auto s = std::chrono::steady_clock::now();
+    if (llvm::Error e = (*k)->run(again))
+      return reportError(worker::kRunError, llvm::toString(std::move(e)));
+    times.push_back(std::chrono::duration<double, std::milli>(
+                        std::chrono::steady_clock::now() - s).count());
+  }
+  return report(worker::kOk, llvm::json::Object{{"untuned_ms", summarizeTimes(times).medianMs}});
+}
+
+static int measure(const KernelSignature &sig) {
+  llvm::Expected<std::unique_ptr<SharedObjectKernel>> k = SharedObjectKernel::load(soPath, sig);
+  if (!k)
+    return reportError(worker::kRunError, llvm::toString(k.takeError()));
+  std::vector<HostBuffer> args = makeInputs(sig, /*seed=*/1);
+  std::vector<HostBuffer> results;
+  if (worker::shouldInjectFault("crash", configText))
+    std::raise(SIGSEGV);
+  if (worker::shouldInjectFault("hang", configText))
+    hang();
+  if (worker::shouldInjectFault("oom", configText))
+    exhaustMemory();
+  if (llvm::Error e = (*k)->run(args, &results))
+    return reportError(worker::kRunError, llvm::toString(std::move(e)));
+  if (worker::shouldInjectFault("wrong", configText) && !args.empty()) {
+    // Flip the sign and top exponent bits of the first output element.
+    HostBuffer &victim = results.empty() ? args.back() : results.front();
+    static_cast<char *>(victim.data())[victim.getType().getElementBytes() - 1] ^= 0xc0;
+  }
+  // Compare every buffer with the reference before the time counts.
+  std::ifstream ref(referencePath, std::ios::binary);
+  if (!ref)
+    return reportError(worker::kRunError, "cannot read reference '" + referencePath + "'");
+  double maxError = 0;
+  auto compare = [&](const HostBuffer &got, const std::string &what) -> std::string {
+    HostBuffer expected(got.getType());
+    ref.read(static_cast<char *>(expected.data()), got.getType().getBytes());
+    if (!ref)
+      return "reference file is too short";
+    Comparison c = compareBuffers(got, expected);
+    maxError = std::max(maxError, c.maxRelativeError);
+    return c.ok ? "" : what + ": " + c.message;
+  };
+  std::string mismatch;
+  for (size_t i = 0; i < args.size() && mismatch.empty(); ++i)
+    mismatch = compare(args[i], "argument #" + std::to_string(i));
+  for (size_t i = 0; i < results.size() && mismatch.empty(); ++i)
+    mismatch = compare(results[i], "result #" + std::to_string(i));
+  if (!mismatch.empty())
+    return report(worker::kWrongResult,
+                  llvm::json::Object{{"error", "wrong result: " + mismatch},
+                                     {"max_rel_error", maxError}});
+
+  EnergyMeter meter;
+  llvm::Expected<TimingStats> t = timeKernel(**k, args);
+  if (!t)
+    return reportError(worker::kRunError, llvm::toString(t.takeError()));
+  std::optional<double> joules = meter.readJoulesSinceLast();
+  llvm::json::Object obj{{"median_ms", t->medianMs}, {"min_ms", t->minMs},
+                         {"max_ms", t->maxMs},       {"stddev_ms", t->stddevMs},
+                         {"repeats", t->repeats},    {"max_rel_error", maxError}};
+  // Joules per call; the warm-up call is inside the metered interval.
+  if (joules)
+    obj["energy_j"] = *joules / (t->repeats + 1);
+  return report(worker::kOk, std::move(obj));
+}
+
+int workerCommand() {
+  std::set_new_handler([] { outOfMemory(); });
+  llvm::install_bad_alloc_error_handler(
+      [](void *, const char *, bool) { outOfMemory(); });
+  MLIRContext ctx;
+  setUpContext(ctx);
+  OwningOpRef<ModuleOp> kernel = parseFile(kernelPath, ctx);
+  if (!kernel)
+    return worker::kUsage;
+  llvm::Expected<KernelSignature> sig = getKernelSignature(*kernel, kTaskEntryName);
+  if (!sig)
+    return reportError(worker::kUsage, llvm::toString(sig.takeError()));
+  if (action == "build")
+    return build(ctx, *kernel);
+  if (action == "reference")
+    return reference(*kernel, *sig);
+  if (action == "measure")
+    return measure(*sig);
+  return reportError(worker::kUsage, "unknown worker action '" + action + "'");
+}
 
 } // namespace dltune_tool

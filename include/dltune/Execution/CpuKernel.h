@@ -69,6 +69,9 @@ struct TimingStats {
   int repeats = 0;
 };
 
+/// Median, min, max, mean and sample standard deviation of `timesMs`.
+TimingStats summarizeTimes(std::vector<double> timesMs);
+
 /// Runs `fn` `warmup` times untimed, then `repeats` times timed (at least
 /// once), stopping early only on error.
 llvm::Expected<TimingStats> timeRepeated(const std::function<llvm::Error()> &fn,

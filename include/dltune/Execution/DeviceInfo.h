@@ -1,0 +1,58 @@
+//===- DeviceInfo.h - Device fingerprints and energy meters -----*- C++ -*-===//
+//
+// A fingerprint of the machine measurements were taken on (CPU model, ISA
+// flags, cores, caches, frequency; GPU name, compute capability, SMs,
+// memory when a CUDA driver is present). It keys the database's devices and
+// gives cost models numeric device features.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLTUNE_EXECUTION_DEVICEINFO_H
+#define DLTUNE_EXECUTION_DEVICEINFO_H
+
+#include "dltune/Execution/CudaDriver.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::dltune {
+
+struct DeviceInfo {
+  std::string target; // "cpu" or "gpu"
+  std::string cpuModel;
+  std::vector<std::string> isaFlags; // the ones that matter for codegen
+  int cores = 0;
+  double frequencyMHz = 0;
+  int64_t l1dBytes = 0, l2Bytes = 0, l3Bytes = 0;
+  std::optional<GpuDeviceInfo> gpu;
+
+  /// Reads /proc/cpuinfo and sysfs; with `target == "gpu"` also the GPU
+  /// through the CUDA driver when one loads.
+  static DeviceInfo detect(const std::string &target);
+
+  std::string toJson() const;
+  /// Stable over runs on the same machine (frequency readings excluded).
+  std::string getFingerprint() const;
+  std::string getName() const;
+  /// Numbers for cost models, in the order of getFeatureNames().
+  std::vector<double> getFeatures() const;
+  static std::vector<std::string> getFeatureNames();
+};
+
+/// CPU package energy from RAPL (/sys/class/powercap), when readable.
+class EnergyMeter {
+public:
+  EnergyMeter();
+  bool isAvailable() const { return !paths.empty(); }
+  /// Joules consumed since the last call (or construction); nullopt when
+  /// no meter is readable.
+  std::optional<double> readJoulesSinceLast();
+
+private:
+  std::vector<std::string> paths;
+  std::vector<double> last, range;
+};
+
+} // namespace mlir::dltune
+
+#endif // DLTUNE_EXECUTION_DEVICEINFO_H

@@ -1,0 +1,40 @@
+//===- SharedObjectKernel.h - Kernels built into shared objects -*- C++ -*-===//
+//
+// The tuner's builder turns a scheduled module into a shared object (apply,
+// lower, LLVM -O3 for the host CPU, link with libomp), so that builds can
+// run in parallel worker processes and the runner only loads and times
+// finished artifacts. Kernels are called through their C interface
+// (`_mlir_ciface_<entry>`, memref descriptors by pointer).
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLTUNE_EXECUTION_SHAREDOBJECTKERNEL_H
+#define DLTUNE_EXECUTION_SHAREDOBJECTKERNEL_H
+
+#include "dltune/Execution/CpuKernel.h"
+
+namespace mlir::dltune {
+
+/// Runs `schedulePipeline` (e.g. "dltune-apply,dltune-strip"), lowers to LLVM
+/// for the CPU, optimises at -O3 for the host and links `outPath`.
+llvm::Error buildSharedObject(ModuleOp module, llvm::StringRef entry,
+                              llvm::StringRef schedulePipeline, const std::string &outPath,
+                              bool openmp = true);
+
+class SharedObjectKernel {
+public:
+  ~SharedObjectKernel();
+  static llvm::Expected<std::unique_ptr<SharedObjectKernel>>
+  load(const std::string &path, KernelSignature signature);
+  llvm::Error run(std::vector<HostBuffer> &args, std::vector<HostBuffer> *results = nullptr);
+  const KernelSignature &getSignature() const { return signature; }
+
+private:
+  SharedObjectKernel() = default;
+  void *handle = nullptr;
+  void *function = nullptr;
+  KernelSignature signature;
+};
+
+} // namespace mlir::dltune
+
+#endif // DLTUNE_EXECUTION_SHAREDOBJECTKERNEL_H

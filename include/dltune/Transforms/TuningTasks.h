@@ -1,0 +1,44 @@
+//===- TuningTasks.h - Grouping annotated ops into tuning tasks -*- C++ -*-===//
+//
+// Ops with the same kind, operand shapes and types, target and space form
+// one task: they share measurements and get the same configuration. Each
+// task carries a standalone kernel module (the op alone in a function whose
+// arguments are its operands) that builders compile and runners time.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLTUNE_TRANSFORMS_TUNINGTASKS_H
+#define DLTUNE_TRANSFORMS_TUNINGTASKS_H
+
+#include "dltune/Tuning/Database.h"
+#include "dltune/Tuning/SearchSpace.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+namespace mlir::dltune {
+
+inline constexpr llvm::StringLiteral kTaskEntryName = "dltune_task";
+
+struct TuningTask {
+  TaskDescriptor descriptor;
+  SearchSpace space;
+  TaskRecord record;               // hash and description for the database
+  OwningOpRef<ModuleOp> kernel;    // func @dltune_task
+  SmallVector<Operation *> ops;    // the instances in the payload module
+  double flops = 0;
+  int64_t getWeight() const { return static_cast<int64_t>(ops.size()); }
+};
+
+/// Groups every op carrying dltune.space (and no dltune.schedule) into
+/// tasks, in order of first appearance. Ops whose kernel cannot be
+/// extracted get a remark and are skipped.
+std::vector<TuningTask> collectTuningTasks(ModuleOp module);
+
+/// Sets `config` (a "knob=value,..." string) as the dltune.config of the
+/// op of a task kernel; fails with a message when it is not valid for the
+/// op's space.
+llvm::Error setKernelConfig(ModuleOp kernel, llvm::StringRef config);
+
+} // namespace mlir::dltune
+
+#endif // DLTUNE_TRANSFORMS_TUNINGTASKS_H

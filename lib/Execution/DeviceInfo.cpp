@@ -1,0 +1,191 @@
+//===- DeviceInfo.cpp - Device fingerprints and energy meters -------------===//
+
+#include "dltune/Execution/DeviceInfo.h"
+#include "dltune/Tuning/SearchSpace.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <dirent.h>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <thread>
+
+using namespace mlir::dltune;
+
+static std::string readFile(const std::string &path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  std::string s = ss.str();
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' '))
+    s.pop_back();
+  return s;
+}
+
+static int64_t parseSize(const std::string &s) {
+  if (s.empty())
+    return 0;
+  int64_t v = std::atoll(s.c_str());
+  char unit = s.back();
+  return unit == 'K' ? v * 1024 : unit == 'M' ? v * 1024 * 1024 : v;
+}
+
+DeviceInfo DeviceInfo::detect(const std::string &target) {
+  DeviceInfo d;
+  d.target = target;
+  d.cores = static_cast<int>(std::thread::hardware_concurrency());
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  static const std::set<std::string> interesting = {
+      "sse4_2", "avx", "avx2", "fma", "avx512f", "avx512bw", "avx512vl", "avx512_bf16",
+      "avx512_fp16", "amx_tile", "neon", "asimd", "sve"};
+  while (std::getline(cpuinfo, line)) {
+    auto colon = line.find(':');
+    if (colon == std::string::npos)
+      continue;
+    std::string key = line.substr(0, colon), value = line.substr(colon + 1);
+    key.erase(key.find_last_not_of(" \t") + 1);
+    value.erase(0, value.find_first_not_of(" \t"));
+    if (key == "model name" && d.cpuModel.empty())
+      d.cpuModel = value;
+    else if (key == "cpu MHz" && d.frequencyMHz == 0)
+      d.frequencyMHz = std::atof(value.c_str());
+    else if ((key == "flags" || key == "Features") && d.isaFlags.empty()) {
+      std::istringstream is(value);
+      std::string f;
+      while (is >> f)
+        if (interesting.count(f))
+          d.isaFlags.push_back(f);
+      std::sort(d.isaFlags.begin(), d.isaFlags.end());
+    }
+  }
+  std::string maxFreq = readFile("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq");
+  if (!maxFreq.empty())
+    d.frequencyMHz = std::atof(maxFreq.c_str()) / 1000.0;
+  for (int i = 0; i < 8; ++i) {
+    std::string base = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/";
+    std::string level = readFile(base + "level"), type = readFile(base + "type");
+    if (level.empty())
+      continue;
+    int64_t size = parseSize(readFile(base + "size"));
+    if (level == "1" && type == "Data")
+      d.l1dBytes = size;
+    else if (level == "2")
+      d.l2Bytes = size;
+    else if (level == "3")
+      d.l3Bytes = size;
+  }
+  if (target == "gpu") {
+    llvm::Expected<CudaDriver &> driver = CudaDriver::get();
+    if (driver) {
+      llvm::Expected<GpuDeviceInfo> g = driver->getDeviceInfo(0);
+      if (g)
+        d.gpu = *g;
+      else
+        llvm::consumeError(g.takeError());
+    } else {
+      llvm::consumeError(driver.takeError());
+    }
+  }
+  return d;
+}
+
+std::string DeviceInfo::toJson() const {
+  llvm::json::Array flags;
+  for (const std::string &f : isaFlags)
+    flags.push_back(f);
+  llvm::json::Object o{{"target", target},          {"cpu_model", cpuModel},
+                       {"isa_flags", std::move(flags)}, {"cores", cores},
+                       {"frequency_mhz", frequencyMHz}, {"l1d_bytes", l1dBytes},
+                       {"l2_bytes", l2Bytes},        {"l3_bytes", l3Bytes}};
+  if (gpu)
+    o["gpu"] = llvm::json::Object{{"name", gpu->name},
+                                  {"compute_capability",
+                                   std::to_string(gpu->computeMajor) + "." +
+                                       std::to_string(gpu->computeMinor)},
+                                  {"multiprocessors", gpu->multiprocessors},
+                                  {"memory_bytes", static_cast<int64_t>(gpu->totalMemoryBytes)}};
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << llvm::json::Value(std::move(o));
+  return s;
+}
+
+std::string DeviceInfo::getFingerprint() const {
+  std::string key = target + "|" + cpuModel + "|" + std::to_string(cores) + "|" +
+                    std::to_string(l1dBytes) + "|" + std::to_string(l2Bytes) + "|" +
+                    std::to_string(l3Bytes) + "|";
+  for (const std::string &f : isaFlags)
+    key += f + ",";
+  if (gpu)
+    key += "|" + gpu->name + "|" + std::to_string(gpu->computeMajor) + "." +
+           std::to_string(gpu->computeMinor);
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << target << "-" << llvm::format_hex_no_prefix(stableHash(key), 16);
+  return s;
+}
+
+std::string DeviceInfo::getName() const {
+  return gpu ? gpu->name : cpuModel + " (" + std::to_string(cores) + " cores)";
+}
+
+std::vector<std::string> DeviceInfo::getFeatureNames() {
+  return {"cores", "frequency_mhz", "l1d_kib", "l2_kib", "l3_kib", "has_avx2",
+          "has_avx512", "has_fma", "f32_simd_lanes", "gpu_sms", "gpu_cc", "gpu_mem_gib"};
+}
+
+std::vector<double> DeviceInfo::getFeatures() const {
+  auto has = [&](const char *f) {
+    return std::find(isaFlags.begin(), isaFlags.end(), f) != isaFlags.end() ? 1.0 : 0.0;
+  };
+  double lanes = has("avx512f") ? 16 : has("avx2") || has("avx") ? 8 : 4;
+  return {static_cast<double>(cores), frequencyMHz, l1dBytes / 1024.0, l2Bytes / 1024.0,
+          l3Bytes / 1024.0, has("avx2"), has("avx512f"), has("fma"), lanes,
+          gpu ? static_cast<double>(gpu->multiprocessors) : 0.0,
+          gpu ? gpu->computeMajor + gpu->computeMinor / 10.0 : 0.0,
+          gpu ? gpu->totalMemoryBytes / double(1ull << 30) : 0.0};
+}
+
+EnergyMeter::EnergyMeter() {
+  DIR *dir = opendir("/sys/class/powercap");
+  if (!dir)
+    return;
+  while (dirent *e = readdir(dir)) {
+    std::string name = e->d_name;
+    // Package domains only ("intel-rapl:0"), not their subzones.
+    if (name.rfind("intel-rapl:", 0) != 0 || name.find(':', 11) != std::string::npos)
+      continue;
+    std::string base = "/sys/class/powercap/" + name + "/";
+    std::string value = readFile(base + "energy_uj");
+    if (value.empty())
+      continue; // not readable (permissions)
+    paths.push_back(base + "energy_uj");
+    last.push_back(std::atof(value.c_str()));
+    std::string r = readFile(base + "max_energy_range_uj");
+    range.push_back(r.empty() ? 0 : std::atof(r.c_str()));
+  }
+  closedir(dir);
+}
+
+std::optional<double> EnergyMeter::readJoulesSinceLast() {
+  if (paths.empty())
+    return std::nullopt;
+  double total = 0;
+  for (size_t i = 0; i < paths.size(); ++i) {
+    std::string value = readFile(paths[i]);
+    if (value.empty())
+      return std::nullopt;
+    double now = std::atof(value.c_str());
+    double delta = now - last[i];
+    if (delta < 0 && range[i] > 0) // the counter wrapped
+      delta += range[i];
+    total += delta;
+    last[i] = now;
+  }
+  return total / 1e6;
+}

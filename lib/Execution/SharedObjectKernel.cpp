@@ -1,0 +1,159 @@
+//===- SharedObjectKernel.cpp - Kernels built into shared objects ---------===//
+
+#include "dltune/Execution/SharedObjectKernel.h"
+#include "dltune/Execution/MemRefDescriptors.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Target/LLVMIR/Export.h"
+
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <dlfcn.h>
+
+using namespace mlir;
+using namespace mlir::dltune;
+
+#ifndef DLTUNE_LLVM_LIBRARY_DIR
+#define DLTUNE_LLVM_LIBRARY_DIR "/usr/lib/llvm-22/lib"
+#endif
+
+static llvm::Error makeError(const llvm::Twine &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
+}
+
+llvm::Error mlir::dltune::buildSharedObject(ModuleOp module, StringRef entry,
+                                            StringRef schedulePipeline,
+                                            const std::string &outPath, bool openmp) {
+  static bool initialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)initialized;
+  OwningOpRef<ModuleOp> copy(cast<ModuleOp>(module->clone()));
+  auto func = copy->lookupSymbol<func::FuncOp>(entry);
+  if (!func)
+    return makeError("no function '" + entry + "' in the module");
+  func->setAttr("llvm.emit_c_interface", UnitAttr::get(module.getContext()));
+  std::string pipeline = schedulePipeline.str();
+  if (!pipeline.empty())
+    pipeline += ",";
+  pipeline += openmp ? "dltune-lower-cpu" : "dltune-lower-cpu{openmp=false}";
+  llvm::Expected<OwningOpRef<ModuleOp>> lowered = runPipelineOnClone(*copy, pipeline);
+  if (!lowered)
+    return lowered.takeError();
+
+  DialectRegistry registry;
+  registerAllToLLVMIRTranslations(registry);
+  module.getContext()->appendDialectRegistry(registry);
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule = translateModuleToLLVMIR(**lowered, llvmContext);
+  if (!llvmModule)
+    return makeError("translation to LLVM IR failed");
+
+  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!builder)
+    return builder.takeError();
+  builder->setRelocationModel(llvm::Reloc::PIC_);
+  builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  auto tm = builder->createTargetMachine();
+  if (!tm)
+    return tm.takeError();
+  llvmModule->setDataLayout((*tm)->createDataLayout());
+  llvmModule->setTargetTriple((*tm)->getTargetTriple());
+  if (llvm::Error e = makeOptimizingTransformer(3, 0, tm->get())(llvmModule.get()))
+    return e;
+
+  std::string objPath = outPath + ".o";
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(objPath, ec, llvm::sys::fs::OF_None);
+    if (ec)
+      return makeError("cannot write '" + objPath + "': " + ec.message());
+    llvm::legacy::PassManager pm;
+    if ((*tm)->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::ObjectFile))
+      return makeError("the target cannot emit object files");
+    pm.run(*llvmModule);
+  }
+  llvm::ErrorOr<std::string> cc = llvm::sys::findProgramByName("cc");
+  if (!cc)
+    return makeError("no C compiler driver ('cc') on PATH to link the kernel");
+  std::string libDir = DLTUNE_LLVM_LIBRARY_DIR;
+  std::vector<std::string> args = {*cc,        "-shared",       "-o",
+                                   outPath,    objPath,         "-L" + libDir,
+                                   "-Wl,-rpath," + libDir, "-lomp", "-lmlir_c_runner_utils"};
+  std::vector<llvm::StringRef> argRefs(args.begin(), args.end());
+  std::string errMsg;
+  int rc = llvm::sys::ExecuteAndWait(*cc, argRefs, std::nullopt, {}, 0, 0, &errMsg);
+  llvm::sys::fs::remove(objPath);
+  if (rc != 0)
+    return makeError("linking the kernel failed (cc exit " + llvm::Twine(rc) + ") " + errMsg);
+  return llvm::Error::success();
+}
+
+SharedObjectKernel::~SharedObjectKernel() {
+  if (handle)
+    dlclose(handle);
+}
+
+llvm::Expected<std::unique_ptr<SharedObjectKernel>>
+SharedObjectKernel::load(const std::string &path, KernelSignature signature) {
+  std::unique_ptr<SharedObjectKernel> k(new SharedObjectKernel());
+  k->handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!k->handle)
+    return makeError("cannot load kernel '" + path + "': " + dlerror());
+  std::string symbol = "_mlir_ciface_" + signature.name;
+  k->function = dlsym(k->handle, symbol.c_str());
+  if (!k->function)
+    return makeError("kernel '" + path + "' has no symbol " + symbol);
+  if (signature.args.size() + (signature.results.empty() ? 0 : 1) > 12)
+    return makeError("kernels with more than 12 memref parameters are not supported");
+  k->signature = std::move(signature);
+  return k;
+}
+
+/// Calls `fn` with `n` pointer arguments (the C interface passes every
+/// memref descriptor, and the result, by pointer).
+static void callWithPointers(void *fn, void **p, size_t n) {
+  using V = void *;
+  switch (n) {
+  case 0: reinterpret_cast<void (*)()>(fn)(); break;
+  case 1: reinterpret_cast<void (*)(V)>(fn)(p[0]); break;
+  case 2: reinterpret_cast<void (*)(V, V)>(fn)(p[0], p[1]); break;
+  case 3: reinterpret_cast<void (*)(V, V, V)>(fn)(p[0], p[1], p[2]); break;
+  case 4: reinterpret_cast<void (*)(V, V, V, V)>(fn)(p[0], p[1], p[2], p[3]); break;
+  case 5: reinterpret_cast<void (*)(V, V, V, V, V)>(fn)(p[0], p[1], p[2], p[3], p[4]); break;
+  case 6: reinterpret_cast<void (*)(V, V, V, V, V, V)>(fn)(p[0], p[1], p[2], p[3], p[4], p[5]); break;
+  case 7: reinterpret_cast<void (*)(V, V, V, V, V, V, V)>(fn)(p[0], p[1], p[2], p[3], p[4], p[5], p[6]); break;
+  case 8: reinterpret_cast<void (*)(V, V, V, V, V, V, V, V)>(fn)(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]); break;
+  case 9: reinterpret_cast<void (*)(V, V, V, V, V, V, V, V, V)>(fn)(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8]); break;
+  case 10: reinterpret_cast<void (*)(V, V, V, V, V, V, V, V, V, V)>(fn)(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9]); break;
+  case 11: reinterpret_cast<void (*)(V, V, V, V, V, V, V, V, V, V, V)>(fn)(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10]); break;
+  default: reinterpret_cast<void (*)(V, V, V, V, V, V, V, V, V, V, V, V)>(fn)(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10], p[11]); break;
+  }
+}
+
+llvm::Error SharedObjectKernel::run(std::vector<HostBuffer> &args,
+                                    std::vector<HostBuffer> *results) {
+  llvm::Expected<PackedDescriptors> packed = packArguments(signature, args);
+  if (!packed)
+    return packed.takeError();
+  std::vector<int64_t> resultWords(getResultWords(signature));
+  std::vector<void *> pointers;
+  if (!signature.results.empty())
+    pointers.push_back(resultWords.data());
+  for (size_t i = 0; i < args.size(); ++i)
+    pointers.push_back(packed->get(i));
+  callWithPointers(function, pointers.data(), pointers.size());
+  takeResults(signature, resultWords.data(), args, results);
+  return llvm::Error::success();
+}
