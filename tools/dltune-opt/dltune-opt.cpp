@@ -1,7 +1,7 @@
 //===- dltune-opt.cpp - mlir-opt with the dltune dialect and passes -------===//
 
 #include "dltune/Dialect/DLTuneDialect.h"
-#include "dltune/Transforms/Passes.h"
+#include "dltune/InitAllPasses.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -12,7 +12,7 @@
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
-  mlir::dltune::registerAllDLTunePasses();
+  mlir::dltune::registerAllDLTunePassesAndPipelines();
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);

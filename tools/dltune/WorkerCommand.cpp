@@ -24,6 +24,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <fstream>
 #include <new>
@@ -201,7 +202,7 @@ static int measure(const KernelSignature &sig) {
   if (!mismatch.empty())
     return report(worker::kWrongResult,
                   llvm::json::Object{{"error", "wrong result: " + mismatch},
-                                     {"max_rel_error", maxError}});
+                                     {"max_rel_error", std::isfinite(maxError) ? maxError : -1.0}});
 
   EnergyMeter meter;
   llvm::Expected<TimingStats> t = timeKernel(**k, args);

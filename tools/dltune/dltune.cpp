@@ -7,7 +7,7 @@
 
 #include "Common.h"
 
-#include "dltune/Transforms/Passes.h"
+#include "dltune/InitAllPasses.h"
 
 #include "mlir/InitAllPasses.h"
 
@@ -17,7 +17,7 @@ using namespace dltune_tool;
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
-  mlir::dltune::registerAllDLTunePasses();
+  mlir::dltune::registerAllDLTunePassesAndPipelines();
   llvm::cl::ParseCommandLineOptions(argc, argv, "dltune: MLIR autotuning driver\n");
   if (runCmd)
     return runCommand();

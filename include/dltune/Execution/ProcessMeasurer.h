@@ -1,0 +1,55 @@
+//===- ProcessMeasurer.h - Building and timing in child processes -*- C++ -*-===//
+//
+// The measurer behind the autotune pass. Builds run in parallel worker
+// processes (`dltune worker build`), each under a wall-time and memory
+// limit; built candidates are then measured one at a time (`dltune worker
+// measure`), so measurements do not disturb each other. Every outcome is
+// classified (ok, invalid config, compile error/timeout, crash, run
+// timeout, wrong result, out of memory) with its error text kept.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLTUNE_EXECUTION_PROCESSMEASURER_H
+#define DLTUNE_EXECUTION_PROCESSMEASURER_H
+
+#include "dltune/Tuning/ChildProcess.h"
+#include "dltune/Tuning/TuningLoop.h"
+
+#include <chrono>
+
+namespace mlir::dltune {
+
+struct ProcessMeasurerOptions {
+  std::string workerPath;    // the dltune executable
+  std::string kernelPath;    // task kernel (.mlir, with its dltune.space)
+  std::string referencePath; // outputs of the untuned kernel
+  std::string workDir;       // where built kernels go
+  unsigned jobs = 1;         // parallel builds
+  ChildLimits buildLimits{60, 4ull << 30};
+  ChildLimits runLimits{30, 4ull << 30};
+  double minTimeMs = 50;
+};
+
+class ProcessMeasurer : public Measurer {
+public:
+  ProcessMeasurer(const SearchSpace &space, ProcessMeasurerOptions options);
+  std::vector<MeasureRecord> measure(const std::vector<Config> &configs) override;
+  double getClockSeconds() const override;
+
+  /// Runs the reference worker: writes the reference outputs and returns
+  /// the untuned time in ms.
+  static llvm::Expected<double> makeReference(const ProcessMeasurerOptions &options);
+
+private:
+  const SearchSpace &space;
+  ProcessMeasurerOptions options;
+  std::chrono::steady_clock::time_point start;
+  uint64_t counter = 0;
+};
+
+/// Classifies how a worker ended. `building` selects the compile-side
+/// classes for timeouts and signals.
+MeasureRecord classifyWorkerResult(const ChildResult &result, bool building);
+
+} // namespace mlir::dltune
+
+#endif // DLTUNE_EXECUTION_PROCESSMEASURER_H

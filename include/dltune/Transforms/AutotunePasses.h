@@ -1,0 +1,28 @@
+//===- AutotunePasses.h - dltune tuning passes ------------------*- C++ -*-===//
+//
+// Kept apart from Passes.h: these passes measure candidates in worker
+// processes and so depend on the execution library.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLTUNE_TRANSFORMS_AUTOTUNEPASSES_H
+#define DLTUNE_TRANSFORMS_AUTOTUNEPASSES_H
+
+#include "dltune/Dialect/DLTuneDialect.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::dltune {
+
+#define GEN_PASS_DECL
+#include "dltune/Transforms/AutotunePasses.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "dltune/Transforms/AutotunePasses.h.inc"
+
+/// Registers `dltune-pipeline`: annotate, autotune, apply, strip, lower.
+void registerDLTuneTuningPipeline();
+
+} // namespace mlir::dltune
+
+#endif // DLTUNE_TRANSFORMS_AUTOTUNEPASSES_H

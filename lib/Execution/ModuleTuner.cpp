@@ -1,0 +1,299 @@
+//===- ModuleTuner.cpp - Tuning every task of a module --------------------===//
+
+#include "dltune/Execution/ModuleTuner.h"
+#include "dltune/Dialect/DLTuneAttrs.h"
+#include "dltune/Execution/CpuKernel.h"
+#include "dltune/Execution/DeviceInfo.h"
+#include "dltune/Transforms/TuningTasks.h"
+#include "dltune/Tuning/Database.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+
+#include <unistd.h>
+
+using namespace mlir;
+using namespace mlir::dltune;
+
+static llvm::Error makeError(const llvm::Twine &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
+}
+
+std::string mlir::dltune::findWorkerExecutable() {
+  char buf[4096];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+  if (n > 0) {
+    buf[n] = 0;
+    llvm::SmallString<256> p(llvm::sys::path::parent_path(buf));
+    llvm::sys::path::append(p, "dltune");
+    if (llvm::sys::fs::can_execute(p))
+      return std::string(p);
+  }
+  if (llvm::ErrorOr<std::string> found = llvm::sys::findProgramByName("dltune"))
+    return *found;
+  return "";
+}
+
+namespace {
+/// Commits every result to the database the moment it arrives.
+class DatabaseCommitter : public MeasureCallback {
+public:
+  DatabaseCommitter(Database &db, int64_t task, int64_t device, llvm::raw_ostream &log)
+      : db(db), task(task), device(device), log(log) {}
+  void onResult(const Config &, const MeasureRecord &r, const TuningProgress &) override {
+    llvm::Expected<bool> ok = db.commitRecord(task, device, r);
+    if (!ok)
+      log << "dltune: warning: could not record a measurement: "
+          << llvm::toString(ok.takeError()) << "\n";
+  }
+
+private:
+  Database &db;
+  int64_t task, device;
+  llvm::raw_ostream &log;
+};
+
+/// A live line on a terminal, plain log lines otherwise.
+class ProgressPrinter : public MeasureCallback {
+public:
+  ProgressPrinter(std::string label, double flops, int64_t previous, llvm::raw_ostream &log)
+      : label(std::move(label)), flops(flops), previous(previous), log(log),
+        live(isatty(STDERR_FILENO)) {}
+  void onResult(const Config &, const MeasureRecord &r, const TuningProgress &p) override {
+    std::string best = "-";
+    if (p.best)
+      best = llvm::formatv("{0:f4} ms ({1:f1} GFLOP/s)", p.bestMs,
+                           flops / (p.bestMs * 1e6)).str();
+    double eta = p.trialsDone ? p.elapsedSeconds / p.trialsDone *
+                                    (p.trialsBudget - p.trialsDone)
+                              : 0;
+    if (live) {
+      log << llvm::formatv("\r\033[K{0}: {1}/{2} best {3} failed {4} ETA {5:f0} s", label,
+                           previous + p.trialsDone, previous + p.trialsBudget, best,
+                           p.failures, eta);
+    } else {
+      std::string what = r.isOk() ? llvm::formatv("{0:f4} ms{1}", r.timeMs,
+                                                  r.noisy ? " (noisy)" : "").str()
+                                  : toString(r.status).str();
+      log << llvm::formatv("{0}: trial {1}/{2} {3}: {4}; best {5}\n", label,
+                           previous + p.trialsDone, previous + p.trialsBudget, r.config,
+                           what, best);
+    }
+    log.flush();
+  }
+  void onFinish(const TuningProgress &) override {
+    if (live)
+      log << "\n";
+  }
+
+private:
+  std::string label;
+  double flops;
+  int64_t previous;
+  llvm::raw_ostream &log;
+  bool live;
+};
+
+std::string describe(const TuningTask &t) {
+  std::string shapes;
+  for (size_t i = 0; i < t.descriptor.shapes.size(); ++i) {
+    shapes += i ? "," : "";
+    for (size_t j = 0; j < t.descriptor.shapes[i].size(); ++j)
+      shapes += (j ? "x" : "") + std::to_string(t.descriptor.shapes[i][j]);
+  }
+  return t.descriptor.opKind + " " + shapes;
+}
+
+void attachConfig(TuningTask &task, const std::string &configText) {
+  llvm::Expected<Config> c = task.space.parseConfig(configText);
+  if (!c) {
+    llvm::consumeError(c.takeError());
+    return;
+  }
+  for (Operation *op : task.ops)
+    op->setAttr(DLTuneDialect::kConfigAttrName,
+                ConfigAttr::get(op->getContext(), task.space, *c));
+}
+} // namespace
+
+llvm::Expected<std::vector<TaskSummary>>
+mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
+                         llvm::raw_ostream &log) {
+  std::vector<TuningTask> tasks = collectTuningTasks(module);
+  std::vector<TaskSummary> summaries;
+  if (tasks.empty())
+    return summaries;
+  if (options.target != "cpu")
+    return makeError("autotuning is implemented for target=cpu only so far");
+  std::string worker = options.workerPath.empty() ? findWorkerExecutable() : options.workerPath;
+  if (worker.empty())
+    return makeError("cannot find the dltune executable that runs the workers");
+  llvm::Expected<std::unique_ptr<Database>> db = Database::open(options.dbPath);
+  if (!db)
+    return db.takeError();
+  DeviceInfo device = DeviceInfo::detect(options.target);
+  llvm::Expected<int64_t> deviceId = (*db)->getOrCreateDevice(
+      {0, device.getFingerprint(), device.getName(), device.toJson()});
+  if (!deviceId)
+    return deviceId.takeError();
+  std::string workRoot = options.workDir.empty() ? options.dbPath + ".work" : options.workDir;
+
+  for (size_t ti = 0; ti < tasks.size(); ++ti) {
+    TuningTask &task = tasks[ti];
+    TaskSummary summary;
+    summary.hash = task.record.hash;
+    summary.description = describe(task);
+    summary.weight = task.getWeight();
+    summary.flops = countFlops(*task.kernel, kTaskEntryName);
+    llvm::Expected<int64_t> taskId = (*db)->getOrCreateTask(task.record);
+    if (!taskId)
+      return taskId.takeError();
+    // The history of this task on this device: resumed, never re-measured.
+    TuningHistory history;
+    llvm::Expected<std::vector<MeasureRecord>> past = (*db)->getRecords(*taskId, *deviceId);
+    if (!past)
+      return past.takeError();
+    for (MeasureRecord &r : *past) {
+      llvm::Expected<Config> c = task.space.parseConfig(r.config);
+      if (!c) {
+        llvm::consumeError(c.takeError());
+        continue;
+      }
+      history.configs.push_back(*c);
+      history.measured.insert(*c);
+      history.records.push_back(std::move(r));
+    }
+    std::string dir = workRoot + "/" + task.record.hash;
+    if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+      return makeError("cannot create '" + dir + "': " + ec.message());
+    ProcessMeasurerOptions mo;
+    mo.workerPath = worker;
+    mo.kernelPath = dir + "/kernel.mlir";
+    mo.referencePath = dir + "/reference.bin";
+    mo.workDir = dir;
+    mo.jobs = std::max(1u, options.jobs);
+    mo.buildLimits = {options.buildTimeoutSeconds, options.memoryLimitMB << 20};
+    mo.runLimits = {options.runTimeoutSeconds, options.memoryLimitMB << 20};
+    mo.minTimeMs = options.minTimeMs;
+    {
+      std::error_code ec;
+      llvm::raw_fd_ostream os(mo.kernelPath, ec);
+      if (ec)
+        return makeError("cannot write '" + mo.kernelPath + "': " + ec.message());
+      task.kernel->print(os);
+    }
+    llvm::Expected<std::optional<double>> baseline = (*db)->getBaseline(*taskId, *deviceId);
+    if (!baseline)
+      return baseline.takeError();
+    if (!llvm::sys::fs::exists(mo.referencePath) || !*baseline) {
+      if (options.progress)
+        log << "[" << ti + 1 << "/" << tasks.size() << "] " << summary.description
+            << ": running the untuned reference\n";
+      llvm::Expected<double> untuned = ProcessMeasurer::makeReference(mo);
+      if (!untuned)
+        return makeError(summary.description + ": " + llvm::toString(untuned.takeError()));
+      if (llvm::Error e = (*db)->setBaseline(*taskId, *deviceId, *untuned))
+        return std::move(e);
+      summary.untunedMs = *untuned;
+    } else {
+      summary.untunedMs = **baseline;
+    }
+
+    llvm::Expected<std::unique_ptr<SearchStrategy>> strategy =
+        createSearchStrategy(options.strategy);
+    if (!strategy)
+      return strategy.takeError();
+    ProcessMeasurer measurer(task.space, mo);
+    DatabaseCommitter committer(**db, *taskId, *deviceId, log);
+    std::string label = "[" + std::to_string(ti + 1) + "/" + std::to_string(tasks.size()) +
+                        "] " + summary.description;
+    ProgressPrinter printer(label, summary.flops, history.records.size(), log);
+    std::vector<MeasureCallback *> callbacks = {&committer};
+    if (options.progress)
+      callbacks.push_back(&printer);
+    TuningOptions to;
+    to.trials = options.trials;
+    to.timeBudgetSeconds = options.timeBudgetSeconds;
+    to.batchSize = std::max(1u, options.jobs);
+    to.seed = options.seed + ti;
+    TuningProgress p = runTuningLoop(task.space, **strategy, measurer, history, callbacks, to);
+    summary.newTrials = p.trialsDone;
+    summary.trials = history.records.size();
+    for (const MeasureRecord &r : history.records)
+      if (!r.isOk())
+        ++summary.failures;
+    summary.tuningSeconds = p.elapsedSeconds;
+    llvm::Expected<std::optional<MeasureRecord>> best = (*db)->getBest(*taskId, *deviceId);
+    if (!best)
+      return best.takeError();
+    if (*best) {
+      summary.bestMs = (*best)->timeMs;
+      summary.bestConfig = (*best)->config;
+      attachConfig(task, (*best)->config);
+    }
+    summaries.push_back(summary);
+  }
+  return summaries;
+}
+
+void mlir::dltune::printTaskTable(llvm::ArrayRef<TaskSummary> tasks, llvm::raw_ostream &os) {
+  os << llvm::formatv("{0,-44} {1,3} {2,11} {3,10} {4,9} {5,9} {6,7} {7,6} {8,8}\n", "task",
+                      "ops", "untuned ms", "best ms", "GFLOP/s", "speed-up", "trials",
+                      "failed", "time s");
+  for (const TaskSummary &t : tasks) {
+    std::string d = t.description.size() > 44 ? t.description.substr(0, 41) + "..."
+                                               : t.description;
+    bool ok = !std::isnan(t.bestMs);
+    os << llvm::formatv("{0,-44} {1,3} {2,11:f3} {3,10} {4,9} {5,9} {6,7} {7,6} {8,8:f1}\n", d,
+                        t.weight, t.untunedMs,
+                        ok ? llvm::formatv("{0:f4}", t.bestMs).str() : std::string("-"),
+                        ok ? llvm::formatv("{0:f1}", t.flops / (t.bestMs * 1e6)).str()
+                           : std::string("-"),
+                        ok ? llvm::formatv("{0:f1}x", t.untunedMs / t.bestMs).str()
+                           : std::string("-"),
+                        t.trials, t.failures, t.tuningSeconds);
+  }
+}
+
+llvm::Expected<int> mlir::dltune::applyBestFromDatabase(ModuleOp module,
+                                                        const std::string &dbPath,
+                                                        const std::string &target) {
+  llvm::Expected<std::unique_ptr<Database>> db = Database::open(dbPath, /*create=*/false);
+  if (!db)
+    return db.takeError();
+  DeviceInfo device = DeviceInfo::detect(target);
+  int64_t deviceId = 0;
+  llvm::Expected<std::vector<DeviceRecord>> devices = (*db)->listDevices();
+  if (!devices)
+    return devices.takeError();
+  for (const DeviceRecord &d : *devices)
+    if (d.fingerprint == device.getFingerprint())
+      deviceId = d.id;
+  int applied = 0;
+  for (TuningTask &task : collectTuningTasks(module)) {
+    llvm::Expected<std::optional<TaskRecord>> rec = (*db)->findTask(task.record.hash);
+    if (!rec)
+      return rec.takeError();
+    std::optional<MeasureRecord> best;
+    // This machine's best if it has one, else the best on any device.
+    for (int64_t dev : {deviceId, int64_t(0)}) {
+      if (!*rec || best || (dev != 0 && deviceId == 0))
+        continue;
+      llvm::Expected<std::optional<MeasureRecord>> b = (*db)->getBest((*rec)->id, dev);
+      if (!b)
+        return b.takeError();
+      best = *b;
+    }
+    if (!best) {
+      for (Operation *op : task.ops)
+        op->emitRemark() << "dltune-apply-best: no successful measurement of this task in '"
+                         << dbPath << "'; left without a configuration";
+      continue;
+    }
+    attachConfig(task, best->config);
+    ++applied;
+  }
+  return applied;
+}

@@ -1,0 +1,186 @@
+//===- ProcessMeasurer.cpp - Building and timing in child processes -------===//
+
+#include "dltune/Execution/ProcessMeasurer.h"
+#include "dltune/Tuning/WorkerProtocol.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+
+#include <csignal>
+#include <cstring>
+#include <unistd.h>
+
+using namespace mlir::dltune;
+
+ProcessMeasurer::ProcessMeasurer(const SearchSpace &space, ProcessMeasurerOptions options)
+    : space(space), options(std::move(options)), start(std::chrono::steady_clock::now()) {}
+
+double ProcessMeasurer::getClockSeconds() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+static std::string lastLines(const std::string &text, size_t maxChars = 2000) {
+  std::string t = text;
+  while (!t.empty() && (t.back() == '\n' || t.back() == ' '))
+    t.pop_back();
+  return t.size() > maxChars ? "..." + t.substr(t.size() - maxChars) : t;
+}
+
+/// The worker's JSON line, if it printed one.
+static std::optional<llvm::json::Object> parseReport(const std::string &out) {
+  size_t end = out.find_last_not_of("\n ");
+  if (end == std::string::npos)
+    return std::nullopt;
+  size_t begin = out.rfind('\n', end);
+  std::string line = out.substr(begin == std::string::npos ? 0 : begin + 1,
+                                end - (begin == std::string::npos ? 0 : begin + 1) + 1);
+  llvm::Expected<llvm::json::Value> v = llvm::json::parse(line);
+  if (!v) {
+    llvm::consumeError(v.takeError());
+    return std::nullopt;
+  }
+  if (llvm::json::Object *o = v->getAsObject())
+    return std::move(*o);
+  return std::nullopt;
+}
+
+MeasureRecord mlir::dltune::classifyWorkerResult(const ChildResult &r, bool building) {
+  MeasureRecord rec;
+  std::optional<llvm::json::Object> report = parseReport(r.out);
+  std::string message;
+  if (report)
+    if (std::optional<llvm::StringRef> e = report->getString("error"))
+      message = e->str();
+  if (message.empty())
+    message = lastLines(r.err);
+  if (r.timedOut) {
+    rec.status = building ? MeasureStatus::CompileTimeout : MeasureStatus::RunTimeout;
+    rec.error = "killed after " + std::to_string(r.wallSeconds).substr(0, 6) +
+                " s (wall-time limit)";
+    return rec;
+  }
+  if (r.signal) {
+    // SIGKILL without our timeout is the kernel's OOM killer.
+    if (r.signal == SIGKILL) {
+      rec.status = MeasureStatus::OutOfMemory;
+      rec.error = "killed (SIGKILL), most likely out of memory";
+    } else {
+      rec.status = building ? MeasureStatus::CompileError : MeasureStatus::RuntimeCrash;
+      rec.error = std::string(building ? "compiler crashed: " : "crashed: ") +
+                  strsignal(r.signal) + " (signal " + std::to_string(r.signal) + ")";
+    }
+    if (!message.empty())
+      rec.error += "\n" + message;
+    return rec;
+  }
+  switch (r.exitCode) {
+  case worker::kOk:
+    rec.status = MeasureStatus::Ok;
+    break;
+  case worker::kInvalidConfig:
+    rec.status = MeasureStatus::InvalidConfig;
+    break;
+  case worker::kCompileError:
+    rec.status = MeasureStatus::CompileError;
+    break;
+  case worker::kWrongResult:
+    rec.status = MeasureStatus::WrongResult;
+    break;
+  case worker::kOutOfMemory:
+    rec.status = MeasureStatus::OutOfMemory;
+    break;
+  default:
+    rec.status = building ? MeasureStatus::CompileError : MeasureStatus::RuntimeCrash;
+    message = "worker exited with code " + std::to_string(r.exitCode) +
+              (message.empty() ? "" : ": " + message);
+    break;
+  }
+  if (rec.status != MeasureStatus::Ok) {
+    rec.error = message;
+    return rec;
+  }
+  if (!building && report) {
+    rec.timeMs = report->getNumber("median_ms").value_or(NAN);
+    rec.minMs = report->getNumber("min_ms").value_or(NAN);
+    rec.maxMs = report->getNumber("max_ms").value_or(NAN);
+    rec.stddevMs = report->getNumber("stddev_ms").value_or(NAN);
+    rec.repeats = static_cast<int>(report->getInteger("repeats").value_or(0));
+    if (std::optional<double> e = report->getNumber("energy_j"))
+      rec.energyJ = *e;
+    // Noisy: spread large against the median (another process, frequency
+    // changes); the median still counts, the flag warns.
+    rec.noisy = rec.repeats > 1 && rec.timeMs > 0 &&
+                (rec.stddevMs / rec.timeMs > 0.1 || rec.minMs < 0.8 * rec.timeMs);
+    if (std::isnan(rec.timeMs)) {
+      rec.status = MeasureStatus::RuntimeCrash;
+      rec.error = "the worker reported no time";
+    }
+  }
+  return rec;
+}
+
+std::vector<MeasureRecord> ProcessMeasurer::measure(const std::vector<Config> &configs) {
+  std::vector<MeasureRecord> records(configs.size());
+  std::vector<std::string> texts, soPaths;
+  std::vector<std::vector<std::string>> builds;
+  for (const Config &c : configs) {
+    texts.push_back(space.formatConfig(c));
+    soPaths.push_back(options.workDir + "/cand-" + std::to_string(::getpid()) + "-" +
+                      std::to_string(counter++) + ".so");
+    builds.push_back({options.workerPath, "worker", "build", "--kernel", options.kernelPath,
+                      "--config", texts.back(), "--out", soPaths.back()});
+  }
+  std::vector<llvm::Expected<ChildResult>> built =
+      runChildren(builds, options.buildLimits, options.jobs);
+  for (size_t i = 0; i < configs.size(); ++i) {
+    if (!built[i]) {
+      records[i].status = MeasureStatus::CompileError;
+      records[i].error = "cannot start the build worker: " + llvm::toString(built[i].takeError());
+      continue;
+    }
+    records[i] = classifyWorkerResult(*built[i], /*building=*/true);
+    records[i].buildSeconds = built[i]->wallSeconds;
+  }
+  // One measurement at a time: nothing else of ours runs beside it.
+  for (size_t i = 0; i < configs.size(); ++i) {
+    if (!records[i].isOk()) {
+      llvm::sys::fs::remove(soPaths[i]);
+      continue;
+    }
+    double buildSeconds = records[i].buildSeconds;
+    llvm::Expected<ChildResult> run = runChild(
+        {options.workerPath, "worker", "measure", "--kernel", options.kernelPath, "--so",
+         soPaths[i], "--reference", options.referencePath, "--config", texts[i],
+         "--min-time-ms", std::to_string(options.minTimeMs)},
+        options.runLimits);
+    if (!run) {
+      records[i].status = MeasureStatus::RuntimeCrash;
+      records[i].error = "cannot start the measure worker: " + llvm::toString(run.takeError());
+    } else {
+      records[i] = classifyWorkerResult(*run, /*building=*/false);
+      records[i].runSeconds = run->wallSeconds;
+    }
+    records[i].buildSeconds = buildSeconds;
+    llvm::sys::fs::remove(soPaths[i]);
+  }
+  return records;
+}
+
+llvm::Expected<double> ProcessMeasurer::makeReference(const ProcessMeasurerOptions &options) {
+  ChildLimits limits = options.runLimits;
+  // The untuned loops can be slow: give the reference ten times the budget.
+  limits.wallSeconds = std::max(limits.wallSeconds * 10, options.buildLimits.wallSeconds);
+  llvm::Expected<ChildResult> r = runChild(
+      {options.workerPath, "worker", "reference", "--kernel", options.kernelPath, "--out",
+       options.referencePath},
+      limits);
+  if (!r)
+    return r.takeError();
+  MeasureRecord rec = classifyWorkerResult(*r, true);
+  if (!rec.isOk())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "the untuned reference failed (%s): %s",
+                                   toString(rec.status).str().c_str(), rec.error.c_str());
+  std::optional<llvm::json::Object> report = parseReport(r->out);
+  return report ? report->getNumber("untuned_ms").value_or(NAN) : NAN;
+}
