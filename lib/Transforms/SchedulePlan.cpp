@@ -534,6 +534,21 @@ mlir::dltune::buildTransformScript(const SchedulePlan &plan,
       return failure();
     }
   }
+  // A tile as large as its loop makes a one-iteration loop, which
+  // canonicalization folds away under the handles that track it: leave such
+  // loops untiled instead.
+  if (plan.target == ScheduleTarget::CPU) {
+    int64_t threads = values.count("threads") ? values.at("threads") : 1;
+    for (size_t i = 0; i < cache.size(); ++i) {
+      int64_t extent = plan.loopSizes[i];
+      if (threads > 1 && static_cast<int>(i) == plan.parallelDim)
+        extent /= threads;
+      if (cache[i] == extent)
+        cache[i] = 0;
+      if (reg[i] == (cache[i] ? cache[i] : extent))
+        reg[i] = 0;
+    }
+  }
   ScriptWriter w;
   if (plan.target == ScheduleTarget::CPU)
     emitCpuScript(w, plan, values, cache, reg);

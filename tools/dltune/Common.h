@@ -27,8 +27,9 @@ int compareCommand();
 int replayCommand();
 int dbCommand();
 int workerCommand();
+int tuneCommand();
 
-extern llvm::cl::SubCommand runCmd, compareCmd, replayCmd, dbCmd, workerCmd;
+extern llvm::cl::SubCommand runCmd, compareCmd, replayCmd, dbCmd, workerCmd, tuneCmd;
 
 } // namespace dltune_tool
 

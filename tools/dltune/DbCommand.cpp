@@ -2,6 +2,7 @@
 //
 //   dltune db summary --db PATH
 //   dltune db best --db PATH [--task HASH]
+//   dltune db records --db PATH [--task HASH]   (task, config, status; no times)
 //   dltune db export --db PATH [-o FILE.jsonl]
 //   dltune db import FILE.jsonl --db PATH
 //   dltune db import-tophub FILE.log --db PATH
@@ -101,12 +102,29 @@ static int best(Database &db) {
   return 0;
 }
 
+static int records(Database &db) {
+  auto tasks = db.listTasks();
+  if (!tasks)
+    return fail(llvm::toString(tasks.takeError()));
+  for (const TaskRecord &t : *tasks) {
+    if (!taskFilter.empty() && t.hash != taskFilter)
+      continue;
+    auto recs = db.getRecords(t.id);
+    if (!recs)
+      return fail(llvm::toString(recs.takeError()));
+    for (const MeasureRecord &r : *recs)
+      llvm::outs() << t.hash << " " << r.config << " " << toString(r.status) << "\n";
+  }
+  return 0;
+}
+
 int dbCommand() {
   std::string action = dbArgs[0];
   bool writes = action.rfind("import", 0) == 0;
-  if (action != "summary" && action != "best" && action != "export" && !writes)
+  if (action != "summary" && action != "best" && action != "export" && action != "records" &&
+      !writes)
     return fail("unknown db action '" + action +
-                "' (summary, best, export, import, import-tophub, import-kt)");
+                "' (summary, best, records, export, import, import-tophub, import-kt)");
   if (writes && dbArgs.size() != 2)
     return fail("db " + action + " takes one input file");
   auto db = Database::open(dbPath, /*create=*/writes);
@@ -116,6 +134,8 @@ int dbCommand() {
     return summary(**db);
   if (action == "best")
     return best(**db);
+  if (action == "records")
+    return records(**db);
   if (action == "export") {
     int64_t n = 0;
     llvm::Error err = llvm::Error::success();

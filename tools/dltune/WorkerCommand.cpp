@@ -88,6 +88,8 @@ static int build(MLIRContext &ctx, ModuleOp kernel) {
     hang();
   if (worker::shouldInjectFault("compile_oom", configText))
     exhaustMemory();
+  if (worker::shouldInjectFault("invalid_config", configText))
+    return reportError(worker::kInvalidConfig, "injected invalid configuration");
   if (worker::shouldInjectFault("compile_error", configText))
     return reportError(worker::kCompileError, "injected compile error");
   if (llvm::Error e = setKernelConfig(kernel, configText))

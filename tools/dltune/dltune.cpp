@@ -29,7 +29,9 @@ int main(int argc, char **argv) {
     return dbCommand();
   if (workerCmd)
     return workerCommand();
-  llvm::errs() << "dltune: error: expected a subcommand (run, compare, replay, db); "
+  if (tuneCmd)
+    return tuneCommand();
+  llvm::errs() << "dltune: error: expected a subcommand (tune, run, compare, replay, db); "
                   "see dltune --help\n";
   return 1;
 }
