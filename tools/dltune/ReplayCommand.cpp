@@ -16,6 +16,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdio>
 #include <fstream>
 
 using namespace mlir::dltune;
@@ -41,6 +42,13 @@ static cl::opt<bool> stochastic("stochastic",
 static cl::opt<std::string> report("report", cl::desc("CSV with one row per measurement"),
                                    cl::sub(replayCmd));
 
+/// Shortest faithful text of a number ("1.5", "0.000123").
+static std::string num(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.9g", v);
+  return buf;
+}
+
 namespace {
 /// Writes `seed,trial,config,time_ms,best_time_ms,optimum_ms,sim_clock_s,status`.
 class ReportWriter : public MeasureCallback {
@@ -52,11 +60,11 @@ public:
       return;
     *out << seed << "," << p.trialsDone << ",\"" << r.config << "\",";
     if (r.isOk())
-      *out << llvm::formatv("{0:g}", r.timeMs).str();
+      *out << num(r.timeMs);
     *out << ",";
     if (p.best)
-      *out << llvm::formatv("{0:g}", p.bestMs).str();
-    *out << "," << llvm::formatv("{0:g}", optimum).str() << ","
+      *out << num(p.bestMs);
+    *out << "," << num(optimum) << ","
          << llvm::formatv("{0:f3}", measurer.getClockSeconds()).str() << ","
          << toString(r.status).str() << "\n";
   }
@@ -88,9 +96,9 @@ int replayCommand() {
     file << "seed,trial,config,time_ms,best_time_ms,optimum_ms,sim_clock_s,status\n";
     out = &file;
   }
-  llvm::outs() << llvm::formatv("{0} on {1}: {2} recorded configurations, optimum {3:g} ms\n",
-                                cache->kernelName, cache->deviceName,
-                                cache->entries.size(), optimum);
+  llvm::outs() << cache->kernelName << " on " << cache->deviceName << ": "
+               << cache->entries.size() << " recorded configurations, optimum "
+               << num(optimum) << " ms\n";
   for (int seed = 0; seed < seeds; ++seed) {
     llvm::Expected<std::unique_ptr<SearchStrategy>> strategy =
         createSearchStrategy(strategyName);
@@ -106,9 +114,9 @@ int replayCommand() {
     MeasureCallback *callbacks[] = {&writer};
     TuningProgress p = runTuningLoop(space, **strategy, measurer, history, callbacks, options);
     llvm::outs() << llvm::formatv(
-        "seed {0}: {1} measurements ({2} failed), best {3:g} ms = {4:f3}x optimum, "
+        "seed {0}: {1} measurements ({2} failed), best {3} ms = {4:f3}x optimum, "
         "simulated {5:f1} s\n",
-        seed, p.trialsDone, p.failures, p.bestMs, optimum / p.bestMs, p.elapsedSeconds);
+        seed, p.trialsDone, p.failures, num(p.bestMs), optimum / p.bestMs, p.elapsedSeconds);
   }
   return 0;
 }

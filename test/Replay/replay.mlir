@@ -1,0 +1,22 @@
+// Replay on a small recorded space: the recorded failure comes back as a
+// crash, the simulated clock advances by compile + benchmark + framework
+// time, and exhaustive search finds the recorded optimum.
+// RUN: dltune replay --dataset %dltune_src/test/Inputs/kt-small.json --strategy grid --trials 10 --report %t.csv | FileCheck %s
+// RUN: FileCheck %s --check-prefix=CSV < %t.csv
+// RUN: dltune replay --dataset %dltune_src/test/Inputs/kt-small.json --strategy random --trials 3 --seeds 4 --stochastic | FileCheck %s --check-prefix=SEEDS
+// RUN: not dltune replay --dataset %s 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not dltune replay --dataset %t.missing 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: not dltune replay --dataset %dltune_src/test/Inputs/kt-small.json --strategy magic 2>&1 | FileCheck %s --check-prefix=STRATEGY
+
+// CHECK: test_kernel on Test GPU: 5 recorded configurations, optimum 1.5 ms
+// CHECK: seed 0: 5 measurements (1 failed), best 1.5 ms = 1.000x optimum, simulated 2.9 s
+// CSV: seed,trial,config,time_ms,best_time_ms,optimum_ms,sim_clock_s,status
+// CSV-NEXT: 0,1,"block_x=32,tile=1",4,4,1.5,0.601,ok
+// CSV-NEXT: 0,2,"block_x=32,tile=2",3,3,1.5,1.202,ok
+// CSV-NEXT: 0,3,"block_x=64,tile=1",2.5,2.5,1.5,1.803,ok
+// CSV-NEXT: 0,4,"block_x=64,tile=2",1.5,1.5,1.5,2.404,ok
+// CSV-NEXT: 0,5,"block_x=128,tile=1",,1.5,1.5,2.905,runtime_crash
+// SEEDS-COUNT-4: seed {{[0-3]}}: 3 measurements
+// BAD: dltune: error: '{{.*}}replay.mlir' is not a Kernel Tuner cache (invalid JSON)
+// MISSING: dltune: error: cannot open '{{.*}}.missing'
+// STRATEGY: dltune: error: unknown search strategy 'magic' (known: random, grid)
