@@ -1,0 +1,59 @@
+//===- ChildProcessTest.cpp - Running commands under limits ---------------===//
+
+#include "dltune/Tuning/ChildProcess.h"
+
+#include "gtest/gtest.h"
+
+#include <csignal>
+
+using namespace mlir::dltune;
+
+TEST(ChildProcess, CapturesOutputAndExitCode) {
+  auto r = runChild({"/bin/sh", "-c", "echo out; echo err >&2; exit 3"}, {10, 0});
+  ASSERT_TRUE(static_cast<bool>(r)) << llvm::toString(r.takeError());
+  EXPECT_EQ(r->exitCode, 3);
+  EXPECT_EQ(r->out, "out\n");
+  EXPECT_EQ(r->err, "err\n");
+  EXPECT_FALSE(r->timedOut);
+  EXPECT_FALSE(r->succeeded());
+}
+
+TEST(ChildProcess, KillsTheWholeGroupAtTheDeadline) {
+  // The shell's own child (sleep) must die too, or it would keep the pipe open.
+  auto r = runChild({"/bin/sh", "-c", "sleep 30 & sleep 30"}, {0.5, 0});
+  ASSERT_TRUE(static_cast<bool>(r));
+  EXPECT_TRUE(r->timedOut);
+  EXPECT_LT(r->wallSeconds, 5);
+}
+
+TEST(ChildProcess, ReportsSignals) {
+  auto r = runChild({"/bin/sh", "-c", "kill -SEGV $$"}, {10, 0});
+  ASSERT_TRUE(static_cast<bool>(r));
+  EXPECT_EQ(r->signal, SIGSEGV);
+  EXPECT_FALSE(r->timedOut);
+}
+
+TEST(ChildProcess, AppliesTheMemoryLimit) {
+  // 64 MiB of address space cannot hold a 256 MiB allocation.
+  auto r = runChild({"/bin/sh", "-c", "head -c 268435456 /dev/zero | tr '\\0' 'a' | "
+                                      "{ v=$(cat); echo ${#v}; }"},
+                    {20, 64ull << 20});
+  ASSERT_TRUE(static_cast<bool>(r));
+  EXPECT_FALSE(r->succeeded());
+}
+
+TEST(ChildProcess, RunsSeveralInParallelAndKeepsOrder) {
+  std::vector<std::vector<std::string>> argvs;
+  for (int i = 0; i < 5; ++i)
+    argvs.push_back({"/bin/sh", "-c", "sleep 0.2; echo " + std::to_string(i)});
+  auto results = runChildren(argvs, {10, 0}, 5);
+  ASSERT_EQ(results.size(), 5u);
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_TRUE(static_cast<bool>(results[i]));
+    EXPECT_EQ(results[i]->out, std::to_string(i) + "\n");
+    EXPECT_LT(results[i]->wallSeconds, 2);
+  }
+  auto missing = runChild({"/nonexistent/program"}, {5, 0});
+  ASSERT_TRUE(static_cast<bool>(missing));
+  EXPECT_EQ(missing->exitCode, 127);
+}

@@ -1,0 +1,185 @@
+//===- TuningLoopTest.cpp - Strategies, the loop and replay ---------------===//
+
+#include "dltune/Tuning/KernelTunerCache.h"
+#include "dltune/Tuning/ReplayMeasurer.h"
+#include "dltune/Tuning/TuningLoop.h"
+#include "dltune/Tuning/WorkerProtocol.h"
+
+#include "gtest/gtest.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <unistd.h>
+
+using namespace mlir::dltune;
+
+namespace {
+SearchSpace smallSpace() {
+  return llvm::cantFail(SearchSpace::create(
+      {{"a", {1, 2, 4, 8}}, {"b", {1, 2, 4, 8}}}, {{"N", 8}}, {"a * b <= N"}));
+}
+
+/// time = |a - 2| + |b - 4| + 1 ms: optimum 1 ms at a=2, b=4.
+class SyntheticMeasurer : public Measurer {
+public:
+  std::vector<MeasureRecord> measure(const std::vector<Config> &configs) override {
+    std::vector<MeasureRecord> out;
+    for (const Config &c : configs) {
+      MeasureRecord r;
+      r.timeMs = std::abs(c[0] - 2) + std::abs(c[1] - 4) + 1;
+      clock += 1;
+      calls.push_back(c);
+      out.push_back(r);
+    }
+    return out;
+  }
+  double getClockSeconds() const override { return clock; }
+  double clock = 0;
+  std::vector<Config> calls;
+};
+
+class Counter : public MeasureCallback {
+public:
+  void onResult(const Config &, const MeasureRecord &, const TuningProgress &p) override {
+    ++results;
+    last = p.trialsDone;
+  }
+  void onFinish(const TuningProgress &) override { ++finished; }
+  int results = 0, finished = 0;
+  int64_t last = 0;
+};
+} // namespace
+
+TEST(TuningLoop, StrategiesProposeOnlyValidUnmeasuredConfigs) {
+  SearchSpace space = smallSpace();
+  uint64_t valid = space.countValid();
+  for (const char *name : {"random", "grid"}) {
+    auto strategy = llvm::cantFail(createSearchStrategy(name));
+    SyntheticMeasurer m;
+    TuningHistory history;
+    Counter counter;
+    MeasureCallback *cbs[] = {&counter};
+    TuningOptions o;
+    o.trials = 100; // more than the space holds: stops when exhausted
+    o.batchSize = 3;
+    o.seed = 5;
+    TuningProgress p = runTuningLoop(space, *strategy, m, history, cbs, o);
+    EXPECT_EQ(static_cast<uint64_t>(p.trialsDone), valid) << name;
+    std::set<Config> seen;
+    for (const Config &c : m.calls) {
+      EXPECT_TRUE(space.isValid(c)) << name;
+      EXPECT_TRUE(seen.insert(c).second) << name << ": measured twice";
+    }
+    EXPECT_EQ(p.bestMs, 1.0) << name;
+    EXPECT_EQ(*p.best, (Config{2, 4})) << name;
+    EXPECT_EQ(counter.results, static_cast<int>(valid));
+    EXPECT_EQ(counter.finished, 1);
+  }
+  EXPECT_FALSE(static_cast<bool>(createSearchStrategy("nope")));
+  llvm::consumeError(createSearchStrategy("nope").takeError());
+}
+
+TEST(TuningLoop, HistoryCountsTowardsTheBudgetAndIsNotRemeasured) {
+  SearchSpace space = smallSpace();
+  TuningHistory history;
+  for (Config c : {Config{1, 1}, Config{2, 4}}) {
+    MeasureRecord r;
+    r.timeMs = c == Config{2, 4} ? 1.0 : 5.0;
+    history.configs.push_back(c);
+    history.records.push_back(r);
+    history.measured.insert(c);
+  }
+  auto strategy = llvm::cantFail(createSearchStrategy("random"));
+  SyntheticMeasurer m;
+  TuningOptions o;
+  o.trials = 5;
+  TuningProgress p = runTuningLoop(space, *strategy, m, history, {}, o);
+  EXPECT_EQ(p.trialsDone, 3);
+  EXPECT_EQ(m.calls.size(), 3u);
+  for (const Config &c : m.calls) {
+    EXPECT_NE(c, (Config{1, 1}));
+    EXPECT_NE(c, (Config{2, 4}));
+  }
+  EXPECT_EQ(p.bestMs, 1.0); // the best from history stands
+}
+
+TEST(TuningLoop, TimeBudgetStopsTheLoop) {
+  SearchSpace space = smallSpace();
+  auto strategy = llvm::cantFail(createSearchStrategy("random"));
+  SyntheticMeasurer m;
+  TuningHistory history;
+  TuningOptions o;
+  o.trials = 100;
+  o.timeBudgetSeconds = 4; // each measurement costs 1 simulated second
+  TuningProgress p = runTuningLoop(space, *strategy, m, history, {}, o);
+  EXPECT_EQ(p.trialsDone, 4);
+}
+
+static std::string writeTemp(const std::string &name, const std::string &text) {
+  std::string path = ::testing::TempDir() + "/" + name + std::to_string(::getpid());
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST(Replay, AnswersFromTheCacheAndAdvancesTheClock) {
+  // A partial cache (ends in "},") as Kernel Tuner leaves it when stopped.
+  std::string path = writeTemp("kt", R"({"device_name": "D", "kernel_name": "k",
+    "tune_params_keys": ["x"], "tune_params": {"x": [1, 2, 3]},
+    "cache": {
+    "1": {"x": 1, "time": 2.0, "times": [1.0, 3.0], "compile_time": 1000, "benchmark_time": 500, "verification_time": 0, "framework_time": 0},
+    "2": {"x": 2, "time": "CompilationFailedConfig", "compile_time": 2000, "benchmark_time": 0, "verification_time": 0, "framework_time": 0},)");
+  llvm::Expected<KernelTunerCache> cache = KernelTunerCache::load(path);
+  ASSERT_TRUE(static_cast<bool>(cache)) << llvm::toString(cache.takeError());
+  EXPECT_EQ(cache->entries.size(), 2u);
+  EXPECT_EQ(cache->getOptimumMs(), 2.0);
+  SearchSpace space = cache->getSpace();
+  EXPECT_EQ(space.countValid(), 2u); // x = 3 was never recorded
+  EXPECT_FALSE(space.isValid({3}));
+  ReplayMeasurer mean(*cache, false, 1);
+  std::vector<MeasureRecord> r = mean.measure({{1}, {2}, {3}});
+  EXPECT_TRUE(r[0].isOk());
+  EXPECT_EQ(r[0].timeMs, 2.0);
+  EXPECT_EQ(r[1].status, MeasureStatus::CompileError);
+  EXPECT_EQ(r[2].status, MeasureStatus::InvalidConfig);
+  EXPECT_DOUBLE_EQ(mean.getClockSeconds(), 1.5 + 2.0);
+  ReplayMeasurer noisy(*cache, true, 1);
+  std::set<double> drawn;
+  for (int i = 0; i < 50; ++i)
+    drawn.insert(noisy.measure({{1}})[0].timeMs);
+  EXPECT_EQ(drawn, (std::set<double>{1.0, 3.0}));
+}
+
+TEST(Replay, RealDatasetWhenPresent) {
+  std::string path =
+      std::string(DLTUNE_SOURCE_DIR) +
+      "/../shared/datasets/kernel_tuner_benchmark_hub/convolution_milo/A100.json.gz";
+  if (!std::ifstream(path))
+    GTEST_SKIP() << "shared datasets not present";
+  llvm::Expected<KernelTunerCache> cache = KernelTunerCache::load(path);
+  ASSERT_TRUE(static_cast<bool>(cache)) << llvm::toString(cache.takeError());
+  EXPECT_EQ(cache->entries.size(), 4362u);
+  int failed = 0;
+  for (const RecordedMeasurement &m : cache->entries)
+    failed += m.status != MeasureStatus::Ok;
+  EXPECT_EQ(failed, 161); // 155 runtime + 6 compile failures
+  EXPECT_EQ(cache->getSpace().countValid(), 4362u);
+}
+
+TEST(FaultInjection, DrawsAreDeterministicAndFollowTheProbability) {
+  setenv("DLTUNE_INJECT_FAULT", "crash:0.25,wrong", 1);
+  setenv("DLTUNE_INJECT_SEED", "3", 1);
+  int crashes = 0;
+  for (int i = 0; i < 2000; ++i) {
+    std::string cfg = "a=" + std::to_string(i);
+    bool first = worker::shouldInjectFault("crash", cfg);
+    EXPECT_EQ(first, worker::shouldInjectFault("crash", cfg));
+    crashes += first;
+    EXPECT_TRUE(worker::shouldInjectFault("wrong", cfg));
+    EXPECT_FALSE(worker::shouldInjectFault("hang", cfg));
+  }
+  EXPECT_GT(crashes, 400);
+  EXPECT_LT(crashes, 600);
+  unsetenv("DLTUNE_INJECT_FAULT");
+  EXPECT_FALSE(worker::shouldInjectFault("wrong", "a=1"));
+}
