@@ -99,7 +99,12 @@ MeasureRecord mlir::dltune::classifyWorkerResult(const ChildResult &r, bool buil
     rec.error = message;
     return rec;
   }
-  if (!building && report) {
+  if (!building) {
+    if (!report) {
+      rec.status = MeasureStatus::RuntimeCrash;
+      rec.error = "the worker printed no report: " + lastLines(r.out + r.err);
+      return rec;
+    }
     rec.timeMs = report->getNumber("median_ms").value_or(NAN);
     rec.minMs = report->getNumber("min_ms").value_or(NAN);
     rec.maxMs = report->getNumber("max_ms").value_or(NAN);
