@@ -17,6 +17,7 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 
+#include <chrono>
 #include <dlfcn.h>
 
 using namespace mlir;
@@ -32,7 +33,16 @@ static llvm::Error makeError(const llvm::Twine &msg) {
 
 llvm::Error mlir::dltune::buildSharedObject(ModuleOp module, StringRef entry,
                                             StringRef schedulePipeline,
-                                            const std::string &outPath, bool openmp) {
+                                            const std::string &outPath, bool openmp,
+                                            BuildPhases *phases) {
+  using Clock = std::chrono::steady_clock;
+  auto seconds = [](Clock::time_point a, Clock::time_point b) {
+    return std::chrono::duration<double>(b - a).count();
+  };
+  BuildPhases local;
+  if (!phases)
+    phases = &local;
+  auto t0 = Clock::now();
   static bool initialized = [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
@@ -51,6 +61,8 @@ llvm::Error mlir::dltune::buildSharedObject(ModuleOp module, StringRef entry,
   llvm::Expected<OwningOpRef<ModuleOp>> lowered = runPipelineOnClone(*copy, pipeline);
   if (!lowered)
     return lowered.takeError();
+  auto t1 = Clock::now();
+  phases->scheduleAndLower = seconds(t0, t1);
 
   DialectRegistry registry;
   registerAllToLLVMIRTranslations(registry);
@@ -84,6 +96,8 @@ llvm::Error mlir::dltune::buildSharedObject(ModuleOp module, StringRef entry,
       return makeError("the target cannot emit object files");
     pm.run(*llvmModule);
   }
+  auto t2 = Clock::now();
+  phases->codegen = seconds(t1, t2);
   llvm::ErrorOr<std::string> cc = llvm::sys::findProgramByName("cc");
   if (!cc)
     return makeError("no C compiler driver ('cc') on PATH to link the kernel");
@@ -95,6 +109,7 @@ llvm::Error mlir::dltune::buildSharedObject(ModuleOp module, StringRef entry,
   std::string errMsg;
   int rc = llvm::sys::ExecuteAndWait(*cc, argRefs, std::nullopt, {}, 0, 0, &errMsg);
   llvm::sys::fs::remove(objPath);
+  phases->link = seconds(t2, Clock::now());
   if (rc != 0)
     return makeError("linking the kernel failed (cc exit " + llvm::Twine(rc) + ") " + errMsg);
   return llvm::Error::success();

@@ -17,7 +17,10 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
 
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/ToolOutputFile.h"
+
+#include <cmath>
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -43,6 +46,8 @@ static cl::opt<std::string> strategy("strategy", cl::desc("Search strategy"),
 static cl::opt<double> timeBudget("time-budget", cl::desc("Seconds per task (0: none)"),
                                   cl::init(0), cl::sub(tuneCmd));
 static cl::opt<std::string> output("o", cl::desc("Write the tuned IR here"), cl::sub(tuneCmd));
+static cl::opt<bool> json("json", cl::desc("One JSON object per task instead of the table"),
+                          cl::sub(tuneCmd));
 
 int tuneCommand() {
   if (trials < 1)
@@ -80,6 +85,24 @@ int tuneCommand() {
       return fail(file + ": " + llvm::toString(tasks.takeError()));
     all.insert(all.end(), tasks->begin(), tasks->end());
     last = std::move(module);
+  }
+  if (json) {
+    for (const TaskSummary &t : all)
+      llvm::outs() << llvm::json::Value(llvm::json::Object{
+                          {"task", t.hash},
+                          {"description", t.description},
+                          {"ops", t.weight},
+                          {"untuned_ms", t.untunedMs},
+                          {"best_ms", std::isnan(t.bestMs) ? llvm::json::Value(nullptr)
+                                                           : llvm::json::Value(t.bestMs)},
+                          {"flops", t.flops},
+                          {"best_config", t.bestConfig},
+                          {"trials", t.trials},
+                          {"new_trials", t.newTrials},
+                          {"failures", t.failures},
+                          {"tuning_s", t.tuningSeconds}})
+                   << "\n";
+    return 0;
   }
   llvm::outs() << "\n";
   printTaskTable(all, llvm::outs());

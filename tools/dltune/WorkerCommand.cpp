@@ -94,10 +94,14 @@ static int build(MLIRContext &ctx, ModuleOp kernel) {
     return reportError(worker::kCompileError, "injected compile error");
   if (llvm::Error e = setKernelConfig(kernel, configText))
     return reportError(worker::kInvalidConfig, llvm::toString(std::move(e)));
+  BuildPhases phases;
   if (llvm::Error e = buildSharedObject(kernel, kTaskEntryName, "dltune-apply,dltune-strip",
-                                        outPath))
+                                        outPath, /*openmp=*/true, &phases))
     return reportError(worker::kCompileError, llvm::toString(std::move(e)));
-  return report(worker::kOk, llvm::json::Object{{"built", outPath.getValue()}});
+  return report(worker::kOk, llvm::json::Object{{"built", outPath.getValue()},
+                                                {"schedule_lower_s", phases.scheduleAndLower},
+                                                {"codegen_s", phases.codegen},
+                                                {"link_s", phases.link}});
 }
 
 /// Every argument buffer after the run, then every result, back to back.

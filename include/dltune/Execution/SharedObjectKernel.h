@@ -14,11 +14,18 @@
 
 namespace mlir::dltune {
 
+/// Where a build's time goes (seconds).
+struct BuildPhases {
+  double scheduleAndLower = 0; // dltune-apply + lowering to the LLVM dialect
+  double codegen = 0;          // LLVM IR, -O3, object emission
+  double link = 0;             // cc -shared
+};
+
 /// Runs `schedulePipeline` (e.g. "dltune-apply,dltune-strip"), lowers to LLVM
 /// for the CPU, optimises at -O3 for the host and links `outPath`.
 llvm::Error buildSharedObject(ModuleOp module, llvm::StringRef entry,
                               llvm::StringRef schedulePipeline, const std::string &outPath,
-                              bool openmp = true);
+                              bool openmp = true, BuildPhases *phases = nullptr);
 
 class SharedObjectKernel {
 public:
