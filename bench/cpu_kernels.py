@@ -114,6 +114,17 @@ def source(kind, dims, config=""):
     return {"matmul": matmul_mlir, "conv": conv_mlir, "dwconv": dwconv_mlir}[kind](*dims, config=config)
 
 
+def best_of(n, cmd, env=None):
+    """Library baselines: the best of n processes (their multi-threaded runs
+    are bimodal on these VMs, see bench/README.md)."""
+    best = {}
+    for _ in range(n):
+        r = run_json(cmd, env)
+        if "gflops" in r and r["gflops"] > best.get("gflops", -1):
+            best = r
+    return best
+
+
 def run_json(cmd, env=None):
     e = dict(os.environ)
     if env:
@@ -172,20 +183,20 @@ def main():
                 env = {"OMP_NUM_THREADS": str(threads), "OPENBLAS_NUM_THREADS": str(threads)}
                 if kind == "matmul":
                     M, N, K = dims
-                    row["openblas"] = run_json([base, "openblas-matmul", str(M), str(N), str(K),
+                    row["openblas"] = best_of(3, [base, "openblas-matmul", str(M), str(N), str(K),
+                                                  str(args.repeat)], env).get("gflops")
+                    row["onednn"] = best_of(3, [base, "onednn-matmul", str(M), str(N), str(K),
                                                 str(args.repeat)], env).get("gflops")
-                    row["onednn"] = run_json([base, "onednn-matmul", str(M), str(N), str(K),
-                                              str(args.repeat)], env).get("gflops")
                 elif kind == "conv":
                     H, W, C, F = dims
                     row["openblas"] = None
-                    row["onednn"] = run_json([base, "onednn-conv", str(H), str(W), str(C), str(F),
-                                              "3", str(args.repeat)], env).get("gflops")
+                    row["onednn"] = best_of(3, [base, "onednn-conv", str(H), str(W), str(C), str(F),
+                                                "3", str(args.repeat)], env).get("gflops")
                 else:
                     H, W, C = dims
                     row["openblas"] = None
-                    row["onednn"] = run_json([base, "onednn-dwconv", str(H), str(W), str(C),
-                                              "3", str(args.repeat)], env).get("gflops")
+                    row["onednn"] = best_of(3, [base, "onednn-dwconv", str(H), str(W), str(C),
+                                                "3", str(args.repeat)], env).get("gflops")
                 row["peak"] = peak[threads]
                 rows.append(row)
                 print_row(row, header=len(rows) == 1)

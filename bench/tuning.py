@@ -42,8 +42,16 @@ def onednn(build, kind, dims, threads):
         H, W, C = dims
         args = ["onednn-dwconv", H, W, C, 3, 20]
     env = dict(os.environ, OMP_NUM_THREADS=str(threads))
-    p = subprocess.run([exe] + [str(a) for a in args], capture_output=True, text=True, env=env)
-    return json.loads(p.stdout)["gflops"] if p.returncode == 0 else None
+    # Best of three processes: oneDNN's 2-thread runs on these VMs are
+    # sometimes 10x slow (bimodal, seen in repeated runs), which says more
+    # about the machine than about oneDNN.
+    best = None
+    for _ in range(3):
+        p = subprocess.run([exe] + [str(a) for a in args], capture_output=True, text=True, env=env)
+        if p.returncode == 0:
+            g = json.loads(p.stdout)["gflops"]
+            best = g if best is None else max(best, g)
+    return best
 
 
 def main():

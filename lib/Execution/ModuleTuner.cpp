@@ -205,7 +205,11 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
         createSearchStrategy(options.strategy);
     if (!strategy)
       return strategy.takeError();
-    ProcessMeasurer measurer(task.space, mo);
+    double historyBest = INFINITY;
+    for (const MeasureRecord &r : history.records)
+      if (r.isOk() && r.repeats > 1)
+        historyBest = std::min(historyBest, r.timeMs);
+    ProcessMeasurer measurer(task.space, mo, historyBest);
     DatabaseCommitter committer(**db, *taskId, *deviceId, log);
     std::string label = "[" + std::to_string(ti + 1) + "/" + std::to_string(tasks.size()) +
                         "] " + summary.description;

@@ -6,14 +6,17 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 
+#include <cmath>
 #include <csignal>
 #include <cstring>
 #include <unistd.h>
 
 using namespace mlir::dltune;
 
-ProcessMeasurer::ProcessMeasurer(const SearchSpace &space, ProcessMeasurerOptions options)
-    : space(space), options(std::move(options)), start(std::chrono::steady_clock::now()) {}
+ProcessMeasurer::ProcessMeasurer(const SearchSpace &space, ProcessMeasurerOptions options,
+                                 double bestMs)
+    : space(space), options(std::move(options)), start(std::chrono::steady_clock::now()),
+      bestMs(bestMs) {}
 
 double ProcessMeasurer::getClockSeconds() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -153,17 +156,23 @@ std::vector<MeasureRecord> ProcessMeasurer::measure(const std::vector<Config> &c
       continue;
     }
     double buildSeconds = records[i].buildSeconds;
-    llvm::Expected<ChildResult> run = runChild(
-        {options.workerPath, "worker", "measure", "--kernel", options.kernelPath, "--so",
-         soPaths[i], "--reference", options.referencePath, "--config", texts[i],
-         "--min-time-ms", std::to_string(options.minTimeMs)},
-        options.runLimits);
+    std::vector<std::string> argv = {
+        options.workerPath, "worker", "measure", "--kernel", options.kernelPath, "--so",
+        soPaths[i], "--reference", options.referencePath, "--config", texts[i],
+        "--min-time-ms", std::to_string(options.minTimeMs)};
+    if (options.cutoffFactor > 0 && std::isfinite(bestMs)) {
+      argv.push_back("--cutoff-ms");
+      argv.push_back(std::to_string(options.cutoffFactor * bestMs));
+    }
+    llvm::Expected<ChildResult> run = runChild(argv, options.runLimits);
     if (!run) {
       records[i].status = MeasureStatus::RuntimeCrash;
       records[i].error = "cannot start the measure worker: " + llvm::toString(run.takeError());
     } else {
       records[i] = classifyWorkerResult(*run, /*building=*/false);
       records[i].runSeconds = run->wallSeconds;
+      if (records[i].isOk() && records[i].repeats > 1)
+        bestMs = std::min(bestMs, records[i].timeMs);
     }
     records[i].buildSeconds = buildSeconds;
     llvm::sys::fs::remove(soPaths[i]);

@@ -27,11 +27,16 @@ struct ProcessMeasurerOptions {
   ChildLimits buildLimits{60, 4ull << 30};
   ChildLimits runLimits{30, 4ull << 30};
   double minTimeMs = 50;
+  /// Candidates whose first call is this many times slower than the best
+  /// so far are not timed further (0: always time fully).
+  double cutoffFactor = 10;
 };
 
 class ProcessMeasurer : public Measurer {
 public:
-  ProcessMeasurer(const SearchSpace &space, ProcessMeasurerOptions options);
+  /// `bestMs`: the best time already known for the task (from history).
+  ProcessMeasurer(const SearchSpace &space, ProcessMeasurerOptions options,
+                  double bestMs = INFINITY);
   std::vector<MeasureRecord> measure(const std::vector<Config> &configs) override;
   double getClockSeconds() const override;
 
@@ -44,6 +49,7 @@ private:
   ProcessMeasurerOptions options;
   std::chrono::steady_clock::time_point start;
   uint64_t counter = 0;
+  double bestMs;
 };
 
 /// Classifies how a worker ended. `building` selects the compile-side
