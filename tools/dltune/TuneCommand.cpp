@@ -86,6 +86,14 @@ int tuneCommand() {
     all.insert(all.end(), tasks->begin(), tasks->end());
     last = std::move(module);
   }
+  if (!output.empty()) {
+    std::string err;
+    auto out = openOutputFile(output, &err);
+    if (!out)
+      return fail(err);
+    last->print(out->os());
+    out->keep();
+  }
   if (json) {
     for (const TaskSummary &t : all)
       llvm::outs() << llvm::json::Value(llvm::json::Object{
@@ -109,14 +117,6 @@ int tuneCommand() {
   llvm::outs() << "(best ms: median of timed runs of the best verified candidate; untuned: the "
                   "same op lowered without a schedule; database: "
                << db << ")\n";
-  if (!output.empty()) {
-    std::string err;
-    auto out = openOutputFile(output, &err);
-    if (!out)
-      return fail(err);
-    last->print(out->os());
-    out->keep();
-  }
   return 0;
 }
 
