@@ -4,8 +4,12 @@
 #include "dltune/Dialect/DLTuneAttrs.h"
 #include "dltune/Execution/CpuKernel.h"
 #include "dltune/Execution/DeviceInfo.h"
+#include "dltune/Transforms/SchedulePlan.h"
 #include "dltune/Transforms/TuningTasks.h"
+#include "dltune/Tuning/FeatureExtractor.h"
 #include "dltune/Tuning/Database.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -106,6 +110,42 @@ std::string describe(const TuningTask &t) {
   return t.descriptor.opKind + " " + shapes;
 }
 
+/// Knob, op, schedule and device features for a task's configurations;
+/// knob features alone when the op has no dltune schedule plan.
+std::shared_ptr<const FeatureExtractor> makeFeatures(const TuningTask &task,
+                                                     const DeviceInfo &device, double flops) {
+  auto op = dyn_cast<linalg::LinalgOp>(task.ops.front());
+  std::string why;
+  int64_t threads = 1;
+  for (const Knob &k : task.space.getKnobs())
+    if (k.name == "threads")
+      threads = k.values.back();
+  if (!op)
+    return createKnobFeatureExtractor(task.space);
+  FailureOr<SchedulePlan> plan = buildSchedulePlan(
+      op, task.descriptor.target == "gpu" ? ScheduleTarget::GPU : ScheduleTarget::CPU,
+      threads, why);
+  if (failed(plan))
+    return createKnobFeatureExtractor(task.space);
+  double bytes = 0;
+  for (Type t : op->getOperandTypes())
+    if (auto shaped = dyn_cast<ShapedType>(t); shaped && shaped.hasStaticShape())
+      bytes += shaped.getNumElements() * std::max<int64_t>(1, shaped.getElementTypeBitWidth() / 8);
+  ScheduleShape shape = getScheduleShape(*plan, flops, bytes);
+  if (device.l1dBytes)
+    shape.l1Bytes = device.l1dBytes;
+  if (device.l2Bytes)
+    shape.l2Bytes = device.l2Bytes;
+  if (device.l3Bytes)
+    shape.l3Bytes = device.l3Bytes;
+  shape.cores = std::max(1, device.cores);
+  std::vector<double> features = device.getFeatures();
+  shape.simdLanes = features[8];
+  shape.deviceFeatureNames = DeviceInfo::getFeatureNames();
+  shape.deviceFeatures = features;
+  return createScheduleFeatureExtractor(task.space, std::move(shape));
+}
+
 void attachConfig(TuningTask &task, const std::string &configText) {
   llvm::Expected<Config> c = task.space.parseConfig(configText);
   if (!c) {
@@ -201,8 +241,11 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
       summary.untunedMs = **baseline;
     }
 
+    StrategyOptions so;
+    so.costModel = options.costModel;
+    so.features = makeFeatures(task, device, summary.flops);
     llvm::Expected<std::unique_ptr<SearchStrategy>> strategy =
-        createSearchStrategy(options.strategy);
+        createSearchStrategy(options.strategy, so);
     if (!strategy)
       return strategy.takeError();
     double historyBest = INFINITY;

@@ -321,9 +321,46 @@ FailureOr<SchedulePlan> mlir::dltune::buildSchedulePlan(linalg::LinalgOp op,
   OpLoops loops;
   if (failed(getStaticLoops(op, loops, whyNot)))
     return failure();
-  if (target == ScheduleTarget::GPU)
-    return buildGpuPlan(kind, loops, whyNot);
-  return buildCpuPlan(op, kind, loops, std::max<int64_t>(1, maxThreads), whyNot);
+  FailureOr<SchedulePlan> plan =
+      target == ScheduleTarget::GPU
+          ? buildGpuPlan(kind, loops, whyNot)
+          : buildCpuPlan(op, kind, loops, std::max<int64_t>(1, maxThreads), whyNot);
+  if (failed(plan))
+    return failure();
+  for (AffineMap map : op.getIndexingMapsArray()) {
+    std::vector<int> dims;
+    for (unsigned d = 0; d < map.getNumDims(); ++d)
+      if (map.isFunctionOfDim(d))
+        dims.push_back(static_cast<int>(d));
+    plan->operandLoops.push_back(std::move(dims));
+  }
+  for (utils::IteratorType t : op.getIteratorTypesArray())
+    plan->isReduction.push_back(t == utils::IteratorType::reduction);
+  if (auto shaped = dyn_cast<ShapedType>(op->getOperand(0).getType()))
+    plan->elementBytes = std::max<int64_t>(1, shaped.getElementTypeBitWidth() / 8);
+  return plan;
+}
+
+ScheduleShape mlir::dltune::getScheduleShape(const SchedulePlan &plan, double flops,
+                                             double bytes) {
+  ScheduleShape s;
+  s.opKind = plan.opKind;
+  s.loopSizes.assign(plan.loopSizes.begin(), plan.loopSizes.end());
+  s.isReduction = plan.isReduction;
+  for (const TileEntry &e : plan.cacheTiles) {
+    s.cacheTile.push_back(e.knob);
+    s.cacheConst.push_back(e.constant);
+  }
+  for (const TileEntry &e : plan.registerTiles) {
+    s.registerTile.push_back(e.knob);
+    s.registerConst.push_back(e.constant);
+  }
+  s.parallelDim = plan.parallelDim;
+  s.operandLoops = plan.operandLoops;
+  s.elementBytes = plan.elementBytes;
+  s.flops = flops;
+  s.bytes = bytes;
+  return s;
 }
 
 std::optional<Config> SchedulePlan::getDefaultConfig() const {

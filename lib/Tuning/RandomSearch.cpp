@@ -91,13 +91,21 @@ private:
 };
 } // namespace
 
+namespace mlir::dltune {
 llvm::Expected<std::unique_ptr<SearchStrategy>>
-mlir::dltune::createSearchStrategy(llvm::StringRef name) {
+createModelBasedStrategy(llvm::StringRef name, const StrategyOptions &options);
+} // namespace mlir::dltune
+
+llvm::Expected<std::unique_ptr<SearchStrategy>>
+mlir::dltune::createSearchStrategy(llvm::StringRef name, const StrategyOptions &options) {
   if (name == "random")
     return std::make_unique<RandomSearch>();
   if (name == "grid")
     return std::make_unique<GridSearch>();
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 "unknown search strategy '%s' (known: random, grid)",
-                                 name.str().c_str());
+  if (name == "sa" || name == "evolutionary" || name == "bo")
+    return createModelBasedStrategy(name, options);
+  return llvm::createStringError(
+      llvm::inconvertibleErrorCode(),
+      "unknown search strategy '%s' (known: random, grid, sa, evolutionary, bo)",
+      name.str().c_str());
 }

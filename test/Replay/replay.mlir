@@ -19,4 +19,4 @@
 // SEEDS-COUNT-4: seed {{[0-3]}}: 3 measurements
 // BAD: dltune: error: '{{.*}}replay.mlir' is not a Kernel Tuner cache (invalid JSON)
 // MISSING: dltune: error: cannot open '{{.*}}.missing'
-// STRATEGY: dltune: error: unknown search strategy 'magic' (known: random, grid)
+// STRATEGY: dltune: error: unknown search strategy 'magic' (known: random, grid, sa, evolutionary, bo)

@@ -29,6 +29,9 @@ static cl::opt<std::string> dataset("dataset", cl::desc("Kernel Tuner cache (.js
                                     cl::Required, cl::sub(replayCmd));
 static cl::opt<std::string> strategyName("strategy", cl::desc("Search strategy"),
                                          cl::init("random"), cl::sub(replayCmd));
+static cl::opt<std::string> costModel("cost-model",
+                                      cl::desc("Cost model of model-based strategies"),
+                                      cl::init("xgb"), cl::sub(replayCmd));
 static cl::opt<int64_t> trials("trials", cl::desc("Measurements per seed"),
                                cl::init(100), cl::sub(replayCmd));
 static cl::opt<int> seeds("seeds", cl::desc("Independent runs (seeds 0..K-1)"),
@@ -100,8 +103,10 @@ int replayCommand() {
                << cache->entries.size() << " recorded configurations, optimum "
                << num(optimum) << " ms\n";
   for (int seed = 0; seed < seeds; ++seed) {
+    StrategyOptions so;
+    so.costModel = costModel;
     llvm::Expected<std::unique_ptr<SearchStrategy>> strategy =
-        createSearchStrategy(strategyName);
+        createSearchStrategy(strategyName, so);
     if (!strategy)
       return fail(llvm::toString(strategy.takeError()));
     ReplayMeasurer measurer(*cache, stochastic, /*seed=*/1000 + seed);

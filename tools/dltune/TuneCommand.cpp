@@ -43,6 +43,8 @@ static cl::opt<int> threads("threads", cl::desc("CPU threads per kernel (0: all 
 static cl::opt<uint64_t> seed("seed", cl::desc("Random seed"), cl::init(0), cl::sub(tuneCmd));
 static cl::opt<std::string> strategy("strategy", cl::desc("Search strategy"),
                                      cl::init("random"), cl::sub(tuneCmd));
+static cl::opt<std::string> costModel("cost-model", cl::desc("xgb, xgb-reg or rf"),
+                                      cl::init("xgb"), cl::sub(tuneCmd));
 static cl::opt<double> timeBudget("time-budget", cl::desc("Seconds per task (0: none)"),
                                   cl::init(0), cl::sub(tuneCmd));
 static cl::opt<std::string> output("o", cl::desc("Write the tuned IR here"), cl::sub(tuneCmd));
@@ -60,6 +62,7 @@ int tuneCommand() {
   options.jobs = jobs;
   options.seed = seed;
   options.strategy = strategy;
+  options.costModel = costModel;
   options.timeBudgetSeconds = timeBudget;
   std::vector<TaskSummary> all;
   OwningOpRef<ModuleOp> last;

@@ -24,6 +24,7 @@ struct ModuleTunerOptions {
   double timeBudgetSeconds = 0;  // per task; 0: none
   uint64_t seed = 0;
   std::string strategy = "random";
+  std::string costModel = "xgb"; // for model-based strategies
   unsigned jobs = 1;
   double buildTimeoutSeconds = 60, runTimeoutSeconds = 30;
   uint64_t memoryLimitMB = 4096;

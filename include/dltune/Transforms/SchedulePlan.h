@@ -11,6 +11,7 @@
 #ifndef DLTUNE_TRANSFORMS_SCHEDULEPLAN_H
 #define DLTUNE_TRANSFORMS_SCHEDULEPLAN_H
 
+#include "dltune/Tuning/FeatureExtractor.h"
 #include "dltune/Tuning/SearchSpace.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -45,6 +46,10 @@ struct SchedulePlan {
   SmallVector<TileEntry> registerTiles;
   bool decompose = false;        // conv/pool: to 1-D before vectorizing
   bool namedContraction = false; // vectorize to vector.contract (FMA)
+  // Which loops index each operand (from the indexing maps), for features.
+  std::vector<std::vector<int>> operandLoops;
+  std::vector<bool> isReduction;
+  int64_t elementBytes = 4;
   // The search space with preferred values for the default config.
   SearchSpace space;
   std::map<std::string, int64_t> preferred;
@@ -53,6 +58,9 @@ struct SchedulePlan {
   /// valid ones; nullopt if the space is empty.
   std::optional<Config> getDefaultConfig() const;
 };
+
+/// The plan as cost-model features see it (FLOPs and bytes from the op).
+ScheduleShape getScheduleShape(const SchedulePlan &plan, double flops, double bytes);
 
 /// Builds the plan (and default space) for a supported op with static
 /// shapes, or fails with a reason (the op is then left alone).

@@ -34,8 +34,23 @@ public:
                       const std::vector<MeasureRecord> &records) {}
 };
 
-/// Creates a strategy by name ("random", "grid"); error lists the names.
-llvm::Expected<std::unique_ptr<SearchStrategy>> createSearchStrategy(llvm::StringRef name);
+class FeatureExtractor;
+
+/// What model-based strategies are built with.
+struct StrategyOptions {
+  std::string costModel = "xgb"; // see createCostModel
+  /// Features of configurations; null: knob features of the space.
+  std::shared_ptr<const FeatureExtractor> features;
+  size_t planSize = 64;  // AutoTVM: retrain and re-plan every 64 measurements
+  double epsilon = 0.05; // share of random proposals
+};
+
+/// Creates a strategy by name: "random", "grid" (model-free), "sa"
+/// (AutoTVM's model-based simulated annealing), "evolutionary"
+/// (MetaSchedule-like), "bo" (expected improvement; needs a model with
+/// variance, e.g. "rf"). The error lists the names.
+llvm::Expected<std::unique_ptr<SearchStrategy>>
+createSearchStrategy(llvm::StringRef name, const StrategyOptions &options = {});
 
 } // namespace mlir::dltune
 

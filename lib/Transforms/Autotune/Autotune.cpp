@@ -27,6 +27,7 @@ struct AutotunePass : public dltune::impl::DLTuneAutotuneBase<AutotunePass> {
     o.timeBudgetSeconds = timeBudget;
     o.seed = seed;
     o.strategy = strategy;
+    o.costModel = costModel;
     o.jobs = jobs;
     o.buildTimeoutSeconds = buildTimeout;
     o.runTimeoutSeconds = runTimeout;

@@ -1,0 +1,55 @@
+//===- CostModel.h - Predicting how good a configuration is -----*- C++ -*-===//
+//
+// A cost model maps feature rows to a score where higher is better
+// (normalised throughput: 1 / time, divided by the best seen; 0 for failed
+// configurations), as AutoTVM does. Models that can say how sure they are
+// also predict a variance (Bayesian optimisation needs it).
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLTUNE_TUNING_COSTMODEL_H
+#define DLTUNE_TUNING_COSTMODEL_H
+
+#include "dltune/Tuning/FeatureExtractor.h"
+
+#include "llvm/Support/Error.h"
+
+namespace mlir::dltune {
+
+class CostModel {
+public:
+  virtual ~CostModel() = default;
+  virtual llvm::StringRef getName() const = 0;
+  /// Trains from scratch on all rows (the caller keeps the history).
+  virtual llvm::Error fit(const FeatureMatrix &x, const std::vector<double> &y) = 0;
+  virtual std::vector<double> predict(const FeatureMatrix &x) const = 0;
+  virtual bool hasVariance() const { return false; }
+  /// Mean and variance per row; models without variance return 0 for it.
+  virtual void predictWithVariance(const FeatureMatrix &x, std::vector<double> &mean,
+                                   std::vector<double> &variance) const {
+    mean = predict(x);
+    variance.assign(mean.size(), 0.0);
+  }
+  virtual bool isTrained() const = 0;
+  virtual llvm::Error save(const std::string &path) const = 0;
+  virtual llvm::Error load(const std::string &path) = 0;
+};
+
+/// "xgb" (XGBoost, AutoTVM's rank objective), "xgb-reg" (XGBoost
+/// regression), "rf" (random forest with variance). `planSize` is the k of
+/// the top-k recall that XGBoost's early stopping watches.
+llvm::Expected<std::unique_ptr<CostModel>> createCostModel(llvm::StringRef name,
+                                                           uint64_t seed = 0,
+                                                           int planSize = 64);
+
+/// AutoTVM's labels: throughput 1/time normalised by its maximum; failed
+/// configurations (NaN or non-positive time) get 0.
+std::vector<double> normalizedThroughput(const std::vector<double> &timesMs);
+
+/// AutoTVM's average recall@n: how much of the true top-k the predicted
+/// order finds, averaged over k = 1..n.
+double averageRecallAtN(const std::vector<double> &predicted,
+                        const std::vector<double> &actual, int n);
+
+} // namespace mlir::dltune
+
+#endif // DLTUNE_TUNING_COSTMODEL_H
