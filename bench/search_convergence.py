@@ -94,7 +94,7 @@ def svg(results, spaces, strategies, trials, path):
             curves = results.get((space, strat))
             if not curves:
                 continue
-            qs = [quartiles([c[t] for c in curves]) for t in range(trials)]
+            qs = [quartiles([c[t] for c in curves]) for t in range(min(trials, len(curves[0])))]
             band = [f"{X(t + 1):.1f},{Y(q[2]):.1f}" for t, q in enumerate(qs)] + \
                    [f"{X(t + 1):.1f},{Y(q[0]):.1f}" for t, q in reversed(list(enumerate(qs)))]
             color = COLORS[ci % len(COLORS)]
@@ -118,6 +118,9 @@ def main():
     ap.add_argument("--build", default="build")
     ap.add_argument("--seeds", type=int, default=20)
     ap.add_argument("--trials", type=int, default=400)
+    ap.add_argument("--random-trials", type=int, default=4000,
+                    help="budget of random search, so that its measurements-to-level "
+                         "are known when they exceed --trials")
     ap.add_argument("--jobs", type=int, default=os.cpu_count())
     ap.add_argument("--spaces", default=",".join(SPACES))
     ap.add_argument("--strategies", default=",".join(STRATEGIES))
@@ -133,7 +136,9 @@ def main():
     results = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         futures = {pool.submit(run, args.build, os.path.join(HUB, SPACES[sp]), STRATEGIES[st],
-                               args.seeds, args.trials, os.path.join(tmp, f"{sp}-{st}.csv")):
+                               args.seeds,
+                               max(args.trials, args.random_trials) if st == "random" else args.trials,
+                               os.path.join(tmp, f"{sp}-{st}.csv")):
                    (sp, st) for sp in spaces for st in strategies}
         for fut in concurrent.futures.as_completed(futures):
             results[futures[fut]] = fut.result()
@@ -163,11 +168,31 @@ def main():
                 med = statistics.median([n if n is not None else float("inf") for n in ns])
                 row[f"to_{int(l * 100)}_median"] = med if med != float("inf") else ""
                 row[f"to_{int(l * 100)}_never"] = never
-                text = (f"{med:.0f}" if med != float("inf") else f">{args.trials}") + \
+                budget = len(curves[0])
+                text = (f"{med:.0f}" if med != float("inf") else f">{budget}") + \
                        (f" ({never} never)" if never else "")
                 cells.append(f"{text:>13}")
             print(f"  {st:18} " + " ".join(cells))
             rows.append(row)
+    if "random" in strategies:
+        print(f"\nMeasurements to reach 95% of the optimum, relative to random search "
+              f"(median over seeds; random's budget {max(args.trials, args.random_trials)}; "
+              f"target: model-based <= 1/3 of random):")
+        others = [st for st in strategies if st not in ("random", "grid")]
+        print(f"  {'space':22} {'random':>8} " + " ".join(f"{st:>18}" for st in others))
+        for sp in spaces:
+            r = next(x for x in rows if x["space"] == sp and x["strategy"] == "random")
+            base = r.get("to_95_median") or float("inf")
+            cells = []
+            for st in others:
+                x = next(y for y in rows if y["space"] == sp and y["strategy"] == st)
+                n = x.get("to_95_median") or float("inf")
+                ratio = n / base if base not in (0, float("inf")) and n != float("inf") else None
+                cells.append(f"{(f'{n:.0f}' if n != float('inf') else '-'):>6} "
+                             f"({(f'{ratio:.2f}x' if ratio else '  -  ')})"
+                             f"{' ok' if ratio is not None and ratio <= 1 / 3 else '   '}")
+            print(f"  {sp:22} {(f'{base:.0f}' if base != float('inf') else '-'):>8} " +
+                  " ".join(f"{c:>18}" for c in cells))
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
     fields = sorted({k for r in rows for k in r}, key=lambda k: (k not in ("space", "strategy", "seeds"), k))
     with open(args.out, "w", newline="") as f:

@@ -243,6 +243,8 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
 
     StrategyOptions so;
     so.costModel = options.costModel;
+    so.planSize = std::max(1u, options.planSize);
+    so.firstFit = so.planSize;
     so.features = makeFeatures(task, device, summary.flops);
     llvm::Expected<std::unique_ptr<SearchStrategy>> strategy =
         createSearchStrategy(options.strategy, so);

@@ -50,10 +50,12 @@ public:
 
   std::vector<Config> propose(size_t count, const TuningHistory &history) override {
     size_t n = history.records.size();
-    if (n >= options.planSize * (trainCount + 1) && hasSuccess(history)) {
+    size_t first = std::min(options.firstFit, options.planSize);
+    size_t due = trainCount == 0 ? first : first + options.planSize * trainCount;
+    if (n >= due && hasSuccess(history)) {
       retrain(history);
       // Re-plan after every planSize measurements, however many came in.
-      trainCount = n / options.planSize;
+      trainCount = n < first ? 1 : (n - first) / options.planSize + 1;
     }
     std::vector<Config> out;
     std::set<Config> picked;

@@ -92,7 +92,7 @@ public:
     XGDMatrixSetFloatInfo(dtrain, "label", labels.data(), labels.size());
     if (rank) {
       unsigned group = static_cast<unsigned>(x.rows());
-      XGDMatrixSetGroup(dtrain, &group, 1);
+      XGDMatrixSetUIntInfo(dtrain, "group", &group, 1);
     }
     if (booster)
       XGBoosterFree(booster);

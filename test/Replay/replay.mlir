@@ -20,3 +20,11 @@
 // BAD: dltune: error: '{{.*}}replay.mlir' is not a Kernel Tuner cache (invalid JSON)
 // MISSING: dltune: error: cannot open '{{.*}}.missing'
 // STRATEGY: dltune: error: unknown search strategy 'magic' (known: random, grid, sa, evolutionary, bo)
+
+// Model-based strategies run on the same loop (on 5 configurations they
+// never get past the random start, but they must propose valid ones).
+// RUN: dltune replay --dataset %dltune_src/test/Inputs/kt-small.json --strategy sa --trials 5 | FileCheck %s --check-prefix=SA
+// RUN: dltune replay --dataset %dltune_src/test/Inputs/kt-small.json --strategy bo --cost-model rf --trials 5 | FileCheck %s --check-prefix=SA
+// RUN: not dltune replay --dataset %dltune_src/test/Inputs/kt-small.json --strategy sa --cost-model gp 2>&1 | FileCheck %s --check-prefix=MODEL
+// SA: seed 0: 5 measurements (1 failed), best 1.5 ms = 1.000x optimum
+// MODEL: dltune: error: unknown cost model 'gp' (known: xgb, xgb-reg, rf)

@@ -32,6 +32,9 @@ static cl::opt<std::string> strategyName("strategy", cl::desc("Search strategy")
 static cl::opt<std::string> costModel("cost-model",
                                       cl::desc("Cost model of model-based strategies"),
                                       cl::init("xgb"), cl::sub(replayCmd));
+static cl::opt<unsigned> firstFit("first-fit",
+                                  cl::desc("Measurements before the first model fit (AutoTVM: 64)"),
+                                  cl::init(64), cl::sub(replayCmd));
 static cl::opt<int64_t> trials("trials", cl::desc("Measurements per seed"),
                                cl::init(100), cl::sub(replayCmd));
 static cl::opt<int> seeds("seeds", cl::desc("Independent runs (seeds 0..K-1)"),
@@ -105,6 +108,7 @@ int replayCommand() {
   for (int seed = 0; seed < seeds; ++seed) {
     StrategyOptions so;
     so.costModel = costModel;
+    so.firstFit = firstFit;
     llvm::Expected<std::unique_ptr<SearchStrategy>> strategy =
         createSearchStrategy(strategyName, so);
     if (!strategy)

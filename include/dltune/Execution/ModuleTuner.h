@@ -25,6 +25,7 @@ struct ModuleTunerOptions {
   uint64_t seed = 0;
   std::string strategy = "random";
   std::string costModel = "xgb"; // for model-based strategies
+  unsigned planSize = 64;
   unsigned jobs = 1;
   double buildTimeoutSeconds = 60, runTimeoutSeconds = 30;
   uint64_t memoryLimitMB = 4096;

@@ -49,6 +49,8 @@ def DLTuneAutotune : Pass<"dltune-autotune", "ModuleOp"> {
            "Search strategy: random, grid, sa, evolutionary, bo">,
     Option<"costModel", "cost-model", "std::string", /*default=*/"\"xgb\"",
            "Cost model of model-based strategies: xgb, xgb-reg, rf">,
+    Option<"planSize", "plan-size", "unsigned", /*default=*/"64",
+           "Model-based strategies: refit and re-plan every this many measurements">,
     Option<"jobs", "jobs", "unsigned", /*default=*/"1", "Parallel candidate builds">,
     Option<"buildTimeout", "build-timeout", "double", /*default=*/"60",
            "Wall-time limit of one build (s)">,

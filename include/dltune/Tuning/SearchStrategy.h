@@ -42,6 +42,9 @@ struct StrategyOptions {
   /// Features of configurations; null: knob features of the space.
   std::shared_ptr<const FeatureExtractor> features;
   size_t planSize = 64;  // AutoTVM: retrain and re-plan every 64 measurements
+  /// Measurements before the first fit (AutoTVM: planSize). Fewer lets the
+  /// model steer sooner on spaces where good points are common.
+  size_t firstFit = 64;
   double epsilon = 0.05; // share of random proposals
 };
 

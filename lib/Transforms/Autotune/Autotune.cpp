@@ -28,6 +28,7 @@ struct AutotunePass : public dltune::impl::DLTuneAutotuneBase<AutotunePass> {
     o.seed = seed;
     o.strategy = strategy;
     o.costModel = costModel;
+    o.planSize = planSize;
     o.jobs = jobs;
     o.buildTimeoutSeconds = buildTimeout;
     o.runTimeoutSeconds = runTimeout;
