@@ -1,6 +1,7 @@
 //===- CpuKernel.cpp - JIT-compiled CPU kernels ---------------------------===//
 
 #include "dltune/Execution/CpuKernel.h"
+#include "dltune/Tuning/Error.h"
 #include "dltune/Execution/MemRefDescriptors.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -26,10 +27,6 @@ using namespace mlir::dltune;
 #ifndef DLTUNE_RUNNER_UTILS_LIB
 #define DLTUNE_RUNNER_UTILS_LIB "libmlir_c_runner_utils.so"
 #endif
-
-static llvm::Error makeError(const llvm::Twine &msg) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
-}
 
 static llvm::Expected<BufferType> toBufferType(Type type) {
   auto shaped = dyn_cast<ShapedType>(type);

@@ -1,15 +1,12 @@
 //===- CudaDriver.cpp - CUDA driver API loaded at run time ----------------===//
 
 #include "dltune/Execution/CudaDriver.h"
+#include "dltune/Tuning/Error.h"
 
 #include <dlfcn.h>
 #include <mutex>
 
 using namespace mlir::dltune;
-
-static llvm::Error makeError(const llvm::Twine &msg) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
-}
 
 llvm::Error CudaDriver::check(CUresult result, const char *what) {
   if (result == 0)

@@ -1,6 +1,7 @@
 //===- ModuleTuner.cpp - Tuning every task of a module --------------------===//
 
 #include "dltune/Execution/ModuleTuner.h"
+#include "dltune/Tuning/Error.h"
 #include "dltune/Dialect/DLTuneAttrs.h"
 #include "dltune/Execution/CpuKernel.h"
 #include "dltune/Execution/DeviceInfo.h"
@@ -20,10 +21,6 @@
 
 using namespace mlir;
 using namespace mlir::dltune;
-
-static llvm::Error makeError(const llvm::Twine &msg) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
-}
 
 std::string mlir::dltune::findWorkerExecutable() {
   char buf[4096];

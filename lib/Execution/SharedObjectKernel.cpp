@@ -1,6 +1,7 @@
 //===- SharedObjectKernel.cpp - Kernels built into shared objects ---------===//
 
 #include "dltune/Execution/SharedObjectKernel.h"
+#include "dltune/Tuning/Error.h"
 #include "dltune/Execution/MemRefDescriptors.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -26,10 +27,6 @@ using namespace mlir::dltune;
 #ifndef DLTUNE_LLVM_LIBRARY_DIR
 #define DLTUNE_LLVM_LIBRARY_DIR "/usr/lib/llvm-22/lib"
 #endif
-
-static llvm::Error makeError(const llvm::Twine &msg) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
-}
 
 llvm::Error mlir::dltune::buildSharedObject(ModuleOp module, StringRef entry,
                                             StringRef schedulePipeline,

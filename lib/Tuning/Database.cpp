@@ -1,6 +1,7 @@
 //===- Database.cpp - The SQLite tuning database --------------------------===//
 
 #include "dltune/Tuning/Database.h"
+#include "dltune/Tuning/Error.h"
 
 #include <sqlite3.h>
 
@@ -13,10 +14,6 @@ using namespace mlir::dltune;
 
 // 'dltu' in the SQLite header tells our files from other SQLite files.
 static constexpr int kApplicationId = 0x646c7475;
-
-static llvm::Error makeError(const llvm::Twine &msg) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
-}
 
 namespace {
 /// A prepared statement that finalizes itself.
@@ -203,8 +200,14 @@ llvm::Expected<int64_t> Database::getOrCreateTask(const TaskRecord &t) {
     if (s.step() != SQLITE_DONE)
       return s.stepError();
   }
-  Statement q(db, "SELECT id FROM tasks WHERE hash = ?");
-  q.bind(1, t.hash);
+  return selectId("SELECT id FROM tasks WHERE hash = ?", t.hash);
+}
+
+llvm::Expected<int64_t> Database::selectId(const char *sql, const std::string &key) {
+  Statement q(db, sql);
+  if (llvm::Error e = q.status())
+    return std::move(e);
+  q.bind(1, key);
   if (q.step() != SQLITE_ROW)
     return q.stepError();
   return q.integer(0);
@@ -262,11 +265,7 @@ llvm::Expected<int64_t> Database::getOrCreateDevice(const DeviceRecord &d) {
     if (s.step() != SQLITE_DONE)
       return s.stepError();
   }
-  Statement q(db, "SELECT id FROM devices WHERE fingerprint = ?");
-  q.bind(1, d.fingerprint);
-  if (q.step() != SQLITE_ROW)
-    return q.stepError();
-  return q.integer(0);
+  return selectId("SELECT id FROM devices WHERE fingerprint = ?", d.fingerprint);
 }
 
 llvm::Expected<std::vector<DeviceRecord>> Database::listDevices() {

@@ -1,6 +1,7 @@
 //===- DatabaseIO.cpp - Export and import of tuning records ---------------===//
 
 #include "dltune/Tuning/DatabaseIO.h"
+#include "dltune/Tuning/Error.h"
 #include "dltune/Tuning/KernelTunerCache.h"
 
 #include "llvm/Support/Format.h"
@@ -15,10 +16,6 @@
 
 using namespace mlir::dltune;
 using json = nlohmann::json;
-
-static llvm::Error makeError(const llvm::Twine &msg) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
-}
 
 std::string mlir::dltune::hashHex(llvm::StringRef text) {
   std::string s;
@@ -104,6 +101,16 @@ struct Importer {
       return id.takeError();
     return deviceIds[d.fingerprint] = *id;
   }
+  /// The record of `t` on `d`, creating both as needed.
+  llvm::Error add(const TaskRecord &t, const DeviceRecord &d, const MeasureRecord &r) {
+    llvm::Expected<int64_t> tid = task(t);
+    if (!tid)
+      return tid.takeError();
+    llvm::Expected<int64_t> did = device(d);
+    if (!did)
+      return did.takeError();
+    return record(*tid, *did, r);
+  }
   llvm::Error record(int64_t t, int64_t d, const MeasureRecord &r) {
     llvm::Expected<bool> inserted = db.commitRecord(t, d, r);
     if (!inserted)
@@ -172,13 +179,7 @@ llvm::Expected<ImportStats> mlir::dltune::importJsonLines(Database &db, const st
       rec.runSeconds = numberOr(r, "run_s", 0);
       rec.source = r.value("source", "imported");
       rec.createdAt = numberOr(r, "created_at", 0);
-      llvm::Expected<int64_t> tid = imp.task(task);
-      if (!tid)
-        return tid.takeError();
-      llvm::Expected<int64_t> did = imp.device(dev);
-      if (!did)
-        return did.takeError();
-      return imp.record(*tid, *did, rec);
+      return imp.add(task, dev, rec);
     });
   });
   if (err)
@@ -264,13 +265,7 @@ llvm::Expected<ImportStats> mlir::dltune::importAutoTVMLog(Database &db,
       }
       if (res.size() > 3 && res[3].is_number())
         rec.createdAt = res[3].get<double>();
-      llvm::Expected<int64_t> tid = imp.task(task);
-      if (!tid)
-        return tid.takeError();
-      llvm::Expected<int64_t> did = imp.device(dev);
-      if (!did)
-        return did.takeError();
-      return imp.record(*tid, *did, rec);
+      return imp.add(task, dev, rec);
     });
   });
   if (err)

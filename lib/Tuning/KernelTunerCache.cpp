@@ -1,6 +1,7 @@
 //===- KernelTunerCache.cpp - Kernel Tuner cache files --------------------===//
 
 #include "dltune/Tuning/KernelTunerCache.h"
+#include "dltune/Tuning/Error.h"
 
 #include <nlohmann/json.hpp>
 #include <zlib.h>
@@ -10,10 +11,6 @@
 
 using namespace mlir::dltune;
 using json = nlohmann::json;
-
-static llvm::Error makeError(const llvm::Twine &msg) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
-}
 
 llvm::Expected<std::string> mlir::dltune::readMaybeGzipped(const std::string &path) {
   std::ifstream probe(path, std::ios::binary);

@@ -1,6 +1,7 @@
 //===- SearchSpace.cpp - Knobs, constraints and configurations -----------===//
 
 #include "dltune/Tuning/SearchSpace.h"
+#include "dltune/Tuning/Error.h"
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/raw_ostream.h"
@@ -10,10 +11,6 @@
 
 using namespace mlir::dltune;
 using llvm::StringRef;
-
-static llvm::Error makeError(const llvm::Twine &msg) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
-}
 
 llvm::Expected<SearchSpace>
 SearchSpace::create(std::vector<Knob> knobs, std::vector<SpaceParam> params,

@@ -86,6 +86,8 @@ private:
   Database() = default;
   llvm::Error exec(const char *sql);
   llvm::Error migrate(bool fresh);
+  /// The id column of the one row `sql` selects for `key`.
+  llvm::Expected<int64_t> selectId(const char *sql, const std::string &key);
   sqlite3 *db = nullptr;
   int schemaVersion = 0;
   int transactionDepth = 0;
