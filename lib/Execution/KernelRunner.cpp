@@ -1,6 +1,9 @@
 //===- KernelRunner.cpp - Check and time one kernel of a module -----------===//
 
 #include "dltune/Execution/KernelRunner.h"
+#include "dltune/Execution/GpuKernel.h"
+
+#include "llvm/Support/Program.h"
 
 using namespace mlir;
 using namespace mlir::dltune;
@@ -32,6 +35,72 @@ mlir::dltune::compileCpuKernel(ModuleOp module, StringRef entry,
   return CpuKernel::compile(lowered->get(), std::move(*sig));
 }
 
+/// Compares every argument and result of a candidate run with the reference.
+static Comparison compareRuns(const std::vector<HostBuffer> &refArgs,
+                              const std::vector<HostBuffer> &refResults,
+                              const std::vector<HostBuffer> &candArgs,
+                              const std::vector<HostBuffer> &candResults) {
+  Comparison total;
+  auto consider = [&](const Comparison &c, const std::string &what) {
+    total.maxRelativeError = std::max(total.maxRelativeError, c.maxRelativeError);
+    if (!c.ok && total.ok) {
+      total.ok = false;
+      total.message = what + ": " + c.message;
+    }
+  };
+  for (size_t i = 0; i < refArgs.size(); ++i)
+    consider(compareBuffers(candArgs[i], refArgs[i]), "argument #" + std::to_string(i));
+  for (size_t i = 0; i < refResults.size() && i < candResults.size(); ++i)
+    consider(compareBuffers(candResults[i], refResults[i]), "result #" + std::to_string(i));
+  return total;
+}
+
+llvm::Expected<RunReport> mlir::dltune::runGpuKernel(ModuleOp module, StringRef entry,
+                                                     const RunOptions &options) {
+  llvm::Expected<KernelSignature> sig = getKernelSignature(module, entry);
+  if (!sig)
+    return sig.takeError();
+  bool haveCubin = static_cast<bool>(llvm::sys::findProgramByName("ptxas")) ||
+                   static_cast<bool>(llvm::sys::findProgramByName(
+                       "ptxas", {"/usr/local/cuda/bin"}));
+  std::string pipeline = options.schedulePipeline;
+  if (!pipeline.empty())
+    pipeline += ",";
+  pipeline += haveCubin ? "dltune-lower-gpu{format=bin}" : "dltune-lower-gpu{format=isa}";
+  llvm::Expected<OwningOpRef<ModuleOp>> lowered = runPipelineOnClone(module, pipeline);
+  if (!lowered)
+    return lowered.takeError();
+  llvm::Expected<std::unique_ptr<GpuKernel>> kernel = GpuKernel::compile(**lowered, *sig);
+  if (!kernel)
+    return kernel.takeError();
+  RunReport report;
+  report.flops = countFlops(module, entry);
+  std::vector<HostBuffer> inputs = makeInputs(*sig, options.seed);
+  if (options.check) {
+    llvm::Expected<std::unique_ptr<CpuKernel>> reference =
+        compileCpuKernel(module, entry, "dltune-strip", /*openmp=*/false);
+    if (!reference)
+      return reference.takeError();
+    std::vector<HostBuffer> refArgs(inputs), candArgs(inputs), refResults, candResults;
+    if (llvm::Error err = (*reference)->run(refArgs, &refResults))
+      return std::move(err);
+    if (llvm::Error err = (*kernel)->run(candArgs, &candResults))
+      return std::move(err);
+    report.checked = true;
+    report.comparison = compareRuns(refArgs, refResults, candArgs, candResults);
+  }
+  std::vector<HostBuffer> args(inputs);
+  GpuKernel *k = kernel->get();
+  // Host wall time of a call: copies in and out included (the lowered host
+  // code launches and synchronises; there is no device-side timer yet).
+  llvm::Expected<TimingStats> timing =
+      timeRepeated([&]() { return k->run(args); }, options.warmup, options.repeat);
+  if (!timing)
+    return timing.takeError();
+  report.timing = *timing;
+  return report;
+}
+
 llvm::Expected<RunReport> mlir::dltune::runCpuKernel(ModuleOp module,
                                                      StringRef entry,
                                                      const RunOptions &options) {
@@ -56,20 +125,7 @@ llvm::Expected<RunReport> mlir::dltune::runCpuKernel(ModuleOp module,
     if (llvm::Error err = (*kernel)->run(candArgs, &candResults))
       return std::move(err);
     report.checked = true;
-    auto consider = [&](const Comparison &c, const std::string &what) {
-      report.comparison.maxRelativeError =
-          std::max(report.comparison.maxRelativeError, c.maxRelativeError);
-      if (!c.ok && report.comparison.ok) {
-        report.comparison.ok = false;
-        report.comparison.message = what + ": " + c.message;
-      }
-    };
-    for (size_t i = 0; i < refArgs.size(); ++i)
-      consider(compareBuffers(candArgs[i], refArgs[i]),
-               "argument #" + std::to_string(i));
-    for (size_t i = 0; i < refResults.size(); ++i)
-      consider(compareBuffers(candResults[i], refResults[i]),
-               "result #" + std::to_string(i));
+    report.comparison = compareRuns(refArgs, refResults, candArgs, candResults);
   }
 
   std::vector<HostBuffer> args(inputs);

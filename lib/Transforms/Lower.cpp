@@ -12,6 +12,8 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/TransformOps/DialectExtension.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Dialect/MemRef/TransformOps/MemRefTransformOps.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/TransformOps/SCFTransformOps.h"
@@ -162,6 +164,31 @@ static LogicalResult mapForallToGpu(ModuleOp module) {
   return success();
 }
 
+/// Linalg ops the schedule left behind: inside kernels they become plain
+/// loops (each thread runs its tile); outside (fills of outputs, untuned
+/// elementwise ops) they become parallel loops mapped to blocks and threads
+/// by upstream's greedy mapping, so that no host code touches device memory.
+static LogicalResult mapLeftoverLinalgOps(ModuleOp module) {
+  IRRewriter rewriter(module.getContext());
+  SmallVector<linalg::LinalgOp> inside, outside;
+  module.walk([&](linalg::LinalgOp op) {
+    (op->getParentOfType<gpu::LaunchOp>() ? inside : outside).push_back(op);
+  });
+  for (linalg::LinalgOp op : inside) {
+    rewriter.setInsertionPoint(op);
+    if (failed(linalg::linalgOpToLoops(rewriter, op)))
+      return op->emitOpError() << "could not be turned into loops inside a GPU kernel";
+    rewriter.eraseOp(op);
+  }
+  for (linalg::LinalgOp op : outside) {
+    rewriter.setInsertionPoint(op);
+    if (failed(linalg::linalgOpToParallelLoops(rewriter, op)))
+      return op->emitOpError() << "could not be mapped to the GPU";
+    rewriter.eraseOp(op);
+  }
+  return success();
+}
+
 struct LowerGPUPass : public dltune::impl::DLTuneLowerGPUBase<LowerGPUPass> {
   using DLTuneLowerGPUBase::DLTuneLowerGPUBase;
 
@@ -169,12 +196,18 @@ struct LowerGPUPass : public dltune::impl::DLTuneLowerGPUBase<LowerGPUPass> {
       "canonicalize,cse,one-shot-bufferize{bufferize-function-boundaries "
       "function-boundary-type-conversion=identity-layout-map},"
       "drop-equivalent-buffer-results,cse,canonicalize,"
-      "convert-bufferization-to-memref,convert-linalg-to-loops";
+      "convert-bufferization-to-memref";
+  static constexpr const char *kMapLoops =
+      "func.func(gpu-map-parallel-loops),convert-parallel-loops-to-gpu,"
+      "lower-affine,canonicalize";
 
   void getDependentDialects(DialectRegistry &registry) const override {
     OpPassManager pm("builtin.module");
     if (succeeded(buildPipeline(pm, kBufferize, nullptr)))
       pm.getDependentDialects(registry);
+    OpPassManager maps("builtin.module");
+    if (succeeded(buildPipeline(maps, kMapLoops, nullptr)))
+      maps.getDependentDialects(registry);
     OpPassManager lower("builtin.module");
     gpu::GPUToNVVMPipelineOptions opts;
     gpu::buildLowerToNVVMPassPipeline(lower, opts);
@@ -193,7 +226,12 @@ struct LowerGPUPass : public dltune::impl::DLTuneLowerGPUBase<LowerGPUPass> {
     }
     OpPassManager bufferize("builtin.module");
     if (failed(buildPipeline(bufferize, kBufferize, module)) ||
-        failed(runPipeline(bufferize, module)) || failed(mapForallToGpu(module)))
+        failed(runPipeline(bufferize, module)) || failed(mapForallToGpu(module)) ||
+        failed(mapLeftoverLinalgOps(module)))
+      return signalPassFailure();
+    OpPassManager mapLoops("builtin.module");
+    if (failed(buildPipeline(mapLoops, kMapLoops, module)) ||
+        failed(runPipeline(mapLoops, module)))
       return signalPassFailure();
     OpPassManager lower("builtin.module");
     gpu::GPUToNVVMPipelineOptions opts;

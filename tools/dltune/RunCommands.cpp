@@ -67,14 +67,7 @@ int runCommand() {
   OwningOpRef<ModuleOp> module = parseFile(runFile, ctx);
   if (!module)
     return 1;
-  if (target == "gpu") {
-    llvm::Expected<CudaDriver &> driver = CudaDriver::get();
-    if (!driver)
-      return fail("--target gpu: " + llvm::toString(driver.takeError()));
-    return fail("--target gpu: running GPU kernels is not implemented yet; "
-                "use dltune-opt --dltune-lower-gpu to compile them");
-  }
-  if (target != "cpu")
+  if (target != "cpu" && target != "gpu")
     return fail("--target must be cpu or gpu, got '" + target + "'");
   if (repeat < 1)
     return fail("--repeat must be at least 1");
@@ -85,8 +78,19 @@ int runCommand() {
   options.warmup = warmup;
   options.check = check;
   if (defaultConfig)
-    options.schedulePipeline = annotatePipeline() + "," + options.schedulePipeline;
-  llvm::Expected<RunReport> report = runCpuKernel(*module, entry, options);
+    options.schedulePipeline =
+        (target == "gpu" ? std::string("dltune-annotate{target=gpu default-config=true}")
+                         : annotatePipeline()) +
+        "," + options.schedulePipeline;
+  if (target == "gpu") {
+    // Fail early and clearly where there is no GPU.
+    llvm::Expected<CudaDriver &> driver = CudaDriver::get();
+    if (!driver)
+      return fail("--target gpu: " + llvm::toString(driver.takeError()));
+  }
+  llvm::Expected<RunReport> report = target == "gpu"
+                                         ? runGpuKernel(*module, entry, options)
+                                         : runCpuKernel(*module, entry, options);
   if (!report)
     return fail(llvm::toString(report.takeError()));
   const TimingStats &t = report->timing;

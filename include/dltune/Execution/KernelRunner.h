@@ -37,6 +37,12 @@ std::vector<HostBuffer> makeInputs(const KernelSignature &signature,
 llvm::Expected<RunReport> runCpuKernel(ModuleOp module, llvm::StringRef entry,
                                        const RunOptions &options);
 
+/// The same for the GPU: the candidate is lowered with --dltune-lower-gpu
+/// (cubin when ptxas is found, else PTX for the driver to compile) and run
+/// through the CUDA driver; the reference is the untuned CPU lowering.
+llvm::Expected<RunReport> runGpuKernel(ModuleOp module, llvm::StringRef entry,
+                                       const RunOptions &options);
+
 /// Compiles (without timing) a module with the given schedule pipeline.
 llvm::Expected<std::unique_ptr<CpuKernel>>
 compileCpuKernel(ModuleOp module, llvm::StringRef entry,

@@ -1,0 +1,291 @@
+//===- GpuKernel.cpp - Running modules lowered for NVIDIA GPUs ------------===//
+
+#include "dltune/Execution/GpuKernel.h"
+#include "dltune/Execution/CudaDriver.h"
+#include "dltune/Execution/MemRefDescriptors.h"
+#include "dltune/Tuning/Error.h"
+
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <mutex>
+
+using namespace mlir;
+using namespace mlir::dltune;
+
+//===----------------------------------------------------------------------===//
+// mgpu* runtime over CudaDriver. Called from JIT'd host code, which cannot
+// take errors back: the first error is kept and reported after the call.
+//===----------------------------------------------------------------------===//
+
+namespace {
+std::mutex errorMutex;
+std::string firstError;
+
+CudaDriver *driverOrNull() {
+  llvm::Expected<CudaDriver &> d = CudaDriver::get();
+  if (!d) {
+    std::string msg = llvm::toString(d.takeError());
+    std::lock_guard<std::mutex> lock(errorMutex);
+    if (firstError.empty())
+      firstError = msg;
+    return nullptr;
+  }
+  return &*d;
+}
+
+void note(CudaDriver &d, int result, const char *what) {
+  if (llvm::Error e = d.check(result, what)) {
+    std::string msg = llvm::toString(std::move(e));
+    std::lock_guard<std::mutex> lock(errorMutex);
+    if (firstError.empty())
+      firstError = msg;
+  }
+}
+
+void noteError(const char *msg) {
+  std::lock_guard<std::mutex> lock(errorMutex);
+  if (firstError.empty())
+    firstError = msg;
+}
+
+extern "C" void *dltuneModuleLoad(void *data, size_t) {
+  CudaDriver *d = driverOrNull();
+  void *module = nullptr;
+  if (d)
+    note(*d, d->cuModuleLoadData(&module, data), "cuModuleLoadData");
+  return module;
+}
+
+// PTX: the driver JIT-compiles it (optimisation level left to the driver).
+extern "C" void *dltuneModuleLoadJIT(void *data, int, size_t) {
+  return dltuneModuleLoad(data, 0);
+}
+
+extern "C" void dltuneModuleUnload(void *module) {
+  if (CudaDriver *d = driverOrNull(); d && module)
+    note(*d, d->cuModuleUnload(module), "cuModuleUnload");
+}
+
+extern "C" void *dltuneModuleGetFunction(void *module, const char *name) {
+  CudaDriver *d = driverOrNull();
+  void *fn = nullptr;
+  if (d && module)
+    note(*d, d->cuModuleGetFunction(&fn, module, name), "cuModuleGetFunction");
+  else if (d)
+    noteError("no GPU module to take a kernel from (the module failed to load)");
+  return fn;
+}
+
+extern "C" void *dltuneStreamCreate() {
+  CudaDriver *d = driverOrNull();
+  void *stream = nullptr;
+  if (d)
+    note(*d, d->cuStreamCreate(&stream, /*CU_STREAM_NON_BLOCKING=*/1), "cuStreamCreate");
+  return stream;
+}
+
+extern "C" void dltuneStreamDestroy(void *stream) {
+  if (CudaDriver *d = driverOrNull(); d && stream)
+    note(*d, d->cuStreamDestroy(stream), "cuStreamDestroy");
+}
+
+extern "C" void dltuneStreamSynchronize(void *stream) {
+  if (CudaDriver *d = driverOrNull(); d && stream)
+    note(*d, d->cuStreamSynchronize(stream), "cuStreamSynchronize");
+}
+
+extern "C" void dltuneLaunchKernel(void *function, intptr_t gx, intptr_t gy, intptr_t gz,
+                                   intptr_t bx, intptr_t by, intptr_t bz, int32_t smem,
+                                   void *stream, void **params, void **extra, size_t) {
+  CudaDriver *d = driverOrNull();
+  if (!d)
+    return;
+  if (!function) {
+    noteError("kernel launch without a kernel (its module failed to load)");
+    return;
+  }
+  note(*d, d->cuLaunchKernel(function, gx, gy, gz, bx, by, bz, smem, stream, params, extra),
+       "cuLaunchKernel");
+}
+
+extern "C" void *dltuneMemAlloc(uint64_t bytes, void *, bool) {
+  CudaDriver *d = driverOrNull();
+  CudaDriver::CUdeviceptr ptr = 0;
+  if (d)
+    note(*d, d->cuMemAlloc(&ptr, bytes), "cuMemAlloc");
+  return reinterpret_cast<void *>(ptr);
+}
+
+extern "C" void dltuneMemFree(void *ptr, void *) {
+  if (CudaDriver *d = driverOrNull(); d && ptr)
+    note(*d, d->cuMemFree(reinterpret_cast<CudaDriver::CUdeviceptr>(ptr)), "cuMemFree");
+}
+
+extern "C" void dltuneMemcpy(void *dst, void *src, size_t bytes, void *) {
+  if (CudaDriver *d = driverOrNull())
+    note(*d,
+         d->cuMemcpy(reinterpret_cast<CudaDriver::CUdeviceptr>(dst),
+                     reinterpret_cast<CudaDriver::CUdeviceptr>(src), bytes),
+         "cuMemcpy");
+}
+
+extern "C" void dltuneMemset32(void *dst, unsigned value, size_t count, void *) {
+  if (CudaDriver *d = driverOrNull())
+    note(*d, d->cuMemsetD32(reinterpret_cast<CudaDriver::CUdeviceptr>(dst), value, count),
+         "cuMemsetD32");
+}
+
+extern "C" void dltuneSetDefaultDevice(int32_t) {}
+
+llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner interner) {
+  llvm::orc::SymbolMap map;
+  auto add = [&](const char *name, void *fn) {
+    map[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(fn),
+                           llvm::JITSymbolFlags::Exported};
+  };
+  add("mgpuModuleLoad", reinterpret_cast<void *>(&dltuneModuleLoad));
+  add("mgpuModuleLoadJIT", reinterpret_cast<void *>(&dltuneModuleLoadJIT));
+  add("mgpuModuleUnload", reinterpret_cast<void *>(&dltuneModuleUnload));
+  add("mgpuModuleGetFunction", reinterpret_cast<void *>(&dltuneModuleGetFunction));
+  add("mgpuStreamCreate", reinterpret_cast<void *>(&dltuneStreamCreate));
+  add("mgpuStreamDestroy", reinterpret_cast<void *>(&dltuneStreamDestroy));
+  add("mgpuStreamSynchronize", reinterpret_cast<void *>(&dltuneStreamSynchronize));
+  add("mgpuLaunchKernel", reinterpret_cast<void *>(&dltuneLaunchKernel));
+  add("mgpuMemAlloc", reinterpret_cast<void *>(&dltuneMemAlloc));
+  add("mgpuMemFree", reinterpret_cast<void *>(&dltuneMemFree));
+  add("mgpuMemcpy", reinterpret_cast<void *>(&dltuneMemcpy));
+  add("mgpuMemset32", reinterpret_cast<void *>(&dltuneMemset32));
+  add("mgpuSetDefaultDevice", reinterpret_cast<void *>(&dltuneSetDefaultDevice));
+  return map;
+}
+} // namespace
+
+llvm::Error mlir::dltune::takeGpuRuntimeError() {
+  std::lock_guard<std::mutex> lock(errorMutex);
+  if (firstError.empty())
+    return llvm::Error::success();
+  std::string msg;
+  std::swap(msg, firstError);
+  return makeError("GPU runtime: " + msg);
+}
+
+//===----------------------------------------------------------------------===//
+// GpuKernel
+//===----------------------------------------------------------------------===//
+
+GpuKernel::~GpuKernel() = default;
+
+llvm::Expected<std::unique_ptr<GpuKernel>> GpuKernel::compile(ModuleOp lowered,
+                                                              KernelSignature signature) {
+  llvm::Expected<CudaDriver &> driver = CudaDriver::get();
+  if (!driver)
+    return driver.takeError();
+  static bool initialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)initialized;
+  DialectRegistry registry;
+  registerAllToLLVMIRTranslations(registry);
+  lowered.getContext()->appendDialectRegistry(registry);
+  auto transformer = makeOptimizingTransformer(2, 0, nullptr);
+  ExecutionEngineOptions options;
+  options.transformer = transformer;
+  auto engine = ExecutionEngine::create(lowered, options);
+  if (!engine)
+    return makeError("JIT compilation of the host code failed: " +
+                     llvm::toString(engine.takeError()));
+  std::unique_ptr<GpuKernel> k(new GpuKernel());
+  k->engine = std::move(*engine);
+  k->engine->registerSymbols(runtimeSymbols);
+  (void)takeGpuRuntimeError();
+  k->engine->initialize(); // loads the kernels (global constructors)
+  if (llvm::Error e = takeGpuRuntimeError())
+    return std::move(e);
+  auto fn = k->engine->lookupPacked(signature.name);
+  if (!fn)
+    return makeError("entry '" + signature.name + "' not found: " +
+                     llvm::toString(fn.takeError()));
+  k->packed = *fn;
+  k->signature = std::move(signature);
+  return k;
+}
+
+llvm::Error GpuKernel::run(std::vector<HostBuffer> &args, std::vector<HostBuffer> *results) {
+  llvm::Expected<CudaDriver &> driverOr = CudaDriver::get();
+  if (!driverOr)
+    return driverOr.takeError();
+  CudaDriver &d = *driverOr;
+  // Device copies of the arguments; the descriptors point at them.
+  std::vector<CudaDriver::CUdeviceptr> device(args.size(), 0);
+  auto release = [&]() {
+    for (CudaDriver::CUdeviceptr p : device)
+      if (p)
+        d.cuMemFree(p);
+  };
+  for (size_t i = 0; i < args.size(); ++i) {
+    size_t bytes = std::max<size_t>(args[i].getType().getBytes(), 4);
+    if (llvm::Error e = d.check(d.cuMemAlloc(&device[i], bytes), "cuMemAlloc")) {
+      release();
+      return e;
+    }
+    if (llvm::Error e = d.check(d.cuMemcpyHtoD(device[i], args[i].data(),
+                                               args[i].getType().getBytes()),
+                                "cuMemcpyHtoD")) {
+      release();
+      return e;
+    }
+  }
+  llvm::Expected<PackedDescriptors> desc = packArguments(signature, args);
+  if (!desc) {
+    release();
+    return desc.takeError();
+  }
+  for (size_t i = 0; i < args.size(); ++i) {
+    int64_t *words = static_cast<int64_t *>(desc->get(i));
+    words[0] = words[1] = static_cast<int64_t>(device[i]);
+  }
+  std::vector<void *> pointers;
+  for (int64_t &w : desc->words)
+    pointers.push_back(&w);
+  std::vector<int64_t> resultWords(getResultWords(signature));
+  if (!signature.results.empty())
+    pointers.push_back(resultWords.data());
+  (void)takeGpuRuntimeError();
+  packed(pointers.data());
+  if (llvm::Error e = takeGpuRuntimeError()) {
+    release();
+    return e;
+  }
+  for (size_t i = 0; i < args.size(); ++i)
+    if (llvm::Error e = d.check(d.cuMemcpyDtoH(args[i].data(), device[i],
+                                               args[i].getType().getBytes()),
+                                "cuMemcpyDtoH")) {
+      release();
+      return e;
+    }
+  // Results must be arguments (destination-passing style): find which.
+  size_t r = 0;
+  for (const BufferType &t : signature.results) {
+    int64_t aligned = resultWords[r + 1];
+    auto it = std::find(device.begin(), device.end(),
+                        static_cast<CudaDriver::CUdeviceptr>(aligned));
+    if (it == device.end() || resultWords[r + 2] != 0) {
+      release();
+      return makeError("GPU kernels must return their output arguments (destination-passing "
+                       "style); this one returned other memory");
+    }
+    if (results)
+      results->push_back(HostBuffer(args[it - device.begin()]));
+    (void)t;
+    r += 3 + 2 * t.shape.size();
+  }
+  release();
+  return llvm::Error::success();
+}
