@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <dirent.h>
+#include <dlfcn.h>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -151,7 +152,27 @@ std::vector<double> DeviceInfo::getFeatures() const {
           gpu ? gpu->totalMemoryBytes / double(1ull << 30) : 0.0};
 }
 
-EnergyMeter::EnergyMeter() {
+EnergyMeter::EnergyMeter(Source source) {
+  if (source == Source::Gpu) {
+    // NVML's total energy counter (Volta and newer).
+    void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib)
+      return;
+    auto init = reinterpret_cast<int (*)()>(dlsym(lib, "nvmlInit_v2"));
+    auto byIndex = reinterpret_cast<int (*)(unsigned, void **)>(
+        dlsym(lib, "nvmlDeviceGetHandleByIndex_v2"));
+    nvmlEnergy = reinterpret_cast<int (*)(void *, unsigned long long *)>(
+        dlsym(lib, "nvmlDeviceGetTotalEnergyConsumption"));
+    unsigned long long mj = 0;
+    if (!init || !byIndex || !nvmlEnergy || init() != 0 || byIndex(0, &nvmlDevice) != 0 ||
+        nvmlEnergy(nvmlDevice, &mj) != 0) {
+      nvmlEnergy = nullptr;
+      nvmlDevice = nullptr;
+      return;
+    }
+    nvmlLast = static_cast<double>(mj);
+    return;
+  }
   DIR *dir = opendir("/sys/class/powercap");
   if (!dir)
     return;
@@ -172,7 +193,18 @@ EnergyMeter::EnergyMeter() {
   closedir(dir);
 }
 
+std::optional<double> EnergyMeter::readNvmlJoules() {
+  unsigned long long mj = 0;
+  if (nvmlEnergy(nvmlDevice, &mj) != 0)
+    return std::nullopt;
+  double delta = static_cast<double>(mj) - nvmlLast;
+  nvmlLast = static_cast<double>(mj);
+  return delta / 1000.0;
+}
+
 std::optional<double> EnergyMeter::readJoulesSinceLast() {
+  if (nvmlEnergy)
+    return readNvmlJoules();
   if (paths.empty())
     return std::nullopt;
   double total = 0;

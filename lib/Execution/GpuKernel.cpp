@@ -52,8 +52,14 @@ void noteError(const char *msg) {
   if (firstError.empty())
     firstError = msg;
 }
+} // namespace
 
-extern "C" void *dltuneModuleLoad(void *data, size_t) {
+// The names upstream's lowering calls. Exported: JIT'd host code gets them
+// through registerSymbols, and kernels built into shared objects resolve
+// them against the dltune executable (linked with --export-dynamic).
+#define DLTUNE_GPU_EXPORT extern "C" __attribute__((visibility("default")))
+
+DLTUNE_GPU_EXPORT void *mgpuModuleLoad(void *data, size_t) {
   CudaDriver *d = driverOrNull();
   void *module = nullptr;
   if (d)
@@ -62,16 +68,16 @@ extern "C" void *dltuneModuleLoad(void *data, size_t) {
 }
 
 // PTX: the driver JIT-compiles it (optimisation level left to the driver).
-extern "C" void *dltuneModuleLoadJIT(void *data, int, size_t) {
-  return dltuneModuleLoad(data, 0);
+DLTUNE_GPU_EXPORT void *mgpuModuleLoadJIT(void *data, int, size_t) {
+  return mgpuModuleLoad(data, 0);
 }
 
-extern "C" void dltuneModuleUnload(void *module) {
+DLTUNE_GPU_EXPORT void mgpuModuleUnload(void *module) {
   if (CudaDriver *d = driverOrNull(); d && module)
     note(*d, d->cuModuleUnload(module), "cuModuleUnload");
 }
 
-extern "C" void *dltuneModuleGetFunction(void *module, const char *name) {
+DLTUNE_GPU_EXPORT void *mgpuModuleGetFunction(void *module, const char *name) {
   CudaDriver *d = driverOrNull();
   void *fn = nullptr;
   if (d && module)
@@ -81,7 +87,7 @@ extern "C" void *dltuneModuleGetFunction(void *module, const char *name) {
   return fn;
 }
 
-extern "C" void *dltuneStreamCreate() {
+DLTUNE_GPU_EXPORT void *mgpuStreamCreate() {
   CudaDriver *d = driverOrNull();
   void *stream = nullptr;
   if (d)
@@ -89,17 +95,17 @@ extern "C" void *dltuneStreamCreate() {
   return stream;
 }
 
-extern "C" void dltuneStreamDestroy(void *stream) {
+DLTUNE_GPU_EXPORT void mgpuStreamDestroy(void *stream) {
   if (CudaDriver *d = driverOrNull(); d && stream)
     note(*d, d->cuStreamDestroy(stream), "cuStreamDestroy");
 }
 
-extern "C" void dltuneStreamSynchronize(void *stream) {
+DLTUNE_GPU_EXPORT void mgpuStreamSynchronize(void *stream) {
   if (CudaDriver *d = driverOrNull(); d && stream)
     note(*d, d->cuStreamSynchronize(stream), "cuStreamSynchronize");
 }
 
-extern "C" void dltuneLaunchKernel(void *function, intptr_t gx, intptr_t gy, intptr_t gz,
+DLTUNE_GPU_EXPORT void mgpuLaunchKernel(void *function, intptr_t gx, intptr_t gy, intptr_t gz,
                                    intptr_t bx, intptr_t by, intptr_t bz, int32_t smem,
                                    void *stream, void **params, void **extra, size_t) {
   CudaDriver *d = driverOrNull();
@@ -113,7 +119,7 @@ extern "C" void dltuneLaunchKernel(void *function, intptr_t gx, intptr_t gy, int
        "cuLaunchKernel");
 }
 
-extern "C" void *dltuneMemAlloc(uint64_t bytes, void *, bool) {
+DLTUNE_GPU_EXPORT void *mgpuMemAlloc(uint64_t bytes, void *, bool) {
   CudaDriver *d = driverOrNull();
   CudaDriver::CUdeviceptr ptr = 0;
   if (d)
@@ -121,12 +127,12 @@ extern "C" void *dltuneMemAlloc(uint64_t bytes, void *, bool) {
   return reinterpret_cast<void *>(ptr);
 }
 
-extern "C" void dltuneMemFree(void *ptr, void *) {
+DLTUNE_GPU_EXPORT void mgpuMemFree(void *ptr, void *) {
   if (CudaDriver *d = driverOrNull(); d && ptr)
     note(*d, d->cuMemFree(reinterpret_cast<CudaDriver::CUdeviceptr>(ptr)), "cuMemFree");
 }
 
-extern "C" void dltuneMemcpy(void *dst, void *src, size_t bytes, void *) {
+DLTUNE_GPU_EXPORT void mgpuMemcpy(void *dst, void *src, size_t bytes, void *) {
   if (CudaDriver *d = driverOrNull())
     note(*d,
          d->cuMemcpy(reinterpret_cast<CudaDriver::CUdeviceptr>(dst),
@@ -134,33 +140,34 @@ extern "C" void dltuneMemcpy(void *dst, void *src, size_t bytes, void *) {
          "cuMemcpy");
 }
 
-extern "C" void dltuneMemset32(void *dst, unsigned value, size_t count, void *) {
+DLTUNE_GPU_EXPORT void mgpuMemset32(void *dst, unsigned value, size_t count, void *) {
   if (CudaDriver *d = driverOrNull())
     note(*d, d->cuMemsetD32(reinterpret_cast<CudaDriver::CUdeviceptr>(dst), value, count),
          "cuMemsetD32");
 }
 
-extern "C" void dltuneSetDefaultDevice(int32_t) {}
+DLTUNE_GPU_EXPORT void mgpuSetDefaultDevice(int32_t) {}
 
+namespace {
 llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner interner) {
   llvm::orc::SymbolMap map;
   auto add = [&](const char *name, void *fn) {
     map[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(fn),
                            llvm::JITSymbolFlags::Exported};
   };
-  add("mgpuModuleLoad", reinterpret_cast<void *>(&dltuneModuleLoad));
-  add("mgpuModuleLoadJIT", reinterpret_cast<void *>(&dltuneModuleLoadJIT));
-  add("mgpuModuleUnload", reinterpret_cast<void *>(&dltuneModuleUnload));
-  add("mgpuModuleGetFunction", reinterpret_cast<void *>(&dltuneModuleGetFunction));
-  add("mgpuStreamCreate", reinterpret_cast<void *>(&dltuneStreamCreate));
-  add("mgpuStreamDestroy", reinterpret_cast<void *>(&dltuneStreamDestroy));
-  add("mgpuStreamSynchronize", reinterpret_cast<void *>(&dltuneStreamSynchronize));
-  add("mgpuLaunchKernel", reinterpret_cast<void *>(&dltuneLaunchKernel));
-  add("mgpuMemAlloc", reinterpret_cast<void *>(&dltuneMemAlloc));
-  add("mgpuMemFree", reinterpret_cast<void *>(&dltuneMemFree));
-  add("mgpuMemcpy", reinterpret_cast<void *>(&dltuneMemcpy));
-  add("mgpuMemset32", reinterpret_cast<void *>(&dltuneMemset32));
-  add("mgpuSetDefaultDevice", reinterpret_cast<void *>(&dltuneSetDefaultDevice));
+  add("mgpuModuleLoad", reinterpret_cast<void *>(&mgpuModuleLoad));
+  add("mgpuModuleLoadJIT", reinterpret_cast<void *>(&mgpuModuleLoadJIT));
+  add("mgpuModuleUnload", reinterpret_cast<void *>(&mgpuModuleUnload));
+  add("mgpuModuleGetFunction", reinterpret_cast<void *>(&mgpuModuleGetFunction));
+  add("mgpuStreamCreate", reinterpret_cast<void *>(&mgpuStreamCreate));
+  add("mgpuStreamDestroy", reinterpret_cast<void *>(&mgpuStreamDestroy));
+  add("mgpuStreamSynchronize", reinterpret_cast<void *>(&mgpuStreamSynchronize));
+  add("mgpuLaunchKernel", reinterpret_cast<void *>(&mgpuLaunchKernel));
+  add("mgpuMemAlloc", reinterpret_cast<void *>(&mgpuMemAlloc));
+  add("mgpuMemFree", reinterpret_cast<void *>(&mgpuMemFree));
+  add("mgpuMemcpy", reinterpret_cast<void *>(&mgpuMemcpy));
+  add("mgpuMemset32", reinterpret_cast<void *>(&mgpuMemset32));
+  add("mgpuSetDefaultDevice", reinterpret_cast<void *>(&mgpuSetDefaultDevice));
   return map;
 }
 } // namespace
@@ -218,6 +225,21 @@ llvm::Expected<std::unique_ptr<GpuKernel>> GpuKernel::compile(ModuleOp lowered,
 }
 
 llvm::Error GpuKernel::run(std::vector<HostBuffer> &args, std::vector<HostBuffer> *results) {
+  return runWithDeviceBuffers(signature, args, results,
+                              [&](PackedDescriptors &desc, int64_t *resultWords) {
+                                std::vector<void *> pointers;
+                                for (int64_t &w : desc.words)
+                                  pointers.push_back(&w);
+                                if (!signature.results.empty())
+                                  pointers.push_back(resultWords);
+                                packed(pointers.data());
+                              });
+}
+
+llvm::Error mlir::dltune::runWithDeviceBuffers(
+    const KernelSignature &signature, std::vector<HostBuffer> &args,
+    std::vector<HostBuffer> *results,
+    llvm::function_ref<void(PackedDescriptors &, int64_t *)> call) {
   llvm::Expected<CudaDriver &> driverOr = CudaDriver::get();
   if (!driverOr)
     return driverOr.takeError();
@@ -251,15 +273,14 @@ llvm::Error GpuKernel::run(std::vector<HostBuffer> &args, std::vector<HostBuffer
     int64_t *words = static_cast<int64_t *>(desc->get(i));
     words[0] = words[1] = static_cast<int64_t>(device[i]);
   }
-  std::vector<void *> pointers;
-  for (int64_t &w : desc->words)
-    pointers.push_back(&w);
   std::vector<int64_t> resultWords(getResultWords(signature));
-  if (!signature.results.empty())
-    pointers.push_back(resultWords.data());
   (void)takeGpuRuntimeError();
-  packed(pointers.data());
+  call(*desc, resultWords.data());
   if (llvm::Error e = takeGpuRuntimeError()) {
+    release();
+    return e;
+  }
+  if (llvm::Error e = d.check(d.cuCtxSynchronize(), "cuCtxSynchronize")) {
     release();
     return e;
   }
@@ -283,7 +304,6 @@ llvm::Error GpuKernel::run(std::vector<HostBuffer> &args, std::vector<HostBuffer
     }
     if (results)
       results->push_back(HostBuffer(args[it - device.begin()]));
-    (void)t;
     r += 3 + 2 * t.shape.size();
   }
   release();

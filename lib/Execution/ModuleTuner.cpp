@@ -162,15 +162,25 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
   std::vector<TaskSummary> summaries;
   if (tasks.empty())
     return summaries;
-  if (options.target != "cpu")
-    return makeError("autotuning is implemented for target=cpu only so far");
+  if (options.target != "cpu" && options.target != "gpu")
+    return makeError("target must be cpu or gpu, got '" + options.target + "'");
+  bool anyGpu = options.target == "gpu";
+  for (const TuningTask &t : tasks)
+    anyGpu |= t.descriptor.target == "gpu";
+  if (anyGpu) {
+    // Every candidate would fail the same way: say it once, up front.
+    llvm::Expected<CudaDriver &> driver = CudaDriver::get();
+    if (!driver)
+      return makeError("autotuning for the GPU needs a CUDA driver: " +
+                       llvm::toString(driver.takeError()));
+  }
   std::string worker = options.workerPath.empty() ? findWorkerExecutable() : options.workerPath;
   if (worker.empty())
     return makeError("cannot find the dltune executable that runs the workers");
   llvm::Expected<std::unique_ptr<Database>> db = Database::open(options.dbPath);
   if (!db)
     return db.takeError();
-  DeviceInfo device = DeviceInfo::detect(options.target);
+  DeviceInfo device = DeviceInfo::detect(anyGpu ? "gpu" : "cpu");
   llvm::Expected<int64_t> deviceId = (*db)->getOrCreateDevice(
       {0, device.getFingerprint(), device.getName(), device.toJson()});
   if (!deviceId)

@@ -2,6 +2,7 @@
 
 #include "dltune/Execution/SharedObjectKernel.h"
 #include "dltune/Tuning/Error.h"
+#include "dltune/Execution/GpuKernel.h"
 #include "dltune/Execution/MemRefDescriptors.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -32,6 +33,16 @@ llvm::Error mlir::dltune::buildSharedObject(ModuleOp module, StringRef entry,
                                             StringRef schedulePipeline,
                                             const std::string &outPath, bool openmp,
                                             BuildPhases *phases) {
+  return buildSharedObjectWith(module, entry, schedulePipeline,
+                               openmp ? "dltune-lower-cpu" : "dltune-lower-cpu{openmp=false}",
+                               outPath, phases);
+}
+
+llvm::Error mlir::dltune::buildSharedObjectWith(ModuleOp module, StringRef entry,
+                                                StringRef schedulePipeline,
+                                                StringRef loweringPipeline,
+                                                const std::string &outPath,
+                                                BuildPhases *phases) {
   using Clock = std::chrono::steady_clock;
   auto seconds = [](Clock::time_point a, Clock::time_point b) {
     return std::chrono::duration<double>(b - a).count();
@@ -54,7 +65,7 @@ llvm::Error mlir::dltune::buildSharedObject(ModuleOp module, StringRef entry,
   std::string pipeline = schedulePipeline.str();
   if (!pipeline.empty())
     pipeline += ",";
-  pipeline += openmp ? "dltune-lower-cpu" : "dltune-lower-cpu{openmp=false}";
+  pipeline += loweringPipeline.str();
   llvm::Expected<OwningOpRef<ModuleOp>> lowered = runPipelineOnClone(*copy, pipeline);
   if (!lowered)
     return lowered.takeError();
@@ -118,7 +129,7 @@ SharedObjectKernel::~SharedObjectKernel() {
 }
 
 llvm::Expected<std::unique_ptr<SharedObjectKernel>>
-SharedObjectKernel::load(const std::string &path, KernelSignature signature) {
+SharedObjectKernel::load(const std::string &path, KernelSignature signature, bool onDevice) {
   std::unique_ptr<SharedObjectKernel> k(new SharedObjectKernel());
   k->handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!k->handle)
@@ -130,6 +141,7 @@ SharedObjectKernel::load(const std::string &path, KernelSignature signature) {
   if (signature.args.size() + (signature.results.empty() ? 0 : 1) > 12)
     return makeError("kernels with more than 12 memref parameters are not supported");
   k->signature = std::move(signature);
+  k->onDevice = onDevice;
   return k;
 }
 
@@ -156,6 +168,16 @@ static void callWithPointers(void *fn, void **p, size_t n) {
 
 llvm::Error SharedObjectKernel::run(std::vector<HostBuffer> &args,
                                     std::vector<HostBuffer> *results) {
+  if (onDevice)
+    return runWithDeviceBuffers(signature, args, results,
+                                [&](PackedDescriptors &desc, int64_t *resultWords) {
+                                  std::vector<void *> pointers;
+                                  if (!signature.results.empty())
+                                    pointers.push_back(resultWords);
+                                  for (size_t i = 0; i < args.size(); ++i)
+                                    pointers.push_back(desc.get(i));
+                                  callWithPointers(function, pointers.data(), pointers.size());
+                                });
   llvm::Expected<PackedDescriptors> packed = packArguments(signature, args);
   if (!packed)
     return packed.takeError();

@@ -141,3 +141,12 @@ llvm::Error mlir::dltune::setKernelConfig(ModuleOp kernel, StringRef configText)
                   ConfigAttr::get(kernel.getContext(), *space, *config));
   return llvm::Error::success();
 }
+
+std::string mlir::dltune::getKernelTarget(ModuleOp kernel) {
+  std::string target = "cpu";
+  kernel.walk([&](Operation *op) {
+    if (auto t = op->getAttrOfType<StringAttr>(DLTuneDialect::kTargetAttrName))
+      target = t.getValue().str();
+  });
+  return target;
+}

@@ -38,6 +38,8 @@ static cl::opt<int64_t> trials("trials", cl::desc("Measurements per task"), cl::
                                cl::sub(tuneCmd));
 static cl::opt<unsigned> jobs("jobs", cl::desc("Parallel builds"), cl::init(2),
                               cl::sub(tuneCmd));
+static cl::opt<std::string> target("target", cl::desc("cpu or gpu"), cl::init("cpu"),
+                                   cl::sub(tuneCmd));
 static cl::opt<int> threads("threads", cl::desc("CPU threads per kernel (0: all cores)"),
                             cl::init(0), cl::sub(tuneCmd));
 static cl::opt<uint64_t> seed("seed", cl::desc("Random seed"), cl::init(0), cl::sub(tuneCmd));
@@ -58,6 +60,7 @@ int tuneCommand() {
   setUpContext(ctx);
   ModuleTunerOptions options;
   options.dbPath = db;
+  options.target = target;
   options.trials = trials;
   options.jobs = jobs;
   options.seed = seed;
@@ -73,7 +76,8 @@ int tuneCommand() {
     PassManager pm(&ctx, ModuleOp::getOperationName());
     std::string err;
     llvm::raw_string_ostream os(err);
-    if (failed(parsePassPipeline("dltune-annotate{threads=" + std::to_string(threads) + "}",
+    if (failed(parsePassPipeline("dltune-annotate{threads=" + std::to_string(threads) +
+                                     " target=" + target + "}",
                                  pm, os)))
       return fail(err);
     // Remarks about ops left alone are not news here.

@@ -21,6 +21,7 @@
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
@@ -99,8 +100,15 @@ static int build(MLIRContext &ctx, ModuleOp kernel) {
   if (llvm::Error e = setKernelConfig(kernel, configText))
     return reportError(worker::kInvalidConfig, llvm::toString(std::move(e)));
   BuildPhases phases;
-  if (llvm::Error e = buildSharedObject(kernel, kTaskEntryName, "dltune-apply,dltune-strip",
-                                        outPath, /*openmp=*/true, &phases))
+  // GPU kernels: a cubin where ptxas is found, else PTX for the driver.
+  bool gpu = getKernelTarget(kernel) == "gpu";
+  bool ptxas = static_cast<bool>(llvm::sys::findProgramByName("ptxas")) ||
+               static_cast<bool>(llvm::sys::findProgramByName("ptxas", {"/usr/local/cuda/bin"}));
+  std::string lowering = !gpu    ? "dltune-lower-cpu"
+                         : ptxas ? "dltune-lower-gpu{format=bin}"
+                                 : "dltune-lower-gpu{format=isa}";
+  if (llvm::Error e = buildSharedObjectWith(kernel, kTaskEntryName, "dltune-apply,dltune-strip",
+                                            lowering, outPath, &phases))
     return reportError(worker::kCompileError, llvm::toString(std::move(e)));
   return report(worker::kOk, llvm::json::Object{{"built", outPath.getValue()},
                                                 {"schedule_lower_s", phases.scheduleAndLower},
@@ -171,8 +179,10 @@ static int reference(ModuleOp kernel, const KernelSignature &sig) {
   return report(worker::kOk, llvm::json::Object{{"untuned_ms", summarizeTimes(times).medianMs}});
 }
 
-static int measure(const KernelSignature &sig) {
-  llvm::Expected<std::unique_ptr<SharedObjectKernel>> k = SharedObjectKernel::load(soPath, sig);
+static int measure(ModuleOp kernel, const KernelSignature &sig) {
+  bool gpu = getKernelTarget(kernel) == "gpu";
+  llvm::Expected<std::unique_ptr<SharedObjectKernel>> k =
+      SharedObjectKernel::load(soPath, sig, /*onDevice=*/gpu);
   if (!k)
     return reportError(worker::kRunError, llvm::toString(k.takeError()));
   std::vector<HostBuffer> args = makeInputs(sig, /*seed=*/1);
@@ -236,7 +246,7 @@ static int measure(const KernelSignature &sig) {
                                                   {"repeats", 1},
                                                   {"cut_off", true},
                                                   {"max_rel_error", maxError}});
-  EnergyMeter meter;
+  EnergyMeter meter(gpu ? EnergyMeter::Source::Gpu : EnergyMeter::Source::Cpu);
   llvm::Expected<TimingStats> t = timeKernel(**k, args);
   if (!t)
     return reportError(worker::kRunError, llvm::toString(t.takeError()));
@@ -267,7 +277,7 @@ int workerCommand() {
   if (action == "reference")
     return reference(*kernel, *sig);
   if (action == "measure")
-    return measure(*sig);
+    return measure(*kernel, *sig);
   return reportError(worker::kUsage, "unknown worker action '" + action + "'");
 }
 

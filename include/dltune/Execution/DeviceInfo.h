@@ -39,18 +39,25 @@ struct DeviceInfo {
   static std::vector<std::string> getFeatureNames();
 };
 
-/// CPU package energy from RAPL (/sys/class/powercap), when readable.
+/// CPU package energy from RAPL (/sys/class/powercap), or GPU energy from
+/// NVML (libnvidia-ml.so.1, loaded at run time), when available.
 class EnergyMeter {
 public:
-  EnergyMeter();
-  bool isAvailable() const { return !paths.empty(); }
+  enum class Source { Cpu, Gpu };
+  explicit EnergyMeter(Source source = Source::Cpu);
+  bool isAvailable() const { return !paths.empty() || nvmlEnergy; }
   /// Joules consumed since the last call (or construction); nullopt when
   /// no meter is readable.
   std::optional<double> readJoulesSinceLast();
 
 private:
+  std::optional<double> readNvmlJoules();
   std::vector<std::string> paths;
   std::vector<double> last, range;
+  // NVML: total energy in mJ since the driver loaded.
+  void *nvmlDevice = nullptr;
+  int (*nvmlEnergy)(void *, unsigned long long *) = nullptr;
+  double nvmlLast = 0;
 };
 
 } // namespace mlir::dltune

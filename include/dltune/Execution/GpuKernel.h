@@ -36,6 +36,17 @@ private:
   void (*packed)(void **) = nullptr;
 };
 
+struct PackedDescriptors;
+
+/// Copies `args` into device memory, lets `call` run the entry with
+/// descriptors pointing there (and storage for result descriptors), waits,
+/// copies every argument back and copies the results - which must alias
+/// arguments - out. Used by JIT'd and shared-object GPU kernels alike.
+llvm::Error runWithDeviceBuffers(const KernelSignature &signature,
+                                 std::vector<HostBuffer> &args,
+                                 std::vector<HostBuffer> *results,
+                                 llvm::function_ref<void(PackedDescriptors &, int64_t *)> call);
+
 /// The first CUDA error an mgpu* call met since the last call (and clears
 /// it); success when there was none.
 llvm::Error takeGpuRuntimeError();

@@ -27,11 +27,20 @@ llvm::Error buildSharedObject(ModuleOp module, llvm::StringRef entry,
                               llvm::StringRef schedulePipeline, const std::string &outPath,
                               bool openmp = true, BuildPhases *phases = nullptr);
 
+/// Like buildSharedObject, with any lowering: `loweringPipeline` follows
+/// `schedulePipeline` (e.g. "dltune-lower-gpu{format=bin}").
+llvm::Error buildSharedObjectWith(ModuleOp module, llvm::StringRef entry,
+                                  llvm::StringRef schedulePipeline,
+                                  llvm::StringRef loweringPipeline, const std::string &outPath,
+                                  BuildPhases *phases = nullptr);
+
 class SharedObjectKernel {
 public:
   ~SharedObjectKernel();
+  /// `onDevice`: the kernel was lowered for the GPU; its arguments are
+  /// passed in device memory (see runWithDeviceBuffers).
   static llvm::Expected<std::unique_ptr<SharedObjectKernel>>
-  load(const std::string &path, KernelSignature signature);
+  load(const std::string &path, KernelSignature signature, bool onDevice = false);
   llvm::Error run(std::vector<HostBuffer> &args, std::vector<HostBuffer> *results = nullptr);
   const KernelSignature &getSignature() const { return signature; }
 
@@ -40,6 +49,7 @@ private:
   void *handle = nullptr;
   void *function = nullptr;
   KernelSignature signature;
+  bool onDevice = false;
 };
 
 } // namespace mlir::dltune

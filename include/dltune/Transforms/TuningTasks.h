@@ -34,6 +34,9 @@ struct TuningTask {
 /// extracted get a remark and are skipped.
 std::vector<TuningTask> collectTuningTasks(ModuleOp module);
 
+/// "gpu" when the kernel's op was annotated for the GPU, else "cpu".
+std::string getKernelTarget(ModuleOp kernel);
+
 /// Sets `config` (a "knob=value,..." string) as the dltune.config of the
 /// op of a task kernel; fails with a message when it is not valid for the
 /// op's space.
