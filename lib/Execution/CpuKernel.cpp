@@ -125,8 +125,7 @@ mlir::dltune::runPipelineOnClone(ModuleOp source, StringRef pipeline) {
 
 CpuKernel::~CpuKernel() = default;
 
-llvm::Expected<std::unique_ptr<CpuKernel>>
-CpuKernel::compile(ModuleOp lowered, KernelSignature signature) {
+void mlir::dltune::prepareForCodegen(MLIRContext *context) {
   static bool initialized = [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
@@ -135,7 +134,12 @@ CpuKernel::compile(ModuleOp lowered, KernelSignature signature) {
   (void)initialized;
   DialectRegistry registry;
   registerAllToLLVMIRTranslations(registry);
-  lowered.getContext()->appendDialectRegistry(registry);
+  context->appendDialectRegistry(registry);
+}
+
+llvm::Expected<std::unique_ptr<CpuKernel>>
+CpuKernel::compile(ModuleOp lowered, KernelSignature signature) {
+  prepareForCodegen(lowered.getContext());
 
   auto transformer = makeOptimizingTransformer(3, 0, nullptr);
   ExecutionEngineOptions options;

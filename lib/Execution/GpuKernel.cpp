@@ -192,15 +192,7 @@ llvm::Expected<std::unique_ptr<GpuKernel>> GpuKernel::compile(ModuleOp lowered,
   llvm::Expected<CudaDriver &> driver = CudaDriver::get();
   if (!driver)
     return driver.takeError();
-  static bool initialized = [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-    return true;
-  }();
-  (void)initialized;
-  DialectRegistry registry;
-  registerAllToLLVMIRTranslations(registry);
-  lowered.getContext()->appendDialectRegistry(registry);
+  prepareForCodegen(lowered.getContext());
   auto transformer = makeOptimizingTransformer(2, 0, nullptr);
   ExecutionEngineOptions options;
   options.transformer = transformer;

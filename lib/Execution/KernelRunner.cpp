@@ -5,6 +5,8 @@
 
 #include "llvm/Support/Program.h"
 
+#include <functional>
+
 using namespace mlir;
 using namespace mlir::dltune;
 
@@ -55,6 +57,38 @@ static Comparison compareRuns(const std::vector<HostBuffer> &refArgs,
   return total;
 }
 
+using RunFn = std::function<llvm::Error(std::vector<HostBuffer> &, std::vector<HostBuffer> *)>;
+
+/// The part of a run every target shares: inputs, the optional check against
+/// the untuned CPU lowering, and timing.
+static llvm::Expected<RunReport> checkAndTime(ModuleOp module, StringRef entry,
+                                              const KernelSignature &sig,
+                                              const RunOptions &options, const RunFn &run) {
+  RunReport report;
+  report.flops = countFlops(module, entry);
+  std::vector<HostBuffer> inputs = makeInputs(sig, options.seed);
+  if (options.check) {
+    llvm::Expected<std::unique_ptr<CpuKernel>> reference =
+        compileCpuKernel(module, entry, "dltune-strip", /*openmp=*/false);
+    if (!reference)
+      return reference.takeError();
+    std::vector<HostBuffer> refArgs(inputs), candArgs(inputs), refResults, candResults;
+    if (llvm::Error err = (*reference)->run(refArgs, &refResults))
+      return std::move(err);
+    if (llvm::Error err = run(candArgs, &candResults))
+      return std::move(err);
+    report.checked = true;
+    report.comparison = compareRuns(refArgs, refResults, candArgs, candResults);
+  }
+  std::vector<HostBuffer> args(inputs);
+  llvm::Expected<TimingStats> timing = timeRepeated([&]() { return run(args, nullptr); },
+                                                    options.warmup, options.repeat);
+  if (!timing)
+    return timing.takeError();
+  report.timing = *timing;
+  return report;
+}
+
 llvm::Expected<RunReport> mlir::dltune::runGpuKernel(ModuleOp module, StringRef entry,
                                                      const RunOptions &options) {
   llvm::Expected<KernelSignature> sig = getKernelSignature(module, entry);
@@ -73,32 +107,13 @@ llvm::Expected<RunReport> mlir::dltune::runGpuKernel(ModuleOp module, StringRef 
   llvm::Expected<std::unique_ptr<GpuKernel>> kernel = GpuKernel::compile(**lowered, *sig);
   if (!kernel)
     return kernel.takeError();
-  RunReport report;
-  report.flops = countFlops(module, entry);
-  std::vector<HostBuffer> inputs = makeInputs(*sig, options.seed);
-  if (options.check) {
-    llvm::Expected<std::unique_ptr<CpuKernel>> reference =
-        compileCpuKernel(module, entry, "dltune-strip", /*openmp=*/false);
-    if (!reference)
-      return reference.takeError();
-    std::vector<HostBuffer> refArgs(inputs), candArgs(inputs), refResults, candResults;
-    if (llvm::Error err = (*reference)->run(refArgs, &refResults))
-      return std::move(err);
-    if (llvm::Error err = (*kernel)->run(candArgs, &candResults))
-      return std::move(err);
-    report.checked = true;
-    report.comparison = compareRuns(refArgs, refResults, candArgs, candResults);
-  }
-  std::vector<HostBuffer> args(inputs);
-  GpuKernel *k = kernel->get();
   // Host wall time of a call: copies in and out included (the lowered host
   // code launches and synchronises; there is no device-side timer yet).
-  llvm::Expected<TimingStats> timing =
-      timeRepeated([&]() { return k->run(args); }, options.warmup, options.repeat);
-  if (!timing)
-    return timing.takeError();
-  report.timing = *timing;
-  return report;
+  GpuKernel *k = kernel->get();
+  return checkAndTime(module, entry, *sig, options,
+                      [&](std::vector<HostBuffer> &args, std::vector<HostBuffer> *results) {
+                        return k->run(args, results);
+                      });
 }
 
 llvm::Expected<RunReport> mlir::dltune::runCpuKernel(ModuleOp module,
@@ -108,32 +123,9 @@ llvm::Expected<RunReport> mlir::dltune::runCpuKernel(ModuleOp module,
       compileCpuKernel(module, entry, options.schedulePipeline);
   if (!kernel)
     return kernel.takeError();
-  RunReport report;
-  report.flops = countFlops(module, entry);
-  const KernelSignature &sig = (*kernel)->getSignature();
-  std::vector<HostBuffer> inputs = makeInputs(sig, options.seed);
-
-  if (options.check) {
-    llvm::Expected<std::unique_ptr<CpuKernel>> reference =
-        compileCpuKernel(module, entry, "dltune-strip", /*openmp=*/false);
-    if (!reference)
-      return reference.takeError();
-    std::vector<HostBuffer> refArgs(inputs), candArgs(inputs);
-    std::vector<HostBuffer> refResults, candResults;
-    if (llvm::Error err = (*reference)->run(refArgs, &refResults))
-      return std::move(err);
-    if (llvm::Error err = (*kernel)->run(candArgs, &candResults))
-      return std::move(err);
-    report.checked = true;
-    report.comparison = compareRuns(refArgs, refResults, candArgs, candResults);
-  }
-
-  std::vector<HostBuffer> args(inputs);
   CpuKernel *k = kernel->get();
-  llvm::Expected<TimingStats> timing = timeRepeated(
-      [&]() { return k->run(args); }, options.warmup, options.repeat);
-  if (!timing)
-    return timing.takeError();
-  report.timing = *timing;
-  return report;
+  return checkAndTime(module, entry, k->getSignature(), options,
+                      [&](std::vector<HostBuffer> &args, std::vector<HostBuffer> *results) {
+                        return k->run(args, results);
+                      });
 }

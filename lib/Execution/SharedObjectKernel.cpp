@@ -51,12 +51,6 @@ llvm::Error mlir::dltune::buildSharedObjectWith(ModuleOp module, StringRef entry
   if (!phases)
     phases = &local;
   auto t0 = Clock::now();
-  static bool initialized = [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-    return true;
-  }();
-  (void)initialized;
   OwningOpRef<ModuleOp> copy(cast<ModuleOp>(module->clone()));
   auto func = copy->lookupSymbol<func::FuncOp>(entry);
   if (!func)
@@ -72,9 +66,7 @@ llvm::Error mlir::dltune::buildSharedObjectWith(ModuleOp module, StringRef entry
   auto t1 = Clock::now();
   phases->scheduleAndLower = seconds(t0, t1);
 
-  DialectRegistry registry;
-  registerAllToLLVMIRTranslations(registry);
-  module.getContext()->appendDialectRegistry(registry);
+  prepareForCodegen(module.getContext());
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule = translateModuleToLLVMIR(**lowered, llvmContext);
   if (!llvmModule)

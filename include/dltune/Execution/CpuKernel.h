@@ -37,6 +37,10 @@ llvm::Expected<KernelSignature> getKernelSignature(ModuleOp module,
 /// loop-nest size times the arithmetic ops in each op's body.
 double countFlops(ModuleOp module, llvm::StringRef entry);
 
+/// Initialises LLVM's native target once and registers the LLVM IR
+/// translations in `context`: what every JIT or object emission needs.
+void prepareForCodegen(MLIRContext *context);
+
 /// Clones `source` and runs `pipeline` (a comma-separated pass list) on the
 /// clone; diagnostics are returned in the error.
 llvm::Expected<OwningOpRef<ModuleOp>> runPipelineOnClone(ModuleOp source,
