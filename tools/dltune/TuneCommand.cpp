@@ -93,6 +93,10 @@ int tuneCommand() {
     all.insert(all.end(), tasks->begin(), tasks->end());
     last = std::move(module);
   }
+  if (all.empty())
+    llvm::errs() << "dltune: note: no op in the given files has a dltune search space "
+                    "(supported: matmul, batch_matmul, 2-D convolutions, depthwise "
+                    "convolution, NHWC pooling, elementwise generics with static shapes)\n";
   if (!output.empty()) {
     std::string err;
     auto out = openOutputFile(output, &err);
