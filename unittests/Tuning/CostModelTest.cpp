@@ -134,6 +134,33 @@ TEST(CostModel, SaveLoadRoundTrip) {
   llvm::consumeError(createCostModel("gp").takeError());
 }
 
+TEST(CostModel, UpdateAccumulatesRows) {
+  SearchSpace space = syntheticSpace();
+  auto features = createKnobFeatureExtractor(space);
+  Data d = sampleData(space, 4);
+  auto model = llvm::cantFail(createCostModel("rf", 1));
+  std::vector<Config> first(d.train.begin(), d.train.begin() + 100),
+      second(d.train.begin() + 100, d.train.end());
+  auto labels = [](const std::vector<Config> &cs) {
+    std::vector<double> y;
+    for (const Config &c : cs)
+      y.push_back(1.0 / syntheticTime(c));
+    return y;
+  };
+  llvm::cantFail(model->update(features->extractAll(first), labels(first)));
+  llvm::cantFail(model->update(features->extractAll(second), labels(second)));
+  // Two updates give the model all 200 rows: as good as one fit on them.
+  std::vector<double> truth = labels(d.test);
+  double rho = spearman(model->predict(features->extractAll(d.test)), truth);
+  EXPECT_GT(rho, 0.8);
+  FeatureMatrix wrong;
+  wrong.cols = 2;
+  wrong.data = {1, 2};
+  llvm::Error e = model->update(wrong, {1.0});
+  EXPECT_TRUE(static_cast<bool>(e));
+  llvm::consumeError(std::move(e));
+}
+
 TEST(CostModel, LabelsAndRecall) {
   std::vector<double> y = normalizedThroughput({2.0, 1.0, NAN, -1.0, 4.0});
   EXPECT_DOUBLE_EQ(y[0], 0.5);

@@ -21,6 +21,20 @@ public:
   virtual llvm::StringRef getName() const = 0;
   /// Trains from scratch on all rows (the caller keeps the history).
   virtual llvm::Error fit(const FeatureMatrix &x, const std::vector<double> &y) = 0;
+  /// Adds rows to those the model has seen through update() and refits on
+  /// all of them (tree models have no cheaper incremental update).
+  llvm::Error update(const FeatureMatrix &x, const std::vector<double> &y) {
+    if (seen.cols == 0)
+      seen.cols = x.cols;
+    if (x.cols != seen.cols || x.rows() != y.size())
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "cost model update: %zu columns / %zu labels for %zu rows "
+                                     "(model has %zu columns)",
+                                     x.cols, y.size(), x.rows(), seen.cols);
+    seen.data.insert(seen.data.end(), x.data.begin(), x.data.end());
+    seenLabels.insert(seenLabels.end(), y.begin(), y.end());
+    return fit(seen, seenLabels);
+  }
   virtual std::vector<double> predict(const FeatureMatrix &x) const = 0;
   virtual bool hasVariance() const { return false; }
   /// Mean and variance per row; models without variance return 0 for it.
@@ -32,6 +46,10 @@ public:
   virtual bool isTrained() const = 0;
   virtual llvm::Error save(const std::string &path) const = 0;
   virtual llvm::Error load(const std::string &path) = 0;
+
+private:
+  FeatureMatrix seen;
+  std::vector<double> seenLabels;
 };
 
 /// "xgb" (XGBoost, AutoTVM's rank objective), "xgb-reg" (XGBoost
