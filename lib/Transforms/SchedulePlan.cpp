@@ -110,11 +110,8 @@ static void addThreads(SpaceBuilder &b, const std::string &parDim,
   b.require("(D_" + parDim + " / threads) % tile_" + parDim + " == 0");
 }
 
-static FailureOr<SchedulePlan> buildCpuPlan(linalg::LinalgOp op,
-                                            const std::string &kind,
-                                            const OpLoops &loops,
-                                            int64_t maxThreads,
-                                            std::string &whyNot) {
+static FailureOr<SchedulePlan> buildCpuPlan(const std::string &kind, const OpLoops &loops,
+                                            int64_t maxThreads, std::string &whyNot) {
   SchedulePlan plan;
   plan.target = ScheduleTarget::CPU;
   plan.opKind = kind;
@@ -232,7 +229,6 @@ static FailureOr<SchedulePlan> buildCpuPlan(linalg::LinalgOp op,
   }
   plan.space = std::move(*space);
   plan.preferred = b.preferred;
-  (void)op;
   return plan;
 }
 
@@ -324,7 +320,7 @@ FailureOr<SchedulePlan> mlir::dltune::buildSchedulePlan(linalg::LinalgOp op,
   FailureOr<SchedulePlan> plan =
       target == ScheduleTarget::GPU
           ? buildGpuPlan(kind, loops, whyNot)
-          : buildCpuPlan(op, kind, loops, std::max<int64_t>(1, maxThreads), whyNot);
+          : buildCpuPlan(kind, loops, std::max<int64_t>(1, maxThreads), whyNot);
   if (failed(plan))
     return failure();
   for (AffineMap map : op.getIndexingMapsArray()) {

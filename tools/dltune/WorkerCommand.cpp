@@ -88,7 +88,7 @@ static void exhaustMemory() {
   }
 }
 
-static int build(MLIRContext &ctx, ModuleOp kernel) {
+static int build(ModuleOp kernel) {
   if (worker::shouldInjectFault("compile_hang", configText))
     hang();
   if (worker::shouldInjectFault("compile_oom", configText))
@@ -273,7 +273,7 @@ int workerCommand() {
   if (!sig)
     return reportError(worker::kUsage, llvm::toString(sig.takeError()));
   if (action == "build")
-    return build(ctx, *kernel);
+    return build(*kernel);
   if (action == "reference")
     return reference(*kernel, *sig);
   if (action == "measure")

@@ -28,6 +28,7 @@ TEST(EnergyMeter, EitherReadsOrSaysItCannot) {
   EnergyMeter m;
   std::optional<double> j = m.readJoulesSinceLast();
   EXPECT_EQ(j.has_value(), m.isAvailable());
-  if (j)
+  if (j) {
     EXPECT_GE(*j, 0.0);
+  }
 }
