@@ -3,6 +3,7 @@
 #include "dltune/Dialect/DLTuneDialect.h"
 #include "dltune/Dialect/DLTuneAttrs.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Operation.h"
 
@@ -51,6 +52,14 @@ LogicalResult DLTuneDialect::verifyOperationAttribute(Operation *op,
     if (!isa<FlatSymbolRefAttr>(attr.getValue()))
       return op->emitOpError() << "'" << name
                                << "' must name a transform sequence (@symbol)";
+    return success();
+  }
+  if (name == kNumThreadsAttrName) {
+    auto threads = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!threads || threads.getInt() < 1)
+      return op->emitOpError() << "'" << name << "' must be a positive integer";
+    if (!isa<scf::ForallOp, scf::ParallelOp>(op))
+      return op->emitOpError() << "'" << name << "' belongs on scf.forall or scf.parallel";
     return success();
   }
   return op->emitOpError() << "unknown dltune attribute '" << name << "'";

@@ -39,6 +39,8 @@ static llvm::Expected<BufferType> toBufferType(Type type) {
   Type e = shaped.getElementType();
   if (e.isF16())
     t.element = ElementKind::F16;
+  else if (e.isBF16())
+    t.element = ElementKind::BF16;
   else if (e.isF32())
     t.element = ElementKind::F32;
   else if (e.isF64())

@@ -1,6 +1,7 @@
 //===- DeviceInfo.cpp - Device fingerprints and energy meters -------------===//
 
 #include "dltune/Execution/DeviceInfo.h"
+#include "dltune/Tuning/HostCpu.h"
 #include "dltune/Tuning/SearchSpace.h"
 
 #include "llvm/Support/Format.h"
@@ -17,69 +18,17 @@
 
 using namespace mlir::dltune;
 
-static std::string readFile(const std::string &path) {
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  std::string s = ss.str();
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' '))
-    s.pop_back();
-  return s;
-}
-
-static int64_t parseSize(const std::string &s) {
-  if (s.empty())
-    return 0;
-  int64_t v = std::atoll(s.c_str());
-  char unit = s.back();
-  return unit == 'K' ? v * 1024 : unit == 'M' ? v * 1024 * 1024 : v;
-}
-
 DeviceInfo DeviceInfo::detect(const std::string &target) {
   DeviceInfo d;
   d.target = target;
-  d.cores = static_cast<int>(std::thread::hardware_concurrency());
-  std::ifstream cpuinfo("/proc/cpuinfo");
-  std::string line;
-  static const std::set<std::string> interesting = {
-      "sse4_2", "avx", "avx2", "fma", "avx512f", "avx512bw", "avx512vl", "avx512_bf16",
-      "avx512_fp16", "amx_tile", "neon", "asimd", "sve"};
-  while (std::getline(cpuinfo, line)) {
-    auto colon = line.find(':');
-    if (colon == std::string::npos)
-      continue;
-    std::string key = line.substr(0, colon), value = line.substr(colon + 1);
-    key.erase(key.find_last_not_of(" \t") + 1);
-    value.erase(0, value.find_first_not_of(" \t"));
-    if (key == "model name" && d.cpuModel.empty())
-      d.cpuModel = value;
-    else if (key == "cpu MHz" && d.frequencyMHz == 0)
-      d.frequencyMHz = std::atof(value.c_str());
-    else if ((key == "flags" || key == "Features") && d.isaFlags.empty()) {
-      std::istringstream is(value);
-      std::string f;
-      while (is >> f)
-        if (interesting.count(f))
-          d.isaFlags.push_back(f);
-      std::sort(d.isaFlags.begin(), d.isaFlags.end());
-    }
-  }
-  std::string maxFreq = readFile("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq");
-  if (!maxFreq.empty())
-    d.frequencyMHz = std::atof(maxFreq.c_str()) / 1000.0;
-  for (int i = 0; i < 8; ++i) {
-    std::string base = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/";
-    std::string level = readFile(base + "level"), type = readFile(base + "type");
-    if (level.empty())
-      continue;
-    int64_t size = parseSize(readFile(base + "size"));
-    if (level == "1" && type == "Data")
-      d.l1dBytes = size;
-    else if (level == "2")
-      d.l2Bytes = size;
-    else if (level == "3")
-      d.l3Bytes = size;
-  }
+  HostCpu host = HostCpu::detect();
+  d.cores = host.cores;
+  d.cpuModel = host.model;
+  d.isaFlags = host.isaFlags;
+  d.frequencyMHz = host.frequencyMHz;
+  d.l1dBytes = host.l1dBytes;
+  d.l2Bytes = host.l2Bytes;
+  d.l3Bytes = host.l3Bytes;
   if (target == "gpu") {
     llvm::Expected<CudaDriver &> driver = CudaDriver::get();
     if (driver) {
@@ -182,12 +131,12 @@ EnergyMeter::EnergyMeter(Source source) {
     if (name.rfind("intel-rapl:", 0) != 0 || name.find(':', 11) != std::string::npos)
       continue;
     std::string base = "/sys/class/powercap/" + name + "/";
-    std::string value = readFile(base + "energy_uj");
+    std::string value = readSmallTextFile(base + "energy_uj");
     if (value.empty())
       continue; // not readable (permissions)
     paths.push_back(base + "energy_uj");
     last.push_back(std::atof(value.c_str()));
-    std::string r = readFile(base + "max_energy_range_uj");
+    std::string r = readSmallTextFile(base + "max_energy_range_uj");
     range.push_back(r.empty() ? 0 : std::atof(r.c_str()));
   }
   closedir(dir);
@@ -209,7 +158,7 @@ std::optional<double> EnergyMeter::readJoulesSinceLast() {
     return std::nullopt;
   double total = 0;
   for (size_t i = 0; i < paths.size(); ++i) {
-    std::string value = readFile(paths[i]);
+    std::string value = readSmallTextFile(paths[i]);
     if (value.empty())
       return std::nullopt;
     double now = std::atof(value.c_str());

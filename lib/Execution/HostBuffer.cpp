@@ -20,6 +20,7 @@ size_t BufferType::getElementBytes() const {
   case ElementKind::I8:
     return 1;
   case ElementKind::F16:
+  case ElementKind::BF16:
   case ElementKind::I16:
     return 2;
   case ElementKind::F32:
@@ -33,12 +34,12 @@ size_t BufferType::getElementBytes() const {
 }
 
 bool BufferType::isFloat() const {
-  return element == ElementKind::F16 || element == ElementKind::F32 ||
-         element == ElementKind::F64;
+  return element == ElementKind::F16 || element == ElementKind::BF16 ||
+         element == ElementKind::F32 || element == ElementKind::F64;
 }
 
 std::string BufferType::str() const {
-  static const char *names[] = {"f16", "f32", "f64", "i8", "i16", "i32", "i64"};
+  static const char *names[] = {"f16", "f32", "f64", "i8", "i16", "i32", "i64", "bf16"};
   std::string s;
   for (int64_t d : shape)
     s += std::to_string(d) + "x";
@@ -74,7 +75,28 @@ static float halfToFloat(uint16_t h) {
   uint32_t sign = (h & 0x8000) << 16;
   uint32_t exp = (h >> 10) & 0x1f;
   uint32_t mant = h & 0x3ff;
-  uint32_t x = exp == 0 ? sign : sign | ((exp - 15 + 127) << 23) | (mant << 13);
+  uint32_t x;
+  if (exp == 31) // infinity or NaN
+    x = sign | 0x7f800000 | (mant << 13);
+  else if (exp == 0) // zero or subnormal: mant * 2^-24
+    return (sign ? -1.0f : 1.0f) * std::ldexp(static_cast<float>(mant), -24);
+  else
+    x = sign | ((exp - 15 + 127) << 23) | (mant << 13);
+  float f;
+  std::memcpy(&f, &x, 4);
+  return f;
+}
+
+/// bfloat16 is the upper half of an f32; round to nearest even.
+static uint16_t floatToBFloat(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, 4);
+  x += 0x7fff + ((x >> 16) & 1);
+  return static_cast<uint16_t>(x >> 16);
+}
+
+static float bfloatToFloat(uint16_t b) {
+  uint32_t x = static_cast<uint32_t>(b) << 16;
   float f;
   std::memcpy(&f, &x, 4);
   return f;
@@ -99,6 +121,9 @@ void HostBuffer::fillRandom(uint64_t seed) {
     switch (type.element) {
     case ElementKind::F16:
       reinterpret_cast<uint16_t *>(p)[i] = floatToHalf(static_cast<float>(f));
+      break;
+    case ElementKind::BF16:
+      reinterpret_cast<uint16_t *>(p)[i] = floatToBFloat(static_cast<float>(f));
       break;
     case ElementKind::F32:
       reinterpret_cast<float *>(p)[i] = static_cast<float>(f);
@@ -127,6 +152,8 @@ double HostBuffer::getAsDouble(int64_t i) const {
   switch (type.element) {
   case ElementKind::F16:
     return halfToFloat(reinterpret_cast<const uint16_t *>(p)[i]);
+  case ElementKind::BF16:
+    return bfloatToFloat(reinterpret_cast<const uint16_t *>(p)[i]);
   case ElementKind::F32:
     return reinterpret_cast<const float *>(p)[i];
   case ElementKind::F64:
@@ -143,9 +170,38 @@ double HostBuffer::getAsDouble(int64_t i) const {
   return 0;
 }
 
+Tolerance mlir::dltune::getTolerance(ElementKind element, double rtol, double atol) {
+  Tolerance t;
+  switch (element) {
+  case ElementKind::F64:
+    t.rtol = 1e-9;
+    break;
+  case ElementKind::F32:
+    t.rtol = 1e-4;
+    break;
+  case ElementKind::F16:
+    t.rtol = 1e-2;
+    break;
+  case ElementKind::BF16:
+    t.rtol = 5e-2;
+    break;
+  case ElementKind::I8:
+  case ElementKind::I16:
+  case ElementKind::I32:
+  case ElementKind::I64:
+    t.rtol = 0;
+    break;
+  }
+  if (rtol >= 0)
+    t.rtol = rtol;
+  if (atol >= 0)
+    t.atol = atol;
+  return t;
+}
+
 Comparison mlir::dltune::compareBuffers(const HostBuffer &actual,
                                         const HostBuffer &reference,
-                                        double tolerance) {
+                                        std::optional<Tolerance> tolerance) {
   Comparison c;
   if (actual.getType().shape != reference.getType().shape ||
       actual.getType().element != reference.getType().element) {
@@ -158,19 +214,20 @@ Comparison mlir::dltune::compareBuffers(const HostBuffer &actual,
   double maxRef = 0, maxDiff = 0;
   for (int64_t i = 0; i < n; ++i)
     maxRef = std::max(maxRef, std::fabs(reference.getAsDouble(i)));
-  bool isFloat = reference.getType().isFloat();
+  Tolerance t = tolerance ? *tolerance : getTolerance(reference.getType().element);
+  double allowed = t.atol + t.rtol * maxRef;
   for (int64_t i = 0; i < n; ++i) {
     double a = actual.getAsDouble(i), b = reference.getAsDouble(i);
-    double d = std::fabs(a - b);
+    double d = a == b ? 0 : std::fabs(a - b); // equal infinities differ by 0
     if (std::isnan(a) != std::isnan(b))
       d = INFINITY;
     if (d > maxDiff)
       maxDiff = d;
-    bool bad = isFloat ? d > tolerance * (maxRef + 1e-30) : d != 0;
-    if (bad && c.firstMismatch < 0) {
+    if (d > allowed && c.firstMismatch < 0) {
       c.firstMismatch = i;
       c.message = "element " + std::to_string(i) + ": got " + std::to_string(a) +
-                  ", expected " + std::to_string(b);
+                  ", expected " + std::to_string(b) + " (allowed difference " +
+                  std::to_string(allowed) + ")";
     }
   }
   c.maxRelativeError = maxDiff / (maxRef + 1e-30);

@@ -9,9 +9,11 @@
 #include "dltune/Transforms/TuningTasks.h"
 #include "dltune/Tuning/FeatureExtractor.h"
 #include "dltune/Tuning/Database.h"
+#include "dltune/Version.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
@@ -43,7 +45,9 @@ class DatabaseCommitter : public MeasureCallback {
 public:
   DatabaseCommitter(Database &db, int64_t task, int64_t device, llvm::raw_ostream &log)
       : db(db), task(task), device(device), log(log) {}
-  void onResult(const Config &, const MeasureRecord &r, const TuningProgress &) override {
+  void onResult(const Config &, const MeasureRecord &result, const TuningProgress &) override {
+    MeasureRecord r = result;
+    r.generator = getGeneratorString();
     llvm::Expected<bool> ok = db.commitRecord(task, device, r);
     if (!ok)
       log << "dltune: warning: could not record a measurement: "
@@ -143,6 +147,52 @@ std::shared_ptr<const FeatureExtractor> makeFeatures(const TuningTask &task,
   return createScheduleFeatureExtractor(task.space, std::move(shape));
 }
 
+/// Re-measures the task's best candidates in fresh processes so that the
+/// reported best is a confirmed median, not the luckiest of many samples.
+/// Cut-off records are slow by definition and never candidates; noisy ones
+/// are, and are settled here. Skipped when nothing new was measured and the
+/// current candidates were confirmed before.
+llvm::Error confirmBest(const TuningTask &task, const TuningHistory &history,
+                        ProcessMeasurer &measurer, Database &db, int64_t taskId,
+                        int64_t deviceId, bool measuredNew, const ModuleTunerOptions &options,
+                        const std::string &label, llvm::raw_ostream &log) {
+  if (options.confirmTop == 0 || options.confirmRepeats == 0)
+    return llvm::Error::success();
+  std::vector<size_t> order;
+  for (size_t i = 0; i < history.records.size(); ++i)
+    if (history.records[i].isOk() && !history.records[i].cutOff &&
+        std::isfinite(history.records[i].timeMs))
+      order.push_back(i);
+  if (order.empty())
+    return llvm::Error::success();
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return history.records[a].timeMs < history.records[b].timeMs;
+  });
+  order.resize(std::min<size_t>(order.size(), options.confirmTop));
+  if (!measuredNew) {
+    llvm::Expected<std::vector<Confirmation>> earlier =
+        db.getLatestConfirmations(taskId, deviceId);
+    if (!earlier)
+      return earlier.takeError();
+    if (!earlier->empty() && earlier->front().generator == getGeneratorString())
+      return llvm::Error::success();
+  }
+  std::vector<Config> configs;
+  for (size_t i : order)
+    configs.push_back(history.configs[i]);
+  if (options.progress)
+    log << label << ": confirming the best " << configs.size()
+        << " in fresh processes\n";
+  std::vector<std::string> notes;
+  std::vector<Confirmation> confirmed =
+      measurer.confirm(configs, options.confirmRepeats, notes);
+  for (const std::string &n : notes)
+    log << "dltune: warning: " << label << ": " << n << "\n";
+  for (Confirmation &c : confirmed)
+    c.generator = getGeneratorString();
+  return db.commitConfirmations(taskId, deviceId, confirmed);
+}
+
 void attachConfig(TuningTask &task, const std::string &configText) {
   llvm::Expected<Config> c = task.space.parseConfig(configText);
   if (!c) {
@@ -194,24 +244,53 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
     summary.description = describe(task);
     summary.weight = task.getWeight();
     summary.flops = countFlops(*task.kernel, kTaskEntryName);
+    std::string label = "[" + std::to_string(ti + 1) + "/" + std::to_string(tasks.size()) +
+                        "] " + summary.description;
     llvm::Expected<int64_t> taskId = (*db)->getOrCreateTask(task.record);
     if (!taskId)
       return taskId.takeError();
+    if (options.remeasure) {
+      llvm::Expected<int64_t> moved =
+          (*db)->forget({task.record.hash, "", 0, *deviceId}, "remeasure");
+      if (!moved)
+        return moved.takeError();
+      if (*moved && options.progress)
+        log << label << ": " << *moved
+            << " earlier records moved to replaced_records, measuring again\n";
+    }
     // The history of this task on this device: resumed, never re-measured.
     TuningHistory history;
     llvm::Expected<std::vector<MeasureRecord>> past = (*db)->getRecords(*taskId, *deviceId);
     if (!past)
       return past.takeError();
+    int64_t unusable = 0, olderGenerator = 0;
+    std::string olderName;
+    std::string generator = getGeneratorString();
     for (MeasureRecord &r : *past) {
+      if (r.generator != generator) {
+        ++olderGenerator;
+        olderName = r.generator.empty() ? "an unknown generator" : r.generator;
+      }
       llvm::Expected<Config> c = task.space.parseConfig(r.config);
       if (!c) {
+        // Measured in another space (e.g. another machine's thread range):
+        // it still counts towards the budget, but cannot guide the search.
         llvm::consumeError(c.takeError());
+        ++unusable;
         continue;
       }
       history.configs.push_back(*c);
       history.measured.insert(*c);
       history.records.push_back(std::move(r));
     }
+    if (unusable)
+      log << "dltune: warning: " << label << ": " << unusable
+          << " earlier records do not fit this op's space; they count towards the "
+             "trial budget but are not used\n";
+    if (olderGenerator)
+      log << "dltune: warning: " << label << ": " << olderGenerator
+          << " earlier records come from " << olderName << ", not " << generator
+          << "; they are resumed as they are (use remeasure to measure them again)\n";
     std::string dir = workRoot + "/" + task.record.hash;
     if (std::error_code ec = llvm::sys::fs::create_directories(dir))
       return makeError("cannot create '" + dir + "': " + ec.message());
@@ -219,11 +298,16 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
     mo.workerPath = worker;
     mo.kernelPath = dir + "/kernel.mlir";
     mo.referencePath = dir + "/reference.bin";
+    // The computation, the inputs' generator and the untuned lowering.
+    mo.referenceKey = llvm::utohexstr(
+        stableHash(task.descriptor.getCanonicalString() + "|inputs-v1|" + generator));
     mo.workDir = dir;
     mo.jobs = std::max(1u, options.jobs);
     mo.buildLimits = {options.buildTimeoutSeconds, options.memoryLimitMB << 20};
     mo.runLimits = {options.runTimeoutSeconds, options.memoryLimitMB << 20};
     mo.minTimeMs = options.minTimeMs;
+    mo.rtol = options.rtol;
+    mo.atol = options.atol;
     {
       std::error_code ec;
       llvm::raw_fd_ostream os(mo.kernelPath, ec);
@@ -234,13 +318,17 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
     llvm::Expected<std::optional<double>> baseline = (*db)->getBaseline(*taskId, *deviceId);
     if (!baseline)
       return baseline.takeError();
-    if (!llvm::sys::fs::exists(mo.referencePath) || !*baseline) {
+    if (!ProcessMeasurer::hasReference(mo) || !*baseline) {
       if (options.progress)
-        log << "[" << ti + 1 << "/" << tasks.size() << "] " << summary.description
-            << ": running the untuned reference\n";
-      llvm::Expected<double> untuned = ProcessMeasurer::makeReference(mo);
-      if (!untuned)
-        return makeError(summary.description + ": " + llvm::toString(untuned.takeError()));
+        log << label << ": running the untuned reference\n";
+      llvm::Expected<double> untuned = ProcessMeasurer::makeReference(mo, summary.flops);
+      if (!untuned) {
+        // This task cannot be checked, so it is not tuned; the others are.
+        summary.error = llvm::toString(untuned.takeError());
+        log << "dltune: error: " << label << ": not tuned: " << summary.error << "\n";
+        summaries.push_back(summary);
+        continue;
+      }
       if (llvm::Error e = (*db)->setBaseline(*taskId, *deviceId, *untuned))
         return std::move(e);
       summary.untunedMs = *untuned;
@@ -259,34 +347,40 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
       return strategy.takeError();
     double historyBest = INFINITY;
     for (const MeasureRecord &r : history.records)
-      if (r.isOk() && r.repeats > 1)
+      if (r.isOk() && r.repeats > 1 && !r.noisy && !r.cutOff)
         historyBest = std::min(historyBest, r.timeMs);
     ProcessMeasurer measurer(task.space, mo, historyBest);
     DatabaseCommitter committer(**db, *taskId, *deviceId, log);
-    std::string label = "[" + std::to_string(ti + 1) + "/" + std::to_string(tasks.size()) +
-                        "] " + summary.description;
-    ProgressPrinter printer(label, summary.flops, history.records.size(), log);
+    ProgressPrinter printer(label, summary.flops, history.records.size() + unusable, log);
     std::vector<MeasureCallback *> callbacks = {&committer};
     if (options.progress)
       callbacks.push_back(&printer);
     TuningOptions to;
-    to.trials = options.trials;
+    to.trials = options.trials - unusable;
     to.timeBudgetSeconds = options.timeBudgetSeconds;
     to.batchSize = std::max(1u, options.jobs);
     to.seed = options.seed + ti;
     TuningProgress p = runTuningLoop(task.space, **strategy, measurer, history, callbacks, to);
     summary.newTrials = p.trialsDone;
-    summary.trials = history.records.size();
+    summary.trials = history.records.size() + unusable;
     for (const MeasureRecord &r : history.records)
       if (!r.isOk())
         ++summary.failures;
-    summary.tuningSeconds = p.elapsedSeconds;
+    if (llvm::Error e = confirmBest(task, history, measurer, **db, *taskId, *deviceId,
+                                    p.trialsDone > 0, options, label, log))
+      return std::move(e);
+    summary.tuningSeconds = measurer.getClockSeconds();
     llvm::Expected<std::optional<MeasureRecord>> best = (*db)->getBest(*taskId, *deviceId);
     if (!best)
       return best.takeError();
     if (*best) {
       summary.bestMs = (*best)->timeMs;
       summary.bestConfig = (*best)->config;
+      if ((*best)->confirmed) {
+        summary.confirmRounds = (*best)->repeats;
+        summary.bestMinMs = (*best)->minMs;
+        summary.bestMaxMs = (*best)->maxMs;
+      }
       attachConfig(task, (*best)->config);
     }
     summaries.push_back(summary);
@@ -295,16 +389,25 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
 }
 
 void mlir::dltune::printTaskTable(llvm::ArrayRef<TaskSummary> tasks, llvm::raw_ostream &os) {
-  os << llvm::formatv("{0,-44} {1,3} {2,11} {3,10} {4,9} {5,9} {6,7} {7,6} {8,8}\n", "task",
-                      "ops", "untuned ms", "best ms", "GFLOP/s", "speed-up", "trials",
-                      "failed", "time s");
+  os << llvm::formatv("{0,-44} {1,3} {2,11} {3,10} {4,7} {5,9} {6,9} {7,7} {8,6} {9,8}\n",
+                      "task", "ops", "untuned ms", "best ms", "spread", "GFLOP/s", "speed-up",
+                      "trials", "failed", "time s");
   for (const TaskSummary &t : tasks) {
     std::string d = t.description.size() > 44 ? t.description.substr(0, 41) + "..."
                                                : t.description;
+    if (!t.error.empty()) {
+      os << llvm::formatv("{0,-44} {1,3} not tuned: {2}\n", d, t.weight, t.error);
+      continue;
+    }
     bool ok = !std::isnan(t.bestMs);
-    os << llvm::formatv("{0,-44} {1,3} {2,11:f3} {3,10} {4,9} {5,9} {6,7} {7,6} {8,8:f1}\n", d,
-                        t.weight, t.untunedMs,
-                        ok ? llvm::formatv("{0:f4}", t.bestMs).str() : std::string("-"),
+    // Spread of the confirmed best: (max - min) / median over fresh
+    // processes; "-" when the best was not confirmed.
+    std::string spread = "-";
+    if (ok && t.confirmRounds > 0)
+      spread = llvm::formatv("{0:f1}%", 100 * (t.bestMaxMs - t.bestMinMs) / t.bestMs).str();
+    os << llvm::formatv("{0,-44} {1,3} {2,11:f3} {3,10} {4,7} {5,9} {6,9} {7,7} {8,6} {9,8:f1}\n",
+                        d, t.weight, t.untunedMs,
+                        ok ? llvm::formatv("{0:f4}", t.bestMs).str() : std::string("-"), spread,
                         ok ? llvm::formatv("{0:f1}", t.flops / (t.bestMs * 1e6)).str()
                            : std::string("-"),
                         ok ? llvm::formatv("{0:f1}x", t.untunedMs / t.bestMs).str()
@@ -348,6 +451,14 @@ llvm::Expected<int> mlir::dltune::applyBestFromDatabase(ModuleOp module,
                          << dbPath << "'; left without a configuration";
       continue;
     }
+    if (best->generator != getGeneratorString())
+      for (Operation *op : task.ops)
+        op->emitWarning() << "dltune-apply-best: the best configuration in '" << dbPath
+                          << "' was measured with "
+                          << (best->generator.empty() ? std::string("an unknown generator")
+                                                      : best->generator)
+                          << ", not " << getGeneratorString()
+                          << "; re-measure it (dltune tune --remeasure) to be sure";
     attachConfig(task, best->config);
     ++applied;
   }

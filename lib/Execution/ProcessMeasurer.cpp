@@ -5,7 +5,9 @@
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <csignal>
 #include <cstring>
@@ -113,11 +115,12 @@ MeasureRecord mlir::dltune::classifyWorkerResult(const ChildResult &r, bool buil
     rec.maxMs = report->getNumber("max_ms").value_or(NAN);
     rec.stddevMs = report->getNumber("stddev_ms").value_or(NAN);
     rec.repeats = static_cast<int>(report->getInteger("repeats").value_or(0));
+    rec.cutOff = report->getBoolean("cut_off").value_or(false);
     if (std::optional<double> e = report->getNumber("energy_j"))
       rec.energyJ = *e;
     // Noisy: spread large against the median (another process, frequency
     // changes); the median still counts, the flag warns.
-    rec.noisy = rec.repeats > 1 && rec.timeMs > 0 &&
+    rec.noisy = !rec.cutOff && rec.repeats > 1 && rec.timeMs > 0 &&
                 (rec.stddevMs / rec.timeMs > 0.1 || rec.minMs < 0.8 * rec.timeMs);
     if (std::isnan(rec.timeMs)) {
       rec.status = MeasureStatus::RuntimeCrash;
@@ -128,15 +131,19 @@ MeasureRecord mlir::dltune::classifyWorkerResult(const ChildResult &r, bool buil
 }
 
 std::vector<MeasureRecord> ProcessMeasurer::measure(const std::vector<Config> &configs) {
-  std::vector<MeasureRecord> records(configs.size());
-  std::vector<std::string> texts, soPaths;
+  return measureEach(configs, [](size_t, const MeasureRecord &) {});
+}
+
+std::vector<std::string> ProcessMeasurer::buildCandidates(const std::vector<Config> &configs,
+                                                          std::vector<MeasureRecord> &records,
+                                                          const ResultHandler &onFailure) {
+  std::vector<std::string> soPaths;
   std::vector<std::vector<std::string>> builds;
   for (const Config &c : configs) {
-    texts.push_back(space.formatConfig(c));
     soPaths.push_back(options.workDir + "/cand-" + std::to_string(::getpid()) + "-" +
                       std::to_string(counter++) + ".so");
     builds.push_back({options.workerPath, "worker", "build", "--kernel", options.kernelPath,
-                      "--config", texts.back(), "--out", soPaths.back()});
+                      "--config", space.formatConfig(c), "--out", soPaths.back()});
   }
   std::vector<llvm::Expected<ChildResult>> built =
       runChildren(builds, options.buildLimits, options.jobs);
@@ -144,57 +151,161 @@ std::vector<MeasureRecord> ProcessMeasurer::measure(const std::vector<Config> &c
     if (!built[i]) {
       records[i].status = MeasureStatus::CompileError;
       records[i].error = "cannot start the build worker: " + llvm::toString(built[i].takeError());
-      continue;
+    } else {
+      records[i] = classifyWorkerResult(*built[i], /*building=*/true);
+      records[i].buildSeconds = built[i]->wallSeconds;
     }
-    records[i] = classifyWorkerResult(*built[i], /*building=*/true);
-    records[i].buildSeconds = built[i]->wallSeconds;
-  }
-  // One measurement at a time: nothing else of ours runs beside it.
-  for (size_t i = 0; i < configs.size(); ++i) {
     if (!records[i].isOk()) {
       llvm::sys::fs::remove(soPaths[i]);
+      onFailure(i, records[i]);
+    }
+  }
+  return soPaths;
+}
+
+MeasureRecord ProcessMeasurer::runMeasureWorker(const Config &config, const std::string &so,
+                                                bool allowCutoff) {
+  std::vector<std::string> argv = {
+      options.workerPath, "worker", "measure", "--kernel", options.kernelPath, "--so", so,
+      "--reference", options.referencePath, "--reference-key", options.referenceKey,
+      "--config", space.formatConfig(config), "--min-time-ms", std::to_string(options.minTimeMs)};
+  if (options.rtol >= 0)
+    argv.insert(argv.end(), {"--rtol", std::to_string(options.rtol)});
+  if (options.atol >= 0)
+    argv.insert(argv.end(), {"--atol", std::to_string(options.atol)});
+  if (allowCutoff && options.cutoffFactor > 0 && std::isfinite(bestMs))
+    argv.insert(argv.end(), {"--cutoff-ms", std::to_string(options.cutoffFactor * bestMs)});
+  MeasureRecord rec;
+  llvm::Expected<ChildResult> run = runChild(argv, options.runLimits);
+  if (!run) {
+    rec.status = MeasureStatus::RuntimeCrash;
+    rec.error = "cannot start the measure worker: " + llvm::toString(run.takeError());
+    return rec;
+  }
+  rec = classifyWorkerResult(*run, /*building=*/false);
+  rec.runSeconds = run->wallSeconds;
+  return rec;
+}
+
+std::vector<MeasureRecord> ProcessMeasurer::measureEach(const std::vector<Config> &configs,
+                                                        const ResultHandler &onResult) {
+  std::vector<MeasureRecord> records(configs.size());
+  // Failed builds are final at once; they are reported before any timing.
+  std::vector<std::string> soPaths = buildCandidates(configs, records, onResult);
+  // One measurement at a time: nothing else of ours runs beside it.
+  for (size_t i = 0; i < configs.size(); ++i) {
+    if (!records[i].isOk())
       continue;
-    }
     double buildSeconds = records[i].buildSeconds;
-    std::vector<std::string> argv = {
-        options.workerPath, "worker", "measure", "--kernel", options.kernelPath, "--so",
-        soPaths[i], "--reference", options.referencePath, "--config", texts[i],
-        "--min-time-ms", std::to_string(options.minTimeMs)};
-    if (options.cutoffFactor > 0 && std::isfinite(bestMs)) {
-      argv.push_back("--cutoff-ms");
-      argv.push_back(std::to_string(options.cutoffFactor * bestMs));
-    }
-    llvm::Expected<ChildResult> run = runChild(argv, options.runLimits);
-    if (!run) {
-      records[i].status = MeasureStatus::RuntimeCrash;
-      records[i].error = "cannot start the measure worker: " + llvm::toString(run.takeError());
-    } else {
-      records[i] = classifyWorkerResult(*run, /*building=*/false);
-      records[i].runSeconds = run->wallSeconds;
-      if (records[i].isOk() && records[i].repeats > 1)
-        bestMs = std::min(bestMs, records[i].timeMs);
-    }
+    records[i] = runMeasureWorker(configs[i], soPaths[i], /*allowCutoff=*/true);
+    if (records[i].isOk() && records[i].repeats > 1 && !records[i].noisy)
+      bestMs = std::min(bestMs, records[i].timeMs);
     records[i].buildSeconds = buildSeconds;
     llvm::sys::fs::remove(soPaths[i]);
+    onResult(i, records[i]);
   }
   return records;
 }
 
-llvm::Expected<double> ProcessMeasurer::makeReference(const ProcessMeasurerOptions &options) {
+std::vector<Confirmation> ProcessMeasurer::confirm(const std::vector<Config> &configs,
+                                                   unsigned maxRounds,
+                                                   std::vector<std::string> &notes) {
+  std::vector<Confirmation> out(configs.size());
+  std::vector<MeasureRecord> built(configs.size());
+  std::vector<std::string> soPaths =
+      buildCandidates(configs, built, [](size_t, const MeasureRecord &) {});
+  std::vector<std::vector<double>> medians(configs.size());
+  std::vector<bool> failed(configs.size(), false);
+  for (size_t i = 0; i < configs.size(); ++i) {
+    out[i].config = space.formatConfig(configs[i]);
+    if (!built[i].isOk()) {
+      failed[i] = true;
+      notes.push_back(out[i].config + ": rebuild failed (" + toString(built[i].status).str() +
+                      "): " + built[i].error);
+    }
+  }
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  };
+  for (unsigned round = 0; round < maxRounds; ++round) {
+    // Interleaved, in a rotating order, so that a slow phase of the machine
+    // hits every candidate alike rather than one of them.
+    for (size_t k = 0; k < configs.size(); ++k) {
+      size_t i = (k + round) % configs.size();
+      if (failed[i])
+        continue;
+      MeasureRecord r = runMeasureWorker(configs[i], soPaths[i], /*allowCutoff=*/false);
+      if (!r.isOk()) {
+        failed[i] = true;
+        notes.push_back(out[i].config + ": re-measurement failed (" +
+                        toString(r.status).str() + "): " + r.error);
+        continue;
+      }
+      medians[i].push_back(r.timeMs);
+    }
+    // Separated: the fastest candidate's slowest process still beats every
+    // other candidate's fastest one. Three rounds at least, so that one
+    // lucky process cannot decide.
+    if (round + 1 < std::min(3u, maxRounds))
+      continue;
+    size_t best = configs.size();
+    for (size_t i = 0; i < configs.size(); ++i)
+      if (!failed[i] && !medians[i].empty() &&
+          (best == configs.size() || median(medians[i]) < median(medians[best])))
+        best = i;
+    if (best == configs.size())
+      break;
+    double bestWorst = *std::max_element(medians[best].begin(), medians[best].end());
+    bool separated = true;
+    for (size_t i = 0; i < configs.size(); ++i)
+      if (i != best && !failed[i] && !medians[i].empty() &&
+          *std::min_element(medians[i].begin(), medians[i].end()) <= bestWorst)
+        separated = false;
+    if (separated)
+      break;
+  }
+  for (size_t i = 0; i < configs.size(); ++i) {
+    llvm::sys::fs::remove(soPaths[i]);
+    if (failed[i] || medians[i].empty())
+      continue;
+    out[i].rounds = static_cast<int>(medians[i].size());
+    out[i].medianMs = median(medians[i]);
+    out[i].minMs = *std::min_element(medians[i].begin(), medians[i].end());
+    out[i].maxMs = *std::max_element(medians[i].begin(), medians[i].end());
+  }
+  return out;
+}
+
+llvm::Expected<double> ProcessMeasurer::makeReference(const ProcessMeasurerOptions &options,
+                                                      double flops) {
   ChildLimits limits = options.runLimits;
-  // The untuned loops can be slow: give the reference ten times the budget.
-  limits.wallSeconds = std::max(limits.wallSeconds * 10, options.buildLimits.wallSeconds);
+  // The untuned loops run at 0.1-1 GFLOP/s: allow 20 MFLOP/s plus start-up,
+  // and never less than ten times a candidate's budget.
+  limits.wallSeconds = std::max({limits.wallSeconds * 10, options.buildLimits.wallSeconds,
+                                 30 + flops / 2e7});
   llvm::Expected<ChildResult> r = runChild(
       {options.workerPath, "worker", "reference", "--kernel", options.kernelPath, "--out",
-       options.referencePath},
+       options.referencePath, "--reference-key", options.referenceKey},
       limits);
   if (!r)
     return r.takeError();
   MeasureRecord rec = classifyWorkerResult(*r, true);
+  if (r->timedOut)
+    rec.error = "the untuned kernel ran past its limit of " +
+                std::to_string(static_cast<int>(limits.wallSeconds)) + " s";
   if (!rec.isOk())
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "the untuned reference failed (%s): %s",
                                    toString(rec.status).str().c_str(), rec.error.c_str());
   std::optional<llvm::json::Object> report = parseReport(r->out);
   return report ? report->getNumber("untuned_ms").value_or(NAN) : NAN;
+}
+
+bool ProcessMeasurer::hasReference(const ProcessMeasurerOptions &options) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> key =
+      llvm::MemoryBuffer::getFile(options.referencePath + ".key");
+  return key && (*key)->getBuffer().trim() == options.referenceKey &&
+         llvm::sys::fs::exists(options.referencePath);
 }

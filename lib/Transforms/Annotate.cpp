@@ -34,6 +34,15 @@ struct AnnotatePass : public dltune::impl::DLTuneAnnotateBase<AnnotatePass> {
     int64_t threads = numThreads > 0
                           ? static_cast<int64_t>(numThreads)
                           : std::max<int64_t>(1, std::thread::hardware_concurrency());
+    CpuTarget cpu = CpuTarget::getHost(threads);
+    if (cpuLanes > 0)
+      cpu.lanes = cpuLanes;
+    if (cpuRegisters > 0)
+      cpu.vectorRegisters = cpuRegisters;
+    if (l1KB > 0)
+      cpu.l1Bytes = l1KB << 10;
+    if (l2KB > 0)
+      cpu.l2Bytes = l2KB << 10;
     bool failed = false;
 
     module.walk([&](linalg::LinalgOp op) {
@@ -58,7 +67,7 @@ struct AnnotatePass : public dltune::impl::DLTuneAnnotateBase<AnnotatePass> {
       }
       std::string whyNot;
       FailureOr<SchedulePlan> plan =
-          buildSchedulePlan(op, schedTarget, threads, whyNot);
+          buildSchedulePlan(op, schedTarget, cpu, whyNot);
       if (mlir::failed(plan)) {
         op->emitRemark() << "dltune-annotate: left alone: " << whyNot;
         return;

@@ -58,9 +58,10 @@ std::string mlir::dltune::getCpuLoweringPipeline(bool openmp) {
       "function-boundary-type-conversion=identity-layout-map},"
       "drop-equivalent-buffer-results,cse,canonicalize,"
       "convert-bufferization-to-memref,convert-linalg-to-loops,"
-      "convert-vector-to-scf{full-unroll=true},scf-forall-to-parallel,";
-  if (openmp)
-    p += "convert-scf-to-openmp,";
+      "convert-vector-to-scf{full-unroll=true},";
+  // dltune's own forall lowering gives each loop the team size its
+  // `threads` knob chose (num_threads), not the runtime's default.
+  p += openmp ? "dltune-forall-to-openmp," : "scf-forall-to-parallel,";
   p += "lower-affine,expand-strided-metadata,lower-affine,"
        "finalize-memref-to-llvm,convert-scf-to-cf,convert-vector-to-llvm,"
        "finalize-memref-to-llvm,convert-math-to-llvm,convert-arith-to-llvm,"

@@ -2,9 +2,12 @@
 
 #include "dltune/Transforms/SchedulePlan.h"
 
+#include "dltune/Tuning/HostCpu.h"
+
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace mlir;
@@ -110,8 +113,28 @@ static void addThreads(SpaceBuilder &b, const std::string &parDim,
   b.require("(D_" + parDim + " / threads) % tile_" + parDim + " == 0");
 }
 
+/// The largest option whose register tile leaves the accumulators, one
+/// row of B vectors and a broadcast in registers (no spills).
+static int64_t pickRegisterRows(const std::vector<int64_t> &options, int64_t vectorsPerRow,
+                                const CpuTarget &cpu) {
+  int64_t best = options.front();
+  for (int64_t v : options)
+    if (v * vectorsPerRow + vectorsPerRow + 2 <= cpu.vectorRegisters)
+      best = std::max(best, v);
+  return best;
+}
+
+/// The largest power of two <= x (at least 1).
+static int64_t floorPow2(int64_t x) {
+  int64_t p = 1;
+  while (p * 2 <= x)
+    p *= 2;
+  return p;
+}
+
 static FailureOr<SchedulePlan> buildCpuPlan(const std::string &kind, const OpLoops &loops,
-                                            int64_t maxThreads, std::string &whyNot) {
+                                            const CpuTarget &cpu, std::string &whyNot) {
+  int64_t maxThreads = std::max<int64_t>(1, cpu.maxThreads);
   SchedulePlan plan;
   plan.target = ScheduleTarget::CPU;
   plan.opKind = kind;
@@ -128,9 +151,18 @@ static FailureOr<SchedulePlan> buildCpuPlan(const std::string &kind, const OpLoo
     if (batched)
       plan.loopNames.push_back("b");
     plan.loopNames.append({"m", "n", "k"});
-    addTiledLoop(b, "m", M, 256, 64, {1, 2, 4, 6, 8, 12, 16}, 8);
-    addTiledLoop(b, "n", N, 512, 128, {1, 4, 8, 16, 32, 48, 64}, 32);
-    addTiledLoop(b, "k", K, 1024, 256, {}, 1);
+    // Register tile: two vectors of N per row (B loads amortised over the
+    // rows), as many rows as the register file holds; cache tiles: a B
+    // micro-panel (tile_k x reg_n) fills L1, the B block (tile_k x tile_n)
+    // half of L2.
+    int64_t regN = 2 * cpu.lanes;
+    std::vector<int64_t> regMOptions = dividing(M, {1, 2, 4, 6, 8, 12, 16});
+    int64_t regM = std::min<int64_t>(8, pickRegisterRows(regMOptions, 2, cpu));
+    int64_t tileK = std::clamp<int64_t>(floorPow2(cpu.l1Bytes / (regN * 4)), 64, 512);
+    int64_t tileN = std::clamp<int64_t>(floorPow2(cpu.l2Bytes / 2 / (tileK * 4)), regN, 512);
+    addTiledLoop(b, "m", M, 256, 64, {1, 2, 4, 6, 8, 12, 16}, regM);
+    addTiledLoop(b, "n", N, 512, tileN, {1, 4, 8, 16, 32, 48, 64}, regN);
+    addTiledLoop(b, "k", K, 1024, tileK, {}, 1);
     b.knob("unroll", {1, 2, 4, 8}, 1);
     b.require("tile_k % unroll == 0");
     b.param("max_acc", 512);
@@ -147,9 +179,13 @@ static FailureOr<SchedulePlan> buildCpuPlan(const std::string &kind, const OpLoo
   } else if (kind == "conv_2d_nhwc_hwcf") {
     // Loops: n, oh, ow, f, kh, kw, c.
     plan.loopNames = {"n", "oh", "ow", "f", "kh", "kw", "c"};
+    // As for matmul: reg_f vectors of filters per output pixel row.
+    int64_t regF = 2 * cpu.lanes;
+    int64_t regOW = std::min<int64_t>(
+        4, pickRegisterRows(dividing(s[2], {1, 2, 4, 7, 8, 14}), 2, cpu));
     addTiledLoop(b, "oh", s[1], 64, 1, {}, 1);
-    addTiledLoop(b, "ow", s[2], 64, 64, {1, 2, 4, 7, 8, 14}, 4);
-    addTiledLoop(b, "f", s[3], 512, 64, {1, 4, 8, 16, 32, 64}, 32);
+    addTiledLoop(b, "ow", s[2], 64, 64, {1, 2, 4, 7, 8, 14}, regOW);
+    addTiledLoop(b, "f", s[3], 512, 64, {1, 4, 8, 16, 32, 64}, regF);
     addTiledLoop(b, "c", s[6], 512, 64, {1, 2, 4, 8}, 1);
     b.knob("unroll", {1, 2, 4}, 1);
     b.require("(tile_c / reg_c) % unroll == 0");
@@ -163,9 +199,13 @@ static FailureOr<SchedulePlan> buildCpuPlan(const std::string &kind, const OpLoo
   } else if (kind == "conv_2d_nchw_fchw") {
     // Loops: n, f, oh, ow, c, kh, kw.
     plan.loopNames = {"n", "f", "oh", "ow", "c", "kh", "kw"};
-    addTiledLoop(b, "f", s[1], 512, 64, {1, 4, 8, 16, 32}, 8);
+    // Output pixels along the vector, filters as register rows.
+    int64_t regOW = cpu.lanes;
+    int64_t regF = std::min<int64_t>(
+        8, pickRegisterRows(dividing(s[1], {1, 4, 8, 16, 32}), 1, cpu));
+    addTiledLoop(b, "f", s[1], 512, 64, {1, 4, 8, 16, 32}, regF);
     addTiledLoop(b, "oh", s[2], 64, 1, {}, 1);
-    addTiledLoop(b, "ow", s[3], 64, 64, {1, 2, 4, 7, 8, 14, 16}, 16);
+    addTiledLoop(b, "ow", s[3], 64, 64, {1, 2, 4, 7, 8, 14, 16}, regOW);
     addTiledLoop(b, "c", s[4], 512, 64, {1, 2, 4, 8}, 1);
     b.knob("unroll", {1}, 1);
     b.param("max_acc", 512);
@@ -292,9 +332,30 @@ static FailureOr<SchedulePlan> buildGpuPlan(const std::string &kind,
   return plan;
 }
 
+CpuTarget CpuTarget::getHost(int64_t maxThreads) {
+  // Read once: the annotate pass asks for every op.
+  static const HostCpu host = HostCpu::detect();
+  CpuTarget t;
+  t.maxThreads = maxThreads;
+  t.lanes = host.getF32Lanes();
+  t.vectorRegisters = host.getVectorRegisters();
+  if (host.l1dBytes > 0)
+    t.l1Bytes = host.l1dBytes;
+  if (host.l2Bytes > 0)
+    t.l2Bytes = host.l2Bytes;
+  return t;
+}
+
 FailureOr<SchedulePlan> mlir::dltune::buildSchedulePlan(linalg::LinalgOp op,
                                                         ScheduleTarget target,
                                                         int64_t maxThreads,
+                                                        std::string &whyNot) {
+  return buildSchedulePlan(op, target, CpuTarget::getHost(maxThreads), whyNot);
+}
+
+FailureOr<SchedulePlan> mlir::dltune::buildSchedulePlan(linalg::LinalgOp op,
+                                                        ScheduleTarget target,
+                                                        const CpuTarget &cpu,
                                                         std::string &whyNot) {
   StringRef name = op->getName().getStringRef();
   std::string kind;
@@ -320,7 +381,7 @@ FailureOr<SchedulePlan> mlir::dltune::buildSchedulePlan(linalg::LinalgOp op,
   FailureOr<SchedulePlan> plan =
       target == ScheduleTarget::GPU
           ? buildGpuPlan(kind, loops, whyNot)
-          : buildCpuPlan(kind, loops, std::max<int64_t>(1, maxThreads), whyNot);
+          : buildCpuPlan(kind, loops, cpu, whyNot);
   if (failed(plan))
     return failure();
   for (AffineMap map : op.getIndexingMapsArray()) {
@@ -467,6 +528,13 @@ static void emitCpuScript(ScriptWriter &w, const SchedulePlan &plan,
          << " = transform.structured.tile_using_forall " << op
          << " tile_sizes " << joinTiles(forall)
          << " : (!transform.any_op) -> (!transform.any_op, !transform.any_op)\n";
+    // The team size travels with the loop down to its omp.parallel
+    // (dltune-forall-to-openmp), so OMP_NUM_THREADS cannot change it.
+    std::string count = w.fresh("nthreads");
+    w.os << "    " << count << " = transform.param.constant " << threads
+         << " : i64 -> !transform.param<i64>\n";
+    w.os << "    transform.annotate " << loop << " \"dltune.num_threads\" = " << count
+         << " : !transform.any_op, !transform.param<i64>\n";
     op = tiled;
   }
   SmallVector<std::string> cacheLoops, regLoops;

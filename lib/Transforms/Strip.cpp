@@ -1,5 +1,6 @@
 //===- Strip.cpp - Remove dltune attributes -------------------------------===//
 
+#include "dltune/Dialect/DLTuneAttrs.h"
 #include "dltune/Transforms/Passes.h"
 
 namespace mlir::dltune {
@@ -15,7 +16,10 @@ struct StripPass : public dltune::impl::DLTuneStripBase<StripPass> {
     getOperation()->walk([](Operation *op) {
       SmallVector<StringAttr> names;
       for (NamedAttribute attr : op->getDiscardableAttrs())
-        if (attr.getName().getValue().starts_with("dltune."))
+        // The team size a schedule left on its loops is part of the
+        // scheduled code (the lowering reads it), not an annotation.
+        if (attr.getName().getValue().starts_with("dltune.") &&
+            attr.getName() != dltune::DLTuneDialect::kNumThreadsAttrName)
           names.push_back(attr.getName());
       for (StringAttr name : names)
         op->removeAttr(name);

@@ -6,6 +6,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -53,6 +55,94 @@ static FailureOr<OwningOpRef<ModuleOp>> extractKernel(Operation *op) {
   return module;
 }
 
+/// The computation of a task kernel in generic form: named ops generalized
+/// (so indexing maps, strides and dilations are explicit), every discardable
+/// attribute dropped (dltune's space and config, user tags), printed in
+/// MLIR's generic syntax. Equal computations print equally; the printed
+/// body, maps, iterator types and captured constants all take part.
+static std::string getCanonicalComputation(ModuleOp kernel) {
+  OwningOpRef<ModuleOp> copy = kernel.clone();
+  IRRewriter rewriter(kernel.getContext());
+  SmallVector<linalg::LinalgOp> named;
+  copy->walk([&](linalg::LinalgOp op) {
+    if (!isa<linalg::GenericOp>(op))
+      named.push_back(op);
+  });
+  for (linalg::LinalgOp op : named) {
+    rewriter.setInsertionPoint(op);
+    // Ops that cannot be generalized keep their named form, which still
+    // prints every attribute that defines them.
+    (void)linalg::generalizeNamedOp(rewriter, op);
+  }
+  DictionaryAttr none = DictionaryAttr::get(kernel.getContext());
+  copy->walk([&](Operation *op) { op->setDiscardableAttrs(none); });
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  OpPrintingFlags flags;
+  flags.printGenericOpForm().skipRegions(false);
+  copy->print(os, flags);
+  return text;
+}
+
+/// "maximumf", "addf+mulf": the arithmetic an op's body performs.
+static std::string describeBody(linalg::LinalgOp op) {
+  std::string ops;
+  for (Operation &inner : op->getRegion(0).front().without_terminator()) {
+    StringRef name = inner.getName().getStringRef();
+    name.consume_front("arith.");
+    name.consume_front("math.");
+    ops += (ops.empty() ? "" : "+") + name.str();
+  }
+  return ops.empty() ? "copy" : ops;
+}
+
+static std::string joinShape(ArrayRef<int64_t> shape) {
+  std::string s;
+  for (size_t j = 0; j < shape.size(); ++j)
+    s += (j ? "x" : "") + std::to_string(shape[j]);
+  return s;
+}
+
+/// What a person reads in tables: the op's name, and what makes it differ
+/// from its default form (non-default maps, strides, dilations), or for
+/// generic ops what they compute.
+static std::string describeOp(linalg::LinalgOp op) {
+  std::string name = op->getName().getStringRef().str();
+  if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation())) {
+    std::string kind = op.getNumReductionLoops() == 0 ? "elementwise" : "reduction";
+    std::string shape;
+    if (op.getNumDpsInits() > 0)
+      if (auto t = dyn_cast<ShapedType>(op.getDpsInitOperand(0)->get().getType()))
+        shape = " " + joinShape(t.getShape());
+    return kind + " " + describeBody(op) + shape;
+  }
+  if (op.hasUserDefinedMaps()) {
+    name += " maps";
+    for (AffineMap map : op.getIndexingMapsArray()) {
+      name += " (";
+      for (unsigned i = 0; i < map.getNumResults(); ++i) {
+        std::string r;
+        llvm::raw_string_ostream os(r);
+        map.getResult(i).print(os);
+        name += (i ? "," : "") + r;
+      }
+      name += ")";
+    }
+  }
+  for (StringRef attrName : {"strides", "dilations"}) {
+    auto attr = op->getAttrOfType<DenseIntElementsAttr>(attrName);
+    if (!attr || llvm::all_of(attr.getValues<int64_t>(), [](int64_t v) { return v == 1; }))
+      continue;
+    name += " " + attrName.drop_back().str() + " ";
+    bool first = true;
+    for (int64_t v : attr.getValues<int64_t>()) {
+      name += (first ? "" : "x") + std::to_string(v);
+      first = false;
+    }
+  }
+  return name;
+}
+
 std::vector<TuningTask> mlir::dltune::collectTuningTasks(ModuleOp module) {
   std::vector<TuningTask> tasks;
   std::map<uint64_t, size_t> byHash;
@@ -65,9 +155,14 @@ std::vector<TuningTask> mlir::dltune::collectTuningTasks(ModuleOp module) {
       op->emitRemark() << "dltune: not tuned: " << llvm::toString(space.takeError());
       return;
     }
+    FailureOr<OwningOpRef<ModuleOp>> kernel = extractKernel(op);
+    if (failed(kernel)) {
+      op->emitRemark() << "dltune: not tuned: the op captures a non-constant value";
+      return;
+    }
     auto targetAttr = op->getAttrOfType<StringAttr>(DLTuneDialect::kTargetAttrName);
     TaskDescriptor desc;
-    desc.opKind = op->getName().getStringRef().str();
+    desc.opKind = describeOp(op);
     desc.target = targetAttr ? targetAttr.getValue().str() : "cpu";
     for (Type t : op->getOperandTypes()) {
       auto shaped = dyn_cast<ShapedType>(t);
@@ -76,23 +171,13 @@ std::vector<TuningTask> mlir::dltune::collectTuningTasks(ModuleOp module) {
                                    : std::vector<int64_t>{});
       desc.elementTypes.push_back(typeString(shaped ? shaped.getElementType() : t));
     }
-    // Ops with the same kind and shapes but different bodies (elementwise
-    // generics) must not share a task: the body is part of the key.
-    if (isa<linalg::GenericOp>(op)) {
-      std::string body;
-      llvm::raw_string_ostream os(body);
-      op->getRegion(0).front().print(os);
-      desc.opKind += "#" + std::to_string(stableHash(body) % 100000);
-    }
-    uint64_t hash = desc.getHash(*space);
+    // The identity is the computation and the target, never the space: its
+    // ranges (threads up to the core count) differ between machines.
+    desc.computation = getCanonicalComputation(**kernel);
+    uint64_t hash = desc.getHash();
     auto it = byHash.find(hash);
     if (it != byHash.end()) {
       tasks[it->second].ops.push_back(op);
-      return;
-    }
-    FailureOr<OwningOpRef<ModuleOp>> kernel = extractKernel(op);
-    if (failed(kernel)) {
-      op->emitRemark() << "dltune: not tuned: the op captures a non-constant value";
       return;
     }
     TuningTask task;
@@ -106,9 +191,7 @@ std::vector<TuningTask> mlir::dltune::collectTuningTasks(ModuleOp module) {
     rec.opKind = desc.opKind;
     rec.target = desc.target;
     for (size_t i = 0; i < desc.shapes.size(); ++i) {
-      rec.shapes += (i ? ";" : "");
-      for (size_t j = 0; j < desc.shapes[i].size(); ++j)
-        rec.shapes += (j ? "x" : "") + std::to_string(desc.shapes[i][j]);
+      rec.shapes += (i ? ";" : "") + joinShape(desc.shapes[i]);
       rec.elementTypes += (i ? ";" : "") + desc.elementTypes[i];
     }
     rec.space = task.space.getCanonicalString();

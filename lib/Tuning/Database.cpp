@@ -60,6 +60,11 @@ private:
 };
 } // namespace
 
+static double now() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
 Database::~Database() {
   if (db)
     sqlite3_close(db);
@@ -167,6 +172,30 @@ llvm::Error Database::migrate(bool fresh) {
       return e;
     }
     schemaVersion = 2;
+  }
+  // Version 2 -> 3: the generator behind each record, cut-off records,
+  // confirmations of the best candidates, and records replaced by
+  // `forget`/`remeasure` (kept, never deleted).
+  if (schemaVersion == 2) {
+    if (llvm::Error e = exec(
+            "BEGIN;"
+            "ALTER TABLE records ADD COLUMN generator TEXT;"
+            "ALTER TABLE records ADD COLUMN cut_off INTEGER;"
+            "CREATE TABLE confirmations(id INTEGER PRIMARY KEY, task_id INTEGER NOT NULL "
+            "REFERENCES tasks(id), device_id INTEGER NOT NULL REFERENCES devices(id), "
+            "config TEXT NOT NULL, rounds INTEGER, median_ms REAL, min_ms REAL, "
+            "max_ms REAL, generator TEXT, created_at REAL);"
+            "CREATE INDEX confirmations_by_task ON confirmations(task_id, device_id, "
+            "created_at);"
+            "CREATE TABLE replaced_records AS SELECT * FROM records WHERE 0;"
+            "ALTER TABLE replaced_records ADD COLUMN replaced_at REAL;"
+            "ALTER TABLE replaced_records ADD COLUMN reason TEXT;"
+            "PRAGMA user_version = 3;"
+            "COMMIT;")) {
+      (void)exec("ROLLBACK;");
+      return e;
+    }
+    schemaVersion = 3;
   }
   return llvm::Error::success();
 }
@@ -283,8 +312,8 @@ llvm::Expected<bool> Database::commitRecord(int64_t taskId, int64_t deviceId,
   Statement s(db,
               "INSERT OR IGNORE INTO records(task_id, device_id, config, status, "
               "time_ms, min_ms, max_ms, stddev_ms, repeats, noisy, error, build_s, "
-              "run_s, source, created_at, energy_j) "
-              "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+              "run_s, source, created_at, energy_j, generator, cut_off) "
+              "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
   if (llvm::Error e = s.status())
     return std::move(e);
   s.bind(1, taskId);
@@ -301,16 +330,16 @@ llvm::Expected<bool> Database::commitRecord(int64_t taskId, int64_t deviceId,
   s.bind(12, r.buildSeconds);
   s.bind(13, r.runSeconds);
   s.bind(14, r.source);
-  double now = r.createdAt > 0
-                   ? r.createdAt
-                   : std::chrono::duration<double>(
-                         std::chrono::system_clock::now().time_since_epoch())
-                         .count();
-  s.bind(15, now);
+  s.bind(15, r.createdAt > 0 ? r.createdAt : now());
   if (r.energyJ)
     s.bind(16, *r.energyJ);
   else
     s.bindNull(16);
+  if (r.generator.empty())
+    s.bindNull(17);
+  else
+    s.bind(17, r.generator);
+  s.bind(18, static_cast<int64_t>(r.cutOff));
   if (s.step() != SQLITE_DONE)
     return s.stepError();
   return sqlite3_changes(db) > 0;
@@ -333,12 +362,15 @@ static MeasureRecord readRecord(Statement &s) {
   r.createdAt = s.real(12);
   if (!s.isNull(13))
     r.energyJ = s.real(13);
+  r.generator = s.text(14);
+  r.cutOff = s.integer(15) != 0;
   return r;
 }
 
 static constexpr const char *kRecordColumns =
     "config, status, time_ms, min_ms, max_ms, stddev_ms, repeats, noisy, error, "
-    "build_s, run_s, source, created_at, energy_j";
+    "build_s, run_s, source, created_at, energy_j, generator, cut_off";
+
 
 llvm::Expected<std::vector<MeasureRecord>> Database::getRecords(int64_t taskId,
                                                                 int64_t deviceId) {
@@ -362,9 +394,44 @@ llvm::Expected<std::vector<MeasureRecord>> Database::getRecords(int64_t taskId,
 
 llvm::Expected<std::optional<MeasureRecord>> Database::getBest(int64_t taskId,
                                                                int64_t deviceId) {
+  // A confirmed best first: re-measured in fresh processes, it is the one
+  // figure that is not the luckiest sample of many.
+  {
+    llvm::Expected<std::vector<Confirmation>> confirmed =
+        getLatestConfirmations(taskId, deviceId);
+    if (!confirmed)
+      return confirmed.takeError();
+    if (!confirmed->empty()) {
+      const Confirmation &c = confirmed->front();
+      std::string sql = std::string("SELECT ") + kRecordColumns +
+                        " FROM records WHERE task_id = ?1 AND (?2 = 0 OR device_id = ?2) "
+                        "AND config = ?3 ORDER BY id LIMIT 1";
+      Statement s(db, sql.c_str());
+      if (llvm::Error e = s.status())
+        return std::move(e);
+      s.bind(1, taskId);
+      s.bind(2, deviceId);
+      s.bind(3, c.config);
+      int rc = s.step();
+      if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return s.stepError();
+      MeasureRecord r;
+      if (rc == SQLITE_ROW)
+        r = readRecord(s);
+      r.config = c.config;
+      r.status = MeasureStatus::Ok;
+      r.timeMs = c.medianMs;
+      r.minMs = c.minMs;
+      r.maxMs = c.maxMs;
+      r.repeats = c.rounds;
+      r.noisy = r.cutOff = false;
+      r.confirmed = true;
+      return std::optional<MeasureRecord>(std::move(r));
+    }
+  }
   std::string sql = std::string("SELECT ") + kRecordColumns +
                     " FROM records WHERE task_id = ? AND status = 'ok' AND time_ms "
-                    "IS NOT NULL" +
+                    "IS NOT NULL AND NOT coalesce(noisy, 0) AND NOT coalesce(cut_off, 0)" +
                     (deviceId ? " AND device_id = ?" : "") +
                     " ORDER BY time_ms ASC, id ASC LIMIT 1";
   Statement s(db, sql.c_str());
@@ -379,6 +446,138 @@ llvm::Expected<std::optional<MeasureRecord>> Database::getBest(int64_t taskId,
   if (rc != SQLITE_ROW)
     return s.stepError();
   return std::optional<MeasureRecord>(readRecord(s));
+}
+
+llvm::Error Database::commitConfirmations(int64_t taskId, int64_t deviceId,
+                                          const std::vector<Confirmation> &confirmations) {
+  double created = now();
+  return transaction([&]() -> llvm::Error {
+    for (const Confirmation &c : confirmations) {
+      Statement s(db, "INSERT INTO confirmations(task_id, device_id, config, rounds, "
+                      "median_ms, min_ms, max_ms, generator, created_at) "
+                      "VALUES(?,?,?,?,?,?,?,?,?)");
+      if (llvm::Error e = s.status())
+        return e;
+      s.bind(1, taskId);
+      s.bind(2, deviceId);
+      s.bind(3, c.config);
+      s.bind(4, static_cast<int64_t>(c.rounds));
+      s.bind(5, c.medianMs);
+      s.bind(6, c.minMs);
+      s.bind(7, c.maxMs);
+      s.bind(8, c.generator);
+      s.bind(9, c.createdAt > 0 ? c.createdAt : created);
+      if (s.step() != SQLITE_DONE)
+        return s.stepError();
+    }
+    return llvm::Error::success();
+  });
+}
+
+llvm::Expected<std::vector<Confirmation>>
+Database::getLatestConfirmations(int64_t taskId, int64_t deviceId) {
+  // Device 0: the latest confirmation run on any device.
+  Statement s(db, "SELECT config, rounds, median_ms, min_ms, max_ms, generator, created_at "
+                  "FROM confirmations WHERE task_id = ?1 AND (?2 = 0 OR device_id = ?2) AND "
+                  "created_at = (SELECT max(created_at) FROM confirmations WHERE "
+                  "task_id = ?1 AND (?2 = 0 OR device_id = ?2)) AND median_ms IS NOT NULL "
+                  "ORDER BY median_ms ASC, id ASC");
+  if (llvm::Error e = s.status())
+    return std::move(e);
+  s.bind(1, taskId);
+  s.bind(2, deviceId);
+  std::vector<Confirmation> out;
+  int rc;
+  while ((rc = s.step()) == SQLITE_ROW) {
+    Confirmation c;
+    c.config = s.text(0);
+    c.rounds = static_cast<int>(s.integer(1));
+    c.medianMs = s.real(2);
+    c.minMs = s.real(3);
+    c.maxMs = s.real(4);
+    c.generator = s.text(5);
+    c.createdAt = s.real(6);
+    out.push_back(std::move(c));
+  }
+  if (rc != SQLITE_DONE)
+    return s.stepError();
+  return out;
+}
+
+llvm::Expected<int64_t> Database::forget(const ForgetFilter &f, const std::string &reason) {
+  // One WHERE clause for the copy and the delete, so they select the same rows.
+  std::string where = "1";
+  if (!f.taskHash.empty())
+    where += " AND task_id IN (SELECT id FROM tasks WHERE hash = ?1)";
+  if (!f.status.empty())
+    where += " AND status = ?2";
+  if (f.olderThanSeconds > 0)
+    where += " AND created_at < ?3";
+  if (f.deviceId)
+    where += " AND device_id = ?4";
+  auto bindAll = [&](Statement &s) {
+    if (!f.taskHash.empty())
+      s.bind(1, f.taskHash);
+    if (!f.status.empty())
+      s.bind(2, f.status);
+    if (f.olderThanSeconds > 0)
+      s.bind(3, now() - f.olderThanSeconds);
+    if (f.deviceId)
+      s.bind(4, f.deviceId);
+  };
+  int64_t moved = 0;
+  llvm::Error e = transaction([&]() -> llvm::Error {
+    std::string columns = std::string("task_id, device_id, ") + kRecordColumns;
+    std::string copy = "INSERT INTO replaced_records(" + columns + ", replaced_at, reason) "
+                       "SELECT " + columns + ", ?5, ?6 FROM records WHERE " + where;
+    Statement c(db, copy.c_str());
+    if (llvm::Error e = c.status())
+      return e;
+    bindAll(c);
+    c.bind(5, now());
+    c.bind(6, reason);
+    if (c.step() != SQLITE_DONE)
+      return c.stepError();
+    moved = sqlite3_changes(db);
+    // A confirmation ranks records that are gone: drop it with them.
+    std::string dropConfirmations =
+        "DELETE FROM confirmations WHERE EXISTS (SELECT 1 FROM records WHERE " + where +
+        " AND records.task_id = confirmations.task_id AND records.device_id = "
+        "confirmations.device_id)";
+    Statement dc(db, dropConfirmations.c_str());
+    if (llvm::Error e = dc.status())
+      return e;
+    bindAll(dc);
+    if (dc.step() != SQLITE_DONE)
+      return dc.stepError();
+    std::string del = "DELETE FROM records WHERE " + where;
+    Statement d(db, del.c_str());
+    if (llvm::Error e = d.status())
+      return e;
+    bindAll(d);
+    if (d.step() != SQLITE_DONE)
+      return d.stepError();
+    return llvm::Error::success();
+  });
+  if (e)
+    return std::move(e);
+  return moved;
+}
+
+llvm::Expected<std::vector<MeasureRecord>> Database::getReplacedRecords(int64_t taskId) {
+  std::string sql = std::string("SELECT ") + kRecordColumns +
+                    " FROM replaced_records WHERE task_id = ? ORDER BY replaced_at, rowid";
+  Statement s(db, sql.c_str());
+  if (llvm::Error e = s.status())
+    return std::move(e);
+  s.bind(1, taskId);
+  std::vector<MeasureRecord> out;
+  int rc;
+  while ((rc = s.step()) == SQLITE_ROW)
+    out.push_back(readRecord(s));
+  if (rc != SQLITE_DONE)
+    return s.stepError();
+  return out;
 }
 
 llvm::Error Database::setBaseline(int64_t taskId, int64_t deviceId, double ms) {

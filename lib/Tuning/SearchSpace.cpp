@@ -328,21 +328,10 @@ uint64_t mlir::dltune::stableHash(StringRef text) {
   return h;
 }
 
-std::string TaskDescriptor::getCanonicalString(const SearchSpace &space) const {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << opKind << "|" << target << "|";
-  for (size_t i = 0; i < shapes.size(); ++i) {
-    os << (i ? ";" : "");
-    for (size_t j = 0; j < shapes[i].size(); ++j)
-      os << (j ? "x" : "") << shapes[i][j];
-    if (i < elementTypes.size())
-      os << ":" << elementTypes[i];
-  }
-  os << "|" << space.getCanonicalString();
-  return s;
+std::string TaskDescriptor::getCanonicalString() const {
+  // Version prefix: keys of the first schema (op kind, shapes and space)
+  // can never collide with these.
+  return "task-v3|" + target + "|" + computation;
 }
 
-uint64_t TaskDescriptor::getHash(const SearchSpace &space) const {
-  return stableHash(getCanonicalString(space));
-}
+uint64_t TaskDescriptor::getHash() const { return stableHash(getCanonicalString()); }

@@ -28,24 +28,26 @@ TuningProgress mlir::dltune::runTuningLoop(const SearchSpace &space,
     std::vector<Config> batch = strategy.propose(std::max<size_t>(want, 1), history);
     if (batch.empty())
       break; // exhausted
-    std::vector<MeasureRecord> records = measurer.measure(batch);
-    for (size_t i = 0; i < batch.size(); ++i) {
-      MeasureRecord &r = records[i];
-      r.config = space.formatConfig(batch[i]);
-      history.configs.push_back(batch[i]);
-      history.records.push_back(r);
-      history.measured.insert(batch[i]);
-      ++progress.trialsDone;
-      if (!r.isOk())
-        ++progress.failures;
-      else if (r.timeMs < progress.bestMs) {
-        progress.bestMs = r.timeMs;
-        progress.best = batch[i];
-      }
-      progress.elapsedSeconds = measurer.getClockSeconds() - start;
-      for (MeasureCallback *cb : callbacks)
-        cb->onResult(batch[i], r, progress);
-    }
+    // Each result reaches history and callbacks (the database) the moment
+    // it is final: a kill loses only the candidates still in flight.
+    std::vector<MeasureRecord> records =
+        measurer.measureEach(batch, [&](size_t i, const MeasureRecord &result) {
+          MeasureRecord r = result;
+          r.config = space.formatConfig(batch[i]);
+          history.configs.push_back(batch[i]);
+          history.records.push_back(r);
+          history.measured.insert(batch[i]);
+          ++progress.trialsDone;
+          if (!r.isOk())
+            ++progress.failures;
+          else if (r.timeMs < progress.bestMs) {
+            progress.bestMs = r.timeMs;
+            progress.best = batch[i];
+          }
+          progress.elapsedSeconds = measurer.getClockSeconds() - start;
+          for (MeasureCallback *cb : callbacks)
+            cb->onResult(batch[i], r, progress);
+        });
     strategy.update(batch, records);
   }
   progress.elapsedSeconds = measurer.getClockSeconds() - start;

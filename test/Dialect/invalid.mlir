@@ -133,3 +133,17 @@ func.func @f() attributes {dltune.schedule = "seq"} { return }
 
 // expected-error @+1 {{unknown dltune attribute 'dltune.bogus'}}
 func.func @f() attributes {dltune.bogus = 1} { return }
+
+// -----
+
+// expected-error @+1 {{'dltune.num_threads' belongs on scf.forall or scf.parallel}}
+func.func @f() attributes {dltune.num_threads = 2 : i64} { return }
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{'dltune.num_threads' must be a positive integer}}
+  scf.forall (%i) in (2) {
+  } {dltune.num_threads = 0 : i64}
+  return
+}

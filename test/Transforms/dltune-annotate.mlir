@@ -1,6 +1,11 @@
 // RUN: dltune-opt %s --split-input-file --dltune-annotate="threads=2" --verify-diagnostics | FileCheck %s
-// RUN: dltune-opt %s --split-input-file --dltune-annotate="threads=2 default-config=true" --verify-diagnostics | FileCheck %s --check-prefix=DEFAULT
+// RUN: dltune-opt %s --split-input-file --dltune-annotate="threads=2 default-config=true cpu-lanes=16 cpu-registers=32 l1-kb=32 l2-kb=1024" --verify-diagnostics | FileCheck %s --check-prefix=DEFAULT
 // RUN: dltune-opt %s --split-input-file --dltune-annotate="target=gpu default-config=true" | FileCheck %s --check-prefix=GPU
+// The CPU default derives from the machine: for AVX2 (8 lanes, 16
+// registers) the register tile shrinks to 4x16 so the accumulators fit.
+// RUN: dltune-opt %s --split-input-file --dltune-annotate="threads=2 default-config=true cpu-lanes=8 cpu-registers=16 l1-kb=32 l2-kb=512" | FileCheck %s --check-prefix=AVX2
+// AVX2-LABEL: func.func @matmul
+// AVX2: dltune.config = #dltune.config<reg_m = 4, reg_n = 16,
 
 // CHECK-LABEL: func.func @matmul
 // CHECK: linalg.matmul

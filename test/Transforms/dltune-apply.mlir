@@ -6,7 +6,8 @@
 // CHECK-COUNT-5: scf.for
 // CHECK: vector.fma {{.*}} : vector<32xf32>
 // CHECK-NOT: linalg.matmul
-// CHECK-NOT: dltune.
+// CHECK: } {dltune.num_threads = 2 : i64}
+// CHECK-NOT: dltune.config
 func.func @matmul(%a: tensor<64x32xf32>, %b: tensor<32x64xf32>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %r = linalg.matmul {dltune.config = #dltune.config<tile_m = 16, tile_n = 64, tile_k = 16,
                         reg_m = 4, reg_n = 32, unroll = 1, threads = 2, vectorize = 1>}

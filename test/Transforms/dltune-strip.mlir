@@ -10,3 +10,13 @@ func.func @f(%a: tensor<8x8xf32>, %b: tensor<8x8xf32>, %c: tensor<8x8xf32>) -> t
        ins(%a, %b : tensor<8x8xf32>, tensor<8x8xf32>) outs(%c : tensor<8x8xf32>) -> tensor<8x8xf32>
   return %r : tensor<8x8xf32>
 }
+
+// The team size of a parallelized loop is scheduled code, not an
+// annotation: it stays for the lowering.
+// CHECK-LABEL: func.func @g
+// CHECK: } {dltune.num_threads = 2 : i64}
+func.func @g() {
+  scf.forall (%i) in (2) {
+  } {dltune.num_threads = 2 : i64}
+  return
+}

@@ -57,6 +57,17 @@ static cl::opt<double> cutoffMs(
     cl::desc("A first call slower than this is reported without further timing"),
     cl::init(0), cl::sub(workerCmd));
 static cl::opt<int> minRepeats("min-repeats", cl::init(3), cl::sub(workerCmd));
+static cl::opt<std::string> referenceKey(
+    "reference-key",
+    cl::desc("Key of the kernel the reference comes from: written beside it by "
+             "'reference' (<out>.key), required to match by 'measure'"),
+    cl::sub(workerCmd));
+static cl::opt<double> rtol("rtol",
+                            cl::desc("Relative tolerance (of max |reference|); negative: "
+                                     "by element type"),
+                            cl::init(-1), cl::sub(workerCmd));
+static cl::opt<double> atol("atol", cl::desc("Absolute tolerance; negative: by element type"),
+                            cl::init(-1), cl::sub(workerCmd));
 
 static int report(int code, llvm::json::Object obj) {
   llvm::outs() << llvm::json::Value(std::move(obj)) << "\n";
@@ -164,8 +175,15 @@ static int reference(ModuleOp kernel, const KernelSignature &sig) {
                        std::chrono::steady_clock::now() - start).count();
   std::ofstream out(outPath, std::ios::binary);
   writeOutputs(out, args, results);
+  out.close();
   if (!out)
     return reportError(worker::kRunError, "cannot write '" + outPath + "'");
+  // The key last: a reference without it (a killed worker) is never used.
+  std::ofstream key(outPath + ".key");
+  key << referenceKey.getValue() << "\n";
+  key.close();
+  if (!key)
+    return reportError(worker::kRunError, "cannot write '" + outPath + ".key'");
   // The untuned time for reports: a few more calls unless they are slow.
   std::vector<double> times = {firstMs};
   std::vector<HostBuffer> again = makeInputs(sig, 1);
@@ -180,6 +198,13 @@ static int reference(ModuleOp kernel, const KernelSignature &sig) {
 }
 
 static int measure(ModuleOp kernel, const KernelSignature &sig) {
+  // Only a reference made from this very kernel can check it.
+  std::string storedKey;
+  std::ifstream(referencePath + ".key") >> storedKey;
+  if (storedKey != referenceKey.getValue())
+    return reportError(worker::kRunError,
+                       "reference '" + referencePath + "' was made from another kernel (key '" +
+                           storedKey + "', expected '" + referenceKey.getValue() + "')");
   bool gpu = getKernelTarget(kernel) == "gpu";
   llvm::Expected<std::unique_ptr<SharedObjectKernel>> k =
       SharedObjectKernel::load(soPath, sig, /*onDevice=*/gpu);
@@ -213,7 +238,7 @@ static int measure(ModuleOp kernel, const KernelSignature &sig) {
     ref.read(static_cast<char *>(expected.data()), got.getType().getBytes());
     if (!ref)
       return "reference file is too short";
-    Comparison c = compareBuffers(got, expected);
+    Comparison c = compareBuffers(got, expected, getTolerance(got.getType().element, rtol, atol));
     maxError = std::max(maxError, c.maxRelativeError);
     return c.ok ? "" : what + ": " + c.message;
   };

@@ -101,6 +101,47 @@ TEST_F(DLTuneAttrTest, MatmulPlanDefaultConfigIsValidAndTiled) {
   EXPECT_EQ(error, "configuration has no value for knob 'tile_k'");
 }
 
+TEST_F(DLTuneAttrTest, CpuDefaultConfigFollowsTheMachine) {
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"MLIR(
+    func.func @f(%a: tensor<512x512xf32>, %b: tensor<512x512xf32>,
+                 %c: tensor<512x512xf32>) -> tensor<512x512xf32> {
+      %r = linalg.matmul ins(%a, %b : tensor<512x512xf32>, tensor<512x512xf32>)
+                         outs(%c : tensor<512x512xf32>) -> tensor<512x512xf32>
+      return %r : tensor<512x512xf32>
+    })MLIR", &ctx);
+  ASSERT_TRUE(module);
+  linalg::LinalgOp op;
+  module->walk([&](linalg::MatmulOp m) { op = m; });
+  auto defaults = [&](const CpuTarget &cpu) {
+    std::string why;
+    FailureOr<SchedulePlan> plan = buildSchedulePlan(op, ScheduleTarget::CPU, cpu, why);
+    EXPECT_TRUE(succeeded(plan)) << why;
+    std::optional<Config> c = plan->getDefaultConfig();
+    EXPECT_TRUE(c.has_value());
+    std::map<std::string, int64_t> values;
+    for (size_t i = 0; i < c->size(); ++i)
+      values[plan->space.getKnobs()[i].name] = (*c)[i];
+    return values;
+  };
+  // AVX-512: 32 registers of 16 lanes hold an 8x32 accumulator tile.
+  CpuTarget avx512{1, 16, 32, 32 << 10, 1 << 20};
+  std::map<std::string, int64_t> wide = defaults(avx512);
+  EXPECT_EQ(wide["reg_n"], 32);
+  EXPECT_EQ(wide["reg_m"], 8);
+  EXPECT_EQ(wide["tile_k"], 256); // 256 x 32 f32 = 32 KiB of B in L1
+  // AVX2: 16 registers of 8 lanes; 8x16 would need 16 accumulators and spill.
+  CpuTarget avx2{1, 8, 16, 32 << 10, 512 << 10};
+  std::map<std::string, int64_t> narrow = defaults(avx2);
+  EXPECT_EQ(narrow["reg_n"], 16);
+  EXPECT_EQ(narrow["reg_m"], 4);
+  EXPECT_LE(narrow["reg_m"] * narrow["reg_n"] / 8 + narrow["reg_n"] / 8 + 2, 16);
+  EXPECT_EQ(narrow["tile_k"], 512);
+  // A larger L2 allows a wider B block.
+  CpuTarget bigL2 = avx2;
+  bigL2.l2Bytes = 2 << 20;
+  EXPECT_GT(defaults(bigL2)["tile_n"], narrow["tile_n"]);
+}
+
 TEST_F(DLTuneAttrTest, UnsupportedOpsGetAReason) {
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"MLIR(
     func.func @f(%a: tensor<?x8xf32>, %c: tensor<?x8xf32>) -> tensor<?x8xf32> {

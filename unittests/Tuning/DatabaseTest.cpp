@@ -119,12 +119,16 @@ TEST(Database, MigratesVersionOne) {
   }
   auto db = Database::open(path, false);
   ASSERT_TRUE(static_cast<bool>(db)) << llvm::toString(db.takeError());
-  EXPECT_EQ((*db)->getSchemaVersion(), 2);
+  EXPECT_EQ((*db)->getSchemaVersion(), 3);
   auto records = llvm::cantFail((*db)->getRecords(1));
   ASSERT_EQ(records.size(), 1u);
   EXPECT_EQ(records[0].timeMs, 3.0);
   EXPECT_FALSE(records[0].energyJ.has_value());
+  EXPECT_EQ(records[0].generator, ""); // unknown: measured before schema 3
   llvm::cantFail((*db)->setBaseline(1, 1, 9.0)); // the v2 table exists
+  // The v3 tables exist and work on the migrated file.
+  llvm::cantFail((*db)->commitConfirmations(1, 1, {{"a=1", 3, 2.5, 2.4, 2.6, "g", 0}}));
+  EXPECT_EQ(llvm::cantFail((*db)->forget({"h", "", 0, 0}, "test")), 1);
 }
 
 TEST(Database, RefusesForeignFilesWithoutTouchingThem) {
@@ -158,4 +162,87 @@ TEST(Database, RefusesForeignFilesWithoutTouchingThem) {
   auto missing = Database::open(tempPath("missing"), /*create=*/false);
   ASSERT_FALSE(static_cast<bool>(missing));
   llvm::consumeError(missing.takeError());
+}
+
+TEST(Database, NoisyAndCutOffRecordsNeverWinUnconfirmed) {
+  std::string path = tempPath("best");
+  auto db = llvm::cantFail(Database::open(path));
+  int64_t t = llvm::cantFail(db->getOrCreateTask(task("t")));
+  int64_t d = llvm::cantFail(db->getOrCreateDevice({0, "fp", "cpu", "{}"}));
+  MeasureRecord noisy = okRecord("a=1", 1.0);
+  noisy.noisy = true;
+  MeasureRecord cut = okRecord("a=2", 0.5);
+  cut.cutOff = true;
+  cut.repeats = 1;
+  llvm::cantFail(db->commitRecord(t, d, noisy));
+  llvm::cantFail(db->commitRecord(t, d, cut));
+  llvm::cantFail(db->commitRecord(t, d, okRecord("a=3", 2.0)));
+  auto best = llvm::cantFail(db->getBest(t, d));
+  ASSERT_TRUE(best.has_value());
+  EXPECT_EQ(best->config, "a=3");
+  EXPECT_FALSE(best->confirmed);
+  // A confirmation decides: its fastest candidate, with its own figures.
+  llvm::cantFail(db->commitConfirmations(
+      t, d, {{"a=3", 3, 2.1, 2.0, 2.2, "g", 0}, {"a=1", 3, 1.2, 1.1, 1.3, "g", 0}}));
+  best = llvm::cantFail(db->getBest(t, d));
+  ASSERT_TRUE(best.has_value());
+  EXPECT_EQ(best->config, "a=1");
+  EXPECT_TRUE(best->confirmed);
+  EXPECT_EQ(best->timeMs, 1.2);
+  EXPECT_EQ(best->minMs, 1.1);
+  EXPECT_EQ(best->repeats, 3);
+  // Any device (0) sees the latest confirmation too.
+  EXPECT_EQ(llvm::cantFail(db->getBest(t, 0))->config, "a=1");
+  // A later confirmation run replaces the earlier one.
+  llvm::cantFail(db->commitConfirmations(t, d, {{"a=3", 4, 2.0, 1.9, 2.1, "g", 1e12}}));
+  EXPECT_EQ(llvm::cantFail(db->getBest(t, d))->config, "a=3");
+  EXPECT_EQ(llvm::cantFail(db->getLatestConfirmations(t, d)).size(), 1u);
+}
+
+TEST(Database, ForgetMovesRecordsAsideAndKeepsThem) {
+  std::string path = tempPath("forget");
+  auto db = llvm::cantFail(Database::open(path));
+  int64_t t1 = llvm::cantFail(db->getOrCreateTask(task("t1")));
+  int64_t t2 = llvm::cantFail(db->getOrCreateTask(task("t2")));
+  int64_t d = llvm::cantFail(db->getOrCreateDevice({0, "fp", "cpu", "{}"}));
+  MeasureRecord crash;
+  crash.config = "a=9";
+  crash.status = MeasureStatus::RuntimeCrash;
+  crash.error = "segfault";
+  llvm::cantFail(db->commitRecord(t1, d, okRecord("a=1", 1.0)));
+  llvm::cantFail(db->commitRecord(t1, d, crash));
+  llvm::cantFail(db->commitRecord(t2, d, okRecord("a=1", 1.0)));
+  llvm::cantFail(db->commitConfirmations(t1, d, {{"a=1", 3, 1.0, 1.0, 1.0, "g", 0}}));
+  // By status: only the crash of t1 moves; its confirmation goes with it.
+  EXPECT_EQ(llvm::cantFail(db->forget({"", "runtime_crash", 0, 0}, "retry")), 1);
+  EXPECT_EQ(llvm::cantFail(db->getRecords(t1)).size(), 1u);
+  EXPECT_TRUE(llvm::cantFail(db->getLatestConfirmations(t1, d)).empty());
+  auto replaced = llvm::cantFail(db->getReplacedRecords(t1));
+  ASSERT_EQ(replaced.size(), 1u);
+  EXPECT_EQ(replaced[0].config, "a=9");
+  EXPECT_EQ(replaced[0].error, "segfault");
+  // The config can be measured again now.
+  MeasureRecord again = okRecord("a=9", 0.5);
+  EXPECT_TRUE(llvm::cantFail(db->commitRecord(t1, d, again)));
+  // By task: t2 only.
+  EXPECT_EQ(llvm::cantFail(db->forget({"t2", "", 0, 0}, "remeasure")), 1);
+  EXPECT_TRUE(llvm::cantFail(db->getRecords(t2)).empty());
+  EXPECT_EQ(llvm::cantFail(db->getRecords(t1)).size(), 2u);
+  // By age: nothing is older than a day.
+  EXPECT_EQ(llvm::cantFail(db->forget({"", "", 86400, 0}, "old")), 0);
+}
+
+TEST(Database, RecordsCarryTheirGenerator) {
+  std::string path = tempPath("generator");
+  auto db = llvm::cantFail(Database::open(path));
+  int64_t t = llvm::cantFail(db->getOrCreateTask(task("t")));
+  int64_t d = llvm::cantFail(db->getOrCreateDevice({0, "fp", "cpu", "{}"}));
+  MeasureRecord r = okRecord("a=1", 1.0);
+  r.generator = "dltune 9; LLVM 99; schedules 9";
+  r.cutOff = true;
+  llvm::cantFail(db->commitRecord(t, d, r));
+  auto back = llvm::cantFail(db->getRecords(t));
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_EQ(back[0].generator, r.generator);
+  EXPECT_TRUE(back[0].cutOff);
 }

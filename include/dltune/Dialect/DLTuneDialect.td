@@ -43,6 +43,8 @@ def DLTune_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kConfigAttrName = "dltune.config";
     static constexpr ::llvm::StringLiteral kTargetAttrName = "dltune.target";
     static constexpr ::llvm::StringLiteral kScheduleAttrName = "dltune.schedule";
+    /// On a scheduled scf.forall: the OpenMP team size it runs with.
+    static constexpr ::llvm::StringLiteral kNumThreadsAttrName = "dltune.num_threads";
 
     void registerAttributes();
   }];

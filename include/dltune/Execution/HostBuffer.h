@@ -7,12 +7,13 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace mlir::dltune {
 
-enum class ElementKind { F16, F32, F64, I8, I16, I32, I64 };
+enum class ElementKind { F16, F32, F64, I8, I16, I32, I64, BF16 };
 
 /// Shape and element type of one kernel argument or result.
 struct BufferType {
@@ -58,10 +59,22 @@ struct Comparison {
   std::string message;
 };
 
-/// Floats pass when max |a - b| <= tolerance * max |ref|; integers must be
-/// equal. The default tolerance suits f32 with reassociated sums.
+/// How far a tuned output may be from the untuned one: |a - b| <= atol +
+/// rtol * max |ref| for every element.
+struct Tolerance {
+  double rtol = 1e-4, atol = 0;
+};
+
+/// The default tolerance of an element type - reassociated sums differ by
+/// a few units in the last place of the largest magnitude: f64 1e-9, f32
+/// 1e-4, f16 1e-2, bf16 5e-2 (relative); integers exact. Non-negative
+/// `rtol`/`atol` override it (for integers too).
+Tolerance getTolerance(ElementKind element, double rtol = -1, double atol = -1);
+
+/// Compares every element with `tolerance`, by default the element type's
+/// (getTolerance): integers exactly.
 Comparison compareBuffers(const HostBuffer &actual, const HostBuffer &reference,
-                          double tolerance = 1e-4);
+                          std::optional<Tolerance> tolerance = std::nullopt);
 
 } // namespace mlir::dltune
 

@@ -33,19 +33,33 @@ struct ModuleTunerOptions {
   std::string workerPath; // empty: `dltune` next to this executable, or on PATH
   std::string workDir;    // empty: <db>.work
   bool progress = true;
+  /// At the end of each task the best `confirmTop` candidates are
+  /// re-measured in fresh processes, interleaved, for up to
+  /// `confirmRepeats` rounds (0: no confirmation).
+  unsigned confirmTop = 5;
+  unsigned confirmRepeats = 5;
+  double rtol = -1, atol = -1; // result-check tolerances; negative: by element type
+  /// Move the task's records on this device aside (kept in
+  /// replaced_records) and measure again instead of resuming.
+  bool remeasure = false;
 };
 
 struct TaskSummary {
   std::string hash, description;
   int64_t weight = 0;
   double untunedMs = NAN, bestMs = NAN, flops = 0;
+  double bestMinMs = NAN, bestMaxMs = NAN; // spread of the confirmed best
+  int confirmRounds = 0;                   // 0: the best is not confirmed
   std::string bestConfig;
+  std::string error; // why the task could not be tuned; the others go on
   int64_t trials = 0, newTrials = 0, failures = 0;
   double tuningSeconds = 0;
 };
 
 /// Tunes every task of `module` and sets dltune.config on its ops. Progress
-/// and the final table go to `log`.
+/// and the final table go to `log`. A task whose reference fails is reported
+/// in its summary's `error` and the others are tuned; only errors that
+/// concern every task (database, options) fail the call.
 llvm::Expected<std::vector<TaskSummary>> tuneModule(ModuleOp module,
                                                     const ModuleTunerOptions &options,
                                                     llvm::raw_ostream &log);

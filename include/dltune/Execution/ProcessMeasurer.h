@@ -12,6 +12,7 @@
 #define DLTUNE_EXECUTION_PROCESSMEASURER_H
 
 #include "dltune/Tuning/ChildProcess.h"
+#include "dltune/Tuning/Database.h"
 #include "dltune/Tuning/TuningLoop.h"
 
 #include <chrono>
@@ -22,11 +23,16 @@ struct ProcessMeasurerOptions {
   std::string workerPath;    // the dltune executable
   std::string kernelPath;    // task kernel (.mlir, with its dltune.space)
   std::string referencePath; // outputs of the untuned kernel
+  /// Identifies the kernel and inputs the reference was made from; stored
+  /// beside it (`<reference>.key`) and checked by every measure worker, so
+  /// a stale or foreign reference is rebuilt, never trusted.
+  std::string referenceKey;
   std::string workDir;       // where built kernels go
   unsigned jobs = 1;         // parallel builds
   ChildLimits buildLimits{60, 4ull << 30};
   ChildLimits runLimits{30, 4ull << 30};
   double minTimeMs = 50;
+  double rtol = -1, atol = -1; // result-check tolerances; negative: by element type
   /// Candidates whose first call is this many times slower than the best
   /// so far are not timed further (0: always time fully).
   double cutoffFactor = 10;
@@ -38,13 +44,33 @@ public:
   ProcessMeasurer(const SearchSpace &space, ProcessMeasurerOptions options,
                   double bestMs = INFINITY);
   std::vector<MeasureRecord> measure(const std::vector<Config> &configs) override;
+  std::vector<MeasureRecord> measureEach(const std::vector<Config> &configs,
+                                         const ResultHandler &onResult) override;
   double getClockSeconds() const override;
 
-  /// Runs the reference worker: writes the reference outputs and returns
-  /// the untuned time in ms.
-  static llvm::Expected<double> makeReference(const ProcessMeasurerOptions &options);
+  /// Re-measures `configs` in fresh processes, interleaved, for up to
+  /// `maxRounds` rounds (at least three), stopping once the fastest is
+  /// separated from the rest. Candidates that fail get no median and a note.
+  std::vector<Confirmation> confirm(const std::vector<Config> &configs, unsigned maxRounds,
+                                    std::vector<std::string> &notes);
+
+  /// Runs the reference worker: writes the reference outputs (and their
+  /// key) and returns the untuned time in ms. Its time limit grows with
+  /// the kernel's `flops`.
+  static llvm::Expected<double> makeReference(const ProcessMeasurerOptions &options,
+                                              double flops);
+  /// Whether a reference with the options' key is on disk.
+  static bool hasReference(const ProcessMeasurerOptions &options);
 
 private:
+  /// Builds every config in parallel; failures are reported through
+  /// `onFailure` and their records filled. Returns the .so paths.
+  std::vector<std::string> buildCandidates(const std::vector<Config> &configs,
+                                           std::vector<MeasureRecord> &records,
+                                           const ResultHandler &onFailure);
+  MeasureRecord runMeasureWorker(const Config &config, const std::string &so,
+                                 bool allowCutoff);
+
   const SearchSpace &space;
   ProcessMeasurerOptions options;
   std::chrono::steady_clock::time_point start;

@@ -21,7 +21,11 @@ def DLTuneAnnotate : Pass<"dltune-annotate", "ModuleOp"> {
     and shared-memory limits.
 
     With `default-config=true` it also attaches a heuristic `dltune.config`
-    so that the pipeline produces fast code without tuning.
+    so that the pipeline produces fast code without tuning. On the CPU the
+    heuristic derives from the machine (vector width and register count bound
+    the register tile, L1/L2 sizes the cache tiles); `cpu-lanes`,
+    `cpu-registers`, `l1-kb` and `l2-kb` override what is detected, e.g. to
+    annotate for another machine.
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
@@ -30,6 +34,14 @@ def DLTuneAnnotate : Pass<"dltune-annotate", "ModuleOp"> {
            "Also attach a heuristic default configuration">,
     Option<"numThreads", "threads", "int64_t", /*default=*/"0",
            "CPU threads available to a kernel (0: the machine's core count)">,
+    Option<"cpuLanes", "cpu-lanes", "int64_t", /*default=*/"0",
+           "f32 lanes per vector register the CPU defaults assume (0: this machine's)">,
+    Option<"cpuRegisters", "cpu-registers", "int64_t", /*default=*/"0",
+           "Vector registers the CPU defaults assume (0: this machine's)">,
+    Option<"l1KB", "l1-kb", "int64_t", /*default=*/"0",
+           "L1 data cache per core in KiB for the CPU defaults (0: this machine's)">,
+    Option<"l2KB", "l2-kb", "int64_t", /*default=*/"0",
+           "L2 cache per core in KiB for the CPU defaults (0: this machine's)">,
   ];
   let dependentDialects = ["::mlir::dltune::DLTuneDialect"];
 }
@@ -62,10 +74,31 @@ def DLTuneApply : Pass<"dltune-apply", "ModuleOp"> {
 def DLTuneStrip : Pass<"dltune-strip", "ModuleOp"> {
   let summary = "Remove all dltune attributes";
   let description = [{
-    Removes `dltune.*` attributes from every op, e.g. to obtain the untuned
-    reference of a module, or before handing IR to tools that do not know
-    the dialect.
+    Removes `dltune.*` annotation attributes (space, config, target,
+    schedule) from every op, e.g. to obtain the untuned reference of a
+    module. The `dltune.num_threads` that `--dltune-apply` leaves on the
+    loops it parallelized stays: it is part of the scheduled code, and
+    `--dltune-lower-cpu` turns it into the OpenMP team size.
   }];
+}
+
+def DLTuneForallToOpenMP : Pass<"dltune-forall-to-openmp", "ModuleOp"> {
+  let summary = "Lower scf.forall loops to OpenMP with the team size they ask for";
+  let description = [{
+    Converts every (bufferized) `scf.forall` to `scf.parallel` and then to
+    `omp.parallel` + `omp.wsloop` (upstream `convert-scf-to-openmp`). A loop
+    carrying `dltune.num_threads = N` (set by the CPU schedule from the
+    `threads` knob) gets `num_threads(N)` on its `omp.parallel`, so the
+    kernel's parallelism is the configuration's and does not depend on
+    `OMP_NUM_THREADS` or on the machine it runs on. Loops without the
+    attribute use the OpenMP runtime's default team.
+
+    Used inside `--dltune-lower-cpu` (with `openmp=true`) in place of
+    `scf-forall-to-parallel,convert-scf-to-openmp`.
+  }];
+  let dependentDialects = ["::mlir::omp::OpenMPDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
+                           "::mlir::LLVM::LLVMDialect"];
 }
 
 def DLTuneLowerCPU : Pass<"dltune-lower-cpu", "ModuleOp"> {

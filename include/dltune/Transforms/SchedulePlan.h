@@ -62,8 +62,24 @@ struct SchedulePlan {
 /// The plan as cost-model features see it (FLOPs and bytes from the op).
 ScheduleShape getScheduleShape(const SchedulePlan &plan, double flops, double bytes);
 
+/// What the CPU default configuration is derived from: vector width and
+/// register count bound the register tile (accumulators must not spill),
+/// cache sizes bound the cache tiles.
+struct CpuTarget {
+  int64_t maxThreads = 1;
+  int lanes = 8;            // f32 lanes per vector register
+  int vectorRegisters = 16; // architectural vector registers
+  int64_t l1Bytes = 32 << 10, l2Bytes = 512 << 10; // per core
+  /// The machine this process runs on (HostCpu), with `maxThreads`.
+  static CpuTarget getHost(int64_t maxThreads);
+};
+
 /// Builds the plan (and default space) for a supported op with static
-/// shapes, or fails with a reason (the op is then left alone).
+/// shapes, or fails with a reason (the op is then left alone). The space
+/// and the preferred (default) values of CPU plans follow `cpu`.
+FailureOr<SchedulePlan> buildSchedulePlan(linalg::LinalgOp op, ScheduleTarget target,
+                                          const CpuTarget &cpu, std::string &whyNot);
+/// The same for this machine (CpuTarget::getHost(maxThreads)).
 FailureOr<SchedulePlan> buildSchedulePlan(linalg::LinalgOp op,
                                           ScheduleTarget target,
                                           int64_t maxThreads,

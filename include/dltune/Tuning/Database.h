@@ -43,9 +43,28 @@ struct DeviceRecord {
   std::string json;
 };
 
+/// One candidate's re-measurement at the end of a task: `rounds` fresh
+/// processes, interleaved with the other top candidates.
+struct Confirmation {
+  std::string config;
+  int rounds = 0;
+  double medianMs = NAN;         // median of the per-process medians
+  double minMs = NAN, maxMs = NAN; // spread of the per-process medians
+  std::string generator;
+  double createdAt = 0; // one value per confirmation run (all its candidates)
+};
+
+/// Which records `Database::forget` moves out of the way.
+struct ForgetFilter {
+  std::string taskHash;           // "" = every task
+  std::string status;             // "" = every status
+  double olderThanSeconds = 0;    // 0 = any age
+  int64_t deviceId = 0;           // 0 = every device
+};
+
 class Database {
 public:
-  static constexpr int kSchemaVersion = 2;
+  static constexpr int kSchemaVersion = 3;
 
   ~Database();
   /// Opens (creating when `create`) and migrates to kSchemaVersion. Fails
@@ -71,9 +90,26 @@ public:
   /// All records of a task, on one device or (deviceId 0) on all.
   llvm::Expected<std::vector<MeasureRecord>> getRecords(int64_t taskId,
                                                         int64_t deviceId = 0);
-  /// The fastest ok record of a task on a device (or any device).
+  /// The best configuration of a task on a device (or any device): the
+  /// fastest of its latest confirmation if it has one, else the fastest ok
+  /// record that is neither noisy nor cut off (those never win unconfirmed).
+  /// A confirmed best carries the confirmed median and spread.
   llvm::Expected<std::optional<MeasureRecord>> getBest(int64_t taskId,
                                                        int64_t deviceId = 0);
+
+  /// Commits the candidates of one confirmation run (one transaction).
+  llvm::Error commitConfirmations(int64_t taskId, int64_t deviceId,
+                                  const std::vector<Confirmation> &confirmations);
+  /// The candidates of the latest confirmation run, fastest first.
+  llvm::Expected<std::vector<Confirmation>> getLatestConfirmations(int64_t taskId,
+                                                                  int64_t deviceId);
+
+  /// Moves the records `filter` selects (and the confirmations of their
+  /// tasks) into `replaced_records` with `reason`, so they can be measured
+  /// again; nothing is deleted. Returns how many records moved.
+  llvm::Expected<int64_t> forget(const ForgetFilter &filter, const std::string &reason);
+  /// Records moved out by `forget`, oldest first.
+  llvm::Expected<std::vector<MeasureRecord>> getReplacedRecords(int64_t taskId);
 
   /// Untuned (reference) time of a task on a device.
   llvm::Error setBaseline(int64_t taskId, int64_t deviceId, double untunedMs);

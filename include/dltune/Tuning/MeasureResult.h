@@ -33,11 +33,14 @@ struct MeasureRecord {
   double minMs = NAN, maxMs = NAN, stddevMs = NAN;
   int repeats = 0;
   bool noisy = false;          // spread too large to trust the median
+  bool cutOff = false;         // timed by one probe call: far slower than the best
+  bool confirmed = false;      // times are those of a confirmation (Database::getBest)
   std::optional<double> energyJ; // per kernel call, when a meter was readable
   std::string error;           // diagnostics for failures
   double buildSeconds = 0, runSeconds = 0;
   std::string source = "measured"; // measured | replay | imported
   double createdAt = 0;            // seconds since the epoch
+  std::string generator;           // dltune/LLVM/schedule versions (Version.h); "" = unknown
   bool isOk() const { return status == MeasureStatus::Ok; }
 };
 

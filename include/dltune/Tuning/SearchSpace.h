@@ -116,16 +116,19 @@ private:
 /// 64-bit FNV-1a: stable across platforms and runs, unlike std::hash.
 uint64_t stableHash(llvm::StringRef text);
 
-/// What identifies a tuning task: two ops with equal descriptors share
-/// measurements and configs.
+/// What identifies a tuning task: the computation (the op in canonical
+/// generic form) and the target. Two ops with equal descriptors share
+/// measurements and configs; the search space is deliberately not part of
+/// the identity, since its ranges may depend on the machine.
 struct TaskDescriptor {
-  std::string opKind;                       // e.g. "linalg.matmul"
-  std::vector<std::vector<int64_t>> shapes; // operand shapes
-  std::vector<std::string> elementTypes;    // operand element types
+  std::string opKind;                       // readable: "linalg.matmul", "elementwise maximumf 1x28x28x128"
+  std::vector<std::vector<int64_t>> shapes; // operand shapes (for reports)
+  std::vector<std::string> elementTypes;    // operand element types (for reports)
   std::string target;                       // "cpu" or "gpu"
+  std::string computation;                  // canonical text of the computation
 
-  std::string getCanonicalString(const SearchSpace &space) const;
-  uint64_t getHash(const SearchSpace &space) const;
+  std::string getCanonicalString() const;
+  uint64_t getHash() const;
 };
 
 } // namespace mlir::dltune

@@ -19,8 +19,21 @@ namespace mlir::dltune {
 /// them up). Results come back in the order of `configs`.
 class Measurer {
 public:
+  /// Called once per configuration, as soon as its result is final.
+  using ResultHandler = std::function<void(size_t index, const MeasureRecord &record)>;
+
   virtual ~Measurer() = default;
   virtual std::vector<MeasureRecord> measure(const std::vector<Config> &configs) = 0;
+  /// Like `measure`, but hands each result to `onResult` the moment it is
+  /// known (a failed build before the others are timed), so that callers
+  /// can commit it at once. The default reports after the whole batch.
+  virtual std::vector<MeasureRecord> measureEach(const std::vector<Config> &configs,
+                                                 const ResultHandler &onResult) {
+    std::vector<MeasureRecord> records = measure(configs);
+    for (size_t i = 0; i < records.size(); ++i)
+      onResult(i, records[i]);
+    return records;
+  }
   /// Seconds spent so far: wall time, or simulated time for replay.
   virtual double getClockSeconds() const = 0;
 };

@@ -1,0 +1,33 @@
+//===- Version.h - Versions that records carry ------------------*- C++ -*-===//
+//
+// Every measurement in the database says which dltune, which LLVM and which
+// schedule generator produced the code it timed: a record of an older
+// generator measured other code, so resume and apply-best say so instead of
+// mixing it silently with new measurements.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLTUNE_VERSION_H
+#define DLTUNE_VERSION_H
+
+#include "llvm/Config/llvm-config.h"
+
+#include <string>
+
+namespace mlir::dltune {
+
+inline constexpr const char *kDLTuneVersion = "0.3.0";
+
+/// Bump whenever the transform scripts or the lowering that a configuration
+/// turns into change, so that old timings are recognised as such.
+/// 3: `threads` sets the OpenMP team size (num_threads) of the kernel.
+inline constexpr int kScheduleGeneratorVersion = 3;
+
+/// "dltune 0.3.0; LLVM 22.1.8; schedules 3": stored with every record.
+inline std::string getGeneratorString() {
+  return std::string("dltune ") + kDLTuneVersion + "; LLVM " + LLVM_VERSION_STRING +
+         "; schedules " + std::to_string(kScheduleGeneratorVersion);
+}
+
+} // namespace mlir::dltune
+
+#endif // DLTUNE_VERSION_H

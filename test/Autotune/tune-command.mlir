@@ -1,0 +1,41 @@
+// The README's main command: `dltune tune` annotates and autotunes a conv,
+// an elementwise op and a matmul with parallel builds (jobs=2), confirms
+// each task's best in fresh processes and prints one table.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: dltune tune %s --trials 3 --jobs 2 --threads 1 --db %t/t.db --confirm-top 2 --confirm-repeats 3 -o %t/tuned.mlir 2> %t/log.txt | FileCheck %s
+// RUN: FileCheck %s --check-prefix=IR < %t/tuned.mlir
+// RUN: FileCheck %s --check-prefix=LOG < %t/log.txt
+// CHECK: task {{.*}} best ms  spread
+// CHECK-DAG: {{^linalg.conv_2d_nhwc_hwcf .* [0-9.]+%.* 3 +0 +[0-9.]+$}}
+// CHECK-DAG: {{^elementwise maximumf 1x8x8x16 .* [0-9.]+%.* 3 +0 +[0-9.]+$}}
+// CHECK-DAG: {{^linalg.matmul .* [0-9.]+%.* 3 +0 +[0-9.]+$}}
+// IR-DAG: linalg.conv_2d_nhwc_hwcf {dltune.config = #dltune.config<
+// IR-DAG: linalg.generic {dltune.config = #dltune.config<
+// IR-DAG: linalg.matmul {dltune.config = #dltune.config<
+// LOG-COUNT-3: confirming the best 2 in fresh processes
+
+// A time budget in the pass stops long before the trial budget.
+// RUN: dltune-opt %s --dltune-annotate="threads=1" --dltune-autotune="db=%t/b.db trials=100000 time-budget=2 min-time-ms=1 confirm-top=0 quiet=true" -o /dev/null
+// RUN: dltune db summary --db %t/b.db | FileCheck %s --check-prefix=BUDGET
+// BUDGET: {{^[0-9]{1,3} records}}
+
+func.func @conv(%i: tensor<1x10x10x16xf32>, %f: tensor<3x3x16x16xf32>, %o: tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32> {
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%i, %f : tensor<1x10x10x16xf32>, tensor<3x3x16x16xf32>) outs(%o : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x8x16xf32>
+  %relu = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                          iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%r : tensor<1x8x8x16xf32>) outs(%e : tensor<1x8x8x16xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %m = arith.maximumf %a, %z : f32
+    linalg.yield %m : f32
+  } -> tensor<1x8x8x16xf32>
+  return %relu : tensor<1x8x8x16xf32>
+}
+
+func.func @mm(%a: tensor<16x32xf32>, %b: tensor<32x16xf32>, %c: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<16x32xf32>, tensor<32x16xf32>)
+                     outs(%c : tensor<16x16xf32>) -> tensor<16x16xf32>
+  return %r : tensor<16x16xf32>
+}
