@@ -316,10 +316,15 @@ llvm::Expected<bool> Database::commitRecord(int64_t taskId, int64_t deviceId,
   return sqlite3_changes(db) > 0;
 }
 
-static MeasureRecord readRecord(Statement &s) {
+static llvm::Expected<MeasureRecord> readRecord(Statement &s) {
   MeasureRecord r;
   r.config = s.text(0);
-  r.status = parseMeasureStatus(s.text(1)).value_or(MeasureStatus::CompileError);
+  llvm::Expected<MeasureStatus> status = parseMeasureStatusOrError(s.text(1));
+  if (!status)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "record of configuration '%s': %s", r.config.c_str(),
+                                   llvm::toString(status.takeError()).c_str());
+  r.status = *status;
   r.timeMs = s.real(2);
   r.minMs = s.real(3);
   r.maxMs = s.real(4);
@@ -353,8 +358,12 @@ llvm::Expected<std::vector<MeasureRecord>> Database::getRecords(int64_t taskId,
     s.bind(2, deviceId);
   std::vector<MeasureRecord> out;
   int rc;
-  while ((rc = s.step()) == SQLITE_ROW)
-    out.push_back(readRecord(s));
+  while ((rc = s.step()) == SQLITE_ROW) {
+    llvm::Expected<MeasureRecord> r = readRecord(s);
+    if (!r)
+      return r.takeError();
+    out.push_back(std::move(*r));
+  }
   if (rc != SQLITE_DONE)
     return s.stepError();
   return out;
@@ -378,7 +387,10 @@ llvm::Expected<std::optional<MeasureRecord>> Database::getBest(int64_t taskId,
     return std::optional<MeasureRecord>();
   if (rc != SQLITE_ROW)
     return s.stepError();
-  return std::optional<MeasureRecord>(readRecord(s));
+  llvm::Expected<MeasureRecord> r = readRecord(s);
+  if (!r)
+    return r.takeError();
+  return std::optional<MeasureRecord>(std::move(*r));
 }
 
 llvm::Error Database::setBaseline(int64_t taskId, int64_t deviceId, double ms) {
