@@ -36,7 +36,7 @@ void ModelBasedStrategy::reportError(llvm::Error e) {
   if (options.observer)
     options.observer->onModelError(std::move(e));
   else
-    llvm::consumeError(std::move(e)); // no one to tell: the caller chose so
+    llvm::consumeError(std::move(e)); // the caller set no observer (see StrategyOptions)
 }
 
 std::vector<Config> ModelBasedStrategy::propose(size_t count, const TuningHistory &history) {

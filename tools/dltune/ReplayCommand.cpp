@@ -39,9 +39,11 @@ static cl::opt<unsigned> planSize(
     "plan-size",
     cl::desc("Model-based strategies: refit and re-plan every this many measurements"),
     cl::init(64), cl::sub(replayCmd));
-static cl::opt<unsigned> firstFit("first-fit",
-                                  cl::desc("Measurements before the first model fit (AutoTVM: 64)"),
-                                  cl::init(64), cl::sub(replayCmd));
+static cl::opt<unsigned> firstFit(
+    "first-fit",
+    cl::desc("Measurements before the first model fit (AutoTVM: the plan size; at most "
+             "--plan-size)"),
+    cl::init(64), cl::sub(replayCmd));
 static cl::opt<int64_t> trials("trials", cl::desc("Measurements per seed"),
                                cl::init(100), cl::sub(replayCmd));
 static cl::opt<int> seeds("seeds", cl::desc("Independent runs (seeds 0..K-1)"),

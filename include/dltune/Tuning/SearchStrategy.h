@@ -70,7 +70,8 @@ struct StrategyOptions {
   /// AutoTVM's e-greedy share: the last int(randomShare * planSize) entries
   /// of each plan are replaced by random configurations.
   double randomShare = 0.05;
-  /// Told of fits, model proposals and model errors; may be null.
+  /// Told of fits, model proposals and model errors. Null drops the errors:
+  /// every tool and pass in dltune sets one, and library callers should.
   StrategyObserver *observer = nullptr;
 };
 
