@@ -28,6 +28,6 @@ llvm::Expected<MeasureStatus> mlir::dltune::parseMeasureStatusOrError(llvm::Stri
   for (const char *name : kNames)
     known += (known.empty() ? "" : ", ") + std::string(name);
   return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 "unknown measurement status '%s' (known: %s)",
-                                 text.str().c_str(), known.c_str());
+                                 "unknown measurement status '%s' (known: %s)", text.str().c_str(),
+                                 known.c_str());
 }

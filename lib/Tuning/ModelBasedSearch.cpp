@@ -10,6 +10,8 @@
 
 #include "dltune/Tuning/Error.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 using namespace mlir::dltune;
 
 void ModelBasedStrategy::initialize(const SearchSpace &s, uint64_t seed) {
@@ -20,8 +22,7 @@ void ModelBasedStrategy::initialize(const SearchSpace &s, uint64_t seed) {
   trainCount = 0;
   plan.clear();
   planPos = 0;
-  llvm::Expected<std::unique_ptr<CostModel>> m =
-      makeStrategyCostModel(getName(), options, seed);
+  llvm::Expected<std::unique_ptr<CostModel>> m = makeStrategyCostModel(getName(), options, seed);
   if (!m) {
     // Checked when the strategy was created; without a model every proposal
     // is random, and the caller hears why.

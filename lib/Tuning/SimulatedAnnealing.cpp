@@ -53,8 +53,7 @@ protected:
       if (!nextScores)
         return nextScores.takeError();
       for (size_t i = 0; i < points.size(); ++i) {
-        double accept =
-            std::exp(std::min(((*nextScores)[i] - (*scores)[i]) / (t + 1e-5), 1.0));
+        double accept = std::exp(std::min(((*nextScores)[i] - (*scores)[i]) / (t + 1e-5), 1.0));
         if (coin(rng) < accept) {
           points[i] = next[i];
           (*scores)[i] = (*nextScores)[i];

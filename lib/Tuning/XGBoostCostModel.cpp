@@ -17,8 +17,8 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <string>
 #include <numeric>
+#include <string>
 #include <utility>
 
 using namespace mlir::dltune;

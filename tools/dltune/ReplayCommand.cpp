@@ -35,15 +35,15 @@ static cl::opt<std::string>
               cl::desc("Cost model of sa, evolutionary (default xgb) and bo (default rf): "
                        "xgb, xgb-reg, rf; refused for random and grid"),
               cl::sub(replayCmd));
-static cl::opt<unsigned> planSize(
-    "plan-size",
-    cl::desc("Model-based strategies: refit and re-plan every this many measurements"),
-    cl::init(64), cl::sub(replayCmd));
-static cl::opt<unsigned> firstFit(
-    "first-fit",
-    cl::desc("Measurements before the first model fit (AutoTVM: the plan size; at most "
-             "--plan-size)"),
-    cl::init(64), cl::sub(replayCmd));
+static cl::opt<unsigned>
+    planSize("plan-size",
+             cl::desc("Model-based strategies: refit and re-plan every this many measurements"),
+             cl::init(64), cl::sub(replayCmd));
+static cl::opt<unsigned>
+    firstFit("first-fit",
+             cl::desc("Measurements before the first model fit (AutoTVM: the plan size; at most "
+                      "--plan-size)"),
+             cl::init(64), cl::sub(replayCmd));
 static cl::opt<int64_t> trials("trials", cl::desc("Measurements per seed"),
                                cl::init(100), cl::sub(replayCmd));
 static cl::opt<int> seeds("seeds", cl::desc("Independent runs (seeds 0..K-1)"),
@@ -141,8 +141,8 @@ int replayCommand() {
         "simulated {5:f1} s",
         seed, p.trialsDone, p.failures, num(p.bestMs), optimum / p.bestMs, p.elapsedSeconds);
     if (observer.fits)
-      llvm::outs() << llvm::formatv(", {0} model fits, {1} proposals from the model",
-                                    observer.fits, observer.proposals);
+      llvm::outs() << llvm::formatv(", {0} model fits, {1} proposals from the model", observer.fits,
+                                    observer.proposals);
     llvm::outs() << "\n";
   }
   return 0;

@@ -51,8 +51,7 @@ static cl::opt<std::string>
 static cl::opt<bool> json("json", cl::desc("One JSON object per task instead of the table"),
                           cl::sub(tuneCmd));
 /// Every --dltune-autotune option, as a flag of `dltune tune`.
-static TunerOptionSet tunerFlags([](llvm::StringRef name, llvm::StringRef help,
-                                    const auto &init) {
+static TunerOptionSet tunerFlags([](llvm::StringRef name, llvm::StringRef help, const auto &init) {
   using T = std::decay_t<decltype(init)>;
   return std::unique_ptr<cl::Option>(
       new cl::opt<T>(name, cl::desc(help), cl::init(init), cl::sub(tuneCmd)));
@@ -63,8 +62,7 @@ static llvm::Expected<std::vector<std::string>> outputPaths() {
   std::vector<std::string> paths(files.size());
   if (output.empty())
     return paths;
-  bool isDir = llvm::sys::fs::is_directory(output) ||
-               llvm::StringRef(output).ends_with("/");
+  bool isDir = llvm::sys::fs::is_directory(output) || llvm::StringRef(output).ends_with("/");
   if (!isDir) {
     if (files.size() > 1)
       return llvm::createStringError(
@@ -84,8 +82,7 @@ static llvm::Expected<std::vector<std::string>> outputPaths() {
     llvm::sys::path::append(p, llvm::sys::path::filename(files[i]));
     if (!seen.insert(p).second)
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                     "two inputs would both be written to '%s'",
-                                     p.c_str());
+                                     "two inputs would both be written to '%s'", p.c_str());
     paths[i] = std::string(p);
   }
   return paths;

@@ -97,8 +97,7 @@ public:
 /// the knob features (to steer what the optimiser finds).
 class ScriptedModel : public CostModel {
 public:
-  explicit ScriptedModel(bool fitFails, double offset = 0)
-      : fitFails(fitFails), offset(offset) {}
+  explicit ScriptedModel(bool fitFails, double offset = 0) : fitFails(fitFails), offset(offset) {}
   llvm::StringRef getName() const override { return "scripted"; }
   llvm::Error fit(const FeatureMatrix &, const std::vector<double> &) override {
     if (fitFails)
@@ -330,15 +329,13 @@ TEST(CostModel, PredictRefusesUntrainedModelsAndOtherWidths) {
   wide.data.assign(wide.cols * 3, 1.0f);
   for (const char *name : {"xgb", "xgb-reg", "rf"}) {
     auto model = llvm::cantFail(createCostModel(name, 1));
-    llvm::Expected<std::vector<double>> untrained =
-        model->predict(features->extractAll(d.test));
+    llvm::Expected<std::vector<double>> untrained = model->predict(features->extractAll(d.test));
     ASSERT_FALSE(static_cast<bool>(untrained)) << name;
     EXPECT_NE(llvm::toString(untrained.takeError()).find("not trained"), std::string::npos);
     llvm::cantFail(model->fit(features->extractAll(d.train), normalizedThroughput(times)));
     llvm::Expected<std::vector<double>> p = model->predict(wide);
     ASSERT_FALSE(static_cast<bool>(p)) << name;
-    EXPECT_NE(llvm::toString(p.takeError()).find("features per row"), std::string::npos)
-        << name;
+    EXPECT_NE(llvm::toString(p.takeError()).find("features per row"), std::string::npos) << name;
   }
 }
 

@@ -172,8 +172,7 @@ TEST(Database, UnknownStatusIsAnErrorNotACompileError) {
   // A status this version does not know (a newer writer, a hand edit).
   sqlite3 *raw;
   ASSERT_EQ(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(raw, "UPDATE records SET status = 'exploded'", nullptr, nullptr,
-                         nullptr),
+  ASSERT_EQ(sqlite3_exec(raw, "UPDATE records SET status = 'exploded'", nullptr, nullptr, nullptr),
             SQLITE_OK);
   sqlite3_close(raw);
   auto db = llvm::cantFail(Database::open(path, /*create=*/false));

@@ -32,7 +32,7 @@ struct ModuleTunerOptions {
   double timeBudgetSeconds = 0;  // per task; 0: none
   uint64_t seed = 0;
   std::string strategy = "random";
-  std::string costModel;         // model-based strategies; empty: the strategy's default
+  std::string costModel; // model-based strategies; empty: the strategy's default
   unsigned planSize = 64;
   unsigned jobs = 1;
   double buildTimeoutSeconds = 60, runTimeoutSeconds = 30;
@@ -54,12 +54,10 @@ struct ModuleTunerOptions {
 /// Calls `fn(name, field, help, negated)` for every option of `o`, in a fixed
 /// order: the one place where option names meet fields. `negated` marks a
 /// flag that sets the field to the opposite (`quiet` clears `progress`).
-template <typename Fn>
-void forEachTunerOption(ModuleTunerOptions &o, Fn &&fn) {
+template <typename Fn> void forEachTunerOption(ModuleTunerOptions &o, Fn &&fn) {
   fn("target", o.target, "cpu or gpu", false);
   fn("db", o.dbPath, "Tuning database (SQLite)", false);
-  fn("trials", o.trials, "Measurements per task, earlier ones in the database included",
-     false);
+  fn("trials", o.trials, "Measurements per task, earlier ones in the database included", false);
   fn("time-budget", o.timeBudgetSeconds, "Seconds of tuning per task (0: no limit)", false);
   fn("seed", o.seed, "Random seed", false);
   fn("strategy", o.strategy, "Search strategy: random, grid, sa, evolutionary, bo", false);
@@ -74,21 +72,17 @@ void forEachTunerOption(ModuleTunerOptions &o, Fn &&fn) {
   fn("jobs", o.jobs, "Parallel candidate builds", false);
   fn("build-timeout", o.buildTimeoutSeconds, "Wall-time limit of one build (s)", false);
   fn("run-timeout", o.runTimeoutSeconds, "Wall-time limit of one measurement (s)", false);
-  fn("mem-limit-mb", o.memoryLimitMB, "Address-space limit of build and run workers (MiB)",
-     false);
+  fn("mem-limit-mb", o.memoryLimitMB, "Address-space limit of build and run workers (MiB)", false);
   fn("min-time-ms", o.minTimeMs, "Minimum measured time per candidate (ms)", false);
-  fn("worker", o.workerPath, "Path of the dltune executable (default: next to this one)",
-     false);
+  fn("worker", o.workerPath, "Path of the dltune executable (default: next to this one)", false);
   fn("work-dir", o.workDir, "Where kernels and references go (default: <db>.work)", false);
   fn("quiet", o.progress, "No progress output", true);
   fn("confirm-top", o.confirmTop,
      "How many of the best candidates are re-measured at the end of a task", false);
   fn("confirm-repeats", o.confirmRepeats,
      "Most rounds of fresh-process re-measurement when confirming the best", false);
-  fn("rtol", o.rtol, "Relative tolerance of the result check (negative: by element type)",
-     false);
-  fn("atol", o.atol, "Absolute tolerance of the result check (negative: by element type)",
-     false);
+  fn("rtol", o.rtol, "Relative tolerance of the result check (negative: by element type)", false);
+  fn("atol", o.atol, "Absolute tolerance of the result check (negative: by element type)", false);
   fn("remeasure", o.remeasure,
      "Measure configurations again even when the database has a record of them", false);
 }
@@ -126,13 +120,12 @@ inline llvm::Error validateTunerOptions(const ModuleTunerOptions &o) {
 /// llvm::cl's.
 class TunerOptionSet {
 public:
-  template <typename Make>
-  explicit TunerOptionSet(Make &&make) {
+  template <typename Make> explicit TunerOptionSet(Make &&make) {
     ModuleTunerOptions defaults;
-    forEachTunerOption(defaults, [&](llvm::StringRef name, auto &field,
-                                     llvm::StringRef help, bool negated) {
-      options.push_back(make(name, help, flip(field, negated)));
-    });
+    forEachTunerOption(defaults,
+                       [&](llvm::StringRef name, auto &field, llvm::StringRef help, bool negated) {
+                         options.push_back(make(name, help, flip(field, negated)));
+                       });
   }
 
   ModuleTunerOptions getValues() const {
@@ -154,8 +147,7 @@ public:
   }
 
 private:
-  template <typename T>
-  static T flip(const T &value, bool negated) {
+  template <typename T> static T flip(const T &value, bool negated) {
     if constexpr (std::is_same_v<T, bool>)
       return negated ? !value : value;
     return value;
@@ -188,8 +180,7 @@ void printTaskTable(llvm::ArrayRef<TaskSummary> tasks, llvm::raw_ostream &os);
 
 /// The line that says a model-based strategy used its model.
 inline void printModelUse(int64_t fits, int64_t proposals, llvm::raw_ostream &os) {
-  os << "cost model: " << fits << " fits, " << proposals
-     << " candidates proposed from its plans\n";
+  os << "cost model: " << fits << " fits, " << proposals << " candidates proposed from its plans\n";
 }
 
 /// Path of the `dltune` executable next to the running one, else on PATH.

@@ -18,8 +18,7 @@ using namespace mlir::dltune;
 
 namespace {
 /// The tuner options as options of a pass or a pipeline (`parent`).
-template <typename Parent>
-TunerOptionSet makeTunerPassOptions(Parent &parent) {
+template <typename Parent> TunerOptionSet makeTunerPassOptions(Parent &parent) {
   return TunerOptionSet([&](llvm::StringRef name, llvm::StringRef help, const auto &init) {
     using T = std::decay_t<decltype(init)>;
     using OptionT = std::conditional_t<std::is_base_of_v<Pass, Parent>, Pass::Option<T>,
