@@ -341,6 +341,7 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
     so.planSize = std::max(1u, options.planSize);
     so.firstFit = so.planSize;
     so.features = makeFeatures(task, device, summary.flops);
+    so.observer = options.strategyObserver;
     llvm::Expected<std::unique_ptr<SearchStrategy>> strategy =
         createSearchStrategy(options.strategy, so);
     if (!strategy)

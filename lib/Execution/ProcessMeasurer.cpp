@@ -291,7 +291,14 @@ llvm::Expected<double> ProcessMeasurer::makeReference(const ProcessMeasurerOptio
       limits);
   if (!r)
     return r.takeError();
-  MeasureRecord rec = classifyWorkerResult(*r, true);
+  MeasureRecord rec = classifyWorkerResult(*r, /*building=*/true);
+  // The reference worker builds and runs: a signal is most likely the
+  // untuned kernel's (a compile failure exits with its own code).
+  if (r->signal && r->signal != SIGKILL && !r->timedOut) {
+    rec.status = MeasureStatus::RuntimeCrash;
+    rec.error = std::string("crashed: ") + strsignal(r->signal) + " (signal " +
+                std::to_string(r->signal) + ")";
+  }
   if (r->timedOut)
     rec.error = "the untuned kernel ran past its limit of " +
                 std::to_string(static_cast<int>(limits.wallSeconds)) + " s";

@@ -109,12 +109,9 @@ static std::string joinShape(ArrayRef<int64_t> shape) {
 static std::string describeOp(linalg::LinalgOp op) {
   std::string name = op->getName().getStringRef().str();
   if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation())) {
+    // The shapes follow in every report (the shapes column).
     std::string kind = op.getNumReductionLoops() == 0 ? "elementwise" : "reduction";
-    std::string shape;
-    if (op.getNumDpsInits() > 0)
-      if (auto t = dyn_cast<ShapedType>(op.getDpsInitOperand(0)->get().getType()))
-        shape = " " + joinShape(t.getShape());
-    return kind + " " + describeBody(op) + shape;
+    return kind + " " + describeBody(op);
   }
   if (op.hasUserDefinedMaps()) {
     name += " maps";

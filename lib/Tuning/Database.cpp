@@ -345,10 +345,15 @@ llvm::Expected<bool> Database::commitRecord(int64_t taskId, int64_t deviceId,
   return sqlite3_changes(db) > 0;
 }
 
-static MeasureRecord readRecord(Statement &s) {
+static llvm::Expected<MeasureRecord> readRecord(Statement &s) {
   MeasureRecord r;
   r.config = s.text(0);
-  r.status = parseMeasureStatus(s.text(1)).value_or(MeasureStatus::CompileError);
+  llvm::Expected<MeasureStatus> status = parseMeasureStatusOrError(s.text(1));
+  if (!status)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "record of configuration '%s': %s", r.config.c_str(),
+                                   llvm::toString(status.takeError()).c_str());
+  r.status = *status;
   r.timeMs = s.real(2);
   r.minMs = s.real(3);
   r.maxMs = s.real(4);
@@ -385,8 +390,12 @@ llvm::Expected<std::vector<MeasureRecord>> Database::getRecords(int64_t taskId,
     s.bind(2, deviceId);
   std::vector<MeasureRecord> out;
   int rc;
-  while ((rc = s.step()) == SQLITE_ROW)
-    out.push_back(readRecord(s));
+  while ((rc = s.step()) == SQLITE_ROW) {
+    llvm::Expected<MeasureRecord> r = readRecord(s);
+    if (!r)
+      return r.takeError();
+    out.push_back(std::move(*r));
+  }
   if (rc != SQLITE_DONE)
     return s.stepError();
   return out;
@@ -416,8 +425,12 @@ llvm::Expected<std::optional<MeasureRecord>> Database::getBest(int64_t taskId,
       if (rc != SQLITE_ROW && rc != SQLITE_DONE)
         return s.stepError();
       MeasureRecord r;
-      if (rc == SQLITE_ROW)
-        r = readRecord(s);
+      if (rc == SQLITE_ROW) {
+        llvm::Expected<MeasureRecord> stored = readRecord(s);
+        if (!stored)
+          return stored.takeError();
+        r = std::move(*stored);
+      }
       r.config = c.config;
       r.status = MeasureStatus::Ok;
       r.timeMs = c.medianMs;
@@ -445,7 +458,10 @@ llvm::Expected<std::optional<MeasureRecord>> Database::getBest(int64_t taskId,
     return std::optional<MeasureRecord>();
   if (rc != SQLITE_ROW)
     return s.stepError();
-  return std::optional<MeasureRecord>(readRecord(s));
+  llvm::Expected<MeasureRecord> r = readRecord(s);
+  if (!r)
+    return r.takeError();
+  return std::optional<MeasureRecord>(std::move(*r));
 }
 
 llvm::Error Database::commitConfirmations(int64_t taskId, int64_t deviceId,
@@ -573,8 +589,12 @@ llvm::Expected<std::vector<MeasureRecord>> Database::getReplacedRecords(int64_t 
   s.bind(1, taskId);
   std::vector<MeasureRecord> out;
   int rc;
-  while ((rc = s.step()) == SQLITE_ROW)
-    out.push_back(readRecord(s));
+  while ((rc = s.step()) == SQLITE_ROW) {
+    llvm::Expected<MeasureRecord> r = readRecord(s);
+    if (!r)
+      return r.takeError();
+    out.push_back(std::move(*r));
+  }
   if (rc != SQLITE_DONE)
     return s.stepError();
   return out;

@@ -2,6 +2,8 @@
 
 #include "dltune/Tuning/MeasureResult.h"
 
+#include <iterator>
+
 using namespace mlir::dltune;
 
 static constexpr const char *kNames[] = {
@@ -13,8 +15,19 @@ llvm::StringRef mlir::dltune::toString(MeasureStatus status) {
 }
 
 std::optional<MeasureStatus> mlir::dltune::parseMeasureStatus(llvm::StringRef text) {
-  for (int i = 0; i < 8; ++i)
+  for (size_t i = 0; i < std::size(kNames); ++i)
     if (text == kNames[i])
       return static_cast<MeasureStatus>(i);
   return std::nullopt;
+}
+
+llvm::Expected<MeasureStatus> mlir::dltune::parseMeasureStatusOrError(llvm::StringRef text) {
+  if (std::optional<MeasureStatus> s = parseMeasureStatus(text))
+    return *s;
+  std::string known;
+  for (const char *name : kNames)
+    known += (known.empty() ? "" : ", ") + std::string(name);
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "unknown measurement status '%s' (known: %s)", text.str().c_str(),
+                                 known.c_str());
 }

@@ -60,18 +60,25 @@ public:
     return llvm::Error::success();
   }
 
-  std::vector<double> predict(const FeatureMatrix &x) const override {
+  llvm::Expected<std::vector<double>> predict(const FeatureMatrix &x) const override {
     std::vector<double> mean, var;
-    predictWithVariance(x, mean, var);
+    if (llvm::Error e = predictWithVariance(x, mean, var))
+      return std::move(e);
     return mean;
   }
 
-  void predictWithVariance(const FeatureMatrix &x, std::vector<double> &mean,
-                           std::vector<double> &variance) const override {
+  llvm::Error predictWithVariance(const FeatureMatrix &x, std::vector<double> &mean,
+                                  std::vector<double> &variance) const override {
+    if (trees.empty())
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "random forest predict: the model is not trained");
+    // Trees index features by column: other widths would read past a row.
+    if (x.cols != cols)
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "random forest predict: %zu features per row, the model has %zu", x.cols, cols);
     mean.assign(x.rows(), 0.0);
     variance.assign(x.rows(), 0.0);
-    if (trees.empty())
-      return;
     for (size_t r = 0; r < x.rows(); ++r) {
       double s = 0, sq = 0;
       for (const Tree &t : trees) {
@@ -83,6 +90,7 @@ public:
       mean[r] = m;
       variance[r] = std::max(0.0, sq / trees.size() - m * m);
     }
+    return llvm::Error::success();
   }
 
   llvm::Error save(const std::string &path) const override {
@@ -105,26 +113,38 @@ public:
   llvm::Error load(const std::string &path) override {
     std::ifstream in(path);
     std::string magic;
-    size_t n = 0;
-    if (!(in >> magic >> cols >> n) || magic != "dltune-rf-v1")
+    size_t n = 0, loadedCols = 0;
+    if (!(in >> magic >> loadedCols >> n) || magic != "dltune-rf-v1")
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                      "'%s' is not a dltune random forest", path.c_str());
+    // Bounds keep a corrupt header from allocating without limit.
+    constexpr size_t kMaxTrees = 1 << 16, kMaxNodes = 1 << 24;
+    if (n > kMaxTrees)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(), "'%s' is corrupt",
+                                     path.c_str());
     std::vector<Tree> loaded(n);
     for (Tree &t : loaded) {
       size_t m = 0;
-      in >> m;
+      if (!(in >> m) || m == 0 || m > kMaxNodes)
+        return llvm::createStringError(llvm::inconvertibleErrorCode(), "'%s' is corrupt",
+                                       path.c_str());
       t.nodes.resize(m);
       for (Node &node : t.nodes)
         in >> node.feature >> node.threshold >> node.left >> node.right >> node.value;
-      for (const Node &node : t.nodes)
-        if (node.feature >= static_cast<int>(cols) || node.left >= static_cast<int>(m) ||
-            node.right >= static_cast<int>(m))
+      // Children come after their parent (preorder), so no walk can loop.
+      for (int i = 0; i < static_cast<int>(m); ++i) {
+        const Node &node = t.nodes[i];
+        if (node.feature >= static_cast<int>(loadedCols) || node.feature < -1 ||
+            (node.feature >= 0 && (node.left <= i || node.right <= i)) ||
+            node.left >= static_cast<int>(m) || node.right >= static_cast<int>(m))
           return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                          "'%s' is corrupt", path.c_str());
+      }
     }
     if (!in)
       return llvm::createStringError(llvm::inconvertibleErrorCode(), "'%s' is truncated",
                                      path.c_str());
+    cols = loadedCols;
     trees = std::move(loaded);
     return llvm::Error::success();
   }

@@ -1,6 +1,8 @@
 //===- RandomSearch.cpp - Uniform random and exhaustive grid search -------===//
 
-#include "dltune/Tuning/SearchStrategy.h"
+#include "ModelBasedSearch.h"
+
+#include "dltune/Tuning/Error.h"
 
 using namespace mlir::dltune;
 
@@ -91,17 +93,17 @@ private:
 };
 } // namespace
 
-namespace mlir::dltune {
-llvm::Expected<std::unique_ptr<SearchStrategy>>
-createModelBasedStrategy(llvm::StringRef name, const StrategyOptions &options);
-} // namespace mlir::dltune
-
 llvm::Expected<std::unique_ptr<SearchStrategy>>
 mlir::dltune::createSearchStrategy(llvm::StringRef name, const StrategyOptions &options) {
-  if (name == "random")
-    return std::make_unique<RandomSearch>();
-  if (name == "grid")
+  if (name == "random" || name == "grid") {
+    // A model the user asked for would be silently unused.
+    if (!options.costModel.empty() || options.makeCostModel)
+      return makeError("strategy '" + name + "' uses no cost model (cost model '" +
+                       options.costModel + "' given); use sa, evolutionary or bo");
+    if (name == "random")
+      return std::make_unique<RandomSearch>();
     return std::make_unique<GridSearch>();
+  }
   if (name == "sa" || name == "evolutionary" || name == "bo")
     return createModelBasedStrategy(name, options);
   return llvm::createStringError(

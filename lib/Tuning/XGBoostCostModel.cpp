@@ -11,12 +11,15 @@
 
 #include "dltune/Tuning/CostModel.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 #include <xgboost/c_api.h>
 
 #include <algorithm>
 #include <cstdlib>
-#include <string>
 #include <numeric>
+#include <string>
+#include <utility>
 
 using namespace mlir::dltune;
 
@@ -41,23 +44,26 @@ std::vector<double> mlir::dltune::normalizedThroughput(const std::vector<double>
 double mlir::dltune::averageRecallAtN(const std::vector<double> &predicted,
                                       const std::vector<double> &actual, int n) {
   size_t m = predicted.size();
-  if (m == 0)
+  if (m == 0 || n <= 0)
     return 0;
-  // trials: configs in predicted order; ranks: their 1-based true rank.
-  std::vector<size_t> trials(m), byActual(m);
+  // trials = np.argsort(preds)[::-1]: ascending (stable), then reversed.
+  std::vector<size_t> trials(m);
   std::iota(trials.begin(), trials.end(), 0);
   std::stable_sort(trials.begin(), trials.end(),
-                   [&](size_t a, size_t b) { return predicted[a] > predicted[b]; });
-  std::iota(byActual.begin(), byActual.end(), 0);
+                   [&](size_t a, size_t b) { return predicted[a] < predicted[b]; });
+  std::reverse(trials.begin(), trials.end());
+  // ranks = get_rank(labels[trials]): 0-based, the largest label first.
   std::vector<double> labels(m);
   for (size_t i = 0; i < m; ++i)
     labels[i] = actual[trials[i]];
-  std::stable_sort(byActual.begin(), byActual.end(),
+  std::vector<size_t> byLabel(m), ranks(m);
+  std::iota(byLabel.begin(), byLabel.end(), 0);
+  std::stable_sort(byLabel.begin(), byLabel.end(),
                    [&](size_t a, size_t b) { return labels[a] > labels[b]; });
-  std::vector<size_t> ranks(m);
   for (size_t i = 0; i < m; ++i)
-    ranks[byActual[i]] = i + 1;
-  // recall_curve as AutoTVM writes it: ret[i] = sum(ranks[:i] <= i) / (i+1).
+    ranks[byLabel[i]] = i;
+  // recall_curve: ret[i] = sum(ranks[:i] <= i) / (i + 1); the score is
+  // sum(curve[:n]) / n.
   double sum = 0;
   size_t upto = std::min<size_t>(n, m);
   for (size_t i = 0; i < upto; ++i) {
@@ -70,6 +76,23 @@ double mlir::dltune::averageRecallAtN(const std::vector<double> &predicted,
 }
 
 namespace {
+/// Handles freed on every path out of fit and load.
+struct DMatrix {
+  DMatrixHandle handle = nullptr;
+  ~DMatrix() {
+    if (handle)
+      XGDMatrixFree(handle);
+  }
+};
+struct Booster {
+  BoosterHandle handle = nullptr;
+  ~Booster() {
+    if (handle)
+      XGBoosterFree(handle);
+  }
+  BoosterHandle release() { return std::exchange(handle, nullptr); }
+};
+
 class XGBoostCostModel : public CostModel {
 public:
   XGBoostCostModel(bool rank, uint64_t seed, int planSize)
@@ -85,23 +108,23 @@ public:
     if (x.rows() != y.size() || x.rows() == 0)
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                      "XGBoost fit: %zu rows, %zu labels", x.rows(), y.size());
-    DMatrixHandle dtrain;
-    if (XGDMatrixCreateFromMat(x.data.data(), x.rows(), x.cols, NAN, &dtrain))
+    DMatrix dtrain;
+    if (XGDMatrixCreateFromMat(x.data.data(), x.rows(), x.cols, NAN, &dtrain.handle))
       return xgbError("DMatrix");
     std::vector<float> labels(y.begin(), y.end());
-    XGDMatrixSetFloatInfo(dtrain, "label", labels.data(), labels.size());
+    if (XGDMatrixSetFloatInfo(dtrain.handle, "label", labels.data(), labels.size()))
+      return xgbError("labels");
     if (rank) {
       unsigned group = static_cast<unsigned>(x.rows());
-      XGDMatrixSetUIntInfo(dtrain, "group", &group, 1);
+      if (XGDMatrixSetUIntInfo(dtrain.handle, "group", &group, 1))
+        return xgbError("groups");
     }
     if (booster)
       XGBoosterFree(booster);
     booster = nullptr;
-    BoosterHandle b;
-    if (XGBoosterCreate(&dtrain, 1, &b)) {
-      XGDMatrixFree(dtrain);
+    Booster b;
+    if (XGBoosterCreate(&dtrain.handle, 1, &b.handle))
       return xgbError("booster");
-    }
     std::string seedText = std::to_string(seed);
     const char *params[][2] = {{"max_depth", "3"},        {"gamma", "0.0001"},
                                {"min_child_weight", "1"}, {"subsample", "1.0"},
@@ -110,25 +133,20 @@ public:
                                {"verbosity", "0"},        {"seed", seedText.c_str()},
                                {"objective", rank ? "rank:pairwise" : "reg:squarederror"}};
     for (auto &p : params)
-      XGBoosterSetParam(b, p[0], p[1]);
+      if (XGBoosterSetParam(b.handle, p[0], p[1]))
+        return xgbError("parameter");
     // Early stopping on the training set's average recall@planSize, as
     // AutoTVM's custom callback does; keep the best round's model.
     double bestScore = -1;
     int bestRound = 0;
     std::vector<double> actual(y.begin(), y.end());
     for (int round = 0; round < 8000; ++round) {
-      if (XGBoosterUpdateOneIter(b, round, dtrain)) {
-        XGDMatrixFree(dtrain);
-        XGBoosterFree(b);
+      if (XGBoosterUpdateOneIter(b.handle, round, dtrain.handle))
         return xgbError("training");
-      }
       bst_ulong len;
       const float *out;
-      if (XGBoosterPredict(b, dtrain, 0, 0, 0, &len, &out)) {
-        XGDMatrixFree(dtrain);
-        XGBoosterFree(b);
+      if (XGBoosterPredict(b.handle, dtrain.handle, 0, 0, 0, &len, &out))
         return xgbError("prediction");
-      }
       std::vector<double> pred(out, out + len);
       double score = averageRecallAtN(pred, actual, planSize);
       if (score > bestScore) {
@@ -141,26 +159,36 @@ public:
     rounds = bestRound + 1;
     // Recorded in the model, so that a saved and reloaded model predicts
     // with the same trees.
-    XGBoosterSetAttr(b, "dltune_best_rounds", std::to_string(rounds).c_str());
-    XGDMatrixFree(dtrain);
-    booster = b;
+    if (XGBoosterSetAttr(b.handle, "dltune_best_rounds", std::to_string(rounds).c_str()))
+      return xgbError("attribute");
+    booster = b.release();
+    cols = x.cols;
     return llvm::Error::success();
   }
 
-  std::vector<double> predict(const FeatureMatrix &x) const override {
-    std::vector<double> result(x.rows(), 0.0);
-    if (!booster || x.rows() == 0)
-      return result;
-    DMatrixHandle d;
-    if (XGDMatrixCreateFromMat(x.data.data(), x.rows(), x.cols, NAN, &d))
-      return result;
+  llvm::Expected<std::vector<double>> predict(const FeatureMatrix &x) const override {
+    if (!booster)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "XGBoost predict: the model is not trained");
+    if (x.cols != cols)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "XGBoost predict: %zu features per row, the model has %zu",
+                                     x.cols, cols);
+    if (x.rows() == 0)
+      return std::vector<double>();
+    DMatrix d;
+    if (XGDMatrixCreateFromMat(x.data.data(), x.rows(), x.cols, NAN, &d.handle))
+      return xgbError("DMatrix");
     bst_ulong len;
     const float *out;
     // Only the trees of the best round count (ntree_limit).
-    if (!XGBoosterPredict(booster, d, 0, rounds, 0, &len, &out))
-      result.assign(out, out + len);
-    XGDMatrixFree(d);
-    return result;
+    if (XGBoosterPredict(booster, d.handle, 0, rounds, 0, &len, &out))
+      return xgbError("prediction");
+    if (len != x.rows())
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "XGBoost predict: %zu scores for %zu rows",
+                                     static_cast<size_t>(len), x.rows());
+    return std::vector<double>(out, out + len);
   }
 
   llvm::Error save(const std::string &path) const override {
@@ -173,21 +201,28 @@ public:
   }
 
   llvm::Error load(const std::string &path) override {
-    BoosterHandle b;
-    if (XGBoosterCreate(nullptr, 0, &b))
+    Booster b;
+    if (XGBoosterCreate(nullptr, 0, &b.handle))
       return xgbError("booster");
-    if (XGBoosterLoadModel(b, path.c_str())) {
-      XGBoosterFree(b);
+    if (XGBoosterLoadModel(b.handle, path.c_str()))
       return xgbError("load");
-    }
-    if (booster)
-      XGBoosterFree(booster);
-    booster = b;
+    bst_ulong features = 0;
+    if (XGBoosterGetNumFeature(b.handle, &features))
+      return xgbError("load");
     const char *value = nullptr;
     int found = 0;
-    rounds = 0; // without the attribute: all trees
-    if (!XGBoosterGetAttr(b, "dltune_best_rounds", &value, &found) && found && value)
-      rounds = static_cast<unsigned>(std::atoi(value));
+    if (XGBoosterGetAttr(b.handle, "dltune_best_rounds", &value, &found))
+      return xgbError("load");
+    unsigned loadedRounds = 0; // without the attribute: all trees
+    if (found && value && !llvm::to_integer(value, loadedRounds))
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "XGBoost load: '%s' has a bad dltune_best_rounds '%s'",
+                                     path.c_str(), value);
+    if (booster)
+      XGBoosterFree(booster);
+    booster = b.release();
+    rounds = loadedRounds;
+    cols = features;
     return llvm::Error::success();
   }
 
@@ -197,6 +232,7 @@ private:
   int planSize;
   BoosterHandle booster = nullptr;
   unsigned rounds = 0;
+  size_t cols = 0; // features per row the booster was fitted on
 };
 } // namespace
 

@@ -10,8 +10,8 @@
 
 // CHECK-DAG: {{^[0-9a-f]{16} linalg.matmul [0-9]}}
 // CHECK-DAG: {{^[0-9a-f]{16} linalg.matmul maps \(d0,d2\) \(d1,d2\) \(d0,d1\) [0-9]}}
-// CHECK-DAG: {{^[0-9a-f]{16} elementwise maximumf 8x8 [0-9]}}
-// CHECK-DAG: {{^[0-9a-f]{16} elementwise maximumf 8x8 [0-9]}}
+// CHECK-DAG: {{^[0-9a-f]{16} elementwise maximumf [0-9]}}
+// CHECK-DAG: {{^[0-9a-f]{16} elementwise maximumf [0-9]}}
 // CHECK-DAG: {{^[0-9a-f]{16} linalg.conv_2d_nhwc_hwcf dilation 5x5 [0-9]}}
 // CHECK-DAG: {{^[0-9a-f]{16} linalg.conv_2d_nhwc_hwcf stride 2x2 [0-9]}}
 // SUMMARY: 6 tasks

@@ -7,10 +7,10 @@
 // RUN: FileCheck %s --check-prefix=LOG < %t/log.txt
 // CHECK: task {{.*}} best ms  spread
 // CHECK-DAG: {{^linalg.conv_2d_nhwc_hwcf .* [0-9.]+%.* 3 +0 +[0-9.]+$}}
-// CHECK-DAG: {{^elementwise maximumf 1x8x8x16 .* [0-9.]+%.* 3 +0 +[0-9.]+$}}
+// CHECK-DAG: {{^elementwise maximumf 1x8x8x16,1x8x8x16 .* [0-9.]+%.* 3 +0 +[0-9.]+$}}
 // CHECK-DAG: {{^linalg.matmul .* [0-9.]+%.* 3 +0 +[0-9.]+$}}
-// IR-DAG: linalg.conv_2d_nhwc_hwcf {dltune.config = #dltune.config<
-// IR-DAG: linalg.generic {dltune.config = #dltune.config<
+// IR-DAG: linalg.conv_2d_nhwc_hwcf {{.*}}dltune.config = #dltune.config<
+// IR-DAG: linalg.generic {{.*}}dltune.config = #dltune.config<
 // IR-DAG: linalg.matmul {dltune.config = #dltune.config<
 // LOG-COUNT-3: confirming the best 2 in fresh processes
 

@@ -23,6 +23,11 @@ int fail(const llvm::Twine &msg) {
   return 1;
 }
 
+void CliStrategyObserver::onModelError(llvm::Error error) {
+  llvm::errs() << "dltune: warning: cost model: " << llvm::toString(std::move(error))
+               << " (proposing at random until the next fit)\n";
+}
+
 void setUpContext(MLIRContext &ctx) {
   DialectRegistry registry;
   registerAllDialects(registry);

@@ -2,6 +2,8 @@
 #ifndef DLTUNE_TOOLS_DLTUNE_COMMON_H
 #define DLTUNE_TOOLS_DLTUNE_COMMON_H
 
+#include "dltune/Tuning/SearchStrategy.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -20,6 +22,16 @@ void setUpContext(mlir::MLIRContext &ctx);
 /// Parses an MLIR file; prints the diagnostics and returns null on error.
 mlir::OwningOpRef<mlir::ModuleOp> parseFile(const std::string &path,
                                             mlir::MLIRContext &ctx);
+
+/// Counts cost-model fits and model proposals for the report; model errors
+/// become warnings on stderr.
+class CliStrategyObserver : public mlir::dltune::StrategyObserver {
+public:
+  void onModelFit(size_t) override { ++fits; }
+  void onModelProposals(size_t count) override { proposals += count; }
+  void onModelError(llvm::Error error) override;
+  int64_t fits = 0, proposals = 0;
+};
 
 // One entry point per subcommand; each returns the process exit code.
 int runCommand();

@@ -127,6 +127,10 @@ int dbCommand() {
                 "' (summary, best, records, export, import, import-tophub, import-kt)");
   if (writes && dbArgs.size() != 2)
     return fail("db " + action + " takes one input file");
+  // A stray word is a typo, not something to ignore.
+  if (!writes && dbArgs.size() != 1)
+    return fail("db " + action + " takes no file argument, got '" + dbArgs[1] + "'" +
+                (action == "export" ? " (the output file is -o FILE)" : ""));
   auto db = Database::open(dbPath, /*create=*/writes);
   if (!db)
     return fail(llvm::toString(db.takeError()));

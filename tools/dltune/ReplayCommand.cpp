@@ -1,6 +1,7 @@
 //===- ReplayCommand.cpp - dltune replay ----------------------------------===//
 //
-//   dltune replay --dataset FILE [--strategy random] [--trials N] [--seeds K]
+//   dltune replay --dataset FILE [--strategy random] [--cost-model M]
+//                 [--plan-size P] [--first-fit F] [--trials N] [--seeds K]
 //                 [--time-budget S] [--stochastic] [--report OUT.csv]
 //
 // Runs the tuning loop the autotune pass runs, with a ReplayMeasurer that
@@ -29,12 +30,20 @@ static cl::opt<std::string> dataset("dataset", cl::desc("Kernel Tuner cache (.js
                                     cl::Required, cl::sub(replayCmd));
 static cl::opt<std::string> strategyName("strategy", cl::desc("Search strategy"),
                                          cl::init("random"), cl::sub(replayCmd));
-static cl::opt<std::string> costModel("cost-model",
-                                      cl::desc("Cost model of model-based strategies"),
-                                      cl::init("xgb"), cl::sub(replayCmd));
-static cl::opt<unsigned> firstFit("first-fit",
-                                  cl::desc("Measurements before the first model fit (AutoTVM: 64)"),
-                                  cl::init(64), cl::sub(replayCmd));
+static cl::opt<std::string>
+    costModel("cost-model",
+              cl::desc("Cost model of sa, evolutionary (default xgb) and bo (default rf): "
+                       "xgb, xgb-reg, rf; refused for random and grid"),
+              cl::sub(replayCmd));
+static cl::opt<unsigned>
+    planSize("plan-size",
+             cl::desc("Model-based strategies: refit and re-plan every this many measurements"),
+             cl::init(64), cl::sub(replayCmd));
+static cl::opt<unsigned>
+    firstFit("first-fit",
+             cl::desc("Measurements before the first model fit (AutoTVM: the plan size; at most "
+                      "--plan-size)"),
+             cl::init(64), cl::sub(replayCmd));
 static cl::opt<int64_t> trials("trials", cl::desc("Measurements per seed"),
                                cl::init(100), cl::sub(replayCmd));
 static cl::opt<int> seeds("seeds", cl::desc("Independent runs (seeds 0..K-1)"),
@@ -88,6 +97,8 @@ int replayCommand() {
     return fail("--trials must be at least 1");
   if (seeds < 1)
     return fail("--seeds must be at least 1");
+  if (planSize < 1 || firstFit < 1)
+    return fail("--plan-size and --first-fit must be at least 1");
   llvm::Expected<KernelTunerCache> cache = KernelTunerCache::load(dataset);
   if (!cache)
     return fail(llvm::toString(cache.takeError()));
@@ -106,9 +117,12 @@ int replayCommand() {
                << cache->entries.size() << " recorded configurations, optimum "
                << num(optimum) << " ms\n";
   for (int seed = 0; seed < seeds; ++seed) {
+    CliStrategyObserver observer;
     StrategyOptions so;
     so.costModel = costModel;
+    so.planSize = planSize;
     so.firstFit = firstFit;
+    so.observer = &observer;
     llvm::Expected<std::unique_ptr<SearchStrategy>> strategy =
         createSearchStrategy(strategyName, so);
     if (!strategy)
@@ -124,8 +138,12 @@ int replayCommand() {
     TuningProgress p = runTuningLoop(space, **strategy, measurer, history, callbacks, options);
     llvm::outs() << llvm::formatv(
         "seed {0}: {1} measurements ({2} failed), best {3} ms = {4:f3}x optimum, "
-        "simulated {5:f1} s\n",
+        "simulated {5:f1} s",
         seed, p.trialsDone, p.failures, num(p.bestMs), optimum / p.bestMs, p.elapsedSeconds);
+    if (observer.fits)
+      llvm::outs() << llvm::formatv(", {0} model fits, {1} proposals from the model", observer.fits,
+                                    observer.proposals);
+    llvm::outs() << "\n";
   }
   return 0;
 }

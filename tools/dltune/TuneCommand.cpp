@@ -1,11 +1,17 @@
 //===- TuneCommand.cpp - dltune tune --------------------------------------===//
 //
-//   dltune tune FILE.mlir... [--db dltune.db] [--trials N] [--jobs J]
-//               [--threads T] [--seed S] [--strategy random] [-o OUT.mlir]
+//   dltune tune FILE.mlir... [--threads T] [-o OUT] [--json] [tuner options]
 //
 // Annotates every file with dltune's default spaces, autotunes all tasks
-// against the database, prints one table for all of them and (with -o)
-// writes the tuned IR of the last file.
+// against the database and prints one table for all of them. The tuner
+// options are those of --dltune-autotune (`--db`, `--trials`, `--jobs`,
+// `--strategy`, `--plan-size`, ...: see forEachTunerOption), as flags.
+//
+// -o: with one input, the tuned IR goes to that file (`-` for stdout), or
+// into it when it is an existing directory; with several inputs, -o must
+// name a directory (existing, or ending in `/`), which gets one tuned file
+// per input under the input's file name. Anything else is refused before
+// tuning starts.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,11 +23,14 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
 
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
-#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace mlir::dltune;
@@ -29,47 +38,70 @@ namespace cl = llvm::cl;
 
 namespace dltune_tool {
 
-cl::SubCommand tuneCmd("tune", "Annotate and autotune MLIR files on this CPU");
+cl::SubCommand tuneCmd("tune", "Annotate and autotune MLIR files");
 static cl::list<std::string> files(cl::Positional, cl::desc("<file.mlir>..."), cl::OneOrMore,
-                                   cl::sub(tuneCmd));
-static cl::opt<std::string> db("db", cl::desc("Tuning database"), cl::init("dltune.db"),
-                               cl::sub(tuneCmd));
-static cl::opt<int64_t> trials("trials", cl::desc("Measurements per task"), cl::init(64),
-                               cl::sub(tuneCmd));
-static cl::opt<unsigned> jobs("jobs", cl::desc("Parallel builds"), cl::init(2),
-                              cl::sub(tuneCmd));
-static cl::opt<std::string> target("target", cl::desc("cpu or gpu"), cl::init("cpu"),
                                    cl::sub(tuneCmd));
 static cl::opt<int> threads("threads", cl::desc("CPU threads per kernel (0: all cores)"),
                             cl::init(0), cl::sub(tuneCmd));
-static cl::opt<uint64_t> seed("seed", cl::desc("Random seed"), cl::init(0), cl::sub(tuneCmd));
-static cl::opt<std::string> strategy("strategy", cl::desc("Search strategy"),
-                                     cl::init("random"), cl::sub(tuneCmd));
-static cl::opt<std::string> costModel("cost-model", cl::desc("xgb, xgb-reg or rf"),
-                                      cl::init("xgb"), cl::sub(tuneCmd));
-static cl::opt<double> timeBudget("time-budget", cl::desc("Seconds per task (0: none)"),
-                                  cl::init(0), cl::sub(tuneCmd));
-static cl::opt<std::string> output("o", cl::desc("Write the tuned IR here"), cl::sub(tuneCmd));
+static cl::opt<std::string>
+    output("o",
+           cl::desc("Tuned IR: a file for one input; a directory (one file per input) for "
+                    "several"),
+           cl::sub(tuneCmd));
 static cl::opt<bool> json("json", cl::desc("One JSON object per task instead of the table"),
                           cl::sub(tuneCmd));
+/// Every --dltune-autotune option, as a flag of `dltune tune`.
+static TunerOptionSet tunerFlags([](llvm::StringRef name, llvm::StringRef help, const auto &init) {
+  using T = std::decay_t<decltype(init)>;
+  return std::unique_ptr<cl::Option>(
+      new cl::opt<T>(name, cl::desc(help), cl::init(init), cl::sub(tuneCmd)));
+});
+
+/// Where each input's tuned IR goes (empty without -o), or an error.
+static llvm::Expected<std::vector<std::string>> outputPaths() {
+  std::vector<std::string> paths(files.size());
+  if (output.empty())
+    return paths;
+  bool isDir = llvm::sys::fs::is_directory(output) || llvm::StringRef(output).ends_with("/");
+  if (!isDir) {
+    if (files.size() > 1)
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "-o '%s' names one file for %zu inputs: give a directory (existing, or ending in "
+          "'/') to get one tuned file per input",
+          output.c_str(), files.size());
+    paths[0] = output;
+    return paths;
+  }
+  if (std::error_code ec = llvm::sys::fs::create_directories(output))
+    return llvm::createStringError(ec, "cannot create directory '%s': %s", output.c_str(),
+                                   ec.message().c_str());
+  llvm::StringSet<> seen;
+  for (size_t i = 0; i < files.size(); ++i) {
+    llvm::SmallString<256> p(output);
+    llvm::sys::path::append(p, llvm::sys::path::filename(files[i]));
+    if (!seen.insert(p).second)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "two inputs would both be written to '%s'", p.c_str());
+    paths[i] = std::string(p);
+  }
+  return paths;
+}
 
 int tuneCommand() {
-  if (trials < 1)
-    return fail("--trials must be at least 1");
+  ModuleTunerOptions options = tunerFlags.getValues();
+  if (llvm::Error e = validateTunerOptions(options))
+    return fail(llvm::toString(std::move(e)));
+  llvm::Expected<std::vector<std::string>> outputs = outputPaths();
+  if (!outputs)
+    return fail(llvm::toString(outputs.takeError()));
+  CliStrategyObserver observer;
+  options.strategyObserver = &observer;
   MLIRContext ctx;
   setUpContext(ctx);
-  ModuleTunerOptions options;
-  options.dbPath = db;
-  options.target = target;
-  options.trials = trials;
-  options.jobs = jobs;
-  options.seed = seed;
-  options.strategy = strategy;
-  options.costModel = costModel;
-  options.timeBudgetSeconds = timeBudget;
   std::vector<TaskSummary> all;
-  OwningOpRef<ModuleOp> last;
-  for (const std::string &file : files) {
+  for (size_t fi = 0; fi < files.size(); ++fi) {
+    const std::string &file = files[fi];
     OwningOpRef<ModuleOp> module = parseFile(file, ctx);
     if (!module)
       return 1;
@@ -77,7 +109,7 @@ int tuneCommand() {
     std::string err;
     llvm::raw_string_ostream os(err);
     if (failed(parsePassPipeline("dltune-annotate{threads=" + std::to_string(threads) +
-                                     " target=" + target + "}",
+                                     " target=" + options.target + "}",
                                  pm, os)))
       return fail(err);
     // Remarks about ops left alone are not news here.
@@ -86,25 +118,25 @@ int tuneCommand() {
     });
     if (failed(pm.run(*module)))
       return fail("annotating '" + file + "' failed");
-    llvm::errs() << "== " << file << "\n";
+    if (options.progress)
+      llvm::errs() << "== " << file << "\n";
     llvm::Expected<std::vector<TaskSummary>> tasks = tuneModule(*module, options, llvm::errs());
     if (!tasks)
       return fail(file + ": " + llvm::toString(tasks.takeError()));
     all.insert(all.end(), tasks->begin(), tasks->end());
-    last = std::move(module);
+    // Written as soon as it is tuned: a later file's failure keeps it.
+    if (!(*outputs)[fi].empty()) {
+      auto out = openOutputFile((*outputs)[fi], &err);
+      if (!out)
+        return fail(err);
+      module->print(out->os());
+      out->keep();
+    }
   }
   if (all.empty())
     llvm::errs() << "dltune: note: no op in the given files has a dltune search space "
                     "(supported: matmul, batch_matmul, 2-D convolutions, depthwise "
                     "convolution, NHWC pooling, elementwise generics with static shapes)\n";
-  if (!output.empty()) {
-    std::string err;
-    auto out = openOutputFile(output, &err);
-    if (!out)
-      return fail(err);
-    last->print(out->os());
-    out->keep();
-  }
   if (json) {
     for (const TaskSummary &t : all)
       llvm::outs() << llvm::json::Value(llvm::json::Object{
@@ -127,7 +159,9 @@ int tuneCommand() {
   printTaskTable(all, llvm::outs());
   llvm::outs() << "(best ms: median of timed runs of the best verified candidate; untuned: the "
                   "same op lowered without a schedule; database: "
-               << db << ")\n";
+               << options.dbPath << ")\n";
+  if (observer.fits)
+    printModelUse(observer.fits, observer.proposals, llvm::outs());
   return 0;
 }
 

@@ -3,6 +3,8 @@
 #include "dltune/Tuning/CostModel.h"
 #include "dltune/Tuning/TuningLoop.h"
 
+#include "llvm/Support/Error.h"
+
 #include "gtest/gtest.h"
 
 #include <algorithm>
@@ -80,6 +82,59 @@ public:
   double getClockSeconds() const override { return 0; }
   std::vector<Config> measured;
 };
+
+class CountingObserver : public StrategyObserver {
+public:
+  void onModelFit(size_t) override { ++fits; }
+  void onModelProposals(size_t count) override { proposals += count; }
+  void onModelError(llvm::Error e) override { errors.push_back(llvm::toString(std::move(e))); }
+  int fits = 0;
+  size_t proposals = 0;
+  std::vector<std::string> errors;
+};
+
+/// A model whose fits fail, or whose scores come from a fixed function of
+/// the knob features (to steer what the optimiser finds).
+class ScriptedModel : public CostModel {
+public:
+  explicit ScriptedModel(bool fitFails, double offset = 0) : fitFails(fitFails), offset(offset) {}
+  llvm::StringRef getName() const override { return "scripted"; }
+  llvm::Error fit(const FeatureMatrix &, const std::vector<double> &) override {
+    if (fitFails)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(), "scripted fit failure");
+    trained = true;
+    return llvm::Error::success();
+  }
+  llvm::Expected<std::vector<double>> predict(const FeatureMatrix &x) const override {
+    // Knob features are (value, log2 value) per knob.
+    std::vector<double> y;
+    for (size_t r = 0; r < x.rows(); ++r)
+      y.push_back(offset + 1.0 / syntheticTime({static_cast<int64_t>(x.row(r)[0]),
+                                                static_cast<int64_t>(x.row(r)[2]),
+                                                static_cast<int64_t>(x.row(r)[4])}));
+    return y;
+  }
+  bool isTrained() const override { return trained; }
+  llvm::Error save(const std::string &) const override { return llvm::Error::success(); }
+  llvm::Error load(const std::string &) override { return llvm::Error::success(); }
+
+private:
+  bool fitFails;
+  double offset;
+  bool trained = false;
+};
+
+/// Runs `strategy` for `trials` single-config batches on the synthetic space.
+std::vector<Config> runSynthetic(SearchStrategy &strategy, int64_t trials) {
+  SearchSpace space = syntheticSpace();
+  SyntheticMeasurer m;
+  TuningHistory history;
+  TuningOptions to;
+  to.trials = trials;
+  to.seed = 5;
+  runTuningLoop(space, strategy, m, history, {}, to);
+  return m.measured;
+}
 } // namespace
 
 TEST(CostModel, LearnsASyntheticFunction) {
@@ -97,7 +152,7 @@ TEST(CostModel, LearnsASyntheticFunction) {
     EXPECT_FALSE(model->isTrained());
     llvm::cantFail(model->fit(features->extractAll(d.train), labels));
     EXPECT_TRUE(model->isTrained());
-    std::vector<double> pred = model->predict(features->extractAll(d.test));
+    std::vector<double> pred = llvm::cantFail(model->predict(features->extractAll(d.test)));
     double rho = spearman(pred, truth);
     EXPECT_GT(rho, 0.8) << name << ": held-out rank correlation " << rho;
   }
@@ -120,7 +175,8 @@ TEST(CostModel, SaveLoadRoundTrip) {
     llvm::cantFail(model->save(path));
     auto loaded = llvm::cantFail(createCostModel(name, 99));
     llvm::cantFail(loaded->load(path));
-    std::vector<double> a = model->predict(test), b = loaded->predict(test);
+    std::vector<double> a = llvm::cantFail(model->predict(test)),
+                        b = llvm::cantFail(loaded->predict(test));
     ASSERT_EQ(a.size(), b.size());
     for (size_t i = 0; i < a.size(); ++i)
       EXPECT_NEAR(a[i], b[i], 1e-6) << name;
@@ -151,7 +207,7 @@ TEST(CostModel, UpdateAccumulatesRows) {
   llvm::cantFail(model->update(features->extractAll(second), labels(second)));
   // Two updates give the model all 200 rows: as good as one fit on them.
   std::vector<double> truth = labels(d.test);
-  double rho = spearman(model->predict(features->extractAll(d.test)), truth);
+  double rho = spearman(llvm::cantFail(model->predict(features->extractAll(d.test))), truth);
   EXPECT_GT(rho, 0.8);
   FeatureMatrix wrong;
   wrong.cols = 2;
@@ -220,9 +276,11 @@ TEST(ModelBasedSearch, ProposesValidUnmeasuredAndFindsTheOptimum) {
   Config optimum = {5, 11, 2};
   for (auto [strategyName, model] :
        {std::pair{"sa", "xgb"}, std::pair{"evolutionary", "xgb"}, std::pair{"bo", "rf"}}) {
+    CountingObserver observer;
     StrategyOptions o;
     o.costModel = model;
     o.planSize = 32;
+    o.observer = &observer;
     auto strategy = llvm::cantFail(createSearchStrategy(strategyName, o));
     EXPECT_EQ(strategy->getName(), strategyName);
     SyntheticMeasurer m;
@@ -239,5 +297,104 @@ TEST(ModelBasedSearch, ProposesValidUnmeasuredAndFindsTheOptimum) {
     }
     EXPECT_EQ(p.trialsDone, 160);
     EXPECT_EQ(*p.best, optimum) << strategyName << " best " << p.bestMs << " ms";
+    // Fits at 32, 64, 96 and 128 measurements, each plan proposed from.
+    EXPECT_EQ(observer.fits, 4) << strategyName;
+    EXPECT_GT(observer.proposals, 64) << strategyName;
+    EXPECT_TRUE(observer.errors.empty()) << strategyName << ": " << observer.errors.front();
   }
+}
+
+TEST(CostModel, RecallUsesAutoTVMZeroBasedRanks) {
+  // AutoTVM: trials = argsort(preds)[::-1], ranks = get_rank(labels[trials])
+  // (0-based), curve[i] = sum(ranks[:i] <= i) / (i + 1), score = mean of
+  // curve[:n]. Reversed order: ranks [5,4,3,2,1,0], curve [0,0,0,1/4,3/5,5/6].
+  std::vector<double> actual = {5, 4, 3, 2, 1, 0}, reversed = {0, 1, 2, 3, 4, 5};
+  EXPECT_NEAR(averageRecallAtN(reversed, actual, 6), (0.25 + 0.6 + 5.0 / 6) / 6, 1e-12);
+  // Equal predictions: numpy's stable argsort reversed puts the last row
+  // first; ranks [2,1,0], curve [0,0,2/3].
+  EXPECT_NEAR(averageRecallAtN({0, 0, 0}, {3, 2, 1}, 3), (2.0 / 3) / 3, 1e-12);
+  // n past the rows: AutoTVM still divides by n.
+  EXPECT_NEAR(averageRecallAtN({2, 1}, {2, 1}, 4), (0.5) / 4, 1e-12);
+}
+
+TEST(CostModel, PredictRefusesUntrainedModelsAndOtherWidths) {
+  SearchSpace space = syntheticSpace();
+  auto features = createKnobFeatureExtractor(space);
+  Data d = sampleData(space, 6);
+  std::vector<double> times;
+  for (const Config &c : d.train)
+    times.push_back(syntheticTime(c));
+  FeatureMatrix wide;
+  wide.cols = features->getNames().size() + 1;
+  wide.data.assign(wide.cols * 3, 1.0f);
+  for (const char *name : {"xgb", "xgb-reg", "rf"}) {
+    auto model = llvm::cantFail(createCostModel(name, 1));
+    llvm::Expected<std::vector<double>> untrained = model->predict(features->extractAll(d.test));
+    ASSERT_FALSE(static_cast<bool>(untrained)) << name;
+    EXPECT_NE(llvm::toString(untrained.takeError()).find("not trained"), std::string::npos);
+    llvm::cantFail(model->fit(features->extractAll(d.train), normalizedThroughput(times)));
+    llvm::Expected<std::vector<double>> p = model->predict(wide);
+    ASSERT_FALSE(static_cast<bool>(p)) << name;
+    EXPECT_NE(llvm::toString(p.takeError()).find("features per row"), std::string::npos) << name;
+  }
+}
+
+TEST(ModelBasedSearch, FitErrorsReachTheObserverAndSearchGoesOn) {
+  CountingObserver observer;
+  StrategyOptions o;
+  o.planSize = 16;
+  o.firstFit = 16;
+  o.observer = &observer;
+  o.makeCostModel = [](uint64_t) { return std::make_unique<ScriptedModel>(true); };
+  auto strategy = llvm::cantFail(createSearchStrategy("sa", o));
+  std::vector<Config> measured = runSynthetic(*strategy, 40);
+  EXPECT_EQ(measured.size(), 40u);
+  EXPECT_EQ(observer.fits, 0);
+  EXPECT_EQ(observer.proposals, 0u);
+  ASSERT_EQ(observer.errors.size(), 2u); // at 16 and 32 measurements
+  EXPECT_EQ(observer.errors[0], "scripted fit failure");
+}
+
+TEST(ModelBasedSearch, PlansAsAutoTVMDoes) {
+  // A model that knows the optimum: the plan is proposed in order, but for
+  // its last int(0.05 * 20) = 1 entry, which AutoTVM replaces by a random one.
+  CountingObserver observer;
+  StrategyOptions o;
+  o.planSize = 20;
+  o.firstFit = 20;
+  o.observer = &observer;
+  o.makeCostModel = [](uint64_t) { return std::make_unique<ScriptedModel>(false); };
+  auto strategy = llvm::cantFail(createSearchStrategy("sa", o));
+  std::vector<Config> measured = runSynthetic(*strategy, 40);
+  EXPECT_EQ(observer.fits, 1);
+  EXPECT_EQ(observer.proposals, 19u);
+  EXPECT_EQ(measured[20], (Config{5, 11, 2})) << "the plan starts with the best prediction";
+
+  // AutoTVM's SA keeps only non-negative scores in the plan: a model that
+  // scores everything below zero leaves the search random.
+  CountingObserver negative;
+  o.observer = &negative;
+  o.makeCostModel = [](uint64_t) { return std::make_unique<ScriptedModel>(false, -2.0); };
+  strategy = llvm::cantFail(createSearchStrategy("sa", o));
+  runSynthetic(*strategy, 40);
+  EXPECT_EQ(negative.fits, 1);
+  EXPECT_EQ(negative.proposals, 0u);
+}
+
+TEST(ModelBasedSearch, StrategiesRefuseModelsTheyCannotUse) {
+  StrategyOptions o;
+  o.costModel = "xgb";
+  for (const char *name : {"random", "grid"}) {
+    auto s = createSearchStrategy(name, o);
+    ASSERT_FALSE(static_cast<bool>(s)) << name;
+    EXPECT_NE(llvm::toString(s.takeError()).find("uses no cost model"), std::string::npos);
+  }
+  auto bo = createSearchStrategy("bo", o);
+  ASSERT_FALSE(static_cast<bool>(bo));
+  EXPECT_EQ(llvm::toString(bo.takeError()),
+            "strategy 'bo' needs a cost model with variance (rf); 'xgb' has none");
+  // Without a name each strategy takes its default model.
+  o.costModel.clear();
+  for (const char *name : {"random", "grid", "sa", "evolutionary", "bo"})
+    EXPECT_TRUE(static_cast<bool>(llvm::cantFail(createSearchStrategy(name, o)))) << name;
 }

@@ -246,3 +246,27 @@ TEST(Database, RecordsCarryTheirGenerator) {
   EXPECT_EQ(back[0].generator, r.generator);
   EXPECT_TRUE(back[0].cutOff);
 }
+
+TEST(Database, UnknownStatusIsAnErrorNotACompileError) {
+  std::string path = tempPath("status");
+  int64_t t;
+  {
+    auto db = llvm::cantFail(Database::open(path));
+    t = llvm::cantFail(db->getOrCreateTask(task("st")));
+    int64_t d = llvm::cantFail(db->getOrCreateDevice({0, "fp1", "cpu", "{}"}));
+    llvm::cantFail(db->commitRecord(t, d, okRecord("a=1", 2.0)));
+  }
+  // A status this version does not know (a newer writer, a hand edit).
+  sqlite3 *raw;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(raw, "UPDATE records SET status = 'exploded'", nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(raw);
+  auto db = llvm::cantFail(Database::open(path, /*create=*/false));
+  auto records = db->getRecords(t);
+  ASSERT_FALSE(static_cast<bool>(records));
+  EXPECT_EQ(llvm::toString(records.takeError()),
+            "record of configuration 'a=1': unknown measurement status 'exploded' (known: ok, "
+            "invalid_config, compile_error, compile_timeout, runtime_crash, run_timeout, "
+            "wrong_result, out_of_memory)");
+}

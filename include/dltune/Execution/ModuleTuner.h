@@ -10,13 +10,21 @@
 #define DLTUNE_EXECUTION_MODULETUNER_H
 
 #include "dltune/Execution/ProcessMeasurer.h"
+#include "dltune/Tuning/SearchStrategy.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <memory>
+#include <type_traits>
 
 namespace mlir::dltune {
 
+/// Everything `--dltune-autotune` and `dltune tune` are told. Both get their
+/// options from forEachTunerOption below, so an option exists in both under
+/// one name, with one default and one help text.
 struct ModuleTunerOptions {
   std::string target = "cpu";
   std::string dbPath = "dltune.db";
@@ -24,7 +32,7 @@ struct ModuleTunerOptions {
   double timeBudgetSeconds = 0;  // per task; 0: none
   uint64_t seed = 0;
   std::string strategy = "random";
-  std::string costModel = "xgb"; // for model-based strategies
+  std::string costModel; // model-based strategies; empty: the strategy's default
   unsigned planSize = 64;
   unsigned jobs = 1;
   double buildTimeoutSeconds = 60, runTimeoutSeconds = 30;
@@ -42,6 +50,117 @@ struct ModuleTunerOptions {
   /// Move the task's records on this device aside (kept in
   /// replaced_records) and measure again instead of resuming.
   bool remeasure = false;
+
+  // Not an option: hears what model-based strategies do with their model
+  // (fits, model errors); set by the pass and by `dltune tune`.
+  StrategyObserver *strategyObserver = nullptr;
+};
+
+/// Calls `fn(name, field, help, negated)` for every option of `o`, in a fixed
+/// order: the one place where option names meet fields. `negated` marks a
+/// flag that sets the field to the opposite (`quiet` clears `progress`).
+template <typename Fn> void forEachTunerOption(ModuleTunerOptions &o, Fn &&fn) {
+  fn("target", o.target, "cpu or gpu", false);
+  fn("db", o.dbPath, "Tuning database (SQLite)", false);
+  fn("trials", o.trials, "Measurements per task, earlier ones in the database included", false);
+  fn("time-budget", o.timeBudgetSeconds, "Seconds of tuning per task (0: no limit)", false);
+  fn("seed", o.seed, "Random seed", false);
+  fn("strategy", o.strategy, "Search strategy: random, grid, sa, evolutionary, bo", false);
+  fn("cost-model", o.costModel,
+     "Cost model of sa, evolutionary (default xgb) and bo (default rf): xgb, xgb-reg, rf; "
+     "refused for random and grid",
+     false);
+  fn("plan-size", o.planSize,
+     "Model-based strategies: fit after this many measurements, then refit and re-plan "
+     "every this many",
+     false);
+  fn("jobs", o.jobs, "Parallel candidate builds", false);
+  fn("build-timeout", o.buildTimeoutSeconds, "Wall-time limit of one build (s)", false);
+  fn("run-timeout", o.runTimeoutSeconds, "Wall-time limit of one measurement (s)", false);
+  fn("mem-limit-mb", o.memoryLimitMB, "Address-space limit of build and run workers (MiB)", false);
+  fn("min-time-ms", o.minTimeMs, "Minimum measured time per candidate (ms)", false);
+  fn("worker", o.workerPath, "Path of the dltune executable (default: next to this one)", false);
+  fn("work-dir", o.workDir, "Where kernels and references go (default: <db>.work)", false);
+  fn("quiet", o.progress, "No progress output", true);
+  fn("confirm-top", o.confirmTop,
+     "How many of the best candidates are re-measured at the end of a task", false);
+  fn("confirm-repeats", o.confirmRepeats,
+     "Most rounds of fresh-process re-measurement when confirming the best", false);
+  fn("rtol", o.rtol, "Relative tolerance of the result check (negative: by element type)", false);
+  fn("atol", o.atol, "Absolute tolerance of the result check (negative: by element type)", false);
+  fn("remeasure", o.remeasure,
+     "Move this device's records of each task aside (kept in replaced_records) and "
+     "measure again instead of resuming",
+     false);
+}
+
+/// Checks what can be checked before any work: budgets and limits, the
+/// target, and that the strategy exists and takes the cost model given (a
+/// cost model for random or grid is refused rather than ignored).
+inline llvm::Error validateTunerOptions(const ModuleTunerOptions &o) {
+  auto bad = [](const llvm::Twine &msg) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
+  };
+  if (o.trials < 1)
+    return bad("trials must be at least 1");
+  if (o.target != "cpu" && o.target != "gpu")
+    return bad("target must be cpu or gpu, got '" + o.target + "'");
+  if (o.planSize < 1 || o.jobs < 1)
+    return bad("plan-size and jobs must be at least 1");
+  if (!(o.buildTimeoutSeconds > 0) || !(o.runTimeoutSeconds > 0) || o.memoryLimitMB < 1)
+    return bad("build-timeout, run-timeout and mem-limit-mb must be positive");
+  if (o.timeBudgetSeconds < 0 || o.minTimeMs < 0)
+    return bad("time-budget and min-time-ms must not be negative");
+  StrategyOptions probe;
+  probe.costModel = o.costModel;
+  probe.planSize = o.planSize;
+  llvm::Expected<std::unique_ptr<SearchStrategy>> s = createSearchStrategy(o.strategy, probe);
+  if (!s)
+    return s.takeError();
+  return llvm::Error::success();
+}
+
+/// The tuner options as llvm::cl options of some kind: `make(name, help,
+/// default)` creates each one (a `dltune tune` flag, a pass option) and
+/// returns it as a std::unique_ptr<llvm::cl::opt<T>>; getValues() reads them
+/// back. Parsing, help and errors for unknown options and bad values are
+/// llvm::cl's.
+class TunerOptionSet {
+public:
+  template <typename Make> explicit TunerOptionSet(Make &&make) {
+    ModuleTunerOptions defaults;
+    forEachTunerOption(defaults,
+                       [&](llvm::StringRef name, auto &field, llvm::StringRef help, bool negated) {
+                         options.push_back(make(name, help, flip(field, negated)));
+                       });
+  }
+
+  ModuleTunerOptions getValues() const {
+    ModuleTunerOptions o;
+    size_t i = 0;
+    forEachTunerOption(o, [&](llvm::StringRef, auto &field, llvm::StringRef, bool negated) {
+      using T = std::decay_t<decltype(field)>;
+      field = flip(static_cast<const llvm::cl::opt<T> &>(*options[i++]).getValue(), negated);
+    });
+    return o;
+  }
+
+  void setValues(ModuleTunerOptions o) {
+    size_t i = 0;
+    forEachTunerOption(o, [&](llvm::StringRef, auto &field, llvm::StringRef, bool negated) {
+      using T = std::decay_t<decltype(field)>;
+      static_cast<llvm::cl::opt<T> &>(*options[i++]).setValue(flip(field, negated));
+    });
+  }
+
+private:
+  template <typename T> static T flip(const T &value, bool negated) {
+    if constexpr (std::is_same_v<T, bool>)
+      return negated ? !value : value;
+    return value;
+  }
+
+  std::vector<std::unique_ptr<llvm::cl::Option>> options;
 };
 
 struct TaskSummary {
@@ -70,6 +189,11 @@ llvm::Expected<int> applyBestFromDatabase(ModuleOp module, const std::string &db
                                           const std::string &target);
 
 void printTaskTable(llvm::ArrayRef<TaskSummary> tasks, llvm::raw_ostream &os);
+
+/// The line that says a model-based strategy used its model.
+inline void printModelUse(int64_t fits, int64_t proposals, llvm::raw_ostream &os) {
+  os << "cost model: " << fits << " fits, " << proposals << " candidates proposed from its plans\n";
+}
 
 /// Path of the `dltune` executable next to the running one, else on PATH.
 std::string findWorkerExecutable();

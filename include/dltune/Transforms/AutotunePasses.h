@@ -20,6 +20,11 @@ namespace mlir::dltune {
 #define GEN_PASS_REGISTRATION
 #include "dltune/Transforms/AutotunePasses.h.inc"
 
+struct ModuleTunerOptions;
+
+/// --dltune-autotune with its options set from `options`.
+std::unique_ptr<Pass> createDLTuneAutotune(const ModuleTunerOptions &options);
+
 /// Registers `dltune-pipeline`: annotate, autotune, apply, strip, lower.
 void registerDLTuneTuningPipeline();
 

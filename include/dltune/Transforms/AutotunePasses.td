@@ -36,36 +36,21 @@ def DLTuneAutotune : Pass<"dltune-autotune", "ModuleOp"> {
     Re-running with the same database resumes: measured configurations are
     never measured again and count towards `trials`. Progress goes to
     stderr (a live line on a terminal), followed by a table per task.
+
+    `target=gpu` tunes GPU-annotated ops through the CUDA driver (loaded at
+    run time) and fails up front where there is none; this path is
+    implemented but has not run on a GPU yet.
+
+    Options: the tuner options, declared once (`forEachTunerOption` in
+    include/dltune/Execution/ModuleTuner.h) and shared with `dltune tune`,
+    which takes each as `--name value`. `dltune-opt --help` lists them with
+    their help and defaults; the README has the table. An unknown option or
+    a malformed value is an error.
+
+    With progress output (not `quiet`), model-based strategies end with a
+    line that counts the cost model's fits and the candidates proposed
+    from its plans; a failed fit or prediction is a warning on the module.
   }];
-  let options = [
-    Option<"target", "target", "std::string", /*default=*/"\"cpu\"", "cpu (gpu: not yet)">,
-    Option<"db", "db", "std::string", /*default=*/"\"dltune.db\"", "Tuning database">,
-    Option<"trials", "trials", "int64_t", /*default=*/"64",
-           "Measurements per task, earlier ones in the database included">,
-    Option<"timeBudget", "time-budget", "double", /*default=*/"0",
-           "Seconds of tuning per task (0: no limit)">,
-    Option<"seed", "seed", "uint64_t", /*default=*/"0", "Random seed">,
-    Option<"strategy", "strategy", "std::string", /*default=*/"\"random\"",
-           "Search strategy: random, grid, sa, evolutionary, bo">,
-    Option<"costModel", "cost-model", "std::string", /*default=*/"\"xgb\"",
-           "Cost model of model-based strategies: xgb, xgb-reg, rf">,
-    Option<"planSize", "plan-size", "unsigned", /*default=*/"64",
-           "Model-based strategies: refit and re-plan every this many measurements">,
-    Option<"jobs", "jobs", "unsigned", /*default=*/"1", "Parallel candidate builds">,
-    Option<"buildTimeout", "build-timeout", "double", /*default=*/"60",
-           "Wall-time limit of one build (s)">,
-    Option<"runTimeout", "run-timeout", "double", /*default=*/"30",
-           "Wall-time limit of one measurement (s)">,
-    Option<"memLimitMB", "mem-limit-mb", "uint64_t", /*default=*/"4096",
-           "Address-space limit of build and run workers (MiB)">,
-    Option<"minTimeMs", "min-time-ms", "double", /*default=*/"50",
-           "Minimum measured time per candidate (ms)">,
-    Option<"worker", "worker", "std::string", /*default=*/"\"\"",
-           "Path of the dltune executable (default: next to this one)">,
-    Option<"workDir", "work-dir", "std::string", /*default=*/"\"\"",
-           "Where kernels and references go (default: <db>.work)">,
-    Option<"quiet", "quiet", "bool", /*default=*/"false", "No progress output">,
-  ];
   let dependentDialects = ["::mlir::dltune::DLTuneDialect"];
 }
 

@@ -35,13 +35,15 @@ public:
     seenLabels.insert(seenLabels.end(), y.begin(), y.end());
     return fit(seen, seenLabels);
   }
-  virtual std::vector<double> predict(const FeatureMatrix &x) const = 0;
+  /// One score per row. Errors: not trained, or rows with a different
+  /// number of features than the model was fitted on.
+  virtual llvm::Expected<std::vector<double>> predict(const FeatureMatrix &x) const = 0;
   virtual bool hasVariance() const { return false; }
-  /// Mean and variance per row; models without variance return 0 for it.
-  virtual void predictWithVariance(const FeatureMatrix &x, std::vector<double> &mean,
-                                   std::vector<double> &variance) const {
-    mean = predict(x);
-    variance.assign(mean.size(), 0.0);
+  /// Mean and variance per row; only for models with hasVariance().
+  virtual llvm::Error predictWithVariance(const FeatureMatrix &x, std::vector<double> &mean,
+                                          std::vector<double> &variance) const {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "cost model '%s' has no variance", getName().str().c_str());
   }
   virtual bool isTrained() const = 0;
   virtual llvm::Error save(const std::string &path) const = 0;
@@ -63,8 +65,11 @@ llvm::Expected<std::unique_ptr<CostModel>> createCostModel(llvm::StringRef name,
 /// configurations (NaN or non-positive time) get 0.
 std::vector<double> normalizedThroughput(const std::vector<double> &timesMs);
 
-/// AutoTVM's average recall@n: how much of the true top-k the predicted
-/// order finds, averaged over k = 1..n.
+/// AutoTVM's average recall@n (xgb_average_recalln_curve_score): the
+/// configurations in predicted order get their 0-based true rank, and
+/// curve[i] = |{j < i : rank[j] <= i}| / (i + 1) (AutoTVM's recall_curve,
+/// whose slice leaves out the i-th itself) is averaged over i < n. Ties
+/// are ordered as numpy's stable argsort orders them.
 double averageRecallAtN(const std::vector<double> &predicted,
                         const std::vector<double> &actual, int n);
 

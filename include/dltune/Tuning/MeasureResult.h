@@ -3,6 +3,7 @@
 #define DLTUNE_TUNING_MEASURERESULT_H
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 
 #include <cmath>
 #include <optional>
@@ -24,6 +25,8 @@ enum class MeasureStatus {
 
 llvm::StringRef toString(MeasureStatus status);
 std::optional<MeasureStatus> parseMeasureStatus(llvm::StringRef text);
+/// parseMeasureStatus with an error that names the text and the known ones.
+llvm::Expected<MeasureStatus> parseMeasureStatusOrError(llvm::StringRef text);
 
 /// One measurement as the database keeps it.
 struct MeasureRecord {

@@ -5,6 +5,9 @@
 #include "dltune/Tuning/MeasureResult.h"
 #include "dltune/Tuning/SearchSpace.h"
 
+#include "llvm/Support/Error.h"
+
+#include <functional>
 #include <memory>
 #include <set>
 
@@ -34,24 +37,49 @@ public:
                       const std::vector<MeasureRecord> &records) {}
 };
 
+class CostModel;
 class FeatureExtractor;
+
+/// Hears what a model-based strategy does with its cost model. This is how
+/// callers count fits and learn of model errors: the strategy goes on with
+/// random proposals until the next fit, and the caller shows the error.
+class StrategyObserver {
+public:
+  virtual ~StrategyObserver() = default;
+  /// The model was fitted on `rows` measurements.
+  virtual void onModelFit(size_t rows) {}
+  /// `count` proposals of one batch came from the model's plan.
+  virtual void onModelProposals(size_t count) {}
+  /// A fit or a prediction failed.
+  virtual void onModelError(llvm::Error error) = 0;
+};
 
 /// What model-based strategies are built with.
 struct StrategyOptions {
-  std::string costModel = "xgb"; // see createCostModel
+  /// See createCostModel; empty: the strategy's default (xgb; rf for bo).
+  /// Model-free strategies refuse a non-empty name.
+  std::string costModel;
+  /// Makes the model instead of `costModel` (tests, pre-trained models).
+  std::function<std::unique_ptr<CostModel>(uint64_t seed)> makeCostModel;
   /// Features of configurations; null: knob features of the space.
   std::shared_ptr<const FeatureExtractor> features;
   size_t planSize = 64;  // AutoTVM: retrain and re-plan every 64 measurements
   /// Measurements before the first fit (AutoTVM: planSize). Fewer lets the
   /// model steer sooner on spaces where good points are common.
   size_t firstFit = 64;
-  double epsilon = 0.05; // share of random proposals
+  /// AutoTVM's e-greedy share: the last int(randomShare * planSize) entries
+  /// of each plan are replaced by random configurations.
+  double randomShare = 0.05;
+  /// Told of fits, model proposals and model errors. Null drops the errors:
+  /// every tool and pass in dltune sets one, and library callers should.
+  StrategyObserver *observer = nullptr;
 };
 
 /// Creates a strategy by name: "random", "grid" (model-free), "sa"
 /// (AutoTVM's model-based simulated annealing), "evolutionary"
-/// (MetaSchedule-like), "bo" (expected improvement; needs a model with
-/// variance, e.g. "rf"). The error lists the names.
+/// (MetaSchedule-like), "bo" (expected improvement; refuses a model without
+/// variance). Errors: an unknown name (the message lists the known ones), an
+/// unknown cost model, a cost model for a model-free strategy.
 llvm::Expected<std::unique_ptr<SearchStrategy>>
 createSearchStrategy(llvm::StringRef name, const StrategyOptions &options = {});
 

@@ -17,39 +17,65 @@ using namespace mlir;
 using namespace mlir::dltune;
 
 namespace {
+/// The tuner options as options of a pass or a pipeline (`parent`).
+template <typename Parent> TunerOptionSet makeTunerPassOptions(Parent &parent) {
+  return TunerOptionSet([&](llvm::StringRef name, llvm::StringRef help, const auto &init) {
+    using T = std::decay_t<decltype(init)>;
+    using OptionT = std::conditional_t<std::is_base_of_v<Pass, Parent>, Pass::Option<T>,
+                                       detail::PassOptions::Option<T>>;
+    return std::unique_ptr<llvm::cl::Option>(
+        new OptionT(parent, name, llvm::cl::desc(help), llvm::cl::init(init)));
+  });
+}
+
+/// Counts fits and model proposals, and turns model errors into warnings
+/// on the module.
+class PassStrategyObserver : public StrategyObserver {
+public:
+  explicit PassStrategyObserver(ModuleOp module) : module(module) {}
+  void onModelFit(size_t) override { ++fits; }
+  void onModelProposals(size_t count) override { proposals += count; }
+  void onModelError(llvm::Error error) override {
+    module.emitWarning() << "dltune-autotune: cost model: " << llvm::toString(std::move(error))
+                         << " (proposing at random until the next fit)";
+  }
+  int64_t fits = 0, proposals = 0;
+
+private:
+  ModuleOp module;
+};
+
 struct AutotunePass : public dltune::impl::DLTuneAutotuneBase<AutotunePass> {
-  using DLTuneAutotuneBase::DLTuneAutotuneBase;
+  AutotunePass() : tunerOptions(makeTunerPassOptions(*this)) {}
+  // Options are values of this pass: a copy makes its own; Pass::clone
+  // copies their values across.
+  AutotunePass(const AutotunePass &other)
+      : DLTuneAutotuneBase(other), tunerOptions(makeTunerPassOptions(*this)) {}
+  explicit AutotunePass(const ModuleTunerOptions &options) : AutotunePass() {
+    tunerOptions.setValues(options);
+  }
+
   void runOnOperation() override {
-    ModuleTunerOptions o;
-    o.target = target;
-    o.dbPath = db;
-    o.trials = trials;
-    o.timeBudgetSeconds = timeBudget;
-    o.seed = seed;
-    o.strategy = strategy;
-    o.costModel = costModel;
-    o.planSize = planSize;
-    o.jobs = jobs;
-    o.buildTimeoutSeconds = buildTimeout;
-    o.runTimeoutSeconds = runTimeout;
-    o.memoryLimitMB = memLimitMB;
-    o.minTimeMs = minTimeMs;
-    o.workerPath = worker;
-    o.workDir = workDir;
-    o.progress = !quiet;
-    if (trials < 1) {
-      getOperation().emitError() << "dltune-autotune: trials must be at least 1";
+    ModuleTunerOptions o = tunerOptions.getValues();
+    if (llvm::Error e = validateTunerOptions(o)) {
+      getOperation().emitError() << "dltune-autotune: " << llvm::toString(std::move(e));
       return signalPassFailure();
     }
+    PassStrategyObserver observer(getOperation());
+    o.strategyObserver = &observer;
     llvm::Expected<std::vector<TaskSummary>> tasks =
         tuneModule(getOperation(), o, llvm::errs());
     if (!tasks) {
       getOperation().emitError() << "dltune-autotune: " << llvm::toString(tasks.takeError());
       return signalPassFailure();
     }
-    if (!quiet && !tasks->empty())
+    if (o.progress && !tasks->empty())
       printTaskTable(*tasks, llvm::errs());
+    if (o.progress && observer.fits)
+      printModelUse(observer.fits, observer.proposals, llvm::errs());
   }
+
+  TunerOptionSet tunerOptions;
 };
 
 struct ApplyBestPass : public dltune::impl::DLTuneApplyBestBase<ApplyBestPass> {
@@ -64,34 +90,35 @@ struct ApplyBestPass : public dltune::impl::DLTuneApplyBestBase<ApplyBestPass> {
 };
 
 struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
-  Option<std::string> db{*this, "db", llvm::cl::desc("Tuning database"),
-                         llvm::cl::init("dltune.db")};
-  Option<int64_t> trials{*this, "trials", llvm::cl::desc("Measurements per task"),
-                         llvm::cl::init(64)};
-  Option<uint64_t> seed{*this, "seed", llvm::cl::desc("Random seed"), llvm::cl::init(0)};
-  Option<unsigned> jobs{*this, "jobs", llvm::cl::desc("Parallel builds"), llvm::cl::init(1)};
   Option<int64_t> threads{*this, "threads",
                           llvm::cl::desc("CPU threads per kernel (0: all cores)"),
                           llvm::cl::init(0)};
+  TunerOptionSet tuner = makeTunerPassOptions<detail::PassOptions>(*this);
 };
 } // namespace
+
+std::unique_ptr<Pass> mlir::dltune::createDLTuneAutotune(const ModuleTunerOptions &options) {
+  return std::make_unique<AutotunePass>(options);
+}
 
 void mlir::dltune::registerDLTuneTuningPipeline() {
   PassPipelineRegistration<PipelineOptions>(
       "dltune-pipeline",
-      "Annotate, autotune (CPU), apply the best configurations and lower to LLVM",
+      "Annotate, autotune, apply the best configurations and lower (to LLVM for "
+      "target=cpu, to NVVM and a host launcher for target=gpu); takes every "
+      "--dltune-autotune option and `threads`",
       [](OpPassManager &pm, const PipelineOptions &opts) {
+        ModuleTunerOptions tune = opts.tuner.getValues();
         DLTuneAnnotateOptions annotate;
         annotate.numThreads = opts.threads;
+        annotate.target = tune.target;
         pm.addPass(createDLTuneAnnotate(annotate));
-        DLTuneAutotuneOptions tune;
-        tune.db = opts.db;
-        tune.trials = opts.trials;
-        tune.seed = opts.seed;
-        tune.jobs = opts.jobs;
         pm.addPass(createDLTuneAutotune(tune));
         pm.addPass(createDLTuneApply());
         pm.addPass(createDLTuneStrip());
-        pm.addPass(createDLTuneLowerCPU());
+        if (tune.target == "gpu")
+          pm.addPass(createDLTuneLowerGPU());
+        else
+          pm.addPass(createDLTuneLowerCPU());
       });
 }
