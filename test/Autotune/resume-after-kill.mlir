@@ -1,11 +1,21 @@
-// A tuner killed with SIGKILL loses at most the candidate in flight; the
-// rerun resumes from the database and never measures a config twice.
+// Every result is committed the moment it is measured: a tuner killed with
+// SIGKILL loses at most the candidates in flight, and the rerun resumes
+// from the database without measuring a configuration twice.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: timeout -s KILL 3 dltune-opt %s --dltune-annotate --dltune-autotune="db=%t/k.db trials=200 min-time-ms=20 quiet=true" -o /dev/null || true
+// With jobs=2 the first batch is {ok, hangs} (injected, seed 1): the kill
+// comes while the second candidate hangs, and the first one's record must
+// already be in the database (a commit per batch would have none).
+// RUN: env DLTUNE_INJECT_FAULT=hang:0.5 DLTUNE_INJECT_SEED=1 timeout -s KILL 15 dltune-opt %s --dltune-annotate="threads=1" --dltune-autotune="db=%t/k.db trials=200 jobs=2 min-time-ms=5 run-timeout=100 quiet=true" -o /dev/null || true
+// RUN: dltune db records --db %t/k.db > %t/first.txt
+// RUN: wc -l < %t/first.txt | FileCheck %s --check-prefix=SOME
+// SOME: {{^[1-9]}}
+// A second kill, this time while builds of two candidates run.
+// RUN: timeout -s KILL 4 dltune-opt %s --dltune-annotate="threads=1" --dltune-autotune="db=%t/k.db trials=200 jobs=2 min-time-ms=20 quiet=true" -o /dev/null || true
 // RUN: dltune db records --db %t/k.db > %t/before.txt
-// RUN: dltune-opt %s --dltune-annotate --dltune-autotune="db=%t/k.db trials=30 min-time-ms=5 quiet=true" -o /dev/null
+// RUN: head -n $(wc -l < %t/first.txt) %t/before.txt | diff - %t/first.txt
+// RUN: dltune-opt %s --dltune-annotate="threads=1" --dltune-autotune="db=%t/k.db trials=30 jobs=2 min-time-ms=5 confirm-top=0 quiet=true" -o /dev/null
 // RUN: dltune db records --db %t/k.db > %t/after.txt
-// Everything recorded before the kill is still there, unchanged and first.
+// Everything recorded before the kills is still there, unchanged and first.
 // RUN: head -n $(wc -l < %t/before.txt) %t/after.txt | diff - %t/before.txt
 // RUN: cut -d' ' -f2 %t/after.txt | sort | uniq -d | count 0
 // RUN: dltune db summary --db %t/k.db | FileCheck %s

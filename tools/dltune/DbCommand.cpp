@@ -7,6 +7,7 @@
 //   dltune db import FILE.jsonl --db PATH
 //   dltune db import-tophub FILE.log --db PATH
 //   dltune db import-kt FILE.json[.gz] --db PATH
+//   dltune db forget --db PATH [--task HASH] [--status S] [--older-than-days D]
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,8 +34,40 @@ static cl::opt<std::string> dbPath("db", cl::desc("Database file"), cl::init("dl
                                    cl::sub(dbCmd));
 static cl::opt<std::string> outFile("o", cl::desc("Output file (export)"), cl::init("-"),
                                     cl::sub(dbCmd));
-static cl::opt<std::string> taskFilter("task", cl::desc("Only this task hash (best)"),
+static cl::opt<std::string> taskFilter("task",
+                                       cl::desc("Only this task hash (best, records, forget)"),
                                        cl::sub(dbCmd));
+static cl::opt<std::string> statusFilter(
+    "status", cl::desc("forget: only records of this status (e.g. run_timeout)"),
+    cl::sub(dbCmd));
+static cl::opt<double> olderThanDays("older-than-days",
+                                     cl::desc("forget: only records older than this"),
+                                     cl::init(0), cl::sub(dbCmd));
+
+/// Moves the selected records to replaced_records so that the next tuning
+/// run measures those configurations again (transient failures, old
+/// timings); nothing is deleted.
+static int forget(Database &db) {
+  if (taskFilter.empty() && statusFilter.empty() && olderThanDays <= 0)
+    return fail("db forget needs --task, --status or --older-than-days (it never forgets "
+                "everything by accident)");
+  if (!statusFilter.empty() && !parseMeasureStatus(statusFilter))
+    return fail("unknown status '" + statusFilter + "'");
+  if (!taskFilter.empty()) {
+    llvm::Expected<std::optional<TaskRecord>> t = db.findTask(taskFilter);
+    if (!t)
+      return fail(llvm::toString(t.takeError()));
+    if (!*t)
+      return fail("no task '" + taskFilter + "' in " + dbPath);
+  }
+  llvm::Expected<int64_t> moved =
+      db.forget({taskFilter, statusFilter, olderThanDays * 86400.0, 0}, "forget");
+  if (!moved)
+    return fail(llvm::toString(moved.takeError()));
+  llvm::outs() << "moved " << *moved
+               << " records to replaced_records; the next tuning run measures them again\n";
+  return 0;
+}
 
 static int summary(Database &db) {
   auto tasks = db.listTasks();
@@ -122,9 +155,9 @@ int dbCommand() {
   std::string action = dbArgs[0];
   bool writes = action.rfind("import", 0) == 0;
   if (action != "summary" && action != "best" && action != "export" && action != "records" &&
-      !writes)
+      action != "forget" && !writes)
     return fail("unknown db action '" + action +
-                "' (summary, best, records, export, import, import-tophub, import-kt)");
+                "' (summary, best, records, export, import, import-tophub, import-kt, forget)");
   if (writes && dbArgs.size() != 2)
     return fail("db " + action + " takes one input file");
   // A stray word is a typo, not something to ignore.
@@ -140,6 +173,8 @@ int dbCommand() {
     return best(**db);
   if (action == "records")
     return records(**db);
+  if (action == "forget")
+    return forget(**db);
   if (action == "export") {
     int64_t n = 0;
     llvm::Error err = llvm::Error::success();

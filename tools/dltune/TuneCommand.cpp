@@ -138,27 +138,37 @@ int tuneCommand() {
                     "(supported: matmul, batch_matmul, 2-D convolutions, depthwise "
                     "convolution, NHWC pooling, elementwise generics with static shapes)\n";
   if (json) {
-    for (const TaskSummary &t : all)
-      llvm::outs() << llvm::json::Value(llvm::json::Object{
-                          {"task", t.hash},
-                          {"description", t.description},
-                          {"ops", t.weight},
-                          {"untuned_ms", t.untunedMs},
-                          {"best_ms", std::isnan(t.bestMs) ? llvm::json::Value(nullptr)
-                                                           : llvm::json::Value(t.bestMs)},
-                          {"flops", t.flops},
-                          {"best_config", t.bestConfig},
-                          {"trials", t.trials},
-                          {"new_trials", t.newTrials},
-                          {"failures", t.failures},
-                          {"tuning_s", t.tuningSeconds}})
-                   << "\n";
+    auto number = [](double v) {
+      return std::isnan(v) ? llvm::json::Value(nullptr) : llvm::json::Value(v);
+    };
+    for (const TaskSummary &t : all) {
+      llvm::json::Object o{{"task", t.hash},
+                           {"description", t.description},
+                           {"ops", t.weight},
+                           {"untuned_ms", number(t.untunedMs)},
+                           {"best_ms", number(t.bestMs)},
+                           // The spread of the confirmed best over fresh processes;
+                           // rounds 0: not confirmed.
+                           {"best_min_ms", number(t.bestMinMs)},
+                           {"best_max_ms", number(t.bestMaxMs)},
+                           {"confirm_rounds", t.confirmRounds},
+                           {"flops", t.flops},
+                           {"best_config", t.bestConfig},
+                           {"trials", t.trials},
+                           {"new_trials", t.newTrials},
+                           {"failures", t.failures},
+                           {"tuning_s", t.tuningSeconds}};
+      if (!t.error.empty())
+        o["error"] = t.error;
+      llvm::outs() << llvm::json::Value(std::move(o)) << "\n";
+    }
     return 0;
   }
   llvm::outs() << "\n";
   printTaskTable(all, llvm::outs());
-  llvm::outs() << "(best ms: median of timed runs of the best verified candidate; untuned: the "
-                  "same op lowered without a schedule; database: "
+  llvm::outs() << "(best ms: the best verified candidate's median over fresh processes when "
+                  "confirmed, spread (max - min) / median across them; untuned: the same op "
+                  "lowered without a schedule; database: "
                << options.dbPath << ")\n";
   if (observer.fits)
     printModelUse(observer.fits, observer.proposals, llvm::outs());
