@@ -150,7 +150,10 @@ def main():
     ap.add_argument("--repeat", type=int, default=10)
     ap.add_argument("--quick", action="store_true", help="skip matmul_2048 and large untuned runs")
     ap.add_argument("--out", default="bench/results/cpu_kernels.csv")
+    ap.add_argument("--only", default="", help="only kernels whose name starts with this")
+    ap.add_argument("--threads", default="1,2", help="thread counts to run, e.g. 1")
     args = ap.parse_args()
+    thread_counts = [int(t) for t in args.threads.split(",")]
     base = os.path.join(args.build, "bin", "dltune-bench-baselines")
     rows = []
     peak = {t: run_json([base, "peak", str(t)])["gflops"] for t in (1, 2)}
@@ -159,10 +162,12 @@ def main():
         for name, kind, dims in KERNELS:
             if args.quick and name == "matmul_2048":
                 continue
-            for threads in (1, 2):
+            if not name.startswith(args.only):
+                continue
+            for threads in thread_counts:
                 row = {"kernel": name, "threads": threads}
                 # The untuned lowering ignores threads; measure it once, show it twice.
-                if threads == 1:
+                if threads == thread_counts[0]:
                     u = dltune_run(args.build, source(kind, dims), 1, ["--warmup", "0"], 1, tmp)
                     untuned = u.get("gflops")
                 row["untuned"] = untuned
