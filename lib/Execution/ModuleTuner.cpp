@@ -8,6 +8,7 @@
 #include "dltune/Transforms/SchedulePlan.h"
 #include "dltune/Transforms/TuningTasks.h"
 #include "dltune/Tuning/FeatureExtractor.h"
+#include "dltune/Tuning/GpuResourceFeatures.h"
 #include "dltune/Tuning/Database.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -224,6 +225,12 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
     mo.buildLimits = {options.buildTimeoutSeconds, options.memoryLimitMB << 20};
     mo.runLimits = {options.runTimeoutSeconds, options.memoryLimitMB << 20};
     mo.minTimeMs = options.minTimeMs;
+    if (task.descriptor.target == "gpu") {
+      // CUDA reserves far more address space than RLIMIT_AS allows: GPU
+      // runs go without that limit (their wall-time limit stays).
+      mo.runLimits.memoryBytes = 0;
+      mo.gpuChip = selectGpuChip(options.gpuChip);
+    }
     {
       std::error_code ec;
       llvm::raw_fd_ostream os(mo.kernelPath, ec);
@@ -253,6 +260,14 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
     so.planSize = std::max(1u, options.planSize);
     so.firstFit = so.planSize;
     so.features = makeFeatures(task, device, summary.flops);
+    // GPU tasks: ptxas's resource usage of built candidates is a feature.
+    std::shared_ptr<GpuResourceTable> gpuResources;
+    if (task.descriptor.target == "gpu") {
+      gpuResources = std::make_shared<GpuResourceTable>();
+      for (size_t i = 0; i < history.records.size(); ++i)
+        gpuResources->record(history.configs[i], history.records[i].gpuResources);
+      so.features = createGpuResourceFeatureExtractor(so.features, gpuResources);
+    }
     llvm::Expected<std::unique_ptr<SearchStrategy>> strategy =
         createSearchStrategy(options.strategy, so);
     if (!strategy)
@@ -269,6 +284,9 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
     std::vector<MeasureCallback *> callbacks = {&committer};
     if (options.progress)
       callbacks.push_back(&printer);
+    std::optional<GpuResourceRecorder> recorder;
+    if (gpuResources)
+      callbacks.push_back(&recorder.emplace(gpuResources));
     TuningOptions to;
     to.trials = options.trials;
     to.timeBudgetSeconds = options.timeBudgetSeconds;

@@ -98,6 +98,15 @@ MeasureRecord mlir::dltune::classifyWorkerResult(const ChildResult &r, bool buil
               (message.empty() ? "" : ": " + message);
     break;
   }
+  // GPU builds report ptxas's resource usage (also when over the limits).
+  if (building && report)
+    if (const llvm::json::Value *v = report->get("gpu_resources")) {
+      llvm::Expected<std::vector<GpuKernelResources>> r = gpuResourcesFromJSON(*v);
+      if (r)
+        rec.gpuResources = std::move(*r);
+      else
+        message += (message.empty() ? "" : "\n") + llvm::toString(r.takeError());
+    }
   if (rec.status != MeasureStatus::Ok) {
     rec.error = message;
     return rec;
@@ -137,6 +146,10 @@ std::vector<MeasureRecord> ProcessMeasurer::measure(const std::vector<Config> &c
                       std::to_string(counter++) + ".so");
     builds.push_back({options.workerPath, "worker", "build", "--kernel", options.kernelPath,
                       "--config", texts.back(), "--out", soPaths.back()});
+    if (!options.gpuChip.empty()) {
+      builds.back().push_back("--chip");
+      builds.back().push_back(options.gpuChip);
+    }
   }
   std::vector<llvm::Expected<ChildResult>> built =
       runChildren(builds, options.buildLimits, options.jobs);
@@ -156,6 +169,7 @@ std::vector<MeasureRecord> ProcessMeasurer::measure(const std::vector<Config> &c
       continue;
     }
     double buildSeconds = records[i].buildSeconds;
+    std::vector<GpuKernelResources> resources = std::move(records[i].gpuResources);
     std::vector<std::string> argv = {
         options.workerPath, "worker", "measure", "--kernel", options.kernelPath, "--so",
         soPaths[i], "--reference", options.referencePath, "--config", texts[i],
@@ -175,6 +189,7 @@ std::vector<MeasureRecord> ProcessMeasurer::measure(const std::vector<Config> &c
         bestMs = std::min(bestMs, records[i].timeMs);
     }
     records[i].buildSeconds = buildSeconds;
+    records[i].gpuResources = std::move(resources);
     llvm::sys::fs::remove(soPaths[i]);
   }
   return records;

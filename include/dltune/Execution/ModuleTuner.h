@@ -33,6 +33,8 @@ struct ModuleTunerOptions {
   std::string workerPath; // empty: `dltune` next to this executable, or on PATH
   std::string workDir;    // empty: <db>.work
   bool progress = true;
+  /// GPU tasks: the chip to build for; empty: the detected GPU, else sm_90.
+  std::string gpuChip;
 };
 
 struct TaskSummary {

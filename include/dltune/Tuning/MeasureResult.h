@@ -2,6 +2,8 @@
 #ifndef DLTUNE_TUNING_MEASURERESULT_H
 #define DLTUNE_TUNING_MEASURERESULT_H
 
+#include "dltune/Tuning/GpuResources.h"
+
 #include "llvm/ADT/StringRef.h"
 
 #include <cmath>
@@ -38,6 +40,9 @@ struct MeasureRecord {
   double buildSeconds = 0, runSeconds = 0;
   std::string source = "measured"; // measured | replay | imported
   double createdAt = 0;            // seconds since the epoch
+  /// GPU builds assembled by ptxas: what each kernel uses (empty otherwise).
+  /// Not stored in the database yet (no column for it).
+  std::vector<GpuKernelResources> gpuResources;
   bool isOk() const { return status == MeasureStatus::Ok; }
 };
 

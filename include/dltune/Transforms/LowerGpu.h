@@ -1,0 +1,38 @@
+//===- LowerGpu.h - What --dltune-lower-gpu leaves for its callers -*- C++ -*-===//
+//
+// With format=bin, --dltune-lower-gpu assembles every kernel with `ptxas -v`
+// itself and puts what ptxas reports (registers, shared memory, stack,
+// spills, barriers) and the launch's threads per block on each gpu.binary as
+// `dltune.kernel_resources`: builders record it and check it against the
+// device's limits.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLTUNE_TRANSFORMS_LOWERGPU_H
+#define DLTUNE_TRANSFORMS_LOWERGPU_H
+
+#include "dltune/Tuning/GpuResources.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir::dltune {
+
+inline constexpr llvm::StringLiteral kKernelResourcesAttrName = "dltune.kernel_resources";
+
+/// The resources of every kernel of a module lowered with format=bin, in
+/// the order of the gpu.binary ops; empty for PTX (format=isa).
+llvm::Expected<std::vector<GpuKernelResources>> getGpuKernelResources(ModuleOp lowered);
+
+/// ptxas from PATH, $CUDA_HOME/bin or /usr/local/cuda/bin; empty if none.
+std::string findPtxas();
+
+/// The chip GPU code is built for when nobody says: sm_90 (H100/H200).
+inline constexpr llvm::StringLiteral kDefaultGpuChip = "sm_90";
+
+/// PTX features `chip` needs: the PTX ISA version that introduced it
+/// (+ptx80 up to sm_90, which needs it; +ptx86 for sm_100/101, +ptx87 for
+/// sm_120, +ptx88 beyond).
+std::string getPtxFeaturesForChip(llvm::StringRef chip);
+
+} // namespace mlir::dltune
+
+#endif // DLTUNE_TRANSFORMS_LOWERGPU_H
