@@ -228,16 +228,41 @@ llvm::Expected<std::unique_ptr<GpuKernel>> GpuKernel::compile(ModuleOp lowered,
   return k;
 }
 
+void GpuKernel::callPacked(PackedDescriptors &desc, int64_t *resultWords) {
+  std::vector<void *> pointers;
+  for (int64_t &w : desc.words)
+    pointers.push_back(&w);
+  if (!signature.results.empty())
+    pointers.push_back(resultWords);
+  packed(pointers.data());
+}
+
 llvm::Error GpuKernel::run(std::vector<HostBuffer> &args, std::vector<HostBuffer> *results) {
   return runWithDeviceBuffers(signature, args, results,
                               [&](PackedDescriptors &desc, int64_t *resultWords) {
-                                std::vector<void *> pointers;
-                                for (int64_t &w : desc.words)
-                                  pointers.push_back(&w);
-                                if (!signature.results.empty())
-                                  pointers.push_back(resultWords);
-                                packed(pointers.data());
+                                callPacked(desc, resultWords);
                               });
+}
+
+llvm::Expected<TimingStats> GpuKernel::time(std::vector<HostBuffer> &args, int warmup,
+                                            int repeat) {
+  llvm::Expected<std::unique_ptr<DeviceArguments>> dev = DeviceArguments::upload(signature, args);
+  if (!dev)
+    return dev.takeError();
+  auto call = [&](PackedDescriptors &desc, int64_t *resultWords) {
+    callPacked(desc, resultWords);
+  };
+  for (int i = 0; i < warmup; ++i)
+    if (llvm::Error e = (*dev)->call(call))
+      return std::move(e);
+  std::vector<double> times;
+  for (int i = 0; i < std::max(1, repeat); ++i) {
+    llvm::Expected<double> ms = (*dev)->timedCall(call);
+    if (!ms)
+      return ms.takeError();
+    times.push_back(*ms);
+  }
+  return summarizeTimes(std::move(times));
 }
 
 //===----------------------------------------------------------------------===//

@@ -52,6 +52,9 @@ static cl::opt<double> timeBudget("time-budget", cl::desc("Seconds per task (0: 
 static cl::opt<std::string> output("o", cl::desc("Write the tuned IR here"), cl::sub(tuneCmd));
 static cl::opt<bool> json("json", cl::desc("One JSON object per task instead of the table"),
                           cl::sub(tuneCmd));
+static cl::opt<std::string> chip(
+    "chip", cl::desc("GPU tasks: the chip (sm_XY); default: the detected GPU, else sm_90"),
+    cl::sub(tuneCmd));
 
 int tuneCommand() {
   if (trials < 1)
@@ -67,6 +70,7 @@ int tuneCommand() {
   options.strategy = strategy;
   options.costModel = costModel;
   options.timeBudgetSeconds = timeBudget;
+  options.gpuChip = chip;
   std::vector<TaskSummary> all;
   OwningOpRef<ModuleOp> last;
   for (const std::string &file : files) {

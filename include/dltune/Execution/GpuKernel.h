@@ -18,6 +18,8 @@
 
 namespace mlir::dltune {
 
+struct PackedDescriptors;
+
 class GpuKernel {
 public:
   ~GpuKernel();
@@ -29,15 +31,17 @@ public:
   /// kernels and waits for them), copies every argument back and the
   /// results (which must alias arguments) out. Driver errors are returned.
   llvm::Error run(std::vector<HostBuffer> &args, std::vector<HostBuffer> *results = nullptr);
+  /// Uploads `args` once, makes `warmup` untimed calls, then times `repeat`
+  /// calls (at least one) with CUDA events around the launches only.
+  llvm::Expected<TimingStats> time(std::vector<HostBuffer> &args, int warmup, int repeat);
 
 private:
   GpuKernel() = default;
+  void callPacked(PackedDescriptors &descriptors, int64_t *resultWords);
   std::unique_ptr<ExecutionEngine> engine;
   KernelSignature signature;
   void (*packed)(void **) = nullptr;
 };
-
-struct PackedDescriptors;
 
 /// Calls a kernel entry with descriptors (pointing at device memory) and
 /// storage for result descriptors.

@@ -38,7 +38,7 @@ def DLTuneAutotune : Pass<"dltune-autotune", "ModuleOp"> {
     stderr (a live line on a terminal), followed by a table per task.
   }];
   let options = [
-    Option<"target", "target", "std::string", /*default=*/"\"cpu\"", "cpu (gpu: not yet)">,
+    Option<"target", "target", "std::string", /*default=*/"\"cpu\"", "cpu or gpu (gpu needs a CUDA driver)">,
     Option<"db", "db", "std::string", /*default=*/"\"dltune.db\"", "Tuning database">,
     Option<"trials", "trials", "int64_t", /*default=*/"64",
            "Measurements per task, earlier ones in the database included">,
@@ -65,6 +65,9 @@ def DLTuneAutotune : Pass<"dltune-autotune", "ModuleOp"> {
     Option<"workDir", "work-dir", "std::string", /*default=*/"\"\"",
            "Where kernels and references go (default: <db>.work)">,
     Option<"quiet", "quiet", "bool", /*default=*/"false", "No progress output">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "GPU tasks: the chip to build for (sm_XY; default: the detected GPU, "
+           "else sm_90)">,
   ];
   let dependentDialects = ["::mlir::dltune::DLTuneDialect"];
 }

@@ -37,6 +37,7 @@ struct AutotunePass : public dltune::impl::DLTuneAutotuneBase<AutotunePass> {
     o.workerPath = worker;
     o.workDir = workDir;
     o.progress = !quiet;
+    o.gpuChip = chip;
     if (trials < 1) {
       getOperation().emitError() << "dltune-autotune: trials must be at least 1";
       return signalPassFailure();
