@@ -289,33 +289,54 @@ static void allocsToWorkgroupAttributions(func::FuncOp func) {
   });
 }
 
+/// The block size (x, y, z) read off the thread-mapped scf.forall loops of
+/// `func`; nullopt when it has none.
+static std::optional<SmallVector<int64_t, 3>> getBlockDims(func::FuncOp func) {
+  SmallVector<int64_t, 3> blockDims = {1, 1, 1};
+  bool hasThreads = false;
+  func.walk([&](scf::ForallOp forall) {
+    if (!isThreadMapped(forall))
+      return;
+    hasThreads = true;
+    SmallVector<OpFoldResult> ubs = forall.getMixedUpperBound();
+    for (auto [attr, ub] : llvm::zip(*forall.getMapping(), ubs)) {
+      auto t = cast<gpu::GPUThreadMappingAttr>(attr);
+      std::optional<int64_t> c = getConstantIntValue(ub);
+      int dim = static_cast<int>(t.getThread()) - static_cast<int>(gpu::MappingId::DimX);
+      if (c && dim >= 0 && dim < 3)
+        blockDims[dim] = std::max(blockDims[dim], *c);
+    }
+  });
+  if (!hasThreads)
+    return std::nullopt;
+  return blockDims;
+}
+
+} // namespace
+
+LogicalResult mlir::dltune::prepareWorkgroupMemory(func::FuncOp func) {
+  std::optional<SmallVector<int64_t, 3>> blockDims = getBlockDims(func);
+  if (!blockDims)
+    return success();
+  if (failed(distributeWorkgroupCopies(func, *blockDims)))
+    return failure();
+  shareWorkgroupBuffers(func);
+  return success();
+}
+
+namespace {
 /// Maps the block/thread-mapped scf.forall loops of every function to
 /// gpu.launch, with the block size read off the thread-level loops.
 static LogicalResult mapForallToGpu(ModuleOp module) {
   SmallVector<func::FuncOp> funcs;
   module.walk([&](func::FuncOp f) { funcs.push_back(f); });
   for (func::FuncOp func : funcs) {
-    SmallVector<int64_t, 3> blockDims = {1, 1, 1};
-    bool hasThreads = false;
-    func.walk([&](scf::ForallOp forall) {
-      if (!isThreadMapped(forall))
-        return;
-      hasThreads = true;
-      SmallVector<OpFoldResult> ubs = forall.getMixedUpperBound();
-      for (auto [attr, ub] : llvm::zip(*forall.getMapping(), ubs)) {
-        auto t = cast<gpu::GPUThreadMappingAttr>(attr);
-        std::optional<int64_t> c = getConstantIntValue(ub);
-        int dim = static_cast<int>(t.getThread()) -
-                  static_cast<int>(gpu::MappingId::DimX);
-        if (c && dim >= 0 && dim < 3)
-          blockDims[dim] = std::max(blockDims[dim], *c);
-      }
-    });
-    if (!hasThreads)
+    std::optional<SmallVector<int64_t, 3>> dims = getBlockDims(func);
+    if (!dims)
       continue;
-    if (failed(distributeWorkgroupCopies(func, blockDims)))
+    SmallVector<int64_t, 3> blockDims = *dims;
+    if (failed(prepareWorkgroupMemory(func)))
       return failure();
-    shareWorkgroupBuffers(func);
     // Barriers after every thread-mapped loop are needed only around
     // workgroup memory; without it each thread touches its own tile alone.
     bool sync = false;

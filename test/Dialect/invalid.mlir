@@ -133,3 +133,8 @@ func.func @f() attributes {dltune.schedule = "seq"} { return }
 
 // expected-error @+1 {{unknown dltune attribute 'dltune.bogus'}}
 func.func @f() attributes {dltune.bogus = 1} { return }
+
+// -----
+
+// expected-error @+1 {{'dltune.kernel_resources' must be an array of dictionaries with a "kernel" name}}
+func.func @f() attributes {dltune.kernel_resources = [{registers = 40 : i64}]} { return }

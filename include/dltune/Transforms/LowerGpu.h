@@ -12,6 +12,7 @@
 
 #include "dltune/Tuning/GpuResources.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 
 namespace mlir::dltune {
@@ -24,6 +25,15 @@ llvm::Expected<std::vector<GpuKernelResources>> getGpuKernelResources(ModuleOp l
 
 /// ptxas from PATH, $CUDA_HOME/bin or /usr/local/cuda/bin; empty if none.
 std::string findPtxas();
+
+/// The shared-memory step of --dltune-lower-gpu on a bufferized function
+/// (before its loops are mapped to the GPU): copies into workgroup memory
+/// become loops over the block's threads (thread-mapped scf.forall; the
+/// mapping puts barriers after them), and workgroup buffers whose uses do not
+/// overlap share storage. Exposed so that tests can run the result on the
+/// host, where running the thread loops one after the other gives the
+/// barriers' ordering.
+LogicalResult prepareWorkgroupMemory(func::FuncOp func);
 
 /// The chip GPU code is built for when nobody says: sm_90 (H100/H200).
 inline constexpr llvm::StringLiteral kDefaultGpuChip = "sm_90";

@@ -13,19 +13,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dltune/Dialect/DLTuneDialect.h"
 #include "dltune/Execution/CpuKernel.h"
+#include "dltune/InitAllDialects.h"
 #include "dltune/InitAllPasses.h"
 #include "dltune/Transforms/LowerGpu.h"
 #include "dltune/Transforms/TuningTasks.h"
 
-#include "mlir/IR/DialectRegistry.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -79,11 +75,7 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv, "Compile a sample of every GPU space\n");
 
   DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registerAllToLLVMIRTranslations(registry);
-  registerScheduleExtensions(registry);
-  registry.insert<DLTuneDialect>();
+  registerAllDLTuneDialects(registry);
   MLIRContext ctx(registry);
   ctx.loadAllAvailableDialects();
 
