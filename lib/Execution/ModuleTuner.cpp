@@ -229,7 +229,9 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
       // CUDA reserves far more address space than RLIMIT_AS allows: GPU
       // runs go without that limit (their wall-time limit stays).
       mo.runLimits.memoryBytes = 0;
-      mo.gpuChip = selectGpuChip(options.gpuChip);
+      GpuTarget gpu = selectGpuTarget(options.gpuChip);
+      mo.gpuChip = gpu.chip;
+      mo.gpuLimits = formatGpuLimits(gpu.limits);
     }
     {
       std::error_code ec;

@@ -146,10 +146,12 @@ std::vector<MeasureRecord> ProcessMeasurer::measure(const std::vector<Config> &c
                       std::to_string(counter++) + ".so");
     builds.push_back({options.workerPath, "worker", "build", "--kernel", options.kernelPath,
                       "--config", texts.back(), "--out", soPaths.back()});
-    if (!options.gpuChip.empty()) {
-      builds.back().push_back("--chip");
-      builds.back().push_back(options.gpuChip);
-    }
+    for (auto [flag, value] : {std::pair<const char *, const std::string &>{"--chip", options.gpuChip},
+                               {"--gpu-limits", options.gpuLimits}})
+      if (!value.empty()) {
+        builds.back().push_back(flag);
+        builds.back().push_back(value);
+      }
   }
   std::vector<llvm::Expected<ChildResult>> built =
       runChildren(builds, options.buildLimits, options.jobs);

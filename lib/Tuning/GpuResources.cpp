@@ -70,6 +70,48 @@ mlir::dltune::parsePtxasVerboseLog(llvm::StringRef log) {
   return kernels;
 }
 
+namespace {
+struct LimitField {
+  const char *name;
+  int64_t GpuLimits::*field;
+};
+constexpr LimitField kLimitFields[] = {
+    {"threads", &GpuLimits::maxThreadsPerBlock},
+    {"registers_per_thread", &GpuLimits::maxRegistersPerThread},
+    {"registers_per_block", &GpuLimits::maxRegistersPerBlock},
+    {"shared_per_block", &GpuLimits::maxStaticSharedBytesPerBlock},
+    {"shared_per_sm", &GpuLimits::maxSharedBytesPerMultiprocessor}};
+} // namespace
+
+std::string mlir::dltune::formatGpuLimits(const GpuLimits &limits) {
+  std::string out;
+  for (const LimitField &f : kLimitFields)
+    out += (out.empty() ? "" : ",") + std::string(f.name) + "=" +
+           std::to_string(limits.*f.field);
+  return out;
+}
+
+llvm::Expected<GpuLimits> mlir::dltune::parseGpuLimits(llvm::StringRef text) {
+  GpuLimits limits;
+  llvm::SmallVector<llvm::StringRef> items;
+  text.split(items, ',', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef item : items) {
+    auto [name, value] = item.trim().split('=');
+    const LimitField *field = nullptr;
+    for (const LimitField &f : kLimitFields)
+      if (name == f.name)
+        field = &f;
+    if (!field)
+      return makeError("GPU limits: unknown limit '" + name + "'");
+    int64_t v;
+    if (value.getAsInteger(10, v) || v <= 0)
+      return makeError("GPU limits: '" + name + "' needs a positive integer, got '" + value +
+                       "'");
+    limits.*(field->field) = v;
+  }
+  return limits;
+}
+
 int64_t mlir::dltune::getRegistersPerBlock(const GpuKernelResources &kernel) {
   int64_t perWarp = (kernel.registers * 32 + 255) / 256 * 256;
   int64_t warps = (kernel.threadsPerBlock + 31) / 32;

@@ -1,6 +1,7 @@
 //===- WorkerCommand.cpp - dltune worker: one candidate per process -------===//
 //
-//   dltune worker build --kernel K.mlir --config "k=v,..." --out C.so [--chip sm_XY]
+//   dltune worker build --kernel K.mlir --config "k=v,..." --out C.so
+//                       [--chip sm_XY] [--gpu-limits threads=N,...]
 //   dltune worker reference --kernel K.mlir --out REF.bin
 //   dltune worker measure --kernel K.mlir --so C.so --reference REF.bin
 //                         [--min-time-ms T] [--max-repeats N]
@@ -67,6 +68,11 @@ static cl::opt<std::string> chipOption(
     "chip",
     cl::desc("GPU builds: the chip (sm_XY); default: the detected GPU, else sm_90"),
     cl::sub(workerCmd));
+static cl::opt<std::string> gpuLimitsOption(
+    "gpu-limits",
+    cl::desc("GPU builds: the device's limits (threads=N,registers_per_block=N,...); "
+             "default: asked from the driver, else compute capability 9.0's"),
+    cl::sub(workerCmd));
 
 static int report(int code, llvm::json::Object obj) {
   llvm::outs() << llvm::json::Value(std::move(obj)) << "\n";
@@ -131,7 +137,19 @@ static int build(ModuleOp kernel) {
     return llvm::Error::success();
   };
   if (gpu) {
-    target = selectGpuTarget(chipOption);
+    // With both given (as the tuner does) the driver is not touched here.
+    if (!chipOption.empty() && !gpuLimitsOption.empty()) {
+      target.chip = chipOption;
+      target.origin = "option";
+    } else {
+      target = selectGpuTarget(chipOption);
+    }
+    if (!gpuLimitsOption.empty()) {
+      llvm::Expected<GpuLimits> limits = parseGpuLimits(gpuLimitsOption);
+      if (!limits)
+        return reportError(worker::kUsage, llvm::toString(limits.takeError()));
+      target.limits = *limits;
+    }
     lowering = "dltune-lower-gpu{chip=" + target.chip +
                " features=" + getPtxFeaturesForChip(target.chip) +
                (findPtxas().empty() ? " format=isa}" : " format=bin}");

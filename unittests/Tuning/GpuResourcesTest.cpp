@@ -140,3 +140,19 @@ TEST(GpuResourcesTest, FeaturesOfBuiltAndUnbuiltConfigs) {
   fx->extract({32, 0}, row);
   EXPECT_EQ(row[4], 0.0f);
 }
+
+TEST(GpuResourcesTest, LimitsTravelAsText) {
+  GpuLimits l;
+  l.maxRegistersPerBlock = 32768;
+  std::string text = formatGpuLimits(l);
+  EXPECT_EQ(text, "threads=1024,registers_per_thread=255,registers_per_block=32768,"
+                  "shared_per_block=49152,shared_per_sm=233472");
+  llvm::Expected<GpuLimits> back = parseGpuLimits(text);
+  ASSERT_TRUE(static_cast<bool>(back)) << llvm::toString(back.takeError());
+  EXPECT_EQ(back->maxRegistersPerBlock, 32768);
+  EXPECT_EQ(back->maxThreadsPerBlock, 1024);
+  EXPECT_EQ(llvm::toString(parseGpuLimits("threads=1024,warps=4").takeError()),
+            "GPU limits: unknown limit 'warps'");
+  EXPECT_EQ(llvm::toString(parseGpuLimits("threads=-1").takeError()),
+            "GPU limits: 'threads' needs a positive integer, got '-1'");
+}

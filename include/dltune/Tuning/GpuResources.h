@@ -42,6 +42,14 @@ struct GpuLimits {
   int64_t maxThreadsPerBlock = 1024;
 };
 
+/// "threads=1024,registers_per_thread=255,registers_per_block=65536,
+/// shared_per_block=49152,shared_per_sm=233472": how the tuner hands a
+/// device's limits to its build workers. Parsing accepts any subset (the
+/// rest keep their defaults) and rejects unknown names and non-positive
+/// values.
+std::string formatGpuLimits(const GpuLimits &limits);
+llvm::Expected<GpuLimits> parseGpuLimits(llvm::StringRef text);
+
 /// Parses the output of `ptxas -v` (one entry per compiled entry function,
 /// in order). Fails when the log names a function but not its usage.
 llvm::Expected<std::vector<GpuKernelResources>>
