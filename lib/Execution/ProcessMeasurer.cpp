@@ -101,11 +101,15 @@ MeasureRecord mlir::dltune::classifyWorkerResult(const ChildResult &r, bool buil
   // GPU builds report ptxas's resource usage (also when over the limits).
   if (building && report)
     if (const llvm::json::Value *v = report->get("gpu_resources")) {
-      llvm::Expected<std::vector<GpuKernelResources>> r = gpuResourcesFromJSON(*v);
-      if (r)
-        rec.gpuResources = std::move(*r);
-      else
-        message += (message.empty() ? "" : "\n") + llvm::toString(r.takeError());
+      llvm::Expected<std::vector<GpuKernelResources>> parsed = gpuResourcesFromJSON(*v);
+      if (parsed) {
+        rec.gpuResources = std::move(*parsed);
+      } else {
+        // Our own worker wrote it: a malformed report is a build failure.
+        rec.status = MeasureStatus::CompileError;
+        message += (message.empty() ? "" : "\n") + std::string("malformed build report: ") +
+                   llvm::toString(parsed.takeError());
+      }
     }
   if (rec.status != MeasureStatus::Ok) {
     rec.error = message;
