@@ -7,7 +7,7 @@ config.test_format = lit.formats.ShTest(True)
 config.suffixes = [".mlir"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.dltune_obj_root, "test")
-config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "Inputs"]
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "Inputs", "tools"]
 
 path = [config.dltune_tools_dir, config.llvm_tools_dir, os.environ.get("PATH", "")]
 config.environment["PATH"] = os.pathsep.join(path)
@@ -16,6 +16,8 @@ for var in ["HOME", "TMPDIR", "OMP_NUM_THREADS"]:
         config.environment[var] = os.environ[var]
 
 config.substitutions.append(("%dltune_src", config.dltune_src_root))
+# A libcuda stand-in for host-side tests (host memory; it runs no kernel).
+config.substitutions.append(("%fake_cuda", config.fake_cuda))
 
 # GPU compile tests that produce a cubin need ptxas; GPU run tests need a
 # driver. Both are marked so they skip cleanly elsewhere.

@@ -62,5 +62,19 @@ LogicalResult DLTuneDialect::verifyOperationAttribute(Operation *op,
       return op->emitOpError() << "'" << name << "' belongs on scf.forall or scf.parallel";
     return success();
   }
+  // On gpu.binary ops: what ptxas reported per kernel (--dltune-lower-gpu,
+  // kKernelResourcesAttrName in dltune/Transforms/LowerGpu.h).
+  if (name == "dltune.kernel_resources") {
+    auto list = dyn_cast<ArrayAttr>(attr.getValue());
+    bool ok = static_cast<bool>(list);
+    for (Attribute a : list ? list.getValue() : ArrayRef<Attribute>()) {
+      auto dict = dyn_cast<DictionaryAttr>(a);
+      ok &= dict && dict.getAs<StringAttr>("kernel");
+    }
+    if (!ok)
+      return op->emitOpError() << "'" << name
+                               << "' must be an array of dictionaries with a \"kernel\" name";
+    return success();
+  }
   return op->emitOpError() << "unknown dltune attribute '" << name << "'";
 }

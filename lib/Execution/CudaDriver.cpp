@@ -110,3 +110,52 @@ llvm::Expected<GpuDeviceInfo> CudaDriver::getDeviceInfo(int device) {
   cuDeviceTotalMem(&info.totalMemoryBytes, dev);
   return info;
 }
+
+llvm::Expected<GpuLimits> CudaDriver::getDeviceLimits(int device) {
+  CUdevice dev;
+  if (llvm::Error err = check(cuDeviceGet(&dev, device), "cuDeviceGet"))
+    return std::move(err);
+  GpuLimits limits;
+  struct Attr {
+    int id;
+    int64_t *dst;
+  };
+  // CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, MAX_REGISTERS_PER_BLOCK,
+  // MAX_SHARED_MEMORY_PER_BLOCK, MAX_SHARED_MEMORY_PER_MULTIPROCESSOR.
+  for (Attr a : {Attr{1, &limits.maxThreadsPerBlock}, Attr{12, &limits.maxRegistersPerBlock},
+                 Attr{8, &limits.maxStaticSharedBytesPerBlock},
+                 Attr{81, &limits.maxSharedBytesPerMultiprocessor}}) {
+    int v = 0;
+    if (llvm::Error err = check(cuDeviceGetAttribute(&v, a.id, dev), "cuDeviceGetAttribute"))
+      return std::move(err);
+    if (v > 0)
+      *a.dst = v;
+  }
+  return limits;
+}
+
+GpuTarget mlir::dltune::selectGpuTarget(llvm::StringRef chip) {
+  GpuTarget target;
+  target.origin = "default";
+  if (llvm::Expected<CudaDriver &> driver = CudaDriver::get()) {
+    llvm::Expected<GpuDeviceInfo> info = driver->getDeviceInfo(0);
+    if (info && info->computeMajor > 0) {
+      target.chip =
+          "sm_" + std::to_string(info->computeMajor) + std::to_string(info->computeMinor);
+      target.origin = "driver";
+    } else if (!info) {
+      llvm::consumeError(info.takeError());
+    }
+    if (llvm::Expected<GpuLimits> limits = driver->getDeviceLimits(0))
+      target.limits = *limits;
+    else
+      llvm::consumeError(limits.takeError());
+  } else {
+    llvm::consumeError(driver.takeError());
+  }
+  if (!chip.empty()) {
+    target.chip = chip.str();
+    target.origin = "option";
+  }
+  return target;
+}

@@ -12,6 +12,7 @@
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/TargetSelect.h"
 
+#include <atomic>
 #include <mutex>
 
 using namespace mlir;
@@ -87,7 +88,16 @@ DLTUNE_GPU_EXPORT void *mgpuModuleGetFunction(void *module, const char *name) {
   return fn;
 }
 
+// While DeviceArguments times a call, every launch goes to its stream, on
+// which the timing events are recorded; the entry's own create/destroy
+// calls leave that stream alone.
+namespace {
+std::atomic<void *> pinnedStream{nullptr};
+} // namespace
+
 DLTUNE_GPU_EXPORT void *mgpuStreamCreate() {
+  if (void *pinned = pinnedStream.load())
+    return pinned;
   CudaDriver *d = driverOrNull();
   void *stream = nullptr;
   if (d)
@@ -96,6 +106,8 @@ DLTUNE_GPU_EXPORT void *mgpuStreamCreate() {
 }
 
 DLTUNE_GPU_EXPORT void mgpuStreamDestroy(void *stream) {
+  if (stream && stream == pinnedStream.load())
+    return;
   if (CudaDriver *d = driverOrNull(); d && stream)
     note(*d, d->cuStreamDestroy(stream), "cuStreamDestroy");
 }
@@ -216,88 +228,174 @@ llvm::Expected<std::unique_ptr<GpuKernel>> GpuKernel::compile(ModuleOp lowered,
   return k;
 }
 
+void GpuKernel::callPacked(PackedDescriptors &desc, int64_t *resultWords) {
+  std::vector<void *> pointers;
+  for (int64_t &w : desc.words)
+    pointers.push_back(&w);
+  if (!signature.results.empty())
+    pointers.push_back(resultWords);
+  packed(pointers.data());
+}
+
 llvm::Error GpuKernel::run(std::vector<HostBuffer> &args, std::vector<HostBuffer> *results) {
   return runWithDeviceBuffers(signature, args, results,
                               [&](PackedDescriptors &desc, int64_t *resultWords) {
-                                std::vector<void *> pointers;
-                                for (int64_t &w : desc.words)
-                                  pointers.push_back(&w);
-                                if (!signature.results.empty())
-                                  pointers.push_back(resultWords);
-                                packed(pointers.data());
+                                callPacked(desc, resultWords);
                               });
 }
 
-llvm::Error mlir::dltune::runWithDeviceBuffers(
-    const KernelSignature &signature, std::vector<HostBuffer> &args,
-    std::vector<HostBuffer> *results,
-    llvm::function_ref<void(PackedDescriptors &, int64_t *)> call) {
+llvm::Expected<TimingStats> GpuKernel::time(std::vector<HostBuffer> &args, int warmup,
+                                            int repeat) {
+  llvm::Expected<std::unique_ptr<DeviceArguments>> dev = DeviceArguments::upload(signature, args);
+  if (!dev)
+    return dev.takeError();
+  auto call = [&](PackedDescriptors &desc, int64_t *resultWords) {
+    callPacked(desc, resultWords);
+  };
+  for (int i = 0; i < warmup; ++i)
+    if (llvm::Error e = (*dev)->call(call))
+      return std::move(e);
+  std::vector<double> times;
+  for (int i = 0; i < std::max(1, repeat); ++i) {
+    llvm::Expected<double> ms = (*dev)->timedCall(call);
+    if (!ms)
+      return ms.takeError();
+    times.push_back(*ms);
+  }
+  return summarizeTimes(std::move(times));
+}
+
+//===----------------------------------------------------------------------===//
+// DeviceArguments
+//===----------------------------------------------------------------------===//
+
+DeviceArguments::~DeviceArguments() {
+  llvm::Expected<CudaDriver &> d = CudaDriver::get();
+  if (!d) {
+    llvm::consumeError(d.takeError());
+    return;
+  }
+  for (CudaDriver::CUdeviceptr p : device)
+    if (p)
+      d->cuMemFree(p);
+  if (start)
+    d->cuEventDestroy(start);
+  if (stop)
+    d->cuEventDestroy(stop);
+  if (stream)
+    d->cuStreamDestroy(stream);
+}
+
+llvm::Expected<std::unique_ptr<DeviceArguments>>
+DeviceArguments::upload(const KernelSignature &signature, std::vector<HostBuffer> &args) {
   llvm::Expected<CudaDriver &> driverOr = CudaDriver::get();
   if (!driverOr)
     return driverOr.takeError();
   CudaDriver &d = *driverOr;
-  // Device copies of the arguments; the descriptors point at them.
-  std::vector<CudaDriver::CUdeviceptr> device(args.size(), 0);
-  auto release = [&]() {
-    for (CudaDriver::CUdeviceptr p : device)
-      if (p)
-        d.cuMemFree(p);
-  };
+  std::unique_ptr<DeviceArguments> dev(new DeviceArguments());
+  dev->signature = signature;
+  dev->device.assign(args.size(), 0);
   for (size_t i = 0; i < args.size(); ++i) {
-    size_t bytes = std::max<size_t>(args[i].getType().getBytes(), 4);
-    if (llvm::Error e = d.check(d.cuMemAlloc(&device[i], bytes), "cuMemAlloc")) {
-      release();
-      return e;
-    }
-    if (llvm::Error e = d.check(d.cuMemcpyHtoD(device[i], args[i].data(),
-                                               args[i].getType().getBytes()),
-                                "cuMemcpyHtoD")) {
-      release();
-      return e;
-    }
+    size_t n = args[i].getType().getBytes();
+    dev->bytes.push_back(n);
+    if (llvm::Error e = d.check(d.cuMemAlloc(&dev->device[i], std::max<size_t>(n, 4)),
+                                "cuMemAlloc"))
+      return std::move(e);
+    if (llvm::Error e = d.check(d.cuMemcpyHtoD(dev->device[i], args[i].data(), n),
+                                "cuMemcpyHtoD"))
+      return std::move(e);
   }
   llvm::Expected<PackedDescriptors> desc = packArguments(signature, args);
-  if (!desc) {
-    release();
+  if (!desc)
     return desc.takeError();
-  }
+  dev->descriptors = std::make_unique<PackedDescriptors>(std::move(*desc));
   for (size_t i = 0; i < args.size(); ++i) {
-    int64_t *words = static_cast<int64_t *>(desc->get(i));
-    words[0] = words[1] = static_cast<int64_t>(device[i]);
+    int64_t *words = static_cast<int64_t *>(dev->descriptors->get(i));
+    words[0] = words[1] = static_cast<int64_t>(dev->device[i]);
   }
-  std::vector<int64_t> resultWords(getResultWords(signature));
+  dev->resultWords.assign(getResultWords(signature), 0);
+  return dev;
+}
+
+llvm::Error DeviceArguments::call(PackedCall call) {
+  llvm::Expected<CudaDriver &> d = CudaDriver::get();
+  if (!d)
+    return d.takeError();
   (void)takeGpuRuntimeError();
-  call(*desc, resultWords.data());
-  if (llvm::Error e = takeGpuRuntimeError()) {
-    release();
+  call(*descriptors, resultWords.data());
+  if (llvm::Error e = takeGpuRuntimeError())
     return e;
+  return d->check(d->cuCtxSynchronize(), "cuCtxSynchronize");
+}
+
+llvm::Expected<double> DeviceArguments::timedCall(PackedCall call) {
+  llvm::Expected<CudaDriver &> driverOr = CudaDriver::get();
+  if (!driverOr)
+    return driverOr.takeError();
+  CudaDriver &d = *driverOr;
+  if (!stream) {
+    if (llvm::Error e = d.check(d.cuStreamCreate(&stream, /*CU_STREAM_NON_BLOCKING=*/1),
+                                "cuStreamCreate"))
+      return std::move(e);
+    if (llvm::Error e = d.check(d.cuEventCreate(&start, /*CU_EVENT_DEFAULT=*/0), "cuEventCreate"))
+      return std::move(e);
+    if (llvm::Error e = d.check(d.cuEventCreate(&stop, 0), "cuEventCreate"))
+      return std::move(e);
   }
-  if (llvm::Error e = d.check(d.cuCtxSynchronize(), "cuCtxSynchronize")) {
-    release();
-    return e;
+  (void)takeGpuRuntimeError();
+  pinnedStream.store(stream);
+  llvm::Error e = d.check(d.cuEventRecord(start, stream), "cuEventRecord");
+  if (!e) {
+    call(*descriptors, resultWords.data());
+    e = d.check(d.cuEventRecord(stop, stream), "cuEventRecord");
   }
-  for (size_t i = 0; i < args.size(); ++i)
-    if (llvm::Error e = d.check(d.cuMemcpyDtoH(args[i].data(), device[i],
-                                               args[i].getType().getBytes()),
-                                "cuMemcpyDtoH")) {
-      release();
+  pinnedStream.store(nullptr);
+  if (e)
+    return std::move(e);
+  if (llvm::Error err = takeGpuRuntimeError())
+    return std::move(err);
+  if (llvm::Error err = d.check(d.cuEventSynchronize(stop), "cuEventSynchronize"))
+    return std::move(err);
+  float ms = 0;
+  if (llvm::Error err = d.check(d.cuEventElapsedTime(&ms, start, stop), "cuEventElapsedTime"))
+    return std::move(err);
+  return static_cast<double>(ms);
+}
+
+llvm::Error DeviceArguments::download(std::vector<HostBuffer> &args,
+                                      std::vector<HostBuffer> *results) {
+  llvm::Expected<CudaDriver &> driverOr = CudaDriver::get();
+  if (!driverOr)
+    return driverOr.takeError();
+  CudaDriver &d = *driverOr;
+  for (size_t i = 0; i < args.size() && i < device.size(); ++i)
+    if (llvm::Error e = d.check(d.cuMemcpyDtoH(args[i].data(), device[i], bytes[i]),
+                                "cuMemcpyDtoH"))
       return e;
-    }
   // Results must be arguments (destination-passing style): find which.
   size_t r = 0;
   for (const BufferType &t : signature.results) {
     int64_t aligned = resultWords[r + 1];
     auto it = std::find(device.begin(), device.end(),
                         static_cast<CudaDriver::CUdeviceptr>(aligned));
-    if (it == device.end() || resultWords[r + 2] != 0) {
-      release();
+    if (it == device.end() || resultWords[r + 2] != 0)
       return makeError("GPU kernels must return their output arguments (destination-passing "
                        "style); this one returned other memory");
-    }
     if (results)
       results->push_back(HostBuffer(args[it - device.begin()]));
     r += 3 + 2 * t.shape.size();
   }
-  release();
   return llvm::Error::success();
+}
+
+llvm::Error mlir::dltune::runWithDeviceBuffers(const KernelSignature &signature,
+                                               std::vector<HostBuffer> &args,
+                                               std::vector<HostBuffer> *results,
+                                               PackedCall call) {
+  llvm::Expected<std::unique_ptr<DeviceArguments>> dev = DeviceArguments::upload(signature, args);
+  if (!dev)
+    return dev.takeError();
+  if (llvm::Error e = (*dev)->call(call))
+    return e;
+  return (*dev)->download(args, results);
 }

@@ -1,7 +1,9 @@
 //===- KernelRunner.cpp - Check and time one kernel of a module -----------===//
 
 #include "dltune/Execution/KernelRunner.h"
+#include "dltune/Execution/CudaDriver.h"
 #include "dltune/Execution/GpuKernel.h"
+#include "dltune/Transforms/LowerGpu.h"
 
 #include "llvm/Support/Program.h"
 
@@ -61,9 +63,13 @@ using RunFn = std::function<llvm::Error(std::vector<HostBuffer> &, std::vector<H
 
 /// The part of a run every target shares: inputs, the optional check against
 /// the untuned CPU lowering, and timing.
+/// Times the kernel on `args` (warm-up and repeats from the options).
+using TimeFn = std::function<llvm::Expected<TimingStats>(std::vector<HostBuffer> &)>;
+
 static llvm::Expected<RunReport> checkAndTime(ModuleOp module, StringRef entry,
                                               const KernelSignature &sig,
-                                              const RunOptions &options, const RunFn &run) {
+                                              const RunOptions &options, const RunFn &run,
+                                              const TimeFn &time = nullptr) {
   RunReport report;
   report.flops = countFlops(module, entry);
   std::vector<HostBuffer> inputs = makeInputs(sig, options.seed);
@@ -81,8 +87,9 @@ static llvm::Expected<RunReport> checkAndTime(ModuleOp module, StringRef entry,
     report.comparison = compareRuns(refArgs, refResults, candArgs, candResults);
   }
   std::vector<HostBuffer> args(inputs);
-  llvm::Expected<TimingStats> timing = timeRepeated([&]() { return run(args, nullptr); },
-                                                    options.warmup, options.repeat);
+  llvm::Expected<TimingStats> timing =
+      time ? time(args)
+           : timeRepeated([&]() { return run(args, nullptr); }, options.warmup, options.repeat);
   if (!timing)
     return timing.takeError();
   report.timing = *timing;
@@ -94,26 +101,31 @@ llvm::Expected<RunReport> mlir::dltune::runGpuKernel(ModuleOp module, StringRef 
   llvm::Expected<KernelSignature> sig = getKernelSignature(module, entry);
   if (!sig)
     return sig.takeError();
-  bool haveCubin = static_cast<bool>(llvm::sys::findProgramByName("ptxas")) ||
-                   static_cast<bool>(llvm::sys::findProgramByName(
-                       "ptxas", {"/usr/local/cuda/bin"}));
+  // For the GPU the driver reports (else sm_90); a cubin where ptxas is
+  // found, else PTX for the driver.
+  std::string chip = selectGpuChip("");
   std::string pipeline = options.schedulePipeline;
   if (!pipeline.empty())
     pipeline += ",";
-  pipeline += haveCubin ? "dltune-lower-gpu{format=bin}" : "dltune-lower-gpu{format=isa}";
+  pipeline += "dltune-lower-gpu{chip=" + chip + " features=" + getPtxFeaturesForChip(chip) +
+              (findPtxas().empty() ? " format=isa}" : " format=bin}");
   llvm::Expected<OwningOpRef<ModuleOp>> lowered = runPipelineOnClone(module, pipeline);
   if (!lowered)
     return lowered.takeError();
   llvm::Expected<std::unique_ptr<GpuKernel>> kernel = GpuKernel::compile(**lowered, *sig);
   if (!kernel)
     return kernel.takeError();
-  // Host wall time of a call: copies in and out included (the lowered host
-  // code launches and synchronises; there is no device-side timer yet).
+  // The check copies in and out; timing uploads once and reads CUDA events
+  // around the launches.
   GpuKernel *k = kernel->get();
-  return checkAndTime(module, entry, *sig, options,
-                      [&](std::vector<HostBuffer> &args, std::vector<HostBuffer> *results) {
-                        return k->run(args, results);
-                      });
+  return checkAndTime(
+      module, entry, *sig, options,
+      [&](std::vector<HostBuffer> &args, std::vector<HostBuffer> *results) {
+        return k->run(args, results);
+      },
+      [&](std::vector<HostBuffer> &args) {
+        return k->time(args, options.warmup, options.repeat);
+      });
 }
 
 llvm::Expected<RunReport> mlir::dltune::runCpuKernel(ModuleOp module,

@@ -8,6 +8,7 @@
 #include "dltune/Transforms/SchedulePlan.h"
 #include "dltune/Transforms/TuningTasks.h"
 #include "dltune/Tuning/FeatureExtractor.h"
+#include "dltune/Tuning/GpuResourceFeatures.h"
 #include "dltune/Tuning/Database.h"
 #include "dltune/Version.h"
 
@@ -308,6 +309,14 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
     mo.minTimeMs = options.minTimeMs;
     mo.rtol = options.rtol;
     mo.atol = options.atol;
+    if (task.descriptor.target == "gpu") {
+      // CUDA reserves far more address space than RLIMIT_AS allows: GPU
+      // runs go without that limit (their wall-time limit stays).
+      mo.runLimits.memoryBytes = 0;
+      GpuTarget gpu = selectGpuTarget(options.gpuChip);
+      mo.gpuChip = gpu.chip;
+      mo.gpuLimits = formatGpuLimits(gpu.limits);
+    }
     {
       std::error_code ec;
       llvm::raw_fd_ostream os(mo.kernelPath, ec);
@@ -342,6 +351,14 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
     so.firstFit = so.planSize;
     so.features = makeFeatures(task, device, summary.flops);
     so.observer = options.strategyObserver;
+    // GPU tasks: ptxas's resource usage of built candidates is a feature.
+    std::shared_ptr<GpuResourceTable> gpuResources;
+    if (task.descriptor.target == "gpu") {
+      gpuResources = std::make_shared<GpuResourceTable>();
+      for (size_t i = 0; i < history.records.size(); ++i)
+        gpuResources->record(history.configs[i], history.records[i].gpuResources);
+      so.features = createGpuResourceFeatureExtractor(so.features, gpuResources);
+    }
     llvm::Expected<std::unique_ptr<SearchStrategy>> strategy =
         createSearchStrategy(options.strategy, so);
     if (!strategy)
@@ -356,6 +373,9 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
     std::vector<MeasureCallback *> callbacks = {&committer};
     if (options.progress)
       callbacks.push_back(&printer);
+    std::optional<GpuResourceRecorder> recorder;
+    if (gpuResources)
+      callbacks.push_back(&recorder.emplace(gpuResources));
     TuningOptions to;
     to.trials = options.trials - unusable;
     to.timeBudgetSeconds = options.timeBudgetSeconds;

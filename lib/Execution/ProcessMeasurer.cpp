@@ -100,6 +100,19 @@ MeasureRecord mlir::dltune::classifyWorkerResult(const ChildResult &r, bool buil
               (message.empty() ? "" : ": " + message);
     break;
   }
+  // GPU builds report ptxas's resource usage (also when over the limits).
+  if (building && report)
+    if (const llvm::json::Value *v = report->get("gpu_resources")) {
+      llvm::Expected<std::vector<GpuKernelResources>> parsed = gpuResourcesFromJSON(*v);
+      if (parsed) {
+        rec.gpuResources = std::move(*parsed);
+      } else {
+        // Our own worker wrote it: a malformed report is a build failure.
+        rec.status = MeasureStatus::CompileError;
+        message += (message.empty() ? "" : "\n") + std::string("malformed build report: ") +
+                   llvm::toString(parsed.takeError());
+      }
+    }
   if (rec.status != MeasureStatus::Ok) {
     rec.error = message;
     return rec;
@@ -144,6 +157,12 @@ std::vector<std::string> ProcessMeasurer::buildCandidates(const std::vector<Conf
                       std::to_string(counter++) + ".so");
     builds.push_back({options.workerPath, "worker", "build", "--kernel", options.kernelPath,
                       "--config", space.formatConfig(c), "--out", soPaths.back()});
+    for (auto [flag, value] : {std::pair<const char *, const std::string &>{"--chip", options.gpuChip},
+                               {"--gpu-limits", options.gpuLimits}})
+      if (!value.empty()) {
+        builds.back().push_back(flag);
+        builds.back().push_back(value);
+      }
   }
   std::vector<llvm::Expected<ChildResult>> built =
       runChildren(builds, options.buildLimits, options.jobs);
@@ -197,10 +216,12 @@ std::vector<MeasureRecord> ProcessMeasurer::measureEach(const std::vector<Config
     if (!records[i].isOk())
       continue;
     double buildSeconds = records[i].buildSeconds;
+    std::vector<GpuKernelResources> resources = std::move(records[i].gpuResources);
     records[i] = runMeasureWorker(configs[i], soPaths[i], /*allowCutoff=*/true);
     if (records[i].isOk() && records[i].repeats > 1 && !records[i].noisy)
       bestMs = std::min(bestMs, records[i].timeMs);
     records[i].buildSeconds = buildSeconds;
+    records[i].gpuResources = std::move(resources);
     llvm::sys::fs::remove(soPaths[i]);
     onResult(i, records[i]);
   }

@@ -42,7 +42,8 @@ llvm::Error mlir::dltune::buildSharedObjectWith(ModuleOp module, StringRef entry
                                                 StringRef schedulePipeline,
                                                 StringRef loweringPipeline,
                                                 const std::string &outPath,
-                                                BuildPhases *phases) {
+                                                BuildPhases *phases,
+                                                llvm::function_ref<llvm::Error(ModuleOp)> inspect) {
   using Clock = std::chrono::steady_clock;
   auto seconds = [](Clock::time_point a, Clock::time_point b) {
     return std::chrono::duration<double>(b - a).count();
@@ -63,6 +64,9 @@ llvm::Error mlir::dltune::buildSharedObjectWith(ModuleOp module, StringRef entry
   llvm::Expected<OwningOpRef<ModuleOp>> lowered = runPipelineOnClone(*copy, pipeline);
   if (!lowered)
     return lowered.takeError();
+  if (inspect)
+    if (llvm::Error e = inspect(**lowered))
+      return e;
   auto t1 = Clock::now();
   phases->scheduleAndLower = seconds(t0, t1);
 
@@ -158,17 +162,21 @@ static void callWithPointers(void *fn, void **p, size_t n) {
   }
 }
 
+void SharedObjectKernel::callPacked(PackedDescriptors &desc, int64_t *resultWords) {
+  std::vector<void *> pointers;
+  if (!signature.results.empty())
+    pointers.push_back(resultWords);
+  for (size_t i = 0; i < signature.args.size(); ++i)
+    pointers.push_back(desc.get(i));
+  callWithPointers(function, pointers.data(), pointers.size());
+}
+
 llvm::Error SharedObjectKernel::run(std::vector<HostBuffer> &args,
                                     std::vector<HostBuffer> *results) {
   if (onDevice)
     return runWithDeviceBuffers(signature, args, results,
                                 [&](PackedDescriptors &desc, int64_t *resultWords) {
-                                  std::vector<void *> pointers;
-                                  if (!signature.results.empty())
-                                    pointers.push_back(resultWords);
-                                  for (size_t i = 0; i < args.size(); ++i)
-                                    pointers.push_back(desc.get(i));
-                                  callWithPointers(function, pointers.data(), pointers.size());
+                                  callPacked(desc, resultWords);
                                 });
   llvm::Expected<PackedDescriptors> packed = packArguments(signature, args);
   if (!packed)

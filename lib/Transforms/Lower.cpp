@@ -1,8 +1,10 @@
 //===- Lower.cpp - Lowering of scheduled modules to LLVM / NVVM -----------===//
 
 #include "dltune/Transforms/Passes.h"
+#include "dltune/Transforms/LowerGpu.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Bufferization/TransformOps/BufferizationTransformOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -14,7 +16,9 @@
 #include "mlir/Dialect/Linalg/TransformOps/DialectExtension.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/TransformOps/MemRefTransformOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/TransformOps/SCFTransformOps.h"
 #include "mlir/Dialect/Tensor/TransformOps/TensorTransformOps.h"
@@ -27,6 +31,15 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/Matchers.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
 
 namespace mlir::dltune {
 #define GEN_PASS_DEF_DLTUNELOWERCPU
@@ -115,32 +128,220 @@ struct LowerCPUPass : public dltune::impl::DLTuneLowerCPUBase<LowerCPUPass> {
   }
 };
 
+static bool isWorkgroupMemory(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  auto space = memref ? dyn_cast_or_null<gpu::AddressSpaceAttr>(memref.getMemorySpace())
+                      : gpu::AddressSpaceAttr();
+  return space && space.getValue() == gpu::AddressSpace::Workgroup;
+}
+
+static bool isThreadMapped(scf::ForallOp forall) {
+  std::optional<ArrayAttr> mapping = forall.getMapping();
+  return mapping && !mapping->empty() &&
+         isa<gpu::GPUThreadMappingAttr>((*mapping)[0]);
+}
+
+static bool isInsideThreadLoop(Operation *op) {
+  for (auto f = op->getParentOfType<scf::ForallOp>(); f;
+       f = f->getParentOfType<scf::ForallOp>())
+    if (isThreadMapped(f))
+      return true;
+  return false;
+}
+
+/// Copies into workgroup memory (operands promoted by the schedule, i.e.
+/// bufferized materialize_in_destination ops) are executed by the whole
+/// block: they become a thread-mapped scf.forall in which thread t copies
+/// elements t, t + T, t + 2T, ... in row-major order, so neighbouring
+/// threads touch neighbouring addresses. map_nested_forall_to_threads puts a
+/// gpu.barrier after every thread-mapped loop: after the copies (before the
+/// tile is read) and after the loop reading it (before the next copy
+/// overwrites it).
+static LogicalResult distributeWorkgroupCopies(func::FuncOp func,
+                                               ArrayRef<int64_t> blockDims) {
+  SmallVector<memref::CopyOp> copies;
+  func.walk([&](memref::CopyOp copy) {
+    if (isWorkgroupMemory(copy.getTarget().getType()) && !isInsideThreadLoop(copy))
+      copies.push_back(copy);
+  });
+  MLIRContext *ctx = func.getContext();
+  for (memref::CopyOp copy : copies) {
+    auto type = cast<MemRefType>(copy.getTarget().getType());
+    if (!type.hasStaticShape())
+      return copy.emitOpError()
+             << "copies into workgroup memory need a static shape";
+    SmallVector<OpFoldResult> ubs;
+    SmallVector<int64_t> extents;
+    SmallVector<Attribute> mapping;
+    int64_t threads = 1;
+    for (int d = 2; d >= 0; --d) {
+      if (blockDims[d] <= 1 && d != 0)
+        continue;
+      OpBuilder b(ctx);
+      ubs.push_back(b.getIndexAttr(blockDims[d]));
+      extents.push_back(blockDims[d]);
+      mapping.push_back(gpu::GPUThreadMappingAttr::get(
+          ctx, static_cast<gpu::MappingId>(static_cast<int>(gpu::MappingId::DimX) + d)));
+      threads *= blockDims[d];
+    }
+    OpBuilder b(copy);
+    Location loc = copy.getLoc();
+    auto forall = scf::ForallOp::create(b, loc, ubs, ValueRange{},
+                                        b.getArrayAttr(mapping));
+    b.setInsertionPointToStart(forall.getBody());
+    auto cst = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(b, loc, v);
+    };
+    SmallVector<Value> ivs = forall.getInductionVars();
+    Value linear = ivs[0];
+    for (size_t i = 1; i < ivs.size(); ++i)
+      linear = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, linear, cst(extents[i])),
+          ivs[i]);
+    auto loop = scf::ForOp::create(b, loc, linear, cst(type.getNumElements()), cst(threads));
+    b.setInsertionPointToStart(loop.getBody());
+    Value rest = loop.getInductionVar();
+    SmallVector<Value> indices(type.getRank());
+    for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+      Value extent = cst(type.getDimSize(d));
+      indices[d] = d == 0 ? rest : arith::RemUIOp::create(b, loc, rest, extent).getResult();
+      if (d > 0)
+        rest = arith::DivUIOp::create(b, loc, rest, extent);
+    }
+    Value v = memref::LoadOp::create(b, loc, copy.getSource(), indices);
+    memref::StoreOp::create(b, loc, v, copy.getTarget(), indices);
+    copy.erase();
+  }
+  return success();
+}
+
+/// The first and last ops of `block` that use `value`, directly or through
+/// views of it (left alone when it has no use there).
+static void collectUseRange(Value value, Block *block, Operation *&first,
+                            Operation *&last) {
+  for (Operation *user : value.getUsers()) {
+    Operation *inBlock = block->findAncestorOpInBlock(*user);
+    if (!inBlock)
+      continue;
+    if (!first || inBlock->isBeforeInBlock(first))
+      first = inBlock;
+    if (!last || last->isBeforeInBlock(inBlock))
+      last = inBlock;
+    for (Value result : user->getResults())
+      if (isa<MemRefType>(result.getType()))
+        collectUseRange(result, block, first, last);
+  }
+}
+
+/// Workgroup buffers of the same type whose uses do not overlap in a block
+/// share one buffer (an unrolled reduction loop would otherwise need a copy
+/// of every promoted tile per unrolled iteration). A later buffer reuses an
+/// earlier one only when every use of the earlier one - the thread loop that
+/// reads it, which a barrier follows - comes before the first use of the
+/// later one.
+static void shareWorkgroupBuffers(func::FuncOp func) {
+  DenseMap<Block *, SmallVector<memref::AllocOp>> byBlock;
+  func.walk([&](memref::AllocOp alloc) {
+    if (isWorkgroupMemory(alloc.getType()))
+      byBlock[alloc->getBlock()].push_back(alloc);
+  });
+  for (auto &[block, allocs] : byBlock) {
+    struct Slot {
+      memref::AllocOp alloc;
+      Operation *last;
+    };
+    SmallVector<Slot> slots;
+    for (memref::AllocOp alloc : allocs) {
+      Operation *first = nullptr, *last = nullptr;
+      collectUseRange(alloc.getResult(), block, first, last);
+      if (!first)
+        continue;
+      Slot *reuse = nullptr;
+      for (Slot &s : slots)
+        if (s.alloc.getType() == alloc.getType() && s.last->isBeforeInBlock(first)) {
+          reuse = &s;
+          break;
+        }
+      if (!reuse) {
+        slots.push_back({alloc, last});
+        continue;
+      }
+      alloc.getResult().replaceAllUsesWith(reuse->alloc.getResult());
+      alloc.erase();
+      reuse->last = last;
+    }
+  }
+}
+
+/// Workgroup buffers inside a kernel become workgroup attributions of its
+/// gpu.launch (static shared memory of the outlined kernel).
+static void allocsToWorkgroupAttributions(func::FuncOp func) {
+  func.walk([&](gpu::LaunchOp launch) {
+    SmallVector<memref::AllocOp> allocs;
+    launch.getBody().walk([&](memref::AllocOp alloc) {
+      if (isWorkgroupMemory(alloc.getType()))
+        allocs.push_back(alloc);
+    });
+    for (memref::AllocOp alloc : allocs) {
+      BlockArgument buffer = launch.addWorkgroupAttribution(alloc.getType(), alloc.getLoc());
+      alloc.getResult().replaceAllUsesWith(buffer);
+      alloc.erase();
+    }
+  });
+}
+
+/// The block size (x, y, z) read off the thread-mapped scf.forall loops of
+/// `func`; nullopt when it has none.
+static std::optional<SmallVector<int64_t, 3>> getBlockDims(func::FuncOp func) {
+  SmallVector<int64_t, 3> blockDims = {1, 1, 1};
+  bool hasThreads = false;
+  func.walk([&](scf::ForallOp forall) {
+    if (!isThreadMapped(forall))
+      return;
+    hasThreads = true;
+    SmallVector<OpFoldResult> ubs = forall.getMixedUpperBound();
+    for (auto [attr, ub] : llvm::zip(*forall.getMapping(), ubs)) {
+      auto t = cast<gpu::GPUThreadMappingAttr>(attr);
+      std::optional<int64_t> c = getConstantIntValue(ub);
+      int dim = static_cast<int>(t.getThread()) - static_cast<int>(gpu::MappingId::DimX);
+      if (c && dim >= 0 && dim < 3)
+        blockDims[dim] = std::max(blockDims[dim], *c);
+    }
+  });
+  if (!hasThreads)
+    return std::nullopt;
+  return blockDims;
+}
+
+} // namespace
+
+LogicalResult mlir::dltune::prepareWorkgroupMemory(func::FuncOp func) {
+  std::optional<SmallVector<int64_t, 3>> blockDims = getBlockDims(func);
+  if (!blockDims)
+    return success();
+  if (failed(distributeWorkgroupCopies(func, *blockDims)))
+    return failure();
+  shareWorkgroupBuffers(func);
+  return success();
+}
+
+namespace {
 /// Maps the block/thread-mapped scf.forall loops of every function to
 /// gpu.launch, with the block size read off the thread-level loops.
 static LogicalResult mapForallToGpu(ModuleOp module) {
   SmallVector<func::FuncOp> funcs;
   module.walk([&](func::FuncOp f) { funcs.push_back(f); });
   for (func::FuncOp func : funcs) {
-    SmallVector<int64_t, 3> blockDims = {1, 1, 1};
-    bool hasThreads = false;
-    func.walk([&](scf::ForallOp forall) {
-      std::optional<ArrayAttr> mapping = forall.getMapping();
-      if (!mapping || mapping->empty() ||
-          !isa<gpu::GPUThreadMappingAttr>((*mapping)[0]))
-        return;
-      hasThreads = true;
-      SmallVector<OpFoldResult> ubs = forall.getMixedUpperBound();
-      for (auto [attr, ub] : llvm::zip(*mapping, ubs)) {
-        auto t = cast<gpu::GPUThreadMappingAttr>(attr);
-        std::optional<int64_t> c = getConstantIntValue(ub);
-        int dim = static_cast<int>(t.getThread()) -
-                  static_cast<int>(gpu::MappingId::DimX);
-        if (c && dim >= 0 && dim < 3)
-          blockDims[dim] = std::max(blockDims[dim], *c);
-      }
-    });
-    if (!hasThreads)
+    std::optional<SmallVector<int64_t, 3>> dims = getBlockDims(func);
+    if (!dims)
       continue;
+    SmallVector<int64_t, 3> blockDims = *dims;
+    if (failed(prepareWorkgroupMemory(func)))
+      return failure();
+    // Barriers after every thread-mapped loop are needed only around
+    // workgroup memory; without it each thread touches its own tile alone.
+    bool sync = false;
+    func.walk([&](memref::AllocOp alloc) { sync |= isWorkgroupMemory(alloc.getType()); });
     std::string script =
         "module attributes {transform.with_named_sequence} {\n"
         "  transform.named_sequence @__transform_main(%root: !transform.any_op "
@@ -149,8 +350,9 @@ static LogicalResult mapForallToGpu(ModuleOp module) {
         ": (!transform.any_op) -> !transform.any_op\n"
         "    transform.gpu.map_nested_forall_to_threads %g block_dims = [" +
         std::to_string(blockDims[0]) + ", " + std::to_string(blockDims[1]) +
-        ", " + std::to_string(blockDims[2]) +
-        "] : (!transform.any_op) -> !transform.any_op\n"
+        ", " + std::to_string(blockDims[2]) + "] sync_after_distribute = " +
+        (sync ? "true" : "false") +
+        " : (!transform.any_op) -> !transform.any_op\n"
         "    transform.yield\n  }\n}\n";
     OwningOpRef<ModuleOp> schedule =
         parseSourceString<ModuleOp>(script, ParserConfig(module.getContext()));
@@ -161,6 +363,7 @@ static LogicalResult mapForallToGpu(ModuleOp module) {
     if (failed(transform::applyTransformNamedSequence(func, entry, *schedule,
                                                       options)))
       return func.emitError() << "could not map scf.forall loops to the GPU";
+    allocsToWorkgroupAttributions(func);
   }
   return success();
 }
@@ -190,6 +393,199 @@ static LogicalResult mapLeftoverLinalgOps(ModuleOp module) {
   return success();
 }
 
+} // namespace
+
+std::string mlir::dltune::getPtxFeaturesForChip(StringRef chip) {
+  unsigned sm = 0;
+  StringRef digits = chip;
+  if (!digits.consume_front("sm_"))
+    return "+ptx80";
+  digits = digits.take_while([](char c) { return llvm::isDigit(c); });
+  if (digits.getAsInteger(10, sm) || sm <= 90)
+    return "+ptx80";
+  if (sm == 100 || sm == 101)
+    return "+ptx86";
+  if (sm == 120)
+    return "+ptx87";
+  return "+ptx88";
+}
+
+std::string mlir::dltune::findPtxas() {
+  if (llvm::ErrorOr<std::string> p = llvm::sys::findProgramByName("ptxas"))
+    return *p;
+  SmallVector<StringRef, 2> dirs;
+  std::string cudaHome;
+  if (const char *home = std::getenv("CUDA_HOME")) {
+    cudaHome = std::string(home) + "/bin";
+    dirs.push_back(cudaHome);
+  }
+  dirs.push_back("/usr/local/cuda/bin");
+  if (llvm::ErrorOr<std::string> p = llvm::sys::findProgramByName("ptxas", dirs))
+    return *p;
+  return "";
+}
+
+/// Threads per block of each kernel launched from `module` (0 when the
+/// launch's block size is not a constant).
+static llvm::StringMap<int64_t> getThreadsPerBlock(ModuleOp module) {
+  llvm::StringMap<int64_t> threads;
+  module.walk([&](gpu::LaunchFuncOp launch) {
+    gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+    int64_t n = 1;
+    for (Value v : {block.x, block.y, block.z}) {
+      APInt c;
+      n = matchPattern(v, m_ConstantInt(&c)) ? n * c.getSExtValue() : 0;
+    }
+    int64_t &t = threads[launch.getKernelName().getValue()];
+    t = std::max(t, n);
+  });
+  return threads;
+}
+
+static DictionaryAttr toAttr(MLIRContext *ctx, const GpuKernelResources &k) {
+  Builder b(ctx);
+  return b.getDictionaryAttr(
+      {b.getNamedAttr("kernel", b.getStringAttr(k.kernel)),
+       b.getNamedAttr("registers", b.getI64IntegerAttr(k.registers)),
+       b.getNamedAttr("shared_bytes", b.getI64IntegerAttr(k.sharedBytes)),
+       b.getNamedAttr("stack_bytes", b.getI64IntegerAttr(k.stackBytes)),
+       b.getNamedAttr("spill_store_bytes", b.getI64IntegerAttr(k.spillStoreBytes)),
+       b.getNamedAttr("spill_load_bytes", b.getI64IntegerAttr(k.spillLoadBytes)),
+       b.getNamedAttr("barriers", b.getI64IntegerAttr(k.barriers)),
+       b.getNamedAttr("threads_per_block", b.getI64IntegerAttr(k.threadsPerBlock))});
+}
+
+llvm::Expected<std::vector<GpuKernelResources>>
+mlir::dltune::getGpuKernelResources(ModuleOp lowered) {
+  std::vector<GpuKernelResources> out;
+  WalkResult walk = lowered.walk([&](gpu::BinaryOp binary) {
+    auto list = binary->getAttrOfType<ArrayAttr>(kKernelResourcesAttrName);
+    if (!list)
+      return WalkResult::advance();
+    for (Attribute a : list) {
+      auto dict = dyn_cast<DictionaryAttr>(a);
+      auto name = dict ? dict.getAs<StringAttr>("kernel") : StringAttr();
+      if (!name)
+        return WalkResult::interrupt();
+      GpuKernelResources k;
+      k.kernel = name.str();
+      auto get = [&](StringRef key) -> int64_t {
+        auto v = dict.getAs<IntegerAttr>(key);
+        return v ? v.getInt() : 0;
+      };
+      k.registers = get("registers");
+      k.sharedBytes = get("shared_bytes");
+      k.stackBytes = get("stack_bytes");
+      k.spillStoreBytes = get("spill_store_bytes");
+      k.spillLoadBytes = get("spill_load_bytes");
+      k.barriers = get("barriers");
+      k.threadsPerBlock = get("threads_per_block");
+      out.push_back(std::move(k));
+    }
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "malformed %s attribute",
+                                   kKernelResourcesAttrName.data());
+  return out;
+}
+
+/// Removes a temporary file when it goes out of scope.
+namespace {
+struct TempFile {
+  SmallString<128> path;
+  ~TempFile() {
+    if (!path.empty())
+      llvm::sys::fs::remove(path);
+  }
+};
+} // namespace
+
+static LogicalResult createTemp(gpu::BinaryOp at, StringRef suffix, TempFile &file) {
+  int fd;
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("dltune-kernel", suffix, fd, file.path))
+    return at.emitError() << "cannot create a temporary file: " << ec.message();
+  llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+  return success();
+}
+
+/// Turns the PTX objects of every gpu.binary into cubins with `ptxas -v`
+/// and attaches what ptxas reports as dltune.kernel_resources. Upstream's
+/// serializer runs ptxas too but keeps its report to itself.
+static LogicalResult assembleWithPtxas(ModuleOp module, int optLevel) {
+  SmallVector<gpu::BinaryOp> binaries;
+  module.walk([&](gpu::BinaryOp b) { binaries.push_back(b); });
+  if (binaries.empty())
+    return success();
+  std::string ptxas = findPtxas();
+  if (ptxas.empty())
+    return module.emitError()
+           << "dltune-lower-gpu: format=bin needs ptxas (on PATH, in "
+              "$CUDA_HOME/bin or /usr/local/cuda/bin); format=isa gives PTX";
+  llvm::StringMap<int64_t> threads = getThreadsPerBlock(module);
+  MLIRContext *ctx = module.getContext();
+  for (gpu::BinaryOp binary : binaries) {
+    SmallVector<Attribute> objects, resources;
+    for (Attribute a : binary.getObjects()) {
+      auto object = dyn_cast<gpu::ObjectAttr>(a);
+      auto target = object ? dyn_cast<NVVM::NVVMTargetAttr>(object.getTarget())
+                           : NVVM::NVVMTargetAttr();
+      if (!target || object.getFormat() != gpu::CompilationTarget::Assembly) {
+        objects.push_back(a);
+        continue;
+      }
+      TempFile ptx, cubin, log;
+      if (failed(createTemp(binary, "ptx", ptx)) ||
+          failed(createTemp(binary, "cubin", cubin)) ||
+          failed(createTemp(binary, "log", log)))
+        return failure();
+      {
+        std::error_code ec;
+        llvm::raw_fd_ostream os(ptx.path, ec);
+        if (ec)
+          return binary.emitError() << "cannot write " << ptx.path << ": " << ec.message();
+        os << object.getObject().getValue();
+      }
+      std::string opt = "--opt-level=" + std::to_string(optLevel);
+      std::string arch = "-arch=" + target.getChip().str();
+      SmallVector<StringRef> args = {ptxas, "-v", arch, opt, ptx.path, "-o", cubin.path};
+      std::optional<StringRef> redirects[] = {std::nullopt, StringRef(log.path),
+                                              StringRef(log.path)};
+      std::string execError;
+      int rc = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects, 0, 0,
+                                         &execError);
+      auto logText = llvm::MemoryBuffer::getFile(log.path);
+      std::string report = logText ? (*logText)->getBuffer().trim().str() : "";
+      if (rc != 0)
+        return binary.emitError()
+               << "ptxas failed for " << target.getChip() << " (exit " << rc << ")"
+               << (execError.empty() ? "" : ": " + execError) << "\n"
+               << report;
+      llvm::Expected<std::vector<GpuKernelResources>> kernels =
+          parsePtxasVerboseLog(report);
+      if (!kernels)
+        return binary.emitError() << llvm::toString(kernels.takeError());
+      auto bytes = llvm::MemoryBuffer::getFile(cubin.path, /*IsText=*/false);
+      if (!bytes)
+        return binary.emitError() << "cannot read the cubin ptxas wrote";
+      for (GpuKernelResources &k : *kernels) {
+        k.threadsPerBlock = threads.lookup(k.kernel);
+        resources.push_back(toAttr(ctx, k));
+      }
+      objects.push_back(gpu::ObjectAttr::get(
+          ctx, target, gpu::CompilationTarget::Binary,
+          StringAttr::get(ctx, (*bytes)->getBuffer()), object.getProperties(),
+          object.getKernels()));
+    }
+    binary.setObjectsAttr(ArrayAttr::get(ctx, objects));
+    binary->setAttr(kKernelResourcesAttrName, ArrayAttr::get(ctx, resources));
+  }
+  return success();
+}
+
+namespace {
 struct LowerGPUPass : public dltune::impl::DLTuneLowerGPUBase<LowerGPUPass> {
   using DLTuneLowerGPUBase::DLTuneLowerGPUBase;
 
@@ -234,14 +630,19 @@ struct LowerGPUPass : public dltune::impl::DLTuneLowerGPUBase<LowerGPUPass> {
     if (failed(buildPipeline(mapLoops, kMapLoops, module)) ||
         failed(runPipeline(mapLoops, module)))
       return signalPassFailure();
+    // Cubins: PTX from the pipeline, assembled by ptxas here so that its
+    // resource report is kept.
+    bool cubin = format == "bin";
     OpPassManager lower("builtin.module");
     gpu::GPUToNVVMPipelineOptions opts;
     opts.cubinChip = chip;
-    opts.cubinFeatures = features;
-    opts.cubinFormat = format;
+    // The default features are too old for chips after sm_90.
+    opts.cubinFeatures = features == "+ptx80" ? getPtxFeaturesForChip(chip) : features;
+    opts.cubinFormat = cubin ? std::string("isa") : std::string(format);
     opts.optLevel = 3;
     gpu::buildLowerToNVVMPassPipeline(lower, opts);
-    if (failed(runPipeline(lower, module)))
+    if (failed(runPipeline(lower, module)) ||
+        (cubin && failed(assembleWithPtxas(module, opts.optLevel))))
       return signalPassFailure();
   }
 };

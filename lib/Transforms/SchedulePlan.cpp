@@ -595,13 +595,21 @@ static void emitGpuScript(ScriptWriter &w, const SchedulePlan &plan,
        << ") : (!transform.any_op) -> (!transform.any_op, !transform.any_op)\n";
   SmallVector<std::string> kLoops;
   std::string op = emitTileFor(w, t0, kTiles, kLoops);
+  // Shared-memory promotion of the block's A and B tiles, on tensors: each
+  // operand of the k-tiled op gets a workgroup-memory copy
+  // (bufferization.alloc_tensor + materialize_in_destination). The copies
+  // are spread over the block's threads, and barriers put around them, by
+  // --dltune-lower-gpu once the IR is bufferized.
   if (values.count("promote") && values.at("promote")) {
-    std::string p = w.fresh("prom");
-    w.os << "    " << p << " = transform.structured.promote " << op
-         << " {operands_to_promote = [0, 1], use_full_tiles_by_default, "
-            "memory_space = #gpu.memory_space<workgroup>} : "
-            "(!transform.any_op) -> !transform.any_op\n";
-    op = p;
+    for (int operand : {0, 1}) {
+      std::string v = w.fresh("opnd"), p = w.fresh("prom");
+      w.os << "    " << v << " = transform.get_operand " << op << "[" << operand
+           << "] : (!transform.any_op) -> !transform.any_value\n";
+      w.os << "    " << p
+           << " = transform.structured.promote_tensor to "
+              "#gpu.address_space<workgroup> "
+           << v << " : !transform.any_value\n";
+    }
   }
   SmallVector<int64_t> threadTiles;
   for (size_t i = 0; i + 1 < n; ++i)

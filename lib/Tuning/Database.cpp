@@ -2,6 +2,9 @@
 
 #include "dltune/Tuning/Database.h"
 #include "dltune/Tuning/Error.h"
+#include "dltune/Tuning/GpuResources.h"
+
+#include "llvm/Support/JSON.h"
 
 #include <sqlite3.h>
 
@@ -181,6 +184,7 @@ llvm::Error Database::migrate(bool fresh) {
             "BEGIN;"
             "ALTER TABLE records ADD COLUMN generator TEXT;"
             "ALTER TABLE records ADD COLUMN cut_off INTEGER;"
+            "ALTER TABLE records ADD COLUMN gpu_resources TEXT;"
             "CREATE TABLE confirmations(id INTEGER PRIMARY KEY, task_id INTEGER NOT NULL "
             "REFERENCES tasks(id), device_id INTEGER NOT NULL REFERENCES devices(id), "
             "config TEXT NOT NULL, rounds INTEGER, median_ms REAL, min_ms REAL, "
@@ -312,8 +316,8 @@ llvm::Expected<bool> Database::commitRecord(int64_t taskId, int64_t deviceId,
   Statement s(db,
               "INSERT OR IGNORE INTO records(task_id, device_id, config, status, "
               "time_ms, min_ms, max_ms, stddev_ms, repeats, noisy, error, build_s, "
-              "run_s, source, created_at, energy_j, generator, cut_off) "
-              "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+              "run_s, source, created_at, energy_j, generator, cut_off, gpu_resources) "
+              "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
   if (llvm::Error e = s.status())
     return std::move(e);
   s.bind(1, taskId);
@@ -340,6 +344,14 @@ llvm::Expected<bool> Database::commitRecord(int64_t taskId, int64_t deviceId,
   else
     s.bind(17, r.generator);
   s.bind(18, static_cast<int64_t>(r.cutOff));
+  if (r.gpuResources.empty()) {
+    s.bindNull(19);
+  } else {
+    std::string json;
+    llvm::raw_string_ostream os(json);
+    os << llvm::json::Value(toJSON(r.gpuResources));
+    s.bind(19, json);
+  }
   if (s.step() != SQLITE_DONE)
     return s.stepError();
   return sqlite3_changes(db) > 0;
@@ -369,12 +381,24 @@ static llvm::Expected<MeasureRecord> readRecord(Statement &s) {
     r.energyJ = s.real(13);
   r.generator = s.text(14);
   r.cutOff = s.integer(15) != 0;
+  if (!s.isNull(16)) {
+    llvm::Expected<llvm::json::Value> v = llvm::json::parse(s.text(16));
+    if (!v)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "record of configuration '" + r.config +
+                                         "': unreadable gpu_resources: " +
+                                         llvm::toString(v.takeError()));
+    llvm::Expected<std::vector<GpuKernelResources>> resources = gpuResourcesFromJSON(*v);
+    if (!resources)
+      return resources.takeError();
+    r.gpuResources = std::move(*resources);
+  }
   return r;
 }
 
 static constexpr const char *kRecordColumns =
     "config, status, time_ms, min_ms, max_ms, stddev_ms, repeats, noisy, error, "
-    "build_s, run_s, source, created_at, energy_j, generator, cut_off";
+    "build_s, run_s, source, created_at, energy_j, generator, cut_off, gpu_resources";
 
 
 llvm::Expected<std::vector<MeasureRecord>> Database::getRecords(int64_t taskId,

@@ -147,3 +147,8 @@ func.func @f() {
   } {dltune.num_threads = 0 : i64}
   return
 }
+
+// -----
+
+// expected-error @+1 {{'dltune.kernel_resources' must be an array of dictionaries with a "kernel" name}}
+func.func @f() attributes {dltune.kernel_resources = [{registers = 40 : i64}]} { return }

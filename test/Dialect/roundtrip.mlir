@@ -41,3 +41,10 @@ func.func @minimal(%x: tensor<8xf32>, %y: tensor<8xf32>) -> tensor<8xf32> {
          ins(%r : tensor<8xf32>) outs(%y : tensor<8xf32>) -> tensor<8xf32>
   return %s : tensor<8xf32>
 }
+
+// What ptxas reported, as --dltune-lower-gpu leaves it on gpu.binary ops.
+// CHECK-LABEL: func.func @resources
+// CHECK-SAME: dltune.kernel_resources = [{barriers = 1 : i64, kernel = "k", registers = 40 : i64}]
+func.func @resources() attributes {dltune.kernel_resources = [{kernel = "k", registers = 40 : i64, barriers = 1 : i64}]} {
+  return
+}

@@ -1,6 +1,7 @@
 //===- WorkerCommand.cpp - dltune worker: one candidate per process -------===//
 //
 //   dltune worker build --kernel K.mlir --config "k=v,..." --out C.so
+//                       [--chip sm_XY] [--gpu-limits threads=N,...]
 //   dltune worker reference --kernel K.mlir --out REF.bin
 //   dltune worker measure --kernel K.mlir --so C.so --reference REF.bin
 //                         [--min-time-ms T] [--max-repeats N]
@@ -12,10 +13,16 @@
 
 #include "Common.h"
 
+#include "dltune/Execution/CudaDriver.h"
 #include "dltune/Execution/DeviceInfo.h"
+#include "dltune/Execution/GpuKernel.h"
+#include "dltune/Execution/MemRefDescriptors.h"
 #include "dltune/Execution/KernelRunner.h"
 #include "dltune/Execution/SharedObjectKernel.h"
+#include "dltune/Transforms/LowerGpu.h"
 #include "dltune/Transforms/TuningTasks.h"
+#include "dltune/Tuning/Error.h"
+#include "dltune/Tuning/GpuResources.h"
 #include "dltune/Tuning/WorkerProtocol.h"
 
 #include "llvm/Support/ErrorHandling.h"
@@ -68,6 +75,15 @@ static cl::opt<double> rtol("rtol",
                             cl::init(-1), cl::sub(workerCmd));
 static cl::opt<double> atol("atol", cl::desc("Absolute tolerance; negative: by element type"),
                             cl::init(-1), cl::sub(workerCmd));
+static cl::opt<std::string> chipOption(
+    "chip",
+    cl::desc("GPU builds: the chip (sm_XY); default: the detected GPU, else sm_90"),
+    cl::sub(workerCmd));
+static cl::opt<std::string> gpuLimitsOption(
+    "gpu-limits",
+    cl::desc("GPU builds: the device's limits (threads=N,registers_per_block=N,...); "
+             "default: asked from the driver, else compute capability 9.0's"),
+    cl::sub(workerCmd));
 
 static int report(int code, llvm::json::Object obj) {
   llvm::outs() << llvm::json::Value(std::move(obj)) << "\n";
@@ -111,20 +127,63 @@ static int build(ModuleOp kernel) {
   if (llvm::Error e = setKernelConfig(kernel, configText))
     return reportError(worker::kInvalidConfig, llvm::toString(std::move(e)));
   BuildPhases phases;
-  // GPU kernels: a cubin where ptxas is found, else PTX for the driver.
   bool gpu = getKernelTarget(kernel) == "gpu";
-  bool ptxas = static_cast<bool>(llvm::sys::findProgramByName("ptxas")) ||
-               static_cast<bool>(llvm::sys::findProgramByName("ptxas", {"/usr/local/cuda/bin"}));
-  std::string lowering = !gpu    ? "dltune-lower-cpu"
-                         : ptxas ? "dltune-lower-gpu{format=bin}"
-                                 : "dltune-lower-gpu{format=isa}";
+  std::string lowering = "dltune-lower-cpu";
+  GpuTarget target;
+  // GPU kernels: a cubin where ptxas is found (its resource report is kept
+  // and checked against the device's limits), else PTX for the driver.
+  std::vector<GpuKernelResources> resources;
+  std::string overLimit;
+  auto inspect = [&](ModuleOp lowered) -> llvm::Error {
+    if (!gpu)
+      return llvm::Error::success();
+    llvm::Expected<std::vector<GpuKernelResources>> r = getGpuKernelResources(lowered);
+    if (!r)
+      return r.takeError();
+    resources = std::move(*r);
+    if (llvm::Error e = checkGpuLimits(resources, target.limits)) {
+      overLimit = llvm::toString(std::move(e));
+      return makeError(overLimit);
+    }
+    return llvm::Error::success();
+  };
+  if (gpu) {
+    // With both given (as the tuner does) the driver is not touched here.
+    if (!chipOption.empty() && !gpuLimitsOption.empty()) {
+      target.chip = chipOption;
+      target.origin = "option";
+    } else {
+      target = selectGpuTarget(chipOption);
+    }
+    if (!gpuLimitsOption.empty()) {
+      llvm::Expected<GpuLimits> limits = parseGpuLimits(gpuLimitsOption);
+      if (!limits)
+        return reportError(worker::kUsage, llvm::toString(limits.takeError()));
+      target.limits = *limits;
+    }
+    lowering = "dltune-lower-gpu{chip=" + target.chip +
+               " features=" + getPtxFeaturesForChip(target.chip) +
+               (findPtxas().empty() ? " format=isa}" : " format=bin}");
+  }
   if (llvm::Error e = buildSharedObjectWith(kernel, kTaskEntryName, "dltune-apply,dltune-strip",
-                                            lowering, outPath, &phases))
+                                            lowering, outPath, &phases, inspect)) {
+    if (!overLimit.empty()) {
+      llvm::consumeError(std::move(e));
+      return report(worker::kInvalidConfig,
+                    llvm::json::Object{{"error", overLimit}, {"gpu_resources", toJSON(resources)}});
+    }
     return reportError(worker::kCompileError, llvm::toString(std::move(e)));
-  return report(worker::kOk, llvm::json::Object{{"built", outPath.getValue()},
-                                                {"schedule_lower_s", phases.scheduleAndLower},
-                                                {"codegen_s", phases.codegen},
-                                                {"link_s", phases.link}});
+  }
+  llvm::json::Object obj{{"built", outPath.getValue()},
+                         {"schedule_lower_s", phases.scheduleAndLower},
+                         {"codegen_s", phases.codegen},
+                         {"link_s", phases.link}};
+  if (gpu) {
+    obj["chip"] = target.chip;
+    if (!resources.empty())
+      obj["gpu_resources"] = toJSON(resources);
+  }
+  return report(worker::kOk, std::move(obj));
 }
 
 /// Every argument buffer after the run, then every result, back to back.
@@ -137,22 +196,21 @@ static void writeOutputs(std::ofstream &out, const std::vector<HostBuffer> &args
 }
 
 /// A warm-up call, then timed calls until both the minimum count and the
-/// minimum total time are reached.
-static llvm::Expected<TimingStats> timeKernel(SharedObjectKernel &k,
-                                              std::vector<HostBuffer> &args) {
-  if (llvm::Error e = k.run(args))
-    return std::move(e);
+/// minimum total time are reached. `timedCall` runs the kernel once and
+/// returns its time in ms.
+static llvm::Expected<TimingStats>
+timeKernel(llvm::function_ref<llvm::Expected<double>()> timedCall) {
+  if (llvm::Expected<double> warm = timedCall(); !warm)
+    return warm.takeError();
   std::vector<double> times;
   double total = 0;
   while (static_cast<int>(times.size()) < maxRepeats &&
          (static_cast<int>(times.size()) < minRepeats || total < minTimeMs)) {
-    auto s = std::chrono::steady_clock::now();
-    if (llvm::Error e = k.run(args))
-      return std::move(e);
-    double ms = std::chrono::duration<double, std::milli>(
-                    std::chrono::steady_clock::now() - s).count();
-    times.push_back(ms);
-    total += ms;
+    llvm::Expected<double> ms = timedCall();
+    if (!ms)
+      return ms.takeError();
+    times.push_back(*ms);
+    total += *ms;
   }
   return summarizeTimes(std::move(times));
 }
@@ -218,11 +276,42 @@ static int measure(ModuleOp kernel, const KernelSignature &sig) {
     hang();
   if (worker::shouldInjectFault("oom", configText))
     exhaustMemory();
-  auto firstStart = std::chrono::steady_clock::now();
-  if (llvm::Error e = (*k)->run(args, &results))
-    return reportError(worker::kRunError, llvm::toString(std::move(e)));
-  double firstMs = std::chrono::duration<double, std::milli>(
-                       std::chrono::steady_clock::now() - firstStart).count();
+  // CPU: host buffers, wall-clock time of each call. GPU: arguments
+  // uploaded once and left on the device; the first call's outputs are
+  // copied back for the check, later calls are timed with CUDA events
+  // around the launches only.
+  std::unique_ptr<DeviceArguments> device;
+  auto packedCall = [&](PackedDescriptors &desc, int64_t *resultWords) {
+    (*k)->callPacked(desc, resultWords);
+  };
+  auto timedCall = [&]() -> llvm::Expected<double> {
+    if (device)
+      return device->timedCall(packedCall);
+    auto s = std::chrono::steady_clock::now();
+    if (llvm::Error e = (*k)->run(args))
+      return std::move(e);
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - s)
+        .count();
+  };
+  double firstMs = 0;
+  if (gpu) {
+    llvm::Expected<std::unique_ptr<DeviceArguments>> d = DeviceArguments::upload(sig, args);
+    if (!d)
+      return reportError(worker::kRunError, llvm::toString(d.takeError()));
+    device = std::move(*d);
+    llvm::Expected<double> ms = device->timedCall(packedCall);
+    if (!ms)
+      return reportError(worker::kRunError, llvm::toString(ms.takeError()));
+    firstMs = *ms;
+    if (llvm::Error e = device->download(args, &results))
+      return reportError(worker::kRunError, llvm::toString(std::move(e)));
+  } else {
+    auto firstStart = std::chrono::steady_clock::now();
+    if (llvm::Error e = (*k)->run(args, &results))
+      return reportError(worker::kRunError, llvm::toString(std::move(e)));
+    firstMs = std::chrono::duration<double, std::milli>(
+                  std::chrono::steady_clock::now() - firstStart).count();
+  }
   if (worker::shouldInjectFault("wrong", configText) && !args.empty()) {
     // Flip the sign and top exponent bits of the first output element.
     HostBuffer &victim = results.empty() ? args.back() : results.front();
@@ -257,11 +346,10 @@ static int measure(ModuleOp kernel, const KernelSignature &sig) {
   // pays for page faults and thread start-up, so it cannot be the probe.)
   double probeMs = 0;
   if (cutoffMs > 0 && firstMs > cutoffMs) {
-    auto s = std::chrono::steady_clock::now();
-    if (llvm::Error e = (*k)->run(args))
-      return reportError(worker::kRunError, llvm::toString(std::move(e)));
-    probeMs = std::chrono::duration<double, std::milli>(
-                  std::chrono::steady_clock::now() - s).count();
+    llvm::Expected<double> ms = timedCall();
+    if (!ms)
+      return reportError(worker::kRunError, llvm::toString(ms.takeError()));
+    probeMs = *ms;
   }
   if (probeMs > cutoffMs && cutoffMs > 0)
     return report(worker::kOk, llvm::json::Object{{"median_ms", probeMs},
@@ -272,7 +360,7 @@ static int measure(ModuleOp kernel, const KernelSignature &sig) {
                                                   {"cut_off", true},
                                                   {"max_rel_error", maxError}});
   EnergyMeter meter(gpu ? EnergyMeter::Source::Gpu : EnergyMeter::Source::Cpu);
-  llvm::Expected<TimingStats> t = timeKernel(**k, args);
+  llvm::Expected<TimingStats> t = timeKernel(timedCall);
   if (!t)
     return reportError(worker::kRunError, llvm::toString(t.takeError()));
   std::optional<double> joules = meter.readJoulesSinceLast();
@@ -282,6 +370,8 @@ static int measure(ModuleOp kernel, const KernelSignature &sig) {
   // Joules per call; the warm-up call is inside the metered interval.
   if (joules)
     obj["energy_j"] = *joules / (t->repeats + 1);
+  if (gpu)
+    obj["timing"] = "cuda_events";
   return report(worker::kOk, std::move(obj));
 }
 

@@ -64,3 +64,28 @@ TEST(ClassifyWorkerResult, OkReadsTheTimingsAndFlagsNoise) {
   MeasureRecord silent = classifyWorkerResult(exited(0, "not json"), false);
   EXPECT_EQ(silent.status, MeasureStatus::RuntimeCrash);
 }
+
+TEST(ClassifyWorkerResult, GpuBuildsCarryPtxasResources) {
+  const char *resources = R"("gpu_resources":[{"barriers":1,"kernel":"k","registers":40,)"
+                          R"("shared_bytes":8192,"threads_per_block":256}])";
+  MeasureRecord ok = classifyWorkerResult(
+      exited(worker::kOk, std::string("{\"built\":\"c.so\",") + resources + "}\n"), true);
+  EXPECT_EQ(ok.status, MeasureStatus::Ok);
+  ASSERT_EQ(ok.gpuResources.size(), 1u);
+  EXPECT_EQ(ok.gpuResources[0].registers, 40);
+  EXPECT_EQ(ok.gpuResources[0].sharedBytes, 8192);
+  // Over the device's limits: invalid, with the message and the usage.
+  MeasureRecord over = classifyWorkerResult(
+      exited(worker::kInvalidConfig,
+             std::string("{\"error\":\"kernel 'k' exceeds the device's limits: ...\",") +
+                 resources + "}\n"),
+      true);
+  EXPECT_EQ(over.status, MeasureStatus::InvalidConfig);
+  EXPECT_EQ(over.error, "kernel 'k' exceeds the device's limits: ...");
+  EXPECT_EQ(over.gpuResources.size(), 1u);
+  // A malformed report fails the build with a message, never silently.
+  MeasureRecord bad = classifyWorkerResult(
+      exited(worker::kOk, "{\"built\":\"c.so\",\"gpu_resources\":{}}\n"), true);
+  EXPECT_EQ(bad.status, MeasureStatus::CompileError);
+  EXPECT_EQ(bad.error, "malformed build report: GPU resources: expected a JSON array");
+}

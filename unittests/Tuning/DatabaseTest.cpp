@@ -240,11 +240,20 @@ TEST(Database, RecordsCarryTheirGenerator) {
   MeasureRecord r = okRecord("a=1", 1.0);
   r.generator = "dltune 9; LLVM 99; schedules 9";
   r.cutOff = true;
+  GpuKernelResources k;
+  k.kernel = "main_kernel";
+  k.registers = 40;
+  k.sharedBytes = 8192;
+  r.gpuResources = {k};
   llvm::cantFail(db->commitRecord(t, d, r));
   auto back = llvm::cantFail(db->getRecords(t));
   ASSERT_EQ(back.size(), 1u);
   EXPECT_EQ(back[0].generator, r.generator);
   EXPECT_TRUE(back[0].cutOff);
+  ASSERT_EQ(back[0].gpuResources.size(), 1u);
+  EXPECT_EQ(back[0].gpuResources[0].kernel, "main_kernel");
+  EXPECT_EQ(back[0].gpuResources[0].registers, 40);
+  EXPECT_EQ(back[0].gpuResources[0].sharedBytes, 8192);
 }
 
 TEST(Database, UnknownStatusIsAnErrorNotACompileError) {

@@ -8,6 +8,9 @@
 #ifndef DLTUNE_EXECUTION_CUDADRIVER_H
 #define DLTUNE_EXECUTION_CUDADRIVER_H
 
+#include "dltune/Tuning/GpuResources.h"
+
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
 #include <cstddef>
@@ -30,6 +33,8 @@ public:
   static llvm::Expected<CudaDriver &> get();
 
   llvm::Expected<GpuDeviceInfo> getDeviceInfo(int device = 0);
+  /// Threads, registers and shared memory per block (and per SM) of a GPU.
+  llvm::Expected<GpuLimits> getDeviceLimits(int device = 0);
 
   using CUresult = int;
   using CUdevice = int;
@@ -81,6 +86,19 @@ private:
   void *handle = nullptr;
   CUcontext context = nullptr;
 };
+
+/// What GPU code is built for and checked against.
+struct GpuTarget {
+  std::string chip = "sm_90";
+  GpuLimits limits;
+  std::string origin; // "option", "driver" or "default" (for the chip)
+};
+
+/// The chip: `chip` when given; else the compute capability of the first
+/// GPU the driver reports (sm_<major><minor>); else sm_90. The limits: the
+/// driver's when there is one, else those of compute capability 9.0.
+GpuTarget selectGpuTarget(llvm::StringRef chip);
+inline std::string selectGpuChip(llvm::StringRef chip) { return selectGpuTarget(chip).chip; }
 
 } // namespace mlir::dltune
 

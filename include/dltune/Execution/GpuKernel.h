@@ -3,11 +3,12 @@
 // Modules lowered by --dltune-lower-gpu keep their host code as LLVM and call
 // the `mgpu*` runtime functions upstream's CUDA wrappers define; Debian ships
 // no such library, so dltune provides them over its dlopen'ed CudaDriver and
-// hands them to the JIT. Arguments live in device memory for the call:
-// copied in before, copied back after, so callers see host buffers.
+// hands them to the JIT. Arguments live in device memory (DeviceArguments):
+// uploaded once, copied back on request, so callers see host buffers.
 //
-// Status: the lowering and the runner build and run their error paths here;
-// running on a real GPU has not been verified yet (no GPU in this task).
+// Status: never run on a GPU. The host logic (upload once, event timing,
+// download) runs in tests against a fake libcuda that only moves host
+// memory and executes no kernel (unittests/Execution/FakeCuda.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLTUNE_EXECUTION_GPUKERNEL_H
@@ -16,6 +17,8 @@
 #include "dltune/Execution/CpuKernel.h"
 
 namespace mlir::dltune {
+
+struct PackedDescriptors;
 
 class GpuKernel {
 public:
@@ -28,24 +31,57 @@ public:
   /// kernels and waits for them), copies every argument back and the
   /// results (which must alias arguments) out. Driver errors are returned.
   llvm::Error run(std::vector<HostBuffer> &args, std::vector<HostBuffer> *results = nullptr);
+  /// Uploads `args` once, makes `warmup` untimed calls, then times `repeat`
+  /// calls (at least one) with CUDA events around the launches only.
+  llvm::Expected<TimingStats> time(std::vector<HostBuffer> &args, int warmup, int repeat);
 
 private:
   GpuKernel() = default;
+  void callPacked(PackedDescriptors &descriptors, int64_t *resultWords);
   std::unique_ptr<ExecutionEngine> engine;
   KernelSignature signature;
   void (*packed)(void **) = nullptr;
 };
 
-struct PackedDescriptors;
+/// Calls a kernel entry with descriptors (pointing at device memory) and
+/// storage for result descriptors.
+using PackedCall = llvm::function_ref<void(PackedDescriptors &, int64_t *)>;
 
-/// Copies `args` into device memory, lets `call` run the entry with
-/// descriptors pointing there (and storage for result descriptors), waits,
-/// copies every argument back and copies the results - which must alias
-/// arguments - out. Used by JIT'd and shared-object GPU kernels alike.
+/// Kernel arguments resident in device memory: uploaded once, used by as
+/// many calls as needed, copied back on request. Timed calls are bracketed
+/// by CUDA events on the stream the entry launches its kernels on (the
+/// mgpu* runtime hands the entry that stream while a DeviceArguments is
+/// timing), so copies and allocations never count.
+class DeviceArguments {
+public:
+  ~DeviceArguments();
+  static llvm::Expected<std::unique_ptr<DeviceArguments>>
+  upload(const KernelSignature &signature, std::vector<HostBuffer> &args);
+  /// Calls the entry once and waits; the first driver error is returned.
+  llvm::Error call(PackedCall call);
+  /// Like call; returns the milliseconds between the events recorded before
+  /// and after it.
+  llvm::Expected<double> timedCall(PackedCall call);
+  /// Copies every argument back into `args`, and the results of the last
+  /// call - which must alias arguments - into `results`.
+  llvm::Error download(std::vector<HostBuffer> &args, std::vector<HostBuffer> *results);
+
+private:
+  DeviceArguments() = default;
+  KernelSignature signature;
+  std::vector<unsigned long long> device; // CUdeviceptr per argument
+  std::vector<size_t> bytes;
+  std::unique_ptr<PackedDescriptors> descriptors;
+  std::vector<int64_t> resultWords;
+  void *stream = nullptr, *start = nullptr, *stop = nullptr;
+};
+
+/// Uploads `args`, calls once, copies every argument back and the results
+/// out: DeviceArguments for a single call. Used by JIT'd and shared-object
+/// GPU kernels alike.
 llvm::Error runWithDeviceBuffers(const KernelSignature &signature,
                                  std::vector<HostBuffer> &args,
-                                 std::vector<HostBuffer> *results,
-                                 llvm::function_ref<void(PackedDescriptors &, int64_t *)> call);
+                                 std::vector<HostBuffer> *results, PackedCall call);
 
 /// The first CUDA error an mgpu* call met since the last call (and clears
 /// it); success when there was none.

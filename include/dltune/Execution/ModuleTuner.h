@@ -54,6 +54,8 @@ struct ModuleTunerOptions {
   // Not an option: hears what model-based strategies do with their model
   // (fits, model errors); set by the pass and by `dltune tune`.
   StrategyObserver *strategyObserver = nullptr;
+  /// GPU tasks: the chip to build for; empty: the detected GPU, else sm_90.
+  std::string gpuChip;
 };
 
 /// Calls `fn(name, field, help, negated)` for every option of `o`, in a fixed
@@ -88,6 +90,8 @@ template <typename Fn> void forEachTunerOption(ModuleTunerOptions &o, Fn &&fn) {
      "Most rounds of fresh-process re-measurement when confirming the best", false);
   fn("rtol", o.rtol, "Relative tolerance of the result check (negative: by element type)", false);
   fn("atol", o.atol, "Absolute tolerance of the result check (negative: by element type)", false);
+  fn("chip", o.gpuChip,
+     "GPU tasks: the chip to build for (sm_XY; default: the detected GPU, else sm_90)", false);
   fn("remeasure", o.remeasure,
      "Move this device's records of each task aside (kept in replaced_records) and "
      "measure again instead of resuming",

@@ -36,6 +36,10 @@ struct ProcessMeasurerOptions {
   /// Candidates whose first call is this many times slower than the best
   /// so far are not timed further (0: always time fully).
   double cutoffFactor = 10;
+  /// GPU builds: the chip and the device's limits (`--chip`, `--gpu-limits`
+  /// of the build worker); empty: the worker asks the driver, else uses
+  /// sm_90 and its limits.
+  std::string gpuChip, gpuLimits;
 };
 
 class ProcessMeasurer : public Measurer {

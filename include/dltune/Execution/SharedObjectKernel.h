@@ -14,6 +14,8 @@
 
 namespace mlir::dltune {
 
+struct PackedDescriptors;
+
 /// Where a build's time goes (seconds).
 struct BuildPhases {
   double scheduleAndLower = 0; // dltune-apply + lowering to the LLVM dialect
@@ -28,11 +30,14 @@ llvm::Error buildSharedObject(ModuleOp module, llvm::StringRef entry,
                               bool openmp = true, BuildPhases *phases = nullptr);
 
 /// Like buildSharedObject, with any lowering: `loweringPipeline` follows
-/// `schedulePipeline` (e.g. "dltune-lower-gpu{format=bin}").
+/// `schedulePipeline` (e.g. "dltune-lower-gpu{format=bin}"). `inspect`, when
+/// given, sees the lowered module before code generation; its error stops
+/// the build.
 llvm::Error buildSharedObjectWith(ModuleOp module, llvm::StringRef entry,
                                   llvm::StringRef schedulePipeline,
                                   llvm::StringRef loweringPipeline, const std::string &outPath,
-                                  BuildPhases *phases = nullptr);
+                                  BuildPhases *phases = nullptr,
+                                  llvm::function_ref<llvm::Error(ModuleOp)> inspect = nullptr);
 
 class SharedObjectKernel {
 public:
@@ -43,6 +48,9 @@ public:
   load(const std::string &path, KernelSignature signature, bool onDevice = false);
   llvm::Error run(std::vector<HostBuffer> &args, std::vector<HostBuffer> *results = nullptr);
   const KernelSignature &getSignature() const { return signature; }
+  /// Calls the entry with packed descriptors (and storage for the result
+  /// descriptors): what DeviceArguments::call needs for GPU kernels.
+  void callPacked(PackedDescriptors &descriptors, int64_t *resultWords);
 
 private:
   SharedObjectKernel() = default;

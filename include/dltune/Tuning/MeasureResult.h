@@ -2,6 +2,8 @@
 #ifndef DLTUNE_TUNING_MEASURERESULT_H
 #define DLTUNE_TUNING_MEASURERESULT_H
 
+#include "dltune/Tuning/GpuResources.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -44,6 +46,9 @@ struct MeasureRecord {
   std::string source = "measured"; // measured | replay | imported
   double createdAt = 0;            // seconds since the epoch
   std::string generator;           // dltune/LLVM/schedule versions (Version.h); "" = unknown
+  /// GPU builds assembled by ptxas: what each kernel uses (empty otherwise).
+  /// Stored in records.gpu_resources (JSON).
+  std::vector<GpuKernelResources> gpuResources;
   bool isOk() const { return status == MeasureStatus::Ok; }
 };
 

@@ -1,0 +1,52 @@
+// REQUIRES: ptxas
+// RUN: dltune-gpu-sweep %s --count 16 --seed 7 | FileCheck %s
+
+// A sample of every default GPU space that --dltune-annotate="target=gpu"
+// produces, half of it with promote=1, is lowered and assembled by ptxas;
+// promoted configurations must use shared memory and barriers. Ops without
+// a GPU space yet (convolutions, pooling, elementwise) are listed for when
+// they get one.
+
+// CHECK-DAG: summary linalg.matmul: {{[0-9]+}} valid configs, 16/16 compiled, promote=1: 8/8 with shared memory and barriers
+// CHECK-DAG: summary linalg.matmul: {{[0-9]+}} valid configs, 16/16 compiled, promote=1: 8/8 with shared memory and barriers
+// CHECK-DAG: summary linalg.batch_matmul: {{[0-9]+}} valid configs, 16/16 compiled, promote=1: 8/8 with shared memory and barriers
+// CHECK-NOT: FAILED
+
+func.func @matmul(%a: tensor<256x128xf32>, %b: tensor<128x256xf32>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<256x128xf32>, tensor<128x256xf32>) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %r : tensor<256x256xf32>
+}
+
+func.func @matmul_odd(%a: tensor<96x48xf32>, %b: tensor<48x80xf32>, %c: tensor<96x80xf32>) -> tensor<96x80xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<96x48xf32>, tensor<48x80xf32>) outs(%c : tensor<96x80xf32>) -> tensor<96x80xf32>
+  return %r : tensor<96x80xf32>
+}
+
+func.func @batch(%a: tensor<4x64x32xf32>, %b: tensor<4x32x64xf32>, %c: tensor<4x64x64xf32>) -> tensor<4x64x64xf32> {
+  %r = linalg.batch_matmul ins(%a, %b : tensor<4x64x32xf32>, tensor<4x32x64xf32>) outs(%c : tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+  return %r : tensor<4x64x64xf32>
+}
+
+func.func @conv(%in: tensor<1x16x16x16xf32>, %w: tensor<3x3x16x32xf32>, %out: tensor<1x14x14x32xf32>) -> tensor<1x14x14x32xf32> {
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%in, %w : tensor<1x16x16x16xf32>, tensor<3x3x16x32xf32>) outs(%out : tensor<1x14x14x32xf32>) -> tensor<1x14x14x32xf32>
+  return %r : tensor<1x14x14x32xf32>
+}
+
+func.func @pool(%in: tensor<1x16x16x32xf32>, %k: tensor<2x2xf32>, %out: tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32> {
+  %r = linalg.pooling_nhwc_sum {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+         ins(%in, %k : tensor<1x16x16x32xf32>, tensor<2x2xf32>) outs(%out : tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32>
+  return %r : tensor<1x8x8x32xf32>
+}
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @relu(%x: tensor<64x256xf32>, %y: tensor<64x256xf32>) -> tensor<64x256xf32> {
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+         ins(%x : tensor<64x256xf32>) outs(%y : tensor<64x256xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %z = arith.constant 0.0 : f32
+    %m = arith.maximumf %a, %z : f32
+    linalg.yield %m : f32
+  } -> tensor<64x256xf32>
+  return %r : tensor<64x256xf32>
+}

@@ -1,0 +1,163 @@
+//===- dltune-gpu-sweep.cpp - Compile a sample of every GPU space ---------===//
+//
+// Test tool: for every op of the input that --dltune-annotate="target=gpu"
+// gives a space, takes a deterministic sample of its valid configurations
+// (stratified over `promote` where the space has it: half with, half
+// without) and builds each one as the tuner's build worker would: apply,
+// lower with --dltune-lower-gpu (format=bin: PTX assembled by ptxas). Prints
+// one line per configuration and a summary per op; exits non-zero when any
+// configuration fails to compile or a promoted one ends up without shared
+// memory or barriers in ptxas's report.
+//
+//   dltune-gpu-sweep input.mlir [--count N] [--seed S] [--chip sm_90]
+//
+//===----------------------------------------------------------------------===//
+
+#include "dltune/Execution/CpuKernel.h"
+#include "dltune/InitAllDialects.h"
+#include "dltune/InitAllPasses.h"
+#include "dltune/Transforms/LowerGpu.h"
+#include "dltune/Transforms/TuningTasks.h"
+
+#include "mlir/InitAllPasses.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <random>
+
+using namespace mlir;
+using namespace mlir::dltune;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> inputPath(cl::Positional, cl::desc("<input.mlir>"), cl::Required);
+static cl::opt<unsigned> count("count", cl::desc("Configurations per space"), cl::init(16));
+static cl::opt<uint64_t> seed("seed", cl::desc("Sampling seed"), cl::init(1));
+static cl::opt<std::string> chip("chip", cl::desc("Target chip"), cl::init("sm_90"));
+
+/// Up to `n` valid configurations, deterministic for a seed; half with
+/// promote=0 and half with promote=1 when the space has that knob.
+static std::vector<Config> sampleConfigs(const SearchSpace &space, unsigned n,
+                                         uint64_t seed) {
+  std::vector<Config> all;
+  space.enumerate([&](const Config &c) {
+    all.push_back(c);
+    return all.size() < 1'000'000;
+  });
+  std::mt19937_64 rng(seed);
+  std::shuffle(all.begin(), all.end(), rng);
+  std::optional<size_t> promote = space.getKnobIndex("promote");
+  if (!promote) {
+    all.resize(std::min<size_t>(all.size(), n));
+    return all;
+  }
+  std::vector<Config> out;
+  for (int64_t want : {0, 1}) {
+    size_t taken = 0;
+    for (const Config &c : all)
+      if (c[*promote] == want && taken < (n + static_cast<size_t>(want)) / 2) {
+        out.push_back(c);
+        ++taken;
+      }
+  }
+  return out;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  registerAllPasses();
+  registerAllDLTunePassesAndPipelines();
+  cl::ParseCommandLineOptions(argc, argv, "Compile a sample of every GPU space\n");
+
+  DialectRegistry registry;
+  registerAllDLTuneDialects(registry);
+  MLIRContext ctx(registry);
+  ctx.loadAllAvailableDialects();
+
+  std::string error;
+  auto buffer = openInputFile(inputPath, &error);
+  if (!buffer) {
+    llvm::errs() << "dltune-gpu-sweep: " << error << "\n";
+    return 1;
+  }
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&ctx));
+  if (!module)
+    return 1;
+  llvm::Expected<OwningOpRef<ModuleOp>> annotated =
+      runPipelineOnClone(*module, "dltune-annotate{target=gpu}");
+  if (!annotated) {
+    llvm::errs() << llvm::toString(annotated.takeError()) << "\n";
+    return 1;
+  }
+  std::string lowering = "dltune-apply,dltune-strip,dltune-lower-gpu{chip=" + chip +
+                         " features=" + getPtxFeaturesForChip(chip) + " format=bin}";
+  bool allOk = true;
+  std::vector<TuningTask> tasks = collectTuningTasks(**annotated);
+  for (TuningTask &task : tasks) {
+    std::string name = task.descriptor.opKind;
+    uint64_t valid = task.space.countValid();
+    std::vector<Config> sample = sampleConfigs(task.space, count, seed);
+    std::optional<size_t> promoteIdx = task.space.getKnobIndex("promote");
+    unsigned compiled = 0, promoted = 0, promotedWithSmem = 0, overLimit = 0;
+    for (const Config &c : sample) {
+      std::string text = task.space.formatConfig(c);
+      OwningOpRef<ModuleOp> kernel(cast<ModuleOp>(task.kernel->clone()));
+      llvm::outs() << "  " << name << " " << text << ": ";
+      if (llvm::Error e = setKernelConfig(*kernel, text)) {
+        llvm::outs() << "INVALID " << llvm::toString(std::move(e)) << "\n";
+        allOk = false;
+        continue;
+      }
+      llvm::Expected<OwningOpRef<ModuleOp>> lowered = runPipelineOnClone(*kernel, lowering);
+      if (!lowered) {
+        llvm::outs() << "FAILED " << llvm::toString(lowered.takeError()) << "\n";
+        allOk = false;
+        continue;
+      }
+      llvm::Expected<std::vector<GpuKernelResources>> resources =
+          getGpuKernelResources(**lowered);
+      if (!resources || resources->empty()) {
+        llvm::outs() << "FAILED no ptxas report"
+                     << (resources ? "" : ": " + llvm::toString(resources.takeError())) << "\n";
+        allOk = false;
+        continue;
+      }
+      ++compiled;
+      int64_t smem = 0, barriers = 0;
+      llvm::outs() << "ok";
+      for (const GpuKernelResources &k : *resources) {
+        smem = std::max(smem, k.sharedBytes);
+        barriers = std::max(barriers, k.barriers);
+        llvm::outs() << " [" << k.kernel << ": " << k.registers << " regs, " << k.sharedBytes
+                     << " B smem, " << k.barriers << " barriers, " << k.spillStoreBytes
+                     << " B spilled, " << k.threadsPerBlock << " threads]";
+      }
+      if (llvm::Error e = checkGpuLimits(*resources, GpuLimits())) {
+        llvm::outs() << " OVER-LIMIT " << llvm::toString(std::move(e));
+        ++overLimit;
+      }
+      llvm::outs() << "\n";
+      if (promoteIdx && c[*promoteIdx]) {
+        ++promoted;
+        if (smem > 0 && barriers > 0)
+          ++promotedWithSmem;
+        else
+          allOk = false;
+      }
+    }
+    llvm::outs() << "summary " << name << ": " << valid << " valid configs, " << compiled << "/"
+                 << sample.size() << " compiled, promote=1: " << promotedWithSmem << "/"
+                 << promoted << " with shared memory and barriers, " << overLimit
+                 << " over the device limits\n";
+  }
+  if (tasks.empty())
+    llvm::outs() << "no op has a GPU space\n";
+  return allOk ? 0 : 1;
+}

@@ -1,0 +1,145 @@
+//===- DeviceArgumentsTest.cpp - GPU host logic against a fake driver -----===//
+//
+// Runs DeviceArguments and the mgpu* runtime against FakeCuda.cpp, a
+// libcuda stand-in that keeps "device" memory on the host and never runs a
+// kernel: what is checked is the host side - arguments uploaded once, calls
+// timed with events on the stream the launches go to, results copied back
+// on request - not anything a GPU computes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dltune/Execution/CudaDriver.h"
+#include "dltune/Execution/GpuKernel.h"
+#include "dltune/Execution/MemRefDescriptors.h"
+
+#include "gtest/gtest.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+
+using namespace mlir::dltune;
+
+extern "C" {
+void *mgpuStreamCreate();
+void mgpuStreamDestroy(void *stream);
+void mgpuStreamSynchronize(void *stream);
+void mgpuLaunchKernel(void *function, intptr_t gx, intptr_t gy, intptr_t gz, intptr_t bx,
+                      intptr_t by, intptr_t bz, int32_t smem, void *stream, void **params,
+                      void **extra, size_t);
+}
+
+namespace {
+struct Counters {
+  int allocs, frees, htod, dtoh, dtod, launches;
+  int streamsCreated, streamsDestroyed, eventRecords, syncs;
+  void *lastLaunchStream;
+  void *lastEventStream;
+};
+
+class FakeCudaTest : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() {
+    // Before the first CudaDriver::get() of this process.
+    setenv("DLTUNE_CUDA_DRIVER", DLTUNE_FAKE_CUDA_PATH, 1);
+  }
+  Counters &counters() {
+    llvm::Expected<CudaDriver &> d = CudaDriver::get(); // loads the fake
+    EXPECT_TRUE(static_cast<bool>(d)) << llvm::toString(d.takeError());
+    void *lib = dlopen(DLTUNE_FAKE_CUDA_PATH, RTLD_NOW | RTLD_NOLOAD);
+    EXPECT_NE(lib, nullptr);
+    auto get = reinterpret_cast<Counters *(*)()>(dlsym(lib, "dltuneFakeCudaCounters"));
+    return *get();
+  }
+};
+} // namespace
+
+TEST_F(FakeCudaTest, DriverReportsTheFakeDeviceAndItsChip) {
+  llvm::Expected<CudaDriver &> d = CudaDriver::get();
+  ASSERT_TRUE(static_cast<bool>(d)) << llvm::toString(d.takeError());
+  GpuTarget t = selectGpuTarget("");
+  EXPECT_EQ(t.chip, "sm_90");
+  EXPECT_EQ(t.origin, "driver");
+  EXPECT_EQ(t.limits.maxRegistersPerBlock, 65536);
+  EXPECT_EQ(t.limits.maxSharedBytesPerMultiprocessor, 233472);
+  t = selectGpuTarget("sm_80");
+  EXPECT_EQ(t.chip, "sm_80");
+  EXPECT_EQ(t.origin, "option");
+}
+
+TEST_F(FakeCudaTest, UploadsOnceTimesWithEventsOnTheLaunchStreamDownloadsOnRequest) {
+  KernelSignature sig;
+  sig.name = "k";
+  sig.args = {BufferType{ElementKind::F32, {4, 4}}, BufferType{ElementKind::F32, {4, 4}},
+              BufferType{ElementKind::F32, {4}}};
+  std::vector<HostBuffer> args;
+  for (const BufferType &t : sig.args) {
+    args.emplace_back(t);
+    args.back().fillRandom(7);
+  }
+  Counters &c = counters();
+  Counters before = c;
+  llvm::Expected<std::unique_ptr<DeviceArguments>> dev = DeviceArguments::upload(sig, args);
+  ASSERT_TRUE(static_cast<bool>(dev)) << llvm::toString(dev.takeError());
+  EXPECT_EQ(c.allocs - before.allocs, 3);
+  EXPECT_EQ(c.htod - before.htod, 3);
+
+  // What lowered host code does per launch: create a stream, launch on it,
+  // wait, destroy it. The "kernel" here writes the output on the host side
+  // (the fake's device memory is host memory) so the round trip is visible.
+  int calls = 0;
+  void *launchStream = nullptr;
+  auto entry = [&](PackedDescriptors &desc, int64_t *) {
+    ++calls;
+    void *stream = mgpuStreamCreate();
+    launchStream = stream;
+    static char fn;
+    mgpuLaunchKernel(&fn, 1, 1, 1, 32, 1, 1, 0, stream, nullptr, nullptr, 0);
+    mgpuStreamSynchronize(stream);
+    mgpuStreamDestroy(stream);
+    auto *out = reinterpret_cast<float *>(static_cast<int64_t *>(desc.get(2))[1]);
+    out[0] = static_cast<float>(calls);
+  };
+  ASSERT_FALSE(static_cast<bool>((*dev)->call(entry)));
+  for (int i = 0; i < 5; ++i) {
+    Counters beforeCall = c;
+    llvm::Expected<double> ms = (*dev)->timedCall(entry);
+    ASSERT_TRUE(static_cast<bool>(ms)) << llvm::toString(ms.takeError());
+    EXPECT_GE(*ms, 0.0);
+    // Two events around the call, on the very stream the launch used; that
+    // stream outlives the entry's destroy call.
+    EXPECT_EQ(c.eventRecords - beforeCall.eventRecords, 2);
+    EXPECT_EQ(c.lastEventStream, c.lastLaunchStream);
+    EXPECT_EQ(c.lastLaunchStream, launchStream);
+    EXPECT_EQ(c.streamsDestroyed, beforeCall.streamsDestroyed);
+  }
+  // Nothing was copied while calling and timing.
+  EXPECT_EQ(c.htod - before.htod, 3);
+  EXPECT_EQ(c.dtoh - before.dtoh, 0);
+  EXPECT_EQ(c.launches - before.launches, 6);
+
+  std::vector<HostBuffer> results;
+  ASSERT_FALSE(static_cast<bool>((*dev)->download(args, &results)));
+  EXPECT_EQ(c.dtoh - before.dtoh, 3);
+  EXPECT_EQ(static_cast<const float *>(args[2].data())[0], 6.0f);
+  dev->reset();
+  EXPECT_EQ(c.frees - before.frees, 3);
+}
+
+TEST_F(FakeCudaTest, RunWithDeviceBuffersCopiesEachWayOnce) {
+  KernelSignature sig;
+  sig.name = "k";
+  sig.args = {BufferType{ElementKind::F32, {8}}};
+  std::vector<HostBuffer> args;
+  args.emplace_back(sig.args[0]);
+  std::memset(args[0].data(), 0, args[0].getType().getBytes());
+  Counters &c = counters();
+  Counters before = c;
+  llvm::Error e = runWithDeviceBuffers(sig, args, nullptr, [&](PackedDescriptors &desc, int64_t *) {
+    reinterpret_cast<float *>(static_cast<int64_t *>(desc.get(0))[1])[3] = 2.5f;
+  });
+  ASSERT_FALSE(static_cast<bool>(e)) << llvm::toString(std::move(e));
+  EXPECT_EQ(c.htod - before.htod, 1);
+  EXPECT_EQ(c.dtoh - before.dtoh, 1);
+  EXPECT_EQ(static_cast<const float *>(args[0].data())[3], 2.5f);
+}

@@ -1,0 +1,176 @@
+//===- FakeCuda.cpp - A libcuda stand-in for host-side tests --------------===//
+//
+// Test-only shared library with the CUDA driver entry points dltune binds.
+// "Device" memory is host memory, copies are memcpy, events read the host
+// clock, and kernel launches are counted but never execute anything: it
+// checks what the host side does (how often it uploads, downloads, launches,
+// which stream the timing events and the launches use), never what a GPU
+// computes. dltuneFakeCudaCounters() exposes the counts.
+//
+//===----------------------------------------------------------------------===//
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+
+namespace {
+struct Counters {
+  int allocs = 0, frees = 0, htod = 0, dtoh = 0, dtod = 0, launches = 0;
+  int streamsCreated = 0, streamsDestroyed = 0, eventRecords = 0, syncs = 0;
+  void *lastLaunchStream = nullptr;
+  void *lastEventStream = nullptr;
+};
+Counters counters;
+struct Event {
+  double ms = 0;
+};
+int streamStorage[64];
+int nextStream = 0;
+char moduleStorage, functionStorage;
+
+double nowMs() {
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+} // namespace
+
+#define FAKE extern "C" __attribute__((visibility("default")))
+using CUresult = int;
+using CUdeviceptr = unsigned long long;
+
+FAKE Counters *dltuneFakeCudaCounters() { return &counters; }
+
+FAKE CUresult cuInit(unsigned) { return 0; }
+FAKE CUresult cuDeviceGet(int *d, int ordinal) {
+  *d = ordinal;
+  return ordinal == 0 ? 0 : 101; // CUDA_ERROR_INVALID_DEVICE
+}
+FAKE CUresult cuDeviceGetCount(int *n) {
+  *n = 1;
+  return 0;
+}
+FAKE CUresult cuDeviceGetName(char *name, int len, int) {
+  std::strncpy(name, "dltune fake GPU (host memory, kernels never run)", len - 1);
+  name[len - 1] = 0;
+  return 0;
+}
+/// An H100's answers; DLTUNE_FAKE_CUDA_CC (e.g. 80) and
+/// DLTUNE_FAKE_CUDA_REGISTERS_PER_BLOCK change them for tests.
+static int fromEnv(const char *name, int dflt) {
+  const char *v = std::getenv(name);
+  return v && *v ? std::atoi(v) : dflt;
+}
+FAKE CUresult cuDeviceGetAttribute(int *v, int attr, int) {
+  int cc = fromEnv("DLTUNE_FAKE_CUDA_CC", 90);
+  switch (attr) {
+  case 75: *v = cc / 10; break; // compute capability major
+  case 76: *v = cc % 10; break; // minor
+  case 16: *v = 132; break;     // multiprocessors
+  case 1: *v = 1024; break;     // max threads per block
+  case 8: *v = 49152; break;    // max shared memory per block
+  case 12: *v = fromEnv("DLTUNE_FAKE_CUDA_REGISTERS_PER_BLOCK", 65536); break;
+  case 81: *v = 233472; break;  // max shared memory per multiprocessor
+  default: *v = 0; break;
+  }
+  return 0;
+}
+FAKE CUresult cuDeviceTotalMem_v2(size_t *bytes, int) {
+  *bytes = size_t(80) << 30;
+  return 0;
+}
+FAKE CUresult cuDevicePrimaryCtxRetain(void **ctx, int) {
+  static char context;
+  *ctx = &context;
+  return 0;
+}
+FAKE CUresult cuCtxSetCurrent(void *) { return 0; }
+FAKE CUresult cuCtxSynchronize() {
+  ++counters.syncs;
+  return 0;
+}
+FAKE CUresult cuModuleLoadData(void **module, const void *) {
+  *module = &moduleStorage;
+  return 0;
+}
+FAKE CUresult cuModuleUnload(void *) { return 0; }
+FAKE CUresult cuModuleGetFunction(void **fn, void *, const char *) {
+  *fn = &functionStorage;
+  return 0;
+}
+FAKE CUresult cuLaunchKernel(void *, unsigned, unsigned, unsigned, unsigned, unsigned,
+                             unsigned, unsigned, void *stream, void **, void **) {
+  ++counters.launches;
+  counters.lastLaunchStream = stream;
+  return 0;
+}
+FAKE CUresult cuStreamCreate(void **stream, unsigned) {
+  *stream = &streamStorage[nextStream++ % 64];
+  ++counters.streamsCreated;
+  return 0;
+}
+FAKE CUresult cuStreamSynchronize(void *) {
+  ++counters.syncs;
+  return 0;
+}
+FAKE CUresult cuStreamDestroy_v2(void *) {
+  ++counters.streamsDestroyed;
+  return 0;
+}
+FAKE CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t bytes) {
+  void *m = std::malloc(bytes);
+  if (!m)
+    return 2; // CUDA_ERROR_OUT_OF_MEMORY
+  ++counters.allocs;
+  *p = reinterpret_cast<CUdeviceptr>(m);
+  return 0;
+}
+FAKE CUresult cuMemFree_v2(CUdeviceptr p) {
+  ++counters.frees;
+  std::free(reinterpret_cast<void *>(p));
+  return 0;
+}
+FAKE CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t n) {
+  ++counters.htod;
+  std::memcpy(reinterpret_cast<void *>(dst), src, n);
+  return 0;
+}
+FAKE CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t n) {
+  ++counters.dtoh;
+  std::memcpy(dst, reinterpret_cast<const void *>(src), n);
+  return 0;
+}
+FAKE CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t n) {
+  ++counters.dtod;
+  std::memmove(reinterpret_cast<void *>(dst), reinterpret_cast<const void *>(src), n);
+  return 0;
+}
+FAKE CUresult cuMemsetD32_v2(CUdeviceptr dst, unsigned v, size_t n) {
+  auto *p = reinterpret_cast<unsigned *>(dst);
+  for (size_t i = 0; i < n; ++i)
+    p[i] = v;
+  return 0;
+}
+FAKE CUresult cuEventCreate(void **event, unsigned) {
+  *event = new Event();
+  return 0;
+}
+FAKE CUresult cuEventRecord(void *event, void *stream) {
+  ++counters.eventRecords;
+  counters.lastEventStream = stream;
+  static_cast<Event *>(event)->ms = nowMs();
+  return 0;
+}
+FAKE CUresult cuEventSynchronize(void *) { return 0; }
+FAKE CUresult cuEventElapsedTime(float *ms, void *start, void *stop) {
+  *ms = static_cast<float>(static_cast<Event *>(stop)->ms - static_cast<Event *>(start)->ms);
+  return 0;
+}
+FAKE CUresult cuEventDestroy_v2(void *event) {
+  delete static_cast<Event *>(event);
+  return 0;
+}
+FAKE CUresult cuGetErrorString(CUresult, const char **text) {
+  *text = "fake CUDA error";
+  return 0;
+}
