@@ -5,6 +5,8 @@
 #include "dltune/Dialect/DLTuneAttrs.h"
 #include "dltune/Execution/CpuKernel.h"
 #include "dltune/Execution/DeviceInfo.h"
+#include "dltune/Execution/ProgressPrinter.h"
+#include "dltune/Tuning/DatabaseCommitter.h"
 #include "dltune/Transforms/SchedulePlan.h"
 #include "dltune/Transforms/TuningTasks.h"
 #include "dltune/Tuning/FeatureExtractor.h"
@@ -41,67 +43,6 @@ std::string mlir::dltune::findWorkerExecutable() {
 }
 
 namespace {
-/// Commits every result to the database the moment it arrives.
-class DatabaseCommitter : public MeasureCallback {
-public:
-  DatabaseCommitter(Database &db, int64_t task, int64_t device, llvm::raw_ostream &log)
-      : db(db), task(task), device(device), log(log) {}
-  void onResult(const Config &, const MeasureRecord &result, const TuningProgress &) override {
-    MeasureRecord r = result;
-    r.generator = getGeneratorString();
-    llvm::Expected<bool> ok = db.commitRecord(task, device, r);
-    if (!ok)
-      log << "dltune: warning: could not record a measurement: "
-          << llvm::toString(ok.takeError()) << "\n";
-  }
-
-private:
-  Database &db;
-  int64_t task, device;
-  llvm::raw_ostream &log;
-};
-
-/// A live line on a terminal, plain log lines otherwise.
-class ProgressPrinter : public MeasureCallback {
-public:
-  ProgressPrinter(std::string label, double flops, int64_t previous, llvm::raw_ostream &log)
-      : label(std::move(label)), flops(flops), previous(previous), log(log),
-        live(isatty(STDERR_FILENO)) {}
-  void onResult(const Config &, const MeasureRecord &r, const TuningProgress &p) override {
-    std::string best = "-";
-    if (p.best)
-      best = llvm::formatv("{0:f4} ms ({1:f1} GFLOP/s)", p.bestMs,
-                           flops / (p.bestMs * 1e6)).str();
-    double eta = p.trialsDone ? p.elapsedSeconds / p.trialsDone *
-                                    (p.trialsBudget - p.trialsDone)
-                              : 0;
-    if (live) {
-      log << llvm::formatv("\r\033[K{0}: {1}/{2} best {3} failed {4} ETA {5:f0} s", label,
-                           previous + p.trialsDone, previous + p.trialsBudget, best,
-                           p.failures, eta);
-    } else {
-      std::string what = r.isOk() ? llvm::formatv("{0:f4} ms{1}", r.timeMs,
-                                                  r.noisy ? " (noisy)" : "").str()
-                                  : toString(r.status).str();
-      log << llvm::formatv("{0}: trial {1}/{2} {3}: {4}; best {5}\n", label,
-                           previous + p.trialsDone, previous + p.trialsBudget, r.config,
-                           what, best);
-    }
-    log.flush();
-  }
-  void onFinish(const TuningProgress &) override {
-    if (live)
-      log << "\n";
-  }
-
-private:
-  std::string label;
-  double flops;
-  int64_t previous;
-  llvm::raw_ostream &log;
-  bool live;
-};
-
 std::string describe(const TuningTask &t) {
   std::string shapes;
   for (size_t i = 0; i < t.descriptor.shapes.size(); ++i) {
@@ -368,7 +309,10 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
       if (r.isOk() && r.repeats > 1 && !r.noisy && !r.cutOff)
         historyBest = std::min(historyBest, r.timeMs);
     ProcessMeasurer measurer(task.space, mo, historyBest);
-    DatabaseCommitter committer(**db, *taskId, *deviceId, log);
+    DatabaseCommitter committer(**db, *taskId, *deviceId, [&](llvm::Error e) {
+      log << "dltune: warning: " << label
+          << ": could not record a measurement: " << llvm::toString(std::move(e)) << "\n";
+    });
     ProgressPrinter printer(label, summary.flops, history.records.size() + unusable, log);
     std::vector<MeasureCallback *> callbacks = {&committer};
     if (options.progress)
