@@ -133,3 +133,12 @@ func.func @f() attributes {dltune.schedule = "seq"} { return }
 
 // expected-error @+1 {{unknown dltune attribute 'dltune.bogus'}}
 func.func @f() attributes {dltune.bogus = 1} { return }
+
+// -----
+
+// a * b overflows int64: a violation, not a wrapped product that passes.
+// expected-error @+1 {{dltune.config violates constraint 'a * b <= 4096' (a = 4611686018427387904, b = 4)}}
+func.func @f() attributes {
+  dltune.space = #dltune.space<knobs {a = pow2<1, 4611686018427387904>, b = pow2<1, 4611686018427387904>},
+                               constraints ["a * b <= 4096"]>,
+  dltune.config = #dltune.config<a = 4611686018427387904, b = 4>} { return }
