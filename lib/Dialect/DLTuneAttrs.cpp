@@ -156,10 +156,17 @@ Attribute SpaceAttr::parse(AsmParser &parser, Type) {
     if (parser.parseCommaSeparatedList([&]() -> ParseResult {
           std::string name;
           SmallVector<int64_t> values;
+          SMLoc loc = parser.getCurrentLocation();
           if (parser.parseKeywordOrString(&name) || parser.parseEqual() ||
               parseCandidates(parser, values))
             return failure();
-          knobs.push_back(KnobAttr::get(ctx, StringAttr::get(ctx, name), values));
+          // get() on values its verifier rejects would build an invalid
+          // attribute (and assert): check here, pointing at the knob.
+          KnobAttr knob = KnobAttr::getChecked([&] { return parser.emitError(loc); },
+                                               ctx, StringAttr::get(ctx, name), values);
+          if (!knob)
+            return failure();
+          knobs.push_back(knob);
           return success();
         }) ||
         parser.parseRBrace())

@@ -7,10 +7,23 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cctype>
 #include <functional>
 
 using namespace mlir::dltune;
 using llvm::StringRef;
+
+/// Config text ("a=1,b=2") and the canonical space text use these as
+/// separators: a name holding one could not be read back.
+static llvm::Error checkName(const char *what, const std::string &name) {
+  for (char c : name)
+    if (llvm::StringRef(",=;[]{}").contains(c) ||
+        std::isspace(static_cast<unsigned char>(c)) ||
+        std::iscntrl(static_cast<unsigned char>(c)))
+      return makeError(llvm::Twine(what) + " name '" + name +
+                       "' may not contain spaces, control characters or any of , = ; [ ] { }");
+  return llvm::Error::success();
+}
 
 llvm::Expected<SearchSpace>
 SearchSpace::create(std::vector<Knob> knobs, std::vector<SpaceParam> params,
@@ -20,6 +33,8 @@ SearchSpace::create(std::vector<Knob> knobs, std::vector<SpaceParam> params,
   for (const Knob &k : knobs) {
     if (k.name.empty())
       return makeError("knob with an empty name");
+    if (llvm::Error e = checkName("knob", k.name))
+      return std::move(e);
     if (!names.insert(k.name).second)
       return makeError("knob '" + k.name + "' is declared twice");
     if (k.values.empty())
@@ -29,10 +44,13 @@ SearchSpace::create(std::vector<Knob> knobs, std::vector<SpaceParam> params,
     if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
       return makeError("knob '" + k.name + "' lists a candidate value twice");
   }
-  for (const SpaceParam &p : params)
+  for (const SpaceParam &p : params) {
+    if (llvm::Error e = checkName("parameter", p.first))
+      return std::move(e);
     if (!names.insert(p.first).second)
       return makeError("parameter '" + p.first +
                        "' has the same name as a knob or another parameter");
+  }
   space.knobs = std::move(knobs);
   space.params = std::move(params);
 

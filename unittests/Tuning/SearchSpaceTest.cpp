@@ -161,6 +161,10 @@ TEST(SearchSpace, CreateRejectsMalformedSpaces) {
   EXPECT_EQ(error({{"a", {1}}}, {}, {"a < b"}),
             "constraint 'a < b' uses unknown name 'b' (neither a knob nor a parameter)");
   EXPECT_NE(error({{"a", {1}}}, {}, {"a <"}).find("expected an operand"), std::string::npos);
+  // Such names would make config text ("a,b=1") ambiguous.
+  EXPECT_EQ(error({{"a,b", {1}}}, {}, {}),
+            "knob name 'a,b' may not contain spaces, control characters or any of , = ; [ ] { }");
+  EXPECT_NE(error({{"a", {1}}}, {{"N=", 3}}, {}).find("parameter name 'N='"), std::string::npos);
 }
 
 TEST(SearchSpace, HashIsStableAndDiscriminating) {

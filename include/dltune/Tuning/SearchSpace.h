@@ -36,8 +36,9 @@ using SpaceParam = std::pair<std::string, int64_t>;
 class SearchSpace {
 public:
   /// Validates and builds a space. Fails on empty or duplicate knobs, empty
-  /// or repeated candidate lists, names used twice, unparsable constraints
-  /// and constraints that reference unknown names.
+  /// or repeated candidate lists, names used twice or holding separators of
+  /// the config text (spaces, , = ; [ ] { }), unparsable constraints and
+  /// constraints that reference unknown names.
   static llvm::Expected<SearchSpace> create(std::vector<Knob> knobs,
                                             std::vector<SpaceParam> params,
                                             std::vector<std::string> constraints);
