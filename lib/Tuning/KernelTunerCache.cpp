@@ -103,13 +103,23 @@ parseEntry(const json &entry, llvm::ArrayRef<Knob> knobs) {
     return makeError("time must be a number or a failure name, not " + describeJson(*t));
   }
   if (auto times = entry.find("times"); times != entry.end() && !times->is_null()) {
+    // Repeats are numbers; some Kernel Tuner versions write [x, time] pairs
+    // instead, whose meaning varies: those are checked but not used.
+    auto isTime = [](const json &v) {
+      return v.is_number() && std::isfinite(v.get<double>()) && v.get<double>() >= 0;
+    };
+    auto isPair = [&](const json &v) {
+      return v.is_array() && v.size() == 2 && v[0].is_number() && isTime(v[1]);
+    };
     if (!times->is_array())
-      return makeError("times must be a list of numbers");
+      return makeError("times must be a list, not " + describeJson(*times));
+    bool pairs = !times->empty() && isPair((*times)[0]);
     for (const json &r : *times) {
-      if (!r.is_number() || !std::isfinite(r.get<double>()) || r.get<double>() < 0)
-        return makeError("times must be a list of non-negative numbers, not holding " +
-                         describeJson(r));
-      m.repeatsMs.push_back(r.get<double>());
+      if (pairs ? !isPair(r) : !isTime(r))
+        return makeError("times must be a list of non-negative numbers (or of [x, time] "
+                         "pairs), not holding " + describeJson(r));
+      if (!pairs)
+        m.repeatsMs.push_back(r.get<double>());
     }
   }
   FieldReader fields(entry, "");

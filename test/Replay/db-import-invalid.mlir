@@ -16,6 +16,8 @@
 // RUN: not dltune db import-kt %t/kt-device.json --db %t/a.db 2>&1 | FileCheck %s --check-prefix=KTDEVICE
 // RUN: not dltune db import-kt %t/kt-entries.json --db %t/a.db 2>&1 | FileCheck %s --check-prefix=KTENTRIES
 // RUN: dltune db summary --db %t/a.db | FileCheck %s --check-prefix=ONE
+// Repeats written as [x, time] pairs (some Kernel Tuner versions) are accepted.
+// RUN: dltune db import-kt %t/kt-pairs.json --db %t/a.db | FileCheck %s --check-prefix=PAIRS
 
 // SPACE: dltune: error: {{.*}}space-not-string.jsonl:1: task.space must be a string, not number 42 (nothing was imported)
 // TIME: dltune: error: {{.*}}time-abc.jsonl:1: record.time_ms must be a number, not string "abc" (nothing was imported)
@@ -50,6 +52,7 @@
 
 // ONE: 1 tasks, 1 devices
 // ONE: 2 records
+// PAIRS: imported 2 records (0 already present) in 1 tasks
 
 //--- space-not-string.jsonl
 {"format": "dltune-record-v1", "task": {"hash": "00000000000000aa", "space": 42}, "device": {"fingerprint": "cpu-1"}, "record": {"config": "tile=2", "status": "ok", "time_ms": 1.0}}
@@ -92,3 +95,8 @@
   "32,2": {"block_x": 32, "tile": 2, "time": "CompilationFailedConfig"},
   "64,2b": {"block_x": 32, "tile": 1, "time": 2.0}
  }}
+//--- kt-pairs.json
+{"device_name": "GPU", "kernel_name": "k", "problem_size": 64, "tune_params_keys": ["block_x"],
+ "tune_params": {"block_x": [32, 64]},
+ "cache": {"32": {"block_x": 32, "time": 1.0, "times": [[0, 1.5], [0, 1.4]]},
+           "64": {"block_x": 64, "time": 2.0, "times": [2.0, 2.1]}}}
