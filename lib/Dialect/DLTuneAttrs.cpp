@@ -49,8 +49,12 @@ static ParseResult parseCandidates(AsmParser &parser,
     if (lo <= 0 || !llvm::isPowerOf2_64(lo) || hi < lo)
       return parser.emitError(loc, "pow2<lo, hi> needs a power of two lo > 0 "
                                    "and hi >= lo");
-    for (int64_t v = lo; v <= hi; v *= 2)
+    // Doubling past hi could overflow: stop before it.
+    for (int64_t v = lo;; v *= 2) {
       values.push_back(v);
+      if (v > hi / 2)
+        break;
+    }
     return success();
   }
   if (succeeded(parser.parseOptionalKeyword("range"))) {
@@ -63,10 +67,15 @@ static ParseResult parseCandidates(AsmParser &parser,
     if (step <= 0 || stop < start)
       return parser.emitError(loc, "range<start, stop, step> needs step > 0 "
                                    "and stop >= start");
-    if ((stop - start) / step > 100000)
+    // Unsigned arithmetic: stop - start and start + i * step may not fit
+    // int64_t, but the values themselves do.
+    uint64_t steps = (static_cast<uint64_t>(stop) - static_cast<uint64_t>(start)) /
+                     static_cast<uint64_t>(step);
+    if (steps >= 100000)
       return parser.emitError(loc, "range has more than 100000 values");
-    for (int64_t v = start; v <= stop; v += step)
-      values.push_back(v);
+    for (uint64_t i = 0; i <= steps; ++i)
+      values.push_back(static_cast<int64_t>(static_cast<uint64_t>(start) +
+                                            i * static_cast<uint64_t>(step)));
     return success();
   }
   return parser.emitError(loc, "expected candidate values: [..], pow2<lo, hi> "
@@ -77,7 +86,7 @@ static void printCandidates(AsmPrinter &printer, ArrayRef<int64_t> values) {
   bool isPow2Run = values.size() >= 3 && values[0] > 0 &&
                    llvm::isPowerOf2_64(values[0]);
   for (size_t i = 1; isPow2Run && i < values.size(); ++i)
-    isPow2Run = values[i] == values[i - 1] * 2;
+    isPow2Run = values[i - 1] <= INT64_MAX / 2 && values[i] == values[i - 1] * 2;
   if (isPow2Run) {
     printer << "pow2<" << values.front() << ", " << values.back() << ">";
     return;
@@ -116,7 +125,9 @@ Attribute KnobAttr::parse(AsmParser &parser, Type) {
 }
 
 void KnobAttr::print(AsmPrinter &printer) const {
-  printer << "<\"" << getName().getValue() << "\", ";
+  printer << "<";
+  printer.printString(getName().getValue());
+  printer << ", ";
   printCandidates(printer, getValues());
   printer << ">";
 }
@@ -145,10 +156,17 @@ Attribute SpaceAttr::parse(AsmParser &parser, Type) {
     if (parser.parseCommaSeparatedList([&]() -> ParseResult {
           std::string name;
           SmallVector<int64_t> values;
+          SMLoc loc = parser.getCurrentLocation();
           if (parser.parseKeywordOrString(&name) || parser.parseEqual() ||
               parseCandidates(parser, values))
             return failure();
-          knobs.push_back(KnobAttr::get(ctx, StringAttr::get(ctx, name), values));
+          // get() on values its verifier rejects would build an invalid
+          // attribute (and assert): check here, pointing at the knob.
+          KnobAttr knob = KnobAttr::getChecked([&] { return parser.emitError(loc); },
+                                               ctx, StringAttr::get(ctx, name), values);
+          if (!knob)
+            return failure();
+          knobs.push_back(knob);
           return success();
         }) ||
         parser.parseRBrace())
@@ -225,7 +243,7 @@ void SpaceAttr::print(AsmPrinter &printer) const {
   if (!getConstraints().empty()) {
     printer << ", constraints [";
     llvm::interleaveComma(getConstraints(), printer, [&](StringAttr c) {
-      printer << "\"" << c.getValue() << "\"";
+      printer.printString(c.getValue());
     });
     printer << "]";
   }

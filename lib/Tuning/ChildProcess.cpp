@@ -2,6 +2,7 @@
 
 #include "dltune/Tuning/ChildProcess.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -15,6 +16,23 @@
 extern char **environ;
 
 using namespace mlir::dltune;
+
+// AddressSanitizer reserves terabytes of shadow address space at start-up,
+// which RLIMIT_AS and RLIMIT_DATA both refuse: sanitized children get ASan's
+// own RSS limit instead (see startChild).
+#if defined(__SANITIZE_ADDRESS__)
+#define DLTUNE_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define DLTUNE_ASAN 1
+#endif
+#endif
+#ifndef DLTUNE_ASAN
+#define DLTUNE_ASAN 0
+#endif
+
+/// What ASan prints when hard_rss_limit_mb is exceeded.
+static constexpr const char *kAsanRssLimitMessage = "hard rss limit exhausted";
 
 namespace {
 struct Running {
@@ -37,6 +55,16 @@ llvm::Error startChild(const std::vector<std::string> &argv, const ChildLimits &
     env.push_back(*e);
   for (const std::string &e : extraEnv)
     env.push_back(e);
+  if (DLTUNE_ASAN && limits.memoryBytes) {
+    std::string rss = "hard_rss_limit_mb=" + std::to_string(limits.memoryBytes >> 20);
+    auto it = std::find_if(env.begin(), env.end(), [](const std::string &e) {
+      return e.rfind("ASAN_OPTIONS=", 0) == 0;
+    });
+    if (it == env.end())
+      env.push_back("ASAN_OPTIONS=" + rss);
+    else
+      *it += ":" + rss;
+  }
   std::vector<char *> cargv, cenv;
   for (const std::string &a : argv)
     cargv.push_back(const_cast<char *>(a.c_str()));
@@ -54,7 +82,7 @@ llvm::Error startChild(const std::vector<std::string> &argv, const ChildLimits &
     setpgid(0, 0);
     dup2(outPipe[1], STDOUT_FILENO);
     dup2(errPipe[1], STDERR_FILENO);
-    if (limits.memoryBytes) {
+    if (limits.memoryBytes && !DLTUNE_ASAN) {
       struct rlimit rl = {limits.memoryBytes, limits.memoryBytes};
       setrlimit(RLIMIT_AS, &rl);
     }
@@ -123,6 +151,12 @@ bool poll(Running &r, const ChildLimits &limits, int timeoutMs) {
       r.result.signal = r.result.timedOut ? r.result.signal : WTERMSIG(status);
     else if (WIFEXITED(status))
       r.result.exitCode = WEXITSTATUS(status);
+    // Report ASan's memory limit like the kernel's OOM kill it stands in for.
+    if (DLTUNE_ASAN && limits.memoryBytes && !r.result.timedOut &&
+        r.result.err.find(kAsanRssLimitMessage) != std::string::npos) {
+      r.result.signal = SIGKILL;
+      r.result.exitCode = -1;
+    }
     r.done = true;
     return true;
   }

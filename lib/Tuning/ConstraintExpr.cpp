@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 
 using namespace mlir::dltune;
 using llvm::StringRef;
@@ -18,6 +19,7 @@ public:
 
   llvm::Error run() {
     int root = parseOr();
+    depths.clear();
     if (root < 0)
       return takeError();
     skipSpace();
@@ -35,6 +37,12 @@ private:
   ConstraintExpr &out;
   size_t pos = 0;
   std::string error;
+  // Parsing and evaluation recurse once per level of the tree (a chain
+  // "a+a+...+a" is as deep as it is long), so depth is bounded to keep the
+  // stack bounded.
+  static constexpr int kMaxDepth = 256;
+  int nesting = 0;         // open parseOr/parseUnary calls
+  std::vector<int> depths; // depth of each node
 
   llvm::Error takeError() {
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
@@ -64,11 +72,30 @@ private:
     return false;
   }
   int add(Kind k, int lhs = -1, int rhs = -1, int64_t value = 0) {
+    int depth = 1 + std::max(lhs < 0 ? 0 : depths[lhs], rhs < 0 ? 0 : depths[rhs]);
+    if (depth > kMaxDepth)
+      return failNode("expression nested deeper than " + std::to_string(kMaxDepth) +
+                      " levels");
     out.nodes.push_back({k, value, lhs, rhs});
+    depths.push_back(depth);
     return static_cast<int>(out.nodes.size()) - 1;
   }
+  /// Counts one level of parser recursion; false (with an error) past the bound.
+  struct Nest {
+    ConstraintParser &p;
+    bool ok;
+    explicit Nest(ConstraintParser &p) : p(p), ok(++p.nesting <= kMaxDepth) {
+      if (!ok)
+        p.failNode("expression nested deeper than " + std::to_string(kMaxDepth) +
+                   " levels");
+    }
+    ~Nest() { --p.nesting; }
+  };
 
   int parseOr() {
+    Nest nest(*this);
+    if (!nest.ok)
+      return -1;
     int lhs = parseAnd();
     while (lhs >= 0 && consume("||")) {
       int rhs = parseAnd();
@@ -150,6 +177,9 @@ private:
     return lhs;
   }
   int parseUnary() {
+    Nest nest(*this);
+    if (!nest.ok)
+      return -1;
     if (consume("-")) {
       int v = parseUnary();
       return v < 0 ? -1 : add(Kind::Neg, v);
@@ -242,8 +272,12 @@ struct Evaluator {
       return n.value;
     case Kind::Identifier:
       return values[n.value];
-    case Kind::Neg:
-      return -eval(n.lhs);
+    case Kind::Neg: {
+      int64_t a = eval(n.lhs);
+      if (a == INT64_MIN)
+        return ok = false, 0;
+      return -a;
+    }
     case Kind::Not:
       return eval(n.lhs) == 0;
     case Kind::And:
@@ -253,22 +287,28 @@ struct Evaluator {
     default:
       break;
     }
-    int64_t a = eval(n.lhs), b = eval(n.rhs);
+    int64_t a = eval(n.lhs), b = eval(n.rhs), r = 0;
     switch (n.kind) {
     case Kind::Mul:
-      return a * b;
+      if (__builtin_mul_overflow(a, b, &r))
+        return ok = false, 0;
+      return r;
     case Kind::Div:
-      if (b == 0)
+      if (b == 0 || (a == INT64_MIN && b == -1))
         return ok = false, 0;
       return a / b;
     case Kind::Rem:
       if (b == 0)
         return ok = false, 0;
-      return a % b;
+      return b == -1 ? 0 : a % b; // INT64_MIN % -1 traps on x86
     case Kind::Add:
-      return a + b;
+      if (__builtin_add_overflow(a, b, &r))
+        return ok = false, 0;
+      return r;
     case Kind::Sub:
-      return a - b;
+      if (__builtin_sub_overflow(a, b, &r))
+        return ok = false, 0;
+      return r;
     case Kind::Eq:
       return a == b;
     case Kind::Ne:

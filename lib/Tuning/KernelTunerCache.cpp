@@ -3,14 +3,16 @@
 #include "dltune/Tuning/KernelTunerCache.h"
 #include "dltune/Tuning/Error.h"
 
-#include <nlohmann/json.hpp>
+#include "JsonFields.h"
+
 #include <zlib.h>
+
+#include <algorithm>
 
 #include <fstream>
 #include <sstream>
 
 using namespace mlir::dltune;
-using json = nlohmann::json;
 
 llvm::Expected<std::string> mlir::dltune::readMaybeGzipped(const std::string &path) {
   std::ifstream probe(path, std::ios::binary);
@@ -32,8 +34,15 @@ llvm::Expected<std::string> mlir::dltune::readMaybeGzipped(const std::string &pa
   std::string out;
   char buf[1 << 16];
   int n;
-  while ((n = gzread(gz, buf, sizeof(buf))) > 0)
+  // A few bytes of gzip can expand without bound; no real cache is this big.
+  constexpr size_t kMaxBytes = size_t(1) << 30;
+  while ((n = gzread(gz, buf, sizeof(buf))) > 0) {
     out.append(buf, n);
+    if (out.size() > kMaxBytes) {
+      gzclose(gz);
+      return makeError("'" + path + "' is larger than 1 GiB uncompressed");
+    }
+  }
   int errnum = 0;
   const char *msg = gzerror(gz, &errnum);
   gzclose(gz);
@@ -46,89 +55,164 @@ llvm::Expected<KernelTunerCache> KernelTunerCache::load(const std::string &path)
   llvm::Expected<std::string> text = readMaybeGzipped(path);
   if (!text)
     return text.takeError();
-  json doc = json::parse(*text, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded()) {
-    // A cache written by a run that did not finish ends in "},": close it.
-    std::string fixed = *text;
-    while (!fixed.empty() && std::isspace(static_cast<unsigned char>(fixed.back())))
-      fixed.pop_back();
-    if (!fixed.empty() && fixed.back() == ',')
-      fixed.pop_back();
-    fixed += "}}";
-    doc = json::parse(fixed, nullptr, false);
-    if (doc.is_discarded())
-      return makeError("'" + path + "' is not a Kernel Tuner cache (invalid JSON)");
+  return parse(*text, path);
+}
+
+/// The measurement of one cache entry, or why it is not one.
+static llvm::Expected<RecordedMeasurement>
+parseEntry(const json &entry, llvm::ArrayRef<Knob> knobs) {
+  if (!entry.is_object())
+    return makeError("must be an object, not " + describeJson(entry));
+  RecordedMeasurement m;
+  for (const Knob &k : knobs) {
+    auto v = entry.find(k.name);
+    std::optional<int64_t> value =
+        v == entry.end() ? std::nullopt : FieldReader::toInteger(*v);
+    if (!value)
+      return makeError("has no integer value for knob '" + k.name + "'");
+    if (std::find(k.values.begin(), k.values.end(), *value) == k.values.end())
+      return makeError("value " + llvm::Twine(*value) + " of knob '" + k.name +
+                       "' is not in tune_params");
+    m.config.push_back(*value);
   }
-  if (!doc.is_object() || !doc.contains("tune_params") ||
-      !doc.contains("tune_params_keys") || !doc.contains("cache"))
-    return makeError("'" + path + "' is not a Kernel Tuner cache (no tune_params, "
-                     "tune_params_keys or cache)");
+  auto t = entry.find("time");
+  if (t == entry.end())
+    return makeError("has no time");
+  if (t->is_number()) {
+    m.timeMs = t->get<double>();
+    if (!std::isfinite(m.timeMs) || m.timeMs <= 0)
+      return makeError("time must be a positive number, not " + describeJson(*t));
+    // Kernel Tuner also marks failures with huge times in old caches.
+    if (m.timeMs >= 1e20)
+      m.status = MeasureStatus::RuntimeCrash;
+  } else if (t->is_string()) {
+    // Kernel Tuner's ErrorConfig classes.
+    const std::string &s = t->get_ref<const std::string &>();
+    if (s == "CompilationFailedConfig")
+      m.status = MeasureStatus::CompileError;
+    else if (s == "RuntimeFailedConfig")
+      m.status = MeasureStatus::RuntimeCrash;
+    else if (s == "InvalidConfig")
+      m.status = MeasureStatus::InvalidConfig;
+    else
+      return makeError("time '" + s + "' is neither a number nor a Kernel Tuner "
+                       "failure (CompilationFailedConfig, RuntimeFailedConfig, "
+                       "InvalidConfig)");
+    m.timeMs = NAN;
+  } else {
+    return makeError("time must be a number or a failure name, not " + describeJson(*t));
+  }
+  if (auto times = entry.find("times"); times != entry.end() && !times->is_null()) {
+    // Repeats are numbers; some Kernel Tuner versions write [x, time] pairs
+    // instead, whose meaning varies: those are checked but not used.
+    auto isTime = [](const json &v) {
+      return v.is_number() && std::isfinite(v.get<double>()) && v.get<double>() >= 0;
+    };
+    auto isPair = [&](const json &v) {
+      return v.is_array() && v.size() == 2 && v[0].is_number() && isTime(v[1]);
+    };
+    if (!times->is_array())
+      return makeError("times must be a list, not " + describeJson(*times));
+    bool pairs = !times->empty() && isPair((*times)[0]);
+    for (const json &r : *times) {
+      if (pairs ? !isPair(r) : !isTime(r))
+        return makeError("times must be a list of non-negative numbers (or of [x, time] "
+                         "pairs), not holding " + describeJson(r));
+      if (!pairs)
+        m.repeatsMs.push_back(r.get<double>());
+    }
+  }
+  FieldReader fields(entry, "");
+  fields.number("compile_time", m.compileMs, FieldReader::Nullable, /*nonNegative=*/true);
+  fields.number("benchmark_time", m.benchmarkMs, FieldReader::Nullable, true);
+  fields.number("verification_time", m.verificationMs, FieldReader::Nullable, true);
+  fields.number("framework_time", m.frameworkMs, FieldReader::Nullable, true);
+  if (!fields.ok())
+    return fields.takeError();
+  return m;
+}
+
+llvm::Expected<KernelTunerCache> KernelTunerCache::parse(llvm::StringRef text,
+                                                         const std::string &name) {
+  llvm::Expected<json> parsed = parseJson(text);
+  if (!parsed) {
+    // A cache written by a run that did not finish ends in "},": close it.
+    llvm::consumeError(parsed.takeError());
+    llvm::StringRef trimmed = text.rtrim();
+    trimmed.consume_back(",");
+    parsed = parseJson(trimmed.str() + "}}");
+    if (!parsed)
+      return makeError("'" + name + "' is not a Kernel Tuner cache (" +
+                       llvm::toString(parsed.takeError()) + ")");
+  }
+  const json &doc = *parsed;
+  if (!doc.is_object() || !doc.contains("tune_params") || !doc.contains("tune_params_keys") ||
+      !doc.contains("cache"))
+    return makeError("'" + name + "' is not a Kernel Tuner cache (no tune_params, "
+                                  "tune_params_keys or cache)");
+  auto bad = [&](const std::string &why) { return makeError("'" + name + "': " + why); };
   KernelTunerCache c;
-  c.deviceName = doc.value("device_name", "");
-  c.kernelName = doc.value("kernel_name", "");
-  if (doc.contains("problem_size") && doc["problem_size"].is_array())
-    for (const json &v : doc["problem_size"])
-      if (v.is_number_integer())
-        c.problemSize.push_back(v.get<int64_t>());
-  for (const json &key : doc["tune_params_keys"]) {
+  FieldReader top(doc, "");
+  top.string("device_name", c.deviceName, FieldReader::Nullable);
+  top.string("kernel_name", c.kernelName, FieldReader::Nullable);
+  if (!top.ok())
+    return bad(llvm::toString(top.takeError()));
+  // problem_size is an integer or a list of integers.
+  if (auto ps = doc.find("problem_size"); ps != doc.end() && !ps->is_null()) {
+    json sizes = ps->is_array() ? *ps : json::array({*ps});
+    for (const json &v : sizes) {
+      std::optional<int64_t> size = FieldReader::toInteger(v);
+      if (!size)
+        return bad("problem_size must be an integer or a list of integers, not holding " +
+                   describeJson(v));
+      c.problemSize.push_back(*size);
+    }
+  }
+  const json &keys = doc["tune_params_keys"], &params = doc["tune_params"];
+  if (!keys.is_array() || !params.is_object())
+    return bad("tune_params_keys must be a list and tune_params an object");
+  for (const json &key : keys) {
     if (!key.is_string())
-      return makeError("'" + path + "': tune_params_keys must be strings");
-    std::string name = key.get<std::string>();
-    const json &values = doc["tune_params"][name];
-    Knob k{name, {}};
-    for (const json &v : values) {
-      if (!v.is_number_integer())
-        return makeError("'" + path + "': knob '" + name +
-                         "' has a non-integer value (not supported)");
-      k.values.push_back(v.get<int64_t>());
+      return bad("tune_params_keys must be strings, not " + describeJson(key));
+    const std::string &knob = key.get_ref<const std::string &>();
+    auto values = params.find(knob);
+    if (values == params.end() || !values->is_array())
+      return bad("tune_params has no list of values for '" + knob + "'");
+    Knob k{knob, {}};
+    for (const json &v : *values) {
+      std::optional<int64_t> value = FieldReader::toInteger(v);
+      if (!value)
+        return bad("knob '" + knob + "' has a non-integer value " + describeJson(v) +
+                   " (not supported)");
+      k.values.push_back(*value);
     }
     c.knobs.push_back(std::move(k));
   }
-  for (auto &[key, entry] : doc["cache"].items()) {
-    RecordedMeasurement m;
-    bool ok = true;
-    for (const Knob &k : c.knobs) {
-      if (!entry.contains(k.name) || !entry[k.name].is_number_integer()) {
-        ok = false;
-        break;
-      }
-      m.config.push_back(entry[k.name].get<int64_t>());
-    }
-    if (!ok)
-      return makeError("'" + path + "': entry '" + key + "' lacks a knob value");
-    const json &t = entry.contains("time") ? entry["time"] : json();
-    if (t.is_number()) {
-      m.timeMs = t.get<double>();
-      // Kernel Tuner also marks failures with huge times in old caches.
-      if (m.timeMs >= 1e20)
-        m.status = MeasureStatus::RuntimeCrash;
-    } else if (t.is_string()) {
-      std::string s = t.get<std::string>();
-      m.status = s == "CompilationFailedConfig" ? MeasureStatus::CompileError
-                 : s == "InvalidConfig"         ? MeasureStatus::InvalidConfig
-                                                : MeasureStatus::RuntimeCrash;
-    } else {
-      m.status = MeasureStatus::RuntimeCrash;
-    }
-    if (entry.contains("times") && entry["times"].is_array())
-      for (const json &r : entry["times"])
-        if (r.is_number())
-          m.repeatsMs.push_back(r.get<double>());
-    auto num = [&](const char *field) {
-      return entry.contains(field) && entry[field].is_number() ? entry[field].get<double>()
-                                                               : 0.0;
-    };
-    m.compileMs = num("compile_time");
-    m.benchmarkMs = num("benchmark_time");
-    m.verificationMs = num("verification_time");
-    m.frameworkMs = num("framework_time");
-    c.index[m.config] = c.entries.size();
-    c.entries.push_back(std::move(m));
-  }
-  if (c.entries.empty())
-    return makeError("'" + path + "': the cache holds no configurations");
+  // getSpace() relies on these being a valid space.
   if (llvm::Expected<SearchSpace> s = SearchSpace::create(c.knobs, {}, {}); !s)
-    return makeError("'" + path + "': " + llvm::toString(s.takeError()));
+    return bad(llvm::toString(s.takeError()));
+  const json &cache = doc["cache"];
+  if (!cache.is_object())
+    return bad("cache must be an object");
+  ImportErrors errors(name);
+  for (auto it = cache.begin(); it != cache.end(); ++it) {
+    std::string where = ": cache entry '" + it.key() + "'";
+    llvm::Expected<RecordedMeasurement> m = parseEntry(it.value(), c.knobs);
+    if (!m) {
+      errors.add(where, llvm::toString(m.takeError()));
+      continue;
+    }
+    auto [pos, inserted] = c.index.try_emplace(m->config, c.entries.size());
+    if (!inserted) {
+      errors.add(where, "repeats the configuration of another entry");
+      continue;
+    }
+    c.entries.push_back(std::move(*m));
+  }
+  if (llvm::Error e = errors.take())
+    return std::move(e);
+  if (c.entries.empty())
+    return bad("the cache holds no configurations");
   return c;
 }
 

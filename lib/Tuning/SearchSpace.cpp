@@ -7,10 +7,23 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cctype>
 #include <functional>
 
 using namespace mlir::dltune;
 using llvm::StringRef;
+
+/// Config text ("a=1,b=2") and the canonical space text use these as
+/// separators: a name holding one could not be read back.
+static llvm::Error checkName(const char *what, const std::string &name) {
+  for (char c : name)
+    if (llvm::StringRef(",=;[]{}").contains(c) ||
+        std::isspace(static_cast<unsigned char>(c)) ||
+        std::iscntrl(static_cast<unsigned char>(c)))
+      return makeError(llvm::Twine(what) + " name '" + name +
+                       "' may not contain spaces, control characters or any of , = ; [ ] { }");
+  return llvm::Error::success();
+}
 
 llvm::Expected<SearchSpace>
 SearchSpace::create(std::vector<Knob> knobs, std::vector<SpaceParam> params,
@@ -20,6 +33,8 @@ SearchSpace::create(std::vector<Knob> knobs, std::vector<SpaceParam> params,
   for (const Knob &k : knobs) {
     if (k.name.empty())
       return makeError("knob with an empty name");
+    if (llvm::Error e = checkName("knob", k.name))
+      return std::move(e);
     if (!names.insert(k.name).second)
       return makeError("knob '" + k.name + "' is declared twice");
     if (k.values.empty())
@@ -29,10 +44,13 @@ SearchSpace::create(std::vector<Knob> knobs, std::vector<SpaceParam> params,
     if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
       return makeError("knob '" + k.name + "' lists a candidate value twice");
   }
-  for (const SpaceParam &p : params)
+  for (const SpaceParam &p : params) {
+    if (llvm::Error e = checkName("parameter", p.first))
+      return std::move(e);
     if (!names.insert(p.first).second)
       return makeError("parameter '" + p.first +
                        "' has the same name as a knob or another parameter");
+  }
   space.knobs = std::move(knobs);
   space.params = std::move(params);
 
@@ -175,7 +193,9 @@ llvm::Error SearchSpace::checkValid(const Config &config) const {
   return llvm::Error::success();
 }
 
-void SearchSpace::enumerate(llvm::function_ref<bool(const Config &)> visit) const {
+bool SearchSpace::enumerate(llvm::function_ref<bool(const Config &)> visit,
+                            uint64_t maxSteps) const {
+  uint64_t steps = 0;
   if (allowedSet) {
     // Keep the lexicographic candidate order of the unrestricted walk.
     std::vector<std::pair<std::vector<size_t>, const Config *>> order;
@@ -183,10 +203,13 @@ void SearchSpace::enumerate(llvm::function_ref<bool(const Config &)> visit) cons
       if (std::optional<std::vector<size_t>> idx = toIndices(c))
         order.push_back({std::move(*idx), &c});
     std::sort(order.begin(), order.end());
-    for (auto &entry : order)
+    for (auto &entry : order) {
+      if (++steps > maxSteps)
+        return false;
       if (!findViolatedConstraint(*entry.second) && !visit(*entry.second))
-        return;
-    return;
+        return true;
+    }
+    return true;
   }
   // Constraints grouped by the depth at which they become checkable.
   std::vector<std::vector<const BoundConstraint *>> byDepth(knobs.size() + 1);
@@ -195,15 +218,19 @@ void SearchSpace::enumerate(llvm::function_ref<bool(const Config &)> visit) cons
   Config config(knobs.size(), 0);
   for (const BoundConstraint *c : byDepth[0])
     if (!holds(*c, config))
-      return; // a constraint over parameters alone is false
+      return true; // a constraint over parameters alone is false
 
-  bool stop = false;
+  bool stop = false, truncated = false;
   std::function<void(size_t)> rec = [&](size_t depth) {
     if (depth == knobs.size()) {
       stop = !visit(config);
       return;
     }
     for (int64_t v : knobs[depth].values) {
+      if (++steps > maxSteps) {
+        stop = truncated = true;
+        return;
+      }
       config[depth] = v;
       bool ok = true;
       for (const BoundConstraint *c : byDepth[depth + 1])
@@ -219,9 +246,10 @@ void SearchSpace::enumerate(llvm::function_ref<bool(const Config &)> visit) cons
   };
   if (knobs.empty()) {
     visit(config);
-    return;
+    return true;
   }
   rec(0);
+  return !truncated;
 }
 
 uint64_t SearchSpace::countValid(uint64_t limit) const {
@@ -257,7 +285,7 @@ std::optional<Config> SearchSpace::sample(std::mt19937_64 &rng) const {
       return config;
   }
   // Sparse space: enumerate once (bounded) and pick from the list.
-  constexpr uint64_t kMaxEnumerated = 4'000'000;
+  constexpr uint64_t kMaxEnumerated = 1'000'000; // ~100 MB of configs
   if (!enumerated) {
     std::vector<Config> all;
     enumerate([&](const Config &c) {
@@ -309,6 +337,59 @@ std::string SearchSpace::getCanonicalString() const {
     os << c.expr.getText() << ";";
   os << "}";
   return s;
+}
+
+llvm::Expected<SearchSpace> SearchSpace::parseCanonicalString(StringRef text) {
+  StringRef rest = text;
+  auto bad = [&](const char *why) {
+    return makeError("space '" + text + "' is not in canonical form: " + why);
+  };
+  // Each section is `name{item;item;...}`; no item holds ';' or '}' except
+  // through a knob name, which stops at its "=[" anyway.
+  auto section = [&](StringRef name, llvm::SmallVectorImpl<StringRef> &items) {
+    if (!rest.consume_front(name) || !rest.consume_front("{"))
+      return false;
+    while (!rest.consume_front("}")) {
+      size_t end = rest.find(';');
+      if (end == StringRef::npos)
+        return false;
+      items.push_back(rest.take_front(end));
+      rest = rest.drop_front(end + 1);
+    }
+    return true;
+  };
+  llvm::SmallVector<StringRef> knobItems, paramItems, constraintItems;
+  if (!section("knobs", knobItems) || !section("params", paramItems) ||
+      !section("constraints", constraintItems) || !rest.empty())
+    return bad("expected knobs{...}params{...}constraints{...}");
+  std::vector<Knob> knobs;
+  for (StringRef item : knobItems) {
+    size_t open = item.rfind("=[");
+    if (open == StringRef::npos || !item.ends_with("]"))
+      return bad("a knob is not name=[values]");
+    Knob k{item.take_front(open).str(), {}};
+    llvm::SmallVector<StringRef> values;
+    item.drop_front(open + 2).drop_back().split(values, ',');
+    for (StringRef v : values) {
+      int64_t value;
+      if (v.getAsInteger(10, value))
+        return bad("a knob value is not an integer");
+      k.values.push_back(value);
+    }
+    knobs.push_back(std::move(k));
+  }
+  std::vector<SpaceParam> params;
+  for (StringRef item : paramItems) {
+    size_t eq = item.rfind('=');
+    int64_t value;
+    if (eq == StringRef::npos || item.drop_front(eq + 1).getAsInteger(10, value))
+      return bad("a parameter is not name=integer");
+    params.push_back({item.take_front(eq).str(), value});
+  }
+  std::vector<std::string> constraintTexts;
+  for (StringRef item : constraintItems)
+    constraintTexts.push_back(item.str());
+  return create(std::move(knobs), std::move(params), std::move(constraintTexts));
 }
 
 std::string SearchSpace::formatConfig(const Config &config) const {

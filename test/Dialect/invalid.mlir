@@ -152,3 +152,20 @@ func.func @f() {
 
 // expected-error @+1 {{'dltune.kernel_resources' must be an array of dictionaries with a "kernel" name}}
 func.func @f() attributes {dltune.kernel_resources = [{registers = 40 : i64}]} { return }
+
+// -----
+
+// a * b overflows int64: a violation, not a wrapped product that passes.
+// expected-error @+1 {{dltune.config violates constraint 'a * b <= 4096' (a = 4611686018427387904, b = 4)}}
+func.func @f() attributes {
+  dltune.space = #dltune.space<knobs {a = pow2<1, 4611686018427387904>, b = pow2<1, 4611686018427387904>},
+                               constraints ["a * b <= 4096"]>,
+  dltune.config = #dltune.config<a = 4611686018427387904, b = 4>} { return }
+
+// -----
+
+// A bad knob inside a space is reported at the knob, not at the space.
+func.func @f() attributes {
+  test.a = #dltune.space<knobs {b = [1, 2],
+  // expected-error @+1 {{knob 'a' lists a candidate value twice}}
+                                a = [1, 1]}>} { return }

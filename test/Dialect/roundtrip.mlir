@@ -48,3 +48,26 @@ func.func @minimal(%x: tensor<8xf32>, %y: tensor<8xf32>) -> tensor<8xf32> {
 func.func @resources() attributes {dltune.kernel_resources = [{kernel = "k", registers = 40 : i64, barriers = 1 : i64}]} {
   return
 }
+
+// Candidate lists at the ends of int64 (these used to overflow and loop
+// forever), a space with two such knobs, and names that need escaping.
+// CHECK-LABEL: func.func @bounds
+// CHECK: test.huge = #dltune.knob<"a", pow2<1, 4611686018427387904>>
+// CHECK-SAME: test.quoted = #dltune.knob<"a\22b", [1]>
+// CHECK-SAME: test.span = #dltune.knob<"r", [-9223372036854775808, -4611686018427387904, 0, 4611686018427387904]>
+// CHECK-SAME: test.top = #dltune.knob<"t", [4611686018427387904]>
+// CHECK: dltune.config = #dltune.config<a = 64, b = 64>
+// CHECK-SAME: dltune.space = #dltune.space<knobs {a = pow2<1, 4611686018427387904>, b = pow2<1, 4611686018427387904>}, constraints ["a * b <= 4096"]>
+func.func @bounds(%x: tensor<8xf32>, %y: tensor<8xf32>) -> tensor<8xf32> attributes {
+  test.huge = #dltune.knob<"a", pow2<1, 4611686018427387904>>,
+  test.quoted = #dltune.knob<"a\"b", [1]>,
+  test.span = #dltune.knob<"r", range<-9223372036854775808, 9223372036854775807, 4611686018427387904>>,
+  test.top = #dltune.knob<"t", pow2<4611686018427387904, 9223372036854775807>>
+} {
+  %r = linalg.copy {dltune.space = #dltune.space<knobs {a = pow2<1, 4611686018427387904>,
+                                                        b = pow2<1, 4611686018427387904>},
+                                                 constraints ["a * b <= 4096"]>,
+                    dltune.config = #dltune.config<a = 64, b = 64>}
+         ins(%x : tensor<8xf32>) outs(%y : tensor<8xf32>) -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}

@@ -27,6 +27,6 @@
 // EXPORT: exported 8 records
 // IMPORT: imported 8 records (0 already present) in 3 tasks
 // AGAIN: imported 0 records (8 already present) in 3 tasks
-// BADLOG: dltune: error: '{{.*}}tophub-bad.log' line 1: not an AutoTVM log record (needs input, config and result) (nothing was imported)
+// BADLOG: dltune: error: {{.*}}tophub-bad.log:1: not an AutoTVM log record: config must be an object with an 'entity' list (nothing was imported)
 // FOREIGN: dltune: error: '{{.*}}notadb' is not a dltune database
 // MISSING: dltune: error: database '{{.*}}missing.db' does not exist

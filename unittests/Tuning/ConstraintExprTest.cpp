@@ -63,3 +63,50 @@ TEST(ConstraintExpr, ParseErrorsNameTheProblem) {
   ASSERT_FALSE(static_cast<bool>(e));
   EXPECT_NE(llvm::toString(e.takeError()).find("column 3"), std::string::npos);
 }
+
+TEST(ConstraintExpr, OverflowIsAViolationNotAWrappedValue) {
+  llvm::Expected<ConstraintExpr> e = ConstraintExpr::parse("a * b <= 4096");
+  ASSERT_TRUE(static_cast<bool>(e));
+  int64_t r = -1;
+  // 2^62 * 4 wraps to 0 in two's complement, which would satisfy the bound.
+  EXPECT_FALSE(e->evaluate({int64_t(1) << 62, 4}, r));
+  EXPECT_FALSE(e->holds({int64_t(1) << 62, 4}));
+  EXPECT_TRUE(e->holds({64, 64}));
+  for (const char *text : {"a + a", "0 - a - a", "-(0 - a - 1)"}) {
+    llvm::Expected<ConstraintExpr> x = ConstraintExpr::parse(text);
+    ASSERT_TRUE(static_cast<bool>(x)) << text;
+    EXPECT_FALSE(x->evaluate({INT64_MAX}, r)) << text;
+  }
+}
+
+TEST(ConstraintExpr, MinDividedByMinusOneDoesNotTrap) {
+  llvm::Expected<ConstraintExpr> e = ConstraintExpr::parse("a / b");
+  ASSERT_TRUE(static_cast<bool>(e));
+  int64_t r = 0;
+  EXPECT_FALSE(e->evaluate({INT64_MIN, -1}, r)); // SIGFPE on x86 if computed
+  llvm::Expected<ConstraintExpr> rem = ConstraintExpr::parse("a % b == 0");
+  ASSERT_TRUE(static_cast<bool>(rem));
+  EXPECT_TRUE(rem->holds({INT64_MIN, -1}));
+}
+
+TEST(ConstraintExpr, DeepExpressionsAreRefusedNotOverflowingTheStack) {
+  // Both the parser (parentheses) and the evaluator (a long chain) recurse
+  // once per level.
+  std::string parens = std::string(1000000, '(') + "1" + std::string(1000000, ')');
+  llvm::Expected<ConstraintExpr> e = ConstraintExpr::parse(parens);
+  ASSERT_FALSE(static_cast<bool>(e));
+  EXPECT_NE(llvm::toString(e.takeError()).find("nested deeper than 256 levels"),
+            std::string::npos);
+  std::string chain = "1";
+  for (int i = 0; i < 1000000; ++i)
+    chain += "+1";
+  llvm::Expected<ConstraintExpr> c = ConstraintExpr::parse(chain);
+  ASSERT_FALSE(static_cast<bool>(c));
+  llvm::consumeError(c.takeError());
+  std::string minus(1000000, '-');
+  llvm::Expected<ConstraintExpr> m = ConstraintExpr::parse(minus + "1");
+  ASSERT_FALSE(static_cast<bool>(m));
+  llvm::consumeError(m.takeError());
+  // 200 levels are fine.
+  EXPECT_EQ(eval((std::string(100, '(') + "1" + std::string(100, ')') + "+1").c_str()), 2);
+}

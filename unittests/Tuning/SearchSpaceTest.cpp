@@ -161,6 +161,10 @@ TEST(SearchSpace, CreateRejectsMalformedSpaces) {
   EXPECT_EQ(error({{"a", {1}}}, {}, {"a < b"}),
             "constraint 'a < b' uses unknown name 'b' (neither a knob nor a parameter)");
   EXPECT_NE(error({{"a", {1}}}, {}, {"a <"}).find("expected an operand"), std::string::npos);
+  // Such names would make config text ("a,b=1") ambiguous.
+  EXPECT_EQ(error({{"a,b", {1}}}, {}, {}),
+            "knob name 'a,b' may not contain spaces, control characters or any of , = ; [ ] { }");
+  EXPECT_NE(error({{"a", {1}}}, {{"N=", 3}}, {}).find("parameter name 'N='"), std::string::npos);
 }
 
 TEST(SearchSpace, HashIsStableAndDiscriminating) {
@@ -182,4 +186,49 @@ TEST(SearchSpace, HashIsStableAndDiscriminating) {
   other.opKind = "renamed";
   other.shapes[0][0] = 97;
   EXPECT_EQ(other.getHash(), h);
+}
+
+TEST(SearchSpace, EnumerationAndSamplingOfHugeSparseSpacesAreBounded) {
+  // 64^10 configurations; the constraint reads the last knob, so nothing is
+  // pruned early and none is valid. Unbounded, this walk never ends.
+  std::vector<Knob> knobs;
+  std::string sum;
+  for (int k = 0; k < 10; ++k) {
+    std::string name = "k" + std::to_string(k);
+    Knob knob{name, {}};
+    for (int v = 1; v <= 64; ++v)
+      knob.values.push_back(v);
+    knobs.push_back(std::move(knob));
+    sum += (k ? " + " : "") + name;
+  }
+  SearchSpace space = makeSpace(knobs, {}, {sum + " == 3"});
+  uint64_t visited = 0;
+  EXPECT_FALSE(space.enumerate([&](const Config &) { return ++visited, true; }, 1000000));
+  EXPECT_EQ(visited, 0u);
+  std::mt19937_64 rng(3); // rejection, then the default-bounded walk
+
+  EXPECT_FALSE(space.sample(rng).has_value());
+  // A complete walk says so.
+  EXPECT_TRUE(gpuLikeSpace().enumerate([](const Config &) { return true; }));
+}
+
+TEST(SearchSpace, CanonicalStringParsesBack) {
+  SearchSpace space = gpuLikeSpace();
+  llvm::Expected<SearchSpace> back = SearchSpace::parseCanonicalString(space.getCanonicalString());
+  ASSERT_TRUE(static_cast<bool>(back)) << llvm::toString(back.takeError());
+  EXPECT_EQ(back->getCanonicalString(), space.getCanonicalString());
+  EXPECT_EQ(back->countValid(), space.countValid());
+  SearchSpace negative = makeSpace({{"a", {-3, 0, 7}}}, {{"N", -1}}, {});
+  back = SearchSpace::parseCanonicalString(negative.getCanonicalString());
+  ASSERT_TRUE(static_cast<bool>(back)) << llvm::toString(back.takeError());
+  EXPECT_EQ(back->getCanonicalString(), negative.getCanonicalString());
+  for (const char *bad : {"", "knobs{a=[1];}", "knobs{a=[x];}params{}constraints{}",
+                          "knobs{a=[1];}params{N=;}constraints{}",
+                          "knobs{a=[1];}params{}constraints{b > 0;}",
+                          "knobs{a=[1];}params{}constraints{}extra"}) {
+    llvm::Expected<SearchSpace> s = SearchSpace::parseCanonicalString(bad);
+    EXPECT_FALSE(static_cast<bool>(s)) << bad;
+    if (!s)
+      llvm::consumeError(s.takeError());
+  }
 }

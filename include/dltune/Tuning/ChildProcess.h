@@ -19,7 +19,9 @@ namespace mlir::dltune {
 
 struct ChildLimits {
   double wallSeconds = 60;
-  uint64_t memoryBytes = 0; // RLIMIT_AS; 0: none
+  // RLIMIT_AS; 0: none. AddressSanitizer builds use ASan's hard_rss_limit_mb
+  // (a child over it is reported as killed by SIGKILL).
+  uint64_t memoryBytes = 0;
 };
 
 struct ChildResult {

@@ -24,7 +24,8 @@ namespace mlir::dltune {
 /// whole expression is non-zero.
 class ConstraintExpr {
 public:
-  /// Parses `text`; the error names the offending position.
+  /// Parses `text`; the error names the offending position. Expressions
+  /// nested deeper than 256 levels are refused (evaluation recurses).
   static llvm::Expected<ConstraintExpr> parse(llvm::StringRef text);
 
   /// Distinct identifiers in order of first use; `evaluate` takes one value
@@ -33,7 +34,8 @@ public:
   llvm::StringRef getText() const { return text; }
 
   /// Evaluates the expression. Returns false (and leaves `result` unset) on
-  /// division or remainder by zero, which callers treat as a violation.
+  /// division or remainder by zero and on 64-bit overflow, which callers
+  /// treat as a violation.
   bool evaluate(llvm::ArrayRef<int64_t> identifierValues,
                 int64_t &result) const;
 

@@ -10,7 +10,9 @@
 #define DLTUNE_TUNING_DATABASEIO_H
 
 #include "dltune/Tuning/Database.h"
+#include "dltune/Tuning/KernelTunerCache.h"
 
+#include <istream>
 #include <ostream>
 
 namespace mlir::dltune {
@@ -23,13 +25,24 @@ struct ImportStats {
 
 /// Writes every record as one JSON object per line.
 llvm::Error exportJsonLines(Database &db, std::ostream &out, int64_t *count = nullptr);
+
+// Imports check every field of every record (type, range, a config inside
+// its task's space) and import nothing from a file with an invalid record;
+// the error lists the invalid records as `name:line: problem`.
+
 /// Reads what exportJsonLines wrote.
 llvm::Expected<ImportStats> importJsonLines(Database &db, const std::string &path);
+llvm::Expected<ImportStats> importJsonLines(Database &db, std::istream &in,
+                                            const std::string &name);
 /// AutoTVM log lines ({"input": [target, task, args, kwargs], "config": ...,
 /// "result": [[costs], error_no, ...]}); '#' lines are comments.
 llvm::Expected<ImportStats> importAutoTVMLog(Database &db, const std::string &path);
+llvm::Expected<ImportStats> importAutoTVMLog(Database &db, std::istream &in,
+                                             const std::string &name);
 /// A Kernel Tuner cache: one task (kernel, problem size, knobs) on its device.
 llvm::Expected<ImportStats> importKernelTunerCache(Database &db, const std::string &path);
+llvm::Expected<ImportStats> importKernelTunerCache(Database &db,
+                                                   const KernelTunerCache &cache);
 
 /// Hex form of stableHash, used for task and device keys.
 std::string hashHex(llvm::StringRef text);

@@ -35,6 +35,12 @@ struct KernelTunerCache {
 
   /// Reads `path` (.json or .json.gz). Errors name the file and the problem.
   static llvm::Expected<KernelTunerCache> load(const std::string &path);
+  /// Reads the JSON text of a cache; `name` (the file) prefixes errors. Every
+  /// field is type-checked; entries whose knob values are not in
+  /// tune_params, whose time is neither a positive number nor a Kernel Tuner
+  /// failure name, or that repeat a configuration are all listed and fail.
+  static llvm::Expected<KernelTunerCache> parse(llvm::StringRef text,
+                                                const std::string &name);
 
   /// The space of recorded configurations: the cache's knobs, restricted to
   /// the configurations it holds (ok and failed alike).

@@ -36,8 +36,9 @@ using SpaceParam = std::pair<std::string, int64_t>;
 class SearchSpace {
 public:
   /// Validates and builds a space. Fails on empty or duplicate knobs, empty
-  /// or repeated candidate lists, names used twice, unparsable constraints
-  /// and constraints that reference unknown names.
+  /// or repeated candidate lists, names used twice or holding separators of
+  /// the config text (spaces, , = ; [ ] { }), unparsable constraints and
+  /// constraints that reference unknown names.
   static llvm::Expected<SearchSpace> create(std::vector<Knob> knobs,
                                             std::vector<SpaceParam> params,
                                             std::vector<std::string> constraints);
@@ -59,16 +60,24 @@ public:
   /// Index of the first violated constraint, if any (candidates not checked).
   std::optional<size_t> findViolatedConstraint(const Config &config) const;
 
+  /// Work bound of enumerate(): candidate values tried (about a second).
+  static constexpr uint64_t kDefaultEnumerationSteps = uint64_t(1) << 25;
+
   /// Visits valid configs in lexicographic candidate order, pruning partial
   /// assignments as soon as a constraint's knobs are all fixed. Stops early
-  /// when `visit` returns false.
-  void enumerate(llvm::function_ref<bool(const Config &)> visit) const;
-  /// Number of valid configs, counting at most `limit`.
+  /// when `visit` returns false. Huge spaces whose constraints reject most
+  /// configs could otherwise take forever, so at most `maxSteps` candidate
+  /// values are tried; returns false when that bound cut the walk short.
+  bool enumerate(llvm::function_ref<bool(const Config &)> visit,
+                 uint64_t maxSteps = kDefaultEnumerationSteps) const;
+  /// Number of valid configs, counting at most `limit` (and only those the
+  /// bounded enumeration reaches).
   uint64_t countValid(uint64_t limit = UINT64_MAX) const;
 
-  /// A uniformly random valid config, or nullopt if the space has none.
-  /// Rejection sampling from the product; small spaces with a low valid
-  /// fraction fall back to picking from their enumeration.
+  /// A uniformly random valid config, or nullopt if none was found.
+  /// Rejection sampling from the product; spaces with a low valid fraction
+  /// fall back to picking from their (bounded) enumeration, which is
+  /// uniform only when that enumeration was complete.
   std::optional<Config> sample(std::mt19937_64 &rng) const;
 
   /// Valid configs that differ from `config` in exactly one knob, moved to
@@ -88,6 +97,8 @@ public:
 
   /// A canonical text form, stable across runs and platforms, used to hash.
   std::string getCanonicalString() const;
+  /// Reads what getCanonicalString wrote (imports check configs with it).
+  static llvm::Expected<SearchSpace> parseCanonicalString(llvm::StringRef text);
   /// "tile_m=32,tile_n=64" in knob order.
   std::string formatConfig(const Config &config) const;
 

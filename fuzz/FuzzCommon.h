@@ -1,0 +1,76 @@
+//===- FuzzCommon.h - Shared pieces of the fuzz targets ---------*- C++ -*-===//
+//
+// Each fuzz target defines LLVMFuzzerTestOneInput. Besides "does not crash",
+// targets check properties of what they accept (round trips); a broken
+// property aborts, which libFuzzer and the corpus driver both report.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLTUNE_FUZZ_FUZZCOMMON_H
+#define DLTUNE_FUZZ_FUZZCOMMON_H
+
+#include "dltune/Tuning/DatabaseIO.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <sstream>
+
+#define FUZZ_CHECK(cond, what)                                                 \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      llvm::errs() << __FILE__ << ":" << __LINE__ << ": property violated: "   \
+                   << #cond << "\n"                                            \
+                   << what << "\n";                                            \
+      std::abort();                                                            \
+    }                                                                          \
+  } while (false)
+
+namespace dltune_fuzz {
+
+/// A fresh in-memory tuning database.
+inline std::unique_ptr<mlir::dltune::Database> openMemoryDatabase() {
+  llvm::Expected<std::unique_ptr<mlir::dltune::Database>> db =
+      mlir::dltune::Database::open(":memory:");
+  FUZZ_CHECK(static_cast<bool>(db), llvm::toString(db.takeError()));
+  return std::move(*db);
+}
+
+/// What an import accepted exports and imports again, unchanged, into a
+/// fresh database.
+inline void checkExportRoundTrip(mlir::dltune::Database &db, int64_t inserted) {
+  std::ostringstream out;
+  int64_t exported = 0;
+  llvm::Error err = mlir::dltune::exportJsonLines(db, out, &exported);
+  FUZZ_CHECK(!err, llvm::toString(std::move(err)));
+  FUZZ_CHECK(exported == inserted, "exported " << exported << " of " << inserted);
+  std::unique_ptr<mlir::dltune::Database> copy = openMemoryDatabase();
+  std::istringstream in(out.str());
+  llvm::Expected<mlir::dltune::ImportStats> again =
+      mlir::dltune::importJsonLines(*copy, in, "export.jsonl");
+  FUZZ_CHECK(static_cast<bool>(again),
+             llvm::toString(again.takeError()) << "\nexport:\n" << out.str());
+  FUZZ_CHECK(again->inserted == inserted, "re-imported " << again->inserted);
+}
+
+/// Runs a line-based import (JSON lines, AutoTVM log) of the input into an
+/// in-memory database; what it accepts must round-trip through export.
+inline int fuzzLineImport(const uint8_t *data, size_t size,
+                          llvm::Expected<mlir::dltune::ImportStats> (*import)(
+                              mlir::dltune::Database &, std::istream &, const std::string &),
+                          const std::string &name) {
+  std::unique_ptr<mlir::dltune::Database> db = openMemoryDatabase();
+  std::istringstream in(std::string(reinterpret_cast<const char *>(data), size));
+  llvm::Expected<mlir::dltune::ImportStats> stats = import(*db, in, name);
+  if (!stats) {
+    llvm::consumeError(stats.takeError());
+    return 0;
+  }
+  checkExportRoundTrip(*db, stats->inserted);
+  return 0;
+}
+
+} // namespace dltune_fuzz
+
+#endif // DLTUNE_FUZZ_FUZZCOMMON_H
