@@ -2,7 +2,7 @@
 // divides by the zeros among its deterministic inputs and dies on SIGFPE;
 // that task is reported as not tuned, with the reason, and @mm is tuned.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: dltune-opt %s --dltune-annotate="threads=1" --dltune-autotune="db=%t/f.db trials=2 min-time-ms=1 confirm-top=0" 2> %t/log.txt | FileCheck %s
+// RUN: dltune-opt %s --dltune-annotate="threads=1" --dltune-autotune="db=%t/f.db trials=2 min-time-ms=1 confirm-top=1 confirm-repeats=3" 2> %t/log.txt | FileCheck %s
 // RUN: FileCheck %s --check-prefix=LOG < %t/log.txt
 // CHECK-LABEL: func.func @mm
 // CHECK: linalg.matmul {dltune.config =
