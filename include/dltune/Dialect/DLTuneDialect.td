@@ -22,7 +22,12 @@ def DLTune_Dialect : Dialect {
     * `dltune.target = "cpu" | "gpu"`: the target the space was built for;
     * `dltune.schedule = @name`: the op is scheduled by the transform named
       sequence `@name` of the enclosing module, whose `transform.tune.knob`
-      ops define the space (upstream interoperability).
+      ops define the space (upstream interoperability);
+    * `dltune.num_threads = N` (on `scf.forall`/`scf.parallel`, left by
+      `--dltune-apply` from the `threads` knob): the OpenMP team size the
+      loop runs with after `--dltune-lower-cpu`;
+    * `dltune.kernel_resources = [{kernel = ..., registers = ...}, ...]` (on
+      `gpu.binary`, left by `--dltune-lower-gpu`): what ptxas reported.
 
     Example:
 
