@@ -1,6 +1,7 @@
 //===- ProcessMeasurer.cpp - Building and timing in child processes -------===//
 
 #include "dltune/Execution/ProcessMeasurer.h"
+#include "dltune/Execution/CpuKernel.h"
 #include "dltune/Tuning/WorkerProtocol.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -245,11 +246,6 @@ std::vector<Confirmation> ProcessMeasurer::confirm(const std::vector<Config> &co
                       "): " + built[i].error);
     }
   }
-  auto median = [](std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-  };
   for (unsigned round = 0; round < maxRounds; ++round) {
     // Interleaved, in a rotating order, so that a slow phase of the machine
     // hits every candidate alike rather than one of them.
@@ -271,18 +267,20 @@ std::vector<Confirmation> ProcessMeasurer::confirm(const std::vector<Config> &co
     // lucky process cannot decide.
     if (round + 1 < std::min(3u, maxRounds))
       continue;
+    std::vector<TimingStats> stats(configs.size());
     size_t best = configs.size();
-    for (size_t i = 0; i < configs.size(); ++i)
-      if (!failed[i] && !medians[i].empty() &&
-          (best == configs.size() || median(medians[i]) < median(medians[best])))
+    for (size_t i = 0; i < configs.size(); ++i) {
+      if (failed[i] || medians[i].empty())
+        continue;
+      stats[i] = summarizeTimes(medians[i]);
+      if (best == configs.size() || stats[i].medianMs < stats[best].medianMs)
         best = i;
+    }
     if (best == configs.size())
       break;
-    double bestWorst = *std::max_element(medians[best].begin(), medians[best].end());
     bool separated = true;
     for (size_t i = 0; i < configs.size(); ++i)
-      if (i != best && !failed[i] && !medians[i].empty() &&
-          *std::min_element(medians[i].begin(), medians[i].end()) <= bestWorst)
+      if (i != best && stats[i].repeats > 0 && stats[i].minMs <= stats[best].maxMs)
         separated = false;
     if (separated)
       break;
@@ -291,10 +289,11 @@ std::vector<Confirmation> ProcessMeasurer::confirm(const std::vector<Config> &co
     llvm::sys::fs::remove(soPaths[i]);
     if (failed[i] || medians[i].empty())
       continue;
-    out[i].rounds = static_cast<int>(medians[i].size());
-    out[i].medianMs = median(medians[i]);
-    out[i].minMs = *std::min_element(medians[i].begin(), medians[i].end());
-    out[i].maxMs = *std::max_element(medians[i].begin(), medians[i].end());
+    TimingStats t = summarizeTimes(medians[i]);
+    out[i].rounds = t.repeats;
+    out[i].medianMs = t.medianMs;
+    out[i].minMs = t.minMs;
+    out[i].maxMs = t.maxMs;
   }
   return out;
 }

@@ -396,6 +396,21 @@ static llvm::Expected<MeasureRecord> readRecord(Statement &s) {
   return r;
 }
 
+/// Every row a record query returns; the first unreadable one is an error.
+static llvm::Expected<std::vector<MeasureRecord>> readRecords(Statement &s) {
+  std::vector<MeasureRecord> out;
+  int rc;
+  while ((rc = s.step()) == SQLITE_ROW) {
+    llvm::Expected<MeasureRecord> r = readRecord(s);
+    if (!r)
+      return r.takeError();
+    out.push_back(std::move(*r));
+  }
+  if (rc != SQLITE_DONE)
+    return s.stepError();
+  return out;
+}
+
 static constexpr const char *kRecordColumns =
     "config, status, time_ms, min_ms, max_ms, stddev_ms, repeats, noisy, error, "
     "build_s, run_s, source, created_at, energy_j, generator, cut_off, gpu_resources";
@@ -412,17 +427,7 @@ llvm::Expected<std::vector<MeasureRecord>> Database::getRecords(int64_t taskId,
   s.bind(1, taskId);
   if (deviceId)
     s.bind(2, deviceId);
-  std::vector<MeasureRecord> out;
-  int rc;
-  while ((rc = s.step()) == SQLITE_ROW) {
-    llvm::Expected<MeasureRecord> r = readRecord(s);
-    if (!r)
-      return r.takeError();
-    out.push_back(std::move(*r));
-  }
-  if (rc != SQLITE_DONE)
-    return s.stepError();
-  return out;
+  return readRecords(s);
 }
 
 llvm::Expected<std::optional<MeasureRecord>> Database::getBest(int64_t taskId,
@@ -611,17 +616,7 @@ llvm::Expected<std::vector<MeasureRecord>> Database::getReplacedRecords(int64_t 
   if (llvm::Error e = s.status())
     return std::move(e);
   s.bind(1, taskId);
-  std::vector<MeasureRecord> out;
-  int rc;
-  while ((rc = s.step()) == SQLITE_ROW) {
-    llvm::Expected<MeasureRecord> r = readRecord(s);
-    if (!r)
-      return r.takeError();
-    out.push_back(std::move(*r));
-  }
-  if (rc != SQLITE_DONE)
-    return s.stepError();
-  return out;
+  return readRecords(s);
 }
 
 llvm::Error Database::setBaseline(int64_t taskId, int64_t deviceId, double ms) {
