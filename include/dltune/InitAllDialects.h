@@ -2,23 +2,13 @@
 #ifndef DLTUNE_INITALLDIALECTS_H
 #define DLTUNE_INITALLDIALECTS_H
 
-#include "dltune/Dialect/DLTuneDialect.h"
-#include "dltune/Transforms/Passes.h"
-
-#include "mlir/IR/DialectRegistry.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "dltune/DLTune.h"
 
 namespace mlir::dltune {
-/// Upstream's dialects, extensions and LLVM IR translations, the transform
-/// extensions schedules use, and the dltune dialect.
+/// What dltune's own tools register: registerDLTuneDialects (DLTune.h)
+/// already includes every upstream dialect.
 inline void registerAllDLTuneDialects(DialectRegistry &registry) {
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registerAllToLLVMIRTranslations(registry);
-  registerScheduleExtensions(registry);
-  registry.insert<DLTuneDialect>();
+  registerDLTuneDialects(registry);
 }
 } // namespace mlir::dltune
 

@@ -5,7 +5,6 @@
 #include "dltune/Dialect/DLTuneAttrs.h"
 #include "dltune/Execution/CpuKernel.h"
 #include "dltune/Execution/DeviceInfo.h"
-#include "dltune/Execution/ProgressPrinter.h"
 #include "dltune/Tuning/DatabaseCommitter.h"
 #include "dltune/Transforms/SchedulePlan.h"
 #include "dltune/Transforms/TuningTasks.h"
@@ -22,12 +21,17 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 
+#include <cstdlib>
 #include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::dltune;
 
 std::string mlir::dltune::findWorkerExecutable() {
+  // Tools other than dltune (a downstream compiler's opt tool) point at
+  // an installed dltune this way.
+  if (const char *env = std::getenv("DLTUNE_WORKER"); env && *env)
+    return llvm::sys::fs::can_execute(env) ? std::string(env) : std::string();
   char buf[4096];
   ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
   if (n > 0) {
@@ -89,6 +93,56 @@ std::shared_ptr<const FeatureExtractor> makeFeatures(const TuningTask &task,
   return createScheduleFeatureExtractor(task.space, std::move(shape));
 }
 
+/// The events of one task: fills in what every event of the task says.
+class TaskEvents {
+public:
+  TaskEvents(const TuningEventCallback &callback, size_t index, size_t count, std::string name,
+             double flops)
+      : callback(callback) {
+    base.kind = TuningEvent::Kind::TaskStarted;
+    base.taskIndex = index;
+    base.taskCount = count;
+    base.taskName = std::move(name);
+    base.taskFlops = flops;
+  }
+  void emit(TuningEvent::Kind kind, std::string message = "",
+            const TaskSummary *summary = nullptr) const {
+    if (!callback)
+      return;
+    TuningEvent e = base;
+    e.kind = kind;
+    e.message = std::move(message);
+    e.summary = summary;
+    callback(e);
+  }
+  void note(std::string message) const { emit(TuningEvent::Kind::Note, std::move(message)); }
+  void warn(std::string message) const { emit(TuningEvent::Kind::Warning, std::move(message)); }
+  void setPreviousTrials(int64_t n) { base.previousTrials = n; }
+  /// Each committed result as a Measured event.
+  MeasureCallback &getMeasureCallback() { return forwarder; }
+
+private:
+  struct Forwarder : MeasureCallback {
+    explicit Forwarder(TaskEvents &events) : events(events) {}
+    void onResult(const Config &config, const MeasureRecord &record,
+                  const TuningProgress &progress) override {
+      if (!events.callback)
+        return;
+      TuningEvent e = events.base;
+      e.kind = TuningEvent::Kind::Measured;
+      e.config = &config;
+      e.record = &record;
+      e.progress = &progress;
+      events.callback(e);
+    }
+    TaskEvents &events;
+  };
+
+  const TuningEventCallback &callback;
+  TuningEvent base;
+  Forwarder forwarder{*this};
+};
+
 /// Re-measures the task's best candidates in fresh processes so that the
 /// reported best is a confirmed median, not the luckiest of many samples.
 /// Cut-off records are slow by definition and never candidates; noisy ones
@@ -97,7 +151,7 @@ std::shared_ptr<const FeatureExtractor> makeFeatures(const TuningTask &task,
 llvm::Error confirmBest(const TuningTask &task, const TuningHistory &history,
                         ProcessMeasurer &measurer, Database &db, int64_t taskId,
                         int64_t deviceId, bool measuredNew, const ModuleTunerOptions &options,
-                        const std::string &label, llvm::raw_ostream &log) {
+                        const TaskEvents &events) {
   if (options.confirmTop == 0 || options.confirmRepeats == 0)
     return llvm::Error::success();
   std::vector<size_t> order;
@@ -122,14 +176,13 @@ llvm::Error confirmBest(const TuningTask &task, const TuningHistory &history,
   std::vector<Config> configs;
   for (size_t i : order)
     configs.push_back(history.configs[i]);
-  if (options.progress)
-    log << label << ": confirming the best " << configs.size()
-        << " in fresh processes\n";
+  events.note("confirming the best " + std::to_string(configs.size()) +
+              " in fresh processes");
   std::vector<std::string> notes;
   std::vector<Confirmation> confirmed =
       measurer.confirm(configs, options.confirmRepeats, notes);
-  for (const std::string &n : notes)
-    log << "dltune: warning: " << label << ": " << n << "\n";
+  for (std::string &n : notes)
+    events.warn(std::move(n));
   for (Confirmation &c : confirmed)
     c.generator = getGeneratorString();
   return db.commitConfirmations(taskId, deviceId, confirmed);
@@ -149,7 +202,7 @@ void attachConfig(TuningTask &task, const std::string &configText) {
 
 llvm::Expected<std::vector<TaskSummary>>
 mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
-                         llvm::raw_ostream &log) {
+                         const TuningEventCallback &onEvent) {
   std::vector<TuningTask> tasks = collectTuningTasks(module);
   std::vector<TaskSummary> summaries;
   if (tasks.empty())
@@ -168,7 +221,8 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
   }
   std::string worker = options.workerPath.empty() ? findWorkerExecutable() : options.workerPath;
   if (worker.empty())
-    return makeError("cannot find the dltune executable that runs the workers");
+    return makeError("cannot find the dltune executable that runs the workers (give the worker "
+                     "option, or set DLTUNE_WORKER to an executable dltune)");
   llvm::Expected<std::unique_ptr<Database>> db = Database::open(options.dbPath);
   if (!db)
     return db.takeError();
@@ -186,19 +240,17 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
     summary.description = describe(task);
     summary.weight = task.getWeight();
     summary.flops = countFlops(*task.kernel, kTaskEntryName);
-    std::string label = "[" + std::to_string(ti + 1) + "/" + std::to_string(tasks.size()) +
-                        "] " + summary.description;
+    TaskEvents events(onEvent, ti, tasks.size(), summary.description, summary.flops);
     llvm::Expected<int64_t> taskId = (*db)->getOrCreateTask(task.record);
     if (!taskId)
       return taskId.takeError();
+    int64_t movedAside = 0;
     if (options.remeasure) {
       llvm::Expected<int64_t> moved =
           (*db)->forget({task.record.hash, "", 0, *deviceId}, "remeasure");
       if (!moved)
         return moved.takeError();
-      if (*moved && options.progress)
-        log << label << ": " << *moved
-            << " earlier records moved to replaced_records, measuring again\n";
+      movedAside = *moved;
     }
     // The history of this task on this device: resumed, never re-measured.
     TuningHistory history;
@@ -225,14 +277,19 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
       history.measured.insert(*c);
       history.records.push_back(std::move(r));
     }
+    events.setPreviousTrials(history.records.size() + unusable);
+    events.emit(TuningEvent::Kind::TaskStarted);
+    if (movedAside)
+      events.note(std::to_string(movedAside) +
+                  " earlier records moved to replaced_records, measuring again");
     if (unusable)
-      log << "dltune: warning: " << label << ": " << unusable
-          << " earlier records do not fit this op's space; they count towards the "
-             "trial budget but are not used\n";
+      events.warn(std::to_string(unusable) +
+                  " earlier records do not fit this op's space; they count towards the "
+                  "trial budget but are not used");
     if (olderGenerator)
-      log << "dltune: warning: " << label << ": " << olderGenerator
-          << " earlier records come from " << olderName << ", not " << generator
-          << "; they are resumed as they are (use remeasure to measure them again)\n";
+      events.warn(std::to_string(olderGenerator) + " earlier records come from " + olderName +
+                  ", not " + generator +
+                  "; they are resumed as they are (use remeasure to measure them again)");
     std::string dir = workRoot + "/" + task.record.hash;
     if (std::error_code ec = llvm::sys::fs::create_directories(dir))
       return makeError("cannot create '" + dir + "': " + ec.message());
@@ -269,13 +326,12 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
     if (!baseline)
       return baseline.takeError();
     if (!ProcessMeasurer::hasReference(mo) || !*baseline) {
-      if (options.progress)
-        log << label << ": running the untuned reference\n";
+      events.note("running the untuned reference");
       llvm::Expected<double> untuned = ProcessMeasurer::makeReference(mo, summary.flops);
       if (!untuned) {
         // This task cannot be checked, so it is not tuned; the others are.
         summary.error = llvm::toString(untuned.takeError());
-        log << "dltune: error: " << label << ": not tuned: " << summary.error << "\n";
+        events.emit(TuningEvent::Kind::TaskFailed, summary.error, &summary);
         summaries.push_back(summary);
         continue;
       }
@@ -310,13 +366,10 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
         historyBest = std::min(historyBest, r.timeMs);
     ProcessMeasurer measurer(task.space, mo, historyBest);
     DatabaseCommitter committer(**db, *taskId, *deviceId, [&](llvm::Error e) {
-      log << "dltune: warning: " << label
-          << ": could not record a measurement: " << llvm::toString(std::move(e)) << "\n";
+      events.warn("could not record a measurement: " + llvm::toString(std::move(e)));
     });
-    ProgressPrinter printer(label, summary.flops, history.records.size() + unusable, log);
-    std::vector<MeasureCallback *> callbacks = {&committer};
-    if (options.progress)
-      callbacks.push_back(&printer);
+    // Committed first: a Measured event is a result that is in the database.
+    std::vector<MeasureCallback *> callbacks = {&committer, &events.getMeasureCallback()};
     std::optional<GpuResourceRecorder> recorder;
     if (gpuResources)
       callbacks.push_back(&recorder.emplace(gpuResources));
@@ -332,7 +385,7 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
       if (!r.isOk())
         ++summary.failures;
     if (llvm::Error e = confirmBest(task, history, measurer, **db, *taskId, *deviceId,
-                                    p.trialsDone > 0, options, label, log))
+                                    p.trialsDone > 0, options, events))
       return std::move(e);
     summary.tuningSeconds = measurer.getClockSeconds();
     llvm::Expected<std::optional<MeasureRecord>> best = (*db)->getBest(*taskId, *deviceId);
@@ -348,6 +401,7 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
       }
       attachConfig(task, (*best)->config);
     }
+    events.emit(TuningEvent::Kind::TaskFinished, "", &summary);
     summaries.push_back(summary);
   }
   return summaries;

@@ -1,41 +1,69 @@
-//===- ProgressPrinter.cpp - Measure callback that shows progress ---------===//
+//===- ProgressPrinter.cpp - Tuning events as terminal output -------------===//
 
 #include "dltune/Execution/ProgressPrinter.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
-#include <unistd.h>
-
 using namespace mlir::dltune;
 
-ProgressPrinter::ProgressPrinter(std::string label, double flops, int64_t previous,
-                                 llvm::raw_ostream &log)
-    : label(std::move(label)), flops(flops), previous(previous), log(log),
-      live(log.is_displayed()) {}
+ProgressPrinter::ProgressPrinter(llvm::raw_ostream &log, bool showProgress)
+    : log(log), showProgress(showProgress), live(log.is_displayed()) {}
 
-void ProgressPrinter::onResult(const Config &, const MeasureRecord &r,
-                               const TuningProgress &p) {
-  std::string best = "-";
-  if (p.best)
-    best = llvm::formatv("{0:f4} ms ({1:f1} GFLOP/s)", p.bestMs, flops / (p.bestMs * 1e6)).str();
-  double eta =
-      p.trialsDone ? p.elapsedSeconds / p.trialsDone * (p.trialsBudget - p.trialsDone) : 0;
-  if (live) {
-    log << llvm::formatv("\r\033[K{0}: {1}/{2} best {3} failed {4} ETA {5:f0} s", label,
-                         previous + p.trialsDone, previous + p.trialsBudget, best, p.failures,
-                         eta);
-  } else {
-    std::string what =
-        r.isOk() ? llvm::formatv("{0:f4} ms{1}", r.timeMs, r.noisy ? " (noisy)" : "").str()
-                 : toString(r.status).str();
-    log << llvm::formatv("{0}: trial {1}/{2} {3}: {4}; best {5}\n", label,
-                         previous + p.trialsDone, previous + p.trialsBudget, r.config, what,
-                         best);
-  }
-  log.flush();
+void ProgressPrinter::endLiveLine() {
+  if (lineOpen)
+    log << "\n";
+  lineOpen = false;
 }
 
-void ProgressPrinter::onFinish(const TuningProgress &) {
-  if (live)
-    log << "\n";
+void ProgressPrinter::print(const TuningEvent &e) {
+  using Kind = TuningEvent::Kind;
+  switch (e.kind) {
+  case Kind::TaskStarted:
+    return;
+  case Kind::Note:
+    if (!showProgress)
+      return;
+    endLiveLine();
+    log << e.getLabel() << ": " << e.message << "\n";
+    break;
+  case Kind::Warning:
+    endLiveLine();
+    log << "dltune: warning: " << e.getLabel() << ": " << e.message << "\n";
+    break;
+  case Kind::TaskFailed:
+    endLiveLine();
+    log << "dltune: error: " << e.getLabel() << ": not tuned: " << e.message << "\n";
+    break;
+  case Kind::TaskFinished:
+    endLiveLine();
+    return;
+  case Kind::Measured: {
+    if (!showProgress || !e.progress || !e.record)
+      return;
+    const TuningProgress &p = *e.progress;
+    const MeasureRecord &r = *e.record;
+    std::string best = "-";
+    if (p.best)
+      best = llvm::formatv("{0:f4} ms ({1:f1} GFLOP/s)", p.bestMs, e.taskFlops / (p.bestMs * 1e6))
+                 .str();
+    double eta =
+        p.trialsDone ? p.elapsedSeconds / p.trialsDone * (p.trialsBudget - p.trialsDone) : 0;
+    int64_t previous = e.previousTrials;
+    if (live) {
+      log << llvm::formatv("\r\033[K{0}: {1}/{2} best {3} failed {4} ETA {5:f0} s", e.getLabel(),
+                           previous + p.trialsDone, previous + p.trialsBudget, best, p.failures,
+                           eta);
+      lineOpen = true;
+    } else {
+      std::string what =
+          r.isOk() ? llvm::formatv("{0:f4} ms{1}", r.timeMs, r.noisy ? " (noisy)" : "").str()
+                   : toString(r.status).str();
+      log << llvm::formatv("{0}: trial {1}/{2} {3}: {4}; best {5}\n", e.getLabel(),
+                           previous + p.trialsDone, previous + p.trialsBudget, r.config, what,
+                           best);
+    }
+    break;
+  }
+  }
+  log.flush();
 }

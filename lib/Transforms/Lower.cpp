@@ -4,6 +4,12 @@
 #include "dltune/Transforms/LowerGpu.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Bufferization/TransformOps/BufferizationTransformOps.h"
@@ -62,41 +68,52 @@ void mlir::dltune::registerScheduleExtensions(DialectRegistry &registry) {
   transform::registerTuneExtension(registry);
 }
 
-std::string mlir::dltune::getCpuLoweringPipeline(bool openmp) {
-  // Order matters: scf->openmp wraps bodies in memref.alloca_scope, which
-  // must become LLVM before scf->cf makes those bodies multi-block.
-  std::string p =
-      "canonicalize,cse,"
-      "one-shot-bufferize{bufferize-function-boundaries "
-      "function-boundary-type-conversion=identity-layout-map},"
-      "drop-equivalent-buffer-results,cse,canonicalize,"
-      "convert-bufferization-to-memref,convert-linalg-to-loops,"
-      "convert-vector-to-scf{full-unroll=true},";
-  // dltune's own forall lowering gives each loop the team size its
-  // `threads` knob chose (num_threads), not the runtime's default.
-  p += openmp ? "dltune-forall-to-openmp," : "scf-forall-to-parallel,";
-  p += "lower-affine,expand-strided-metadata,lower-affine,"
-       "finalize-memref-to-llvm,convert-scf-to-cf,convert-vector-to-llvm,"
-       "finalize-memref-to-llvm,convert-math-to-llvm,convert-arith-to-llvm,"
-       "convert-index-to-llvm,";
-  if (openmp)
-    p += "convert-openmp-to-llvm,";
-  p += "convert-func-to-llvm,convert-cf-to-llvm,convert-ub-to-llvm,"
-       "reconcile-unrealized-casts";
-  return p;
+/// Canonicalize, bufferize (identity layouts at function boundaries) and
+/// drop the buffer copies bufferization leaves; shared by both targets.
+static void addBufferization(OpPassManager &pm) {
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion = bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.addPass(bufferization::createDropEquivalentBufferResultsPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createConvertBufferizationToMemRefPass());
 }
 
-/// Builds a module-level pass manager from a comma-separated pass list.
-static LogicalResult buildPipeline(OpPassManager &pm, StringRef pipeline,
-                                   Operation *reportAt) {
-  std::string error;
-  llvm::raw_string_ostream os(error);
-  if (failed(parsePassPipeline(pipeline, pm, os))) {
-    if (reportAt)
-      reportAt->emitError() << "invalid lowering pipeline: " << error;
-    return failure();
-  }
-  return success();
+// Built from pass constructors, not parsed from text: a pipeline string
+// needs every upstream pass in the global registry, which a downstream
+// tool that registers only dltune's passes does not have.
+void mlir::dltune::buildCpuLoweringPipeline(OpPassManager &pm, bool openmp) {
+  addBufferization(pm);
+  pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addPass(createConvertVectorToSCFPass(VectorTransferToSCFOptions().enableFullUnroll()));
+  // dltune's own forall lowering gives each loop the team size its
+  // `threads` knob chose (num_threads), not the runtime's default.
+  if (openmp)
+    pm.addPass(createDLTuneForallToOpenMP());
+  else
+    pm.addPass(createForallToParallelLoopPass());
+  // Order matters: scf->openmp wraps bodies in memref.alloca_scope, which
+  // must become LLVM before scf->cf makes those bodies multi-block.
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  if (openmp)
+    pm.addPass(createConvertOpenMPToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
 namespace {
@@ -105,8 +122,8 @@ struct LowerCPUPass : public dltune::impl::DLTuneLowerCPUBase<LowerCPUPass> {
 
   void getDependentDialects(DialectRegistry &registry) const override {
     OpPassManager pm("builtin.module");
-    if (succeeded(buildPipeline(pm, getCpuLoweringPipeline(openmp), nullptr)))
-      pm.getDependentDialects(registry);
+    buildCpuLoweringPipeline(pm, openmp);
+    pm.getDependentDialects(registry);
     registry.insert<LLVM::LLVMDialect, omp::OpenMPDialect>();
   }
 
@@ -122,8 +139,8 @@ struct LowerCPUPass : public dltune::impl::DLTuneLowerCPUBase<LowerCPUPass> {
     for (Operation *op : scripts)
       op->erase();
     OpPassManager pm("builtin.module");
-    if (failed(buildPipeline(pm, getCpuLoweringPipeline(openmp), module)) ||
-        failed(runPipeline(pm, module)))
+    buildCpuLoweringPipeline(pm, openmp);
+    if (failed(runPipeline(pm, module)))
       return signalPassFailure();
   }
 };
@@ -589,26 +606,22 @@ namespace {
 struct LowerGPUPass : public dltune::impl::DLTuneLowerGPUBase<LowerGPUPass> {
   using DLTuneLowerGPUBase::DLTuneLowerGPUBase;
 
-  static constexpr const char *kBufferize =
-      "canonicalize,cse,one-shot-bufferize{bufferize-function-boundaries "
-      "function-boundary-type-conversion=identity-layout-map},"
-      "drop-equivalent-buffer-results,cse,canonicalize,"
-      "convert-bufferization-to-memref";
-  static constexpr const char *kMapLoops =
-      "func.func(gpu-map-parallel-loops),convert-parallel-loops-to-gpu,"
-      "lower-affine,canonicalize";
+  /// Parallel loops left after the schedules (leftover linalg ops) become
+  /// GPU launches.
+  static void addLoopMapping(OpPassManager &pm) {
+    pm.addNestedPass<func::FuncOp>(createGpuMapParallelLoopsPass());
+    pm.addPass(createConvertParallelLoopToGpuPass());
+    pm.addPass(createLowerAffinePass());
+    pm.addPass(createCanonicalizerPass());
+  }
 
   void getDependentDialects(DialectRegistry &registry) const override {
     OpPassManager pm("builtin.module");
-    if (succeeded(buildPipeline(pm, kBufferize, nullptr)))
-      pm.getDependentDialects(registry);
-    OpPassManager maps("builtin.module");
-    if (succeeded(buildPipeline(maps, kMapLoops, nullptr)))
-      maps.getDependentDialects(registry);
-    OpPassManager lower("builtin.module");
+    addBufferization(pm);
+    addLoopMapping(pm);
     gpu::GPUToNVVMPipelineOptions opts;
-    gpu::buildLowerToNVVMPassPipeline(lower, opts);
-    lower.getDependentDialects(registry);
+    gpu::buildLowerToNVVMPassPipeline(pm, opts);
+    pm.getDependentDialects(registry);
     registerScheduleExtensions(registry);
     registry.insert<gpu::GPUDialect, LLVM::LLVMDialect, func::FuncDialect>();
   }
@@ -622,13 +635,13 @@ struct LowerGPUPass : public dltune::impl::DLTuneLowerGPUBase<LowerGPUPass> {
       return signalPassFailure();
     }
     OpPassManager bufferize("builtin.module");
-    if (failed(buildPipeline(bufferize, kBufferize, module)) ||
-        failed(runPipeline(bufferize, module)) || failed(mapForallToGpu(module)) ||
+    addBufferization(bufferize);
+    if (failed(runPipeline(bufferize, module)) || failed(mapForallToGpu(module)) ||
         failed(mapLeftoverLinalgOps(module)))
       return signalPassFailure();
     OpPassManager mapLoops("builtin.module");
-    if (failed(buildPipeline(mapLoops, kMapLoops, module)) ||
-        failed(runPipeline(mapLoops, module)))
+    addLoopMapping(mapLoops);
+    if (failed(runPipeline(mapLoops, module)))
       return signalPassFailure();
     // Cubins: PTX from the pipeline, assembled by ptxas here so that its
     // resource report is kept.

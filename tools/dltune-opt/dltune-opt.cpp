@@ -1,24 +1,20 @@
 //===- dltune-opt.cpp - mlir-opt with the dltune dialect and passes -------===//
+//
+// Built the way a downstream opt tool would be (include/dltune/DLTune.h),
+// with every upstream dialect and pass on top.
+//
+//===----------------------------------------------------------------------===//
 
-#include "dltune/Dialect/DLTuneDialect.h"
-#include "dltune/InitAllPasses.h"
+#include "dltune/InitAllDialects.h"
 
-#include "mlir/IR/DialectRegistry.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::dltune::registerAllDLTunePassesAndPipelines();
   mlir::DialectRegistry registry;
-  mlir::registerAllDialects(registry);
-  mlir::registerAllExtensions(registry);
-  mlir::registerAllToLLVMIRTranslations(registry);
-  mlir::dltune::registerScheduleExtensions(registry);
-  registry.insert<mlir::dltune::DLTuneDialect>();
+  mlir::dltune::registerAllDLTuneDialects(registry);
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "dltune optimizer driver\n", registry));
 }

@@ -2,14 +2,10 @@
 
 #include "Common.h"
 
-#include "dltune/Dialect/DLTuneDialect.h"
-#include "dltune/Transforms/Passes.h"
+#include "dltune/InitAllDialects.h"
 
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
 
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -30,11 +26,7 @@ void CliStrategyObserver::onModelError(llvm::Error error) {
 
 void setUpContext(MLIRContext &ctx) {
   DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registerAllToLLVMIRTranslations(registry);
-  dltune::registerScheduleExtensions(registry);
-  registry.insert<dltune::DLTuneDialect>();
+  dltune::registerAllDLTuneDialects(registry);
   ctx.appendDialectRegistry(registry);
   ctx.loadAllAvailableDialects();
 }

@@ -18,6 +18,7 @@
 #include "Common.h"
 
 #include "dltune/Execution/ModuleTuner.h"
+#include "dltune/Execution/ProgressPrinter.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -120,7 +121,9 @@ int tuneCommand() {
       return fail("annotating '" + file + "' failed");
     if (options.progress)
       llvm::errs() << "== " << file << "\n";
-    llvm::Expected<std::vector<TaskSummary>> tasks = tuneModule(*module, options, llvm::errs());
+    ProgressPrinter printer(llvm::errs(), options.progress);
+    llvm::Expected<std::vector<TaskSummary>> tasks =
+        tuneModule(*module, options, printer.asCallback());
     if (!tasks)
       return fail(file + ": " + llvm::toString(tasks.takeError()));
     all.insert(all.end(), tasks->begin(), tasks->end());

@@ -8,6 +8,7 @@
 #include "Common.h"
 
 #include "dltune/InitAllPasses.h"
+#include "dltune/Version.h"
 
 #include "mlir/InitAllPasses.h"
 
@@ -18,6 +19,9 @@ using namespace dltune_tool;
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::dltune::registerAllDLTunePassesAndPipelines();
+  llvm::cl::SetVersionPrinter([](llvm::raw_ostream &os) {
+    os << mlir::dltune::getGeneratorString() << "\n";
+  });
   llvm::cl::ParseCommandLineOptions(argc, argv, "dltune: MLIR autotuning driver\n");
   if (runCmd)
     return runCommand();

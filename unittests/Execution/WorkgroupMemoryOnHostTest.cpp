@@ -87,7 +87,7 @@ TEST_P(WorkgroupMemoryOnHostTest, PromotedScheduleComputesTheUntunedResult) {
   EXPECT_EQ(copies, 0);
 
   dropWorkgroupSpace(**scheduled);
-  std::string pipeline = "scf-forall-to-for," + getCpuLoweringPipeline(/*openmp=*/false);
+  std::string pipeline = "scf-forall-to-for,dltune-lower-cpu{openmp=false}";
   llvm::Expected<OwningOpRef<ModuleOp>> lowered = runPipelineOnClone(**scheduled, pipeline);
   ASSERT_TRUE(static_cast<bool>(lowered)) << llvm::toString(lowered.takeError());
   llvm::Expected<KernelSignature> sig = getKernelSignature(*module, "f");

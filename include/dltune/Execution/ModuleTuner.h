@@ -10,6 +10,7 @@
 #define DLTUNE_EXECUTION_MODULETUNER_H
 
 #include "dltune/Execution/ProcessMeasurer.h"
+#include "dltune/Execution/TuningEvents.h"
 #include "dltune/Tuning/SearchStrategy.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -38,8 +39,10 @@ struct ModuleTunerOptions {
   double buildTimeoutSeconds = 60, runTimeoutSeconds = 30;
   uint64_t memoryLimitMB = 4096;
   double minTimeMs = 50;
-  std::string workerPath; // empty: `dltune` next to this executable, or on PATH
+  std::string workerPath; // empty: findWorkerExecutable()
   std::string workDir;    // empty: <db>.work
+  /// Whether the CLI and the pass show progress (tuneModule itself only
+  /// sends events; warnings are shown either way).
   bool progress = true;
   /// At the end of each task the best `confirmTop` candidates are
   /// re-measured in fresh processes, interleaved, for up to
@@ -81,7 +84,10 @@ template <typename Fn> void forEachTunerOption(ModuleTunerOptions &o, Fn &&fn) {
   fn("run-timeout", o.runTimeoutSeconds, "Wall-time limit of one measurement (s)", false);
   fn("mem-limit-mb", o.memoryLimitMB, "Address-space limit of build and run workers (MiB)", false);
   fn("min-time-ms", o.minTimeMs, "Minimum measured time per candidate (ms)", false);
-  fn("worker", o.workerPath, "Path of the dltune executable (default: next to this one)", false);
+  fn("worker", o.workerPath,
+     "Path of the dltune executable that runs the workers (default: $DLTUNE_WORKER, "
+     "dltune next to this executable, or on PATH)",
+     false);
   fn("work-dir", o.workDir, "Where kernels and references go (default: <db>.work)", false);
   fn("quiet", o.progress, "No progress output", true);
   fn("confirm-top", o.confirmTop,
@@ -179,13 +185,15 @@ struct TaskSummary {
   double tuningSeconds = 0;
 };
 
-/// Tunes every task of `module` and sets dltune.config on its ops. Progress
-/// and the final table go to `log`. A task whose reference fails is reported
-/// in its summary's `error` and the others are tuned; only errors that
-/// concern every task (database, options) fail the call.
+/// Tunes every task of `module` and sets dltune.config on its ops. Nothing
+/// is printed: progress, notes and warnings reach `onEvent` (may be empty),
+/// and the result is the summaries (printTaskTable shows them). A task whose
+/// reference fails gets a TaskFailed event and its summary's `error`, and
+/// the others are tuned; only errors that concern every task (database,
+/// options) fail the call.
 llvm::Expected<std::vector<TaskSummary>> tuneModule(ModuleOp module,
                                                     const ModuleTunerOptions &options,
-                                                    llvm::raw_ostream &log);
+                                                    const TuningEventCallback &onEvent = {});
 
 /// Attaches the best known configuration from the database to every task
 /// of `module` without measuring; returns how many tasks got one.
@@ -199,7 +207,9 @@ inline void printModelUse(int64_t fits, int64_t proposals, llvm::raw_ostream &os
   os << "cost model: " << fits << " fits, " << proposals << " candidates proposed from its plans\n";
 }
 
-/// Path of the `dltune` executable next to the running one, else on PATH.
+/// The `dltune` executable whose `worker` command builds and measures
+/// candidates: $DLTUNE_WORKER if set, else `dltune` next to the running
+/// executable, else on PATH; empty if none.
 std::string findWorkerExecutable();
 
 } // namespace mlir::dltune

@@ -1,32 +1,39 @@
-//===- ProgressPrinter.h - Measure callback that shows progress -*- C++ -*-===//
+//===- ProgressPrinter.h - Tuning events as terminal output -----*- C++ -*-===//
 //
-// A live line (trials, best so far, failures, ETA) when the stream is a
-// terminal, one plain line per result otherwise (logs, tests).
+// What the CLI and the pass show of tuneModule's events: a live line
+// (trials, best so far, failures, ETA) when the stream is a terminal, one
+// plain line per result otherwise (logs, tests); notes when progress is
+// wanted; warnings and failed tasks always.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLTUNE_EXECUTION_PROGRESSPRINTER_H
 #define DLTUNE_EXECUTION_PROGRESSPRINTER_H
 
-#include "dltune/Tuning/TuningLoop.h"
+#include "dltune/Execution/TuningEvents.h"
 
 #include "llvm/Support/raw_ostream.h"
 
 namespace mlir::dltune {
 
-class ProgressPrinter : public MeasureCallback {
+class ProgressPrinter {
 public:
-  /// `previous`: measurements of the task before this run (resumed).
-  ProgressPrinter(std::string label, double flops, int64_t previous, llvm::raw_ostream &log);
-  void onResult(const Config &config, const MeasureRecord &record,
-                const TuningProgress &progress) override;
-  void onFinish(const TuningProgress &progress) override;
+  /// `showProgress` false: only warnings and failed tasks.
+  ProgressPrinter(llvm::raw_ostream &log, bool showProgress);
+  void print(const TuningEvent &event);
+  /// A callback for tuneModule that prints to this printer; it must
+  /// outlive the call.
+  TuningEventCallback asCallback() {
+    return [this](const TuningEvent &e) { print(e); };
+  }
 
 private:
-  std::string label;
-  double flops;
-  int64_t previous;
+  /// Ends a pending live line so that the next text starts on its own.
+  void endLiveLine();
+
   llvm::raw_ostream &log;
+  bool showProgress;
   bool live;
+  bool lineOpen = false;
 };
 
 } // namespace mlir::dltune

@@ -12,6 +12,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
+#include <functional>
+
 namespace mlir::dltune {
 
 #define GEN_PASS_DECL
@@ -21,9 +23,14 @@ namespace mlir::dltune {
 #include "dltune/Transforms/AutotunePasses.h.inc"
 
 struct ModuleTunerOptions;
+struct TuningEvent;
 
-/// --dltune-autotune with its options set from `options`.
-std::unique_ptr<Pass> createDLTuneAutotune(const ModuleTunerOptions &options);
+/// --dltune-autotune with its options set from `options`. Without
+/// `onEvent` the pass shows progress and its table on stderr (unless
+/// `quiet`); with it, every event goes to `onEvent` and nothing is printed.
+std::unique_ptr<Pass>
+createDLTuneAutotune(const ModuleTunerOptions &options,
+                     std::function<void(const TuningEvent &)> onEvent = {});
 
 /// Registers `dltune-pipeline`: annotate, autotune, apply, strip, lower.
 void registerDLTuneTuningPipeline();

@@ -15,6 +15,10 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
+namespace mlir {
+class OpPassManager;
+}
+
 namespace mlir::dltune {
 
 #define GEN_PASS_DECL
@@ -27,8 +31,9 @@ namespace mlir::dltune {
 /// schedules use (structured, loop, vector, gpu, bufferization, tune).
 void registerScheduleExtensions(DialectRegistry &registry);
 
-/// The pass list `--dltune-lower-cpu` runs (textual, for inspection).
-std::string getCpuLoweringPipeline(bool openmp);
+/// Adds the passes `--dltune-lower-cpu` runs (bufferize, loops, OpenMP or
+/// scf.parallel, LLVM) to a module-level `pm`.
+void buildCpuLoweringPipeline(OpPassManager &pm, bool openmp);
 
 /// Registers the dltune passes and the `dltune-pipeline` /
 /// `dltune-default-pipeline` pass pipelines.

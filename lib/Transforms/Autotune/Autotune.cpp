@@ -1,6 +1,7 @@
 //===- Autotune.cpp - --dltune-autotune, --dltune-apply-best, pipeline ----===//
 
 #include "dltune/Execution/ModuleTuner.h"
+#include "dltune/Execution/ProgressPrinter.h"
 #include "dltune/Transforms/AutotunePasses.h"
 #include "dltune/Transforms/Passes.h"
 
@@ -50,9 +51,12 @@ struct AutotunePass : public dltune::impl::DLTuneAutotuneBase<AutotunePass> {
   // Options are values of this pass: a copy makes its own; Pass::clone
   // copies their values across.
   AutotunePass(const AutotunePass &other)
-      : DLTuneAutotuneBase(other), tunerOptions(makeTunerPassOptions(*this)) {}
-  explicit AutotunePass(const ModuleTunerOptions &options) : AutotunePass() {
+      : DLTuneAutotuneBase(other), tunerOptions(makeTunerPassOptions(*this)),
+        onEvent(other.onEvent) {}
+  AutotunePass(const ModuleTunerOptions &options, TuningEventCallback onEvent)
+      : AutotunePass() {
     tunerOptions.setValues(options);
+    this->onEvent = std::move(onEvent);
   }
 
   void runOnOperation() override {
@@ -63,12 +67,18 @@ struct AutotunePass : public dltune::impl::DLTuneAutotuneBase<AutotunePass> {
     }
     PassStrategyObserver observer(getOperation());
     o.strategyObserver = &observer;
+    // The pass is a user interface of its own (dltune-opt, a downstream
+    // opt tool): it shows events on stderr unless `quiet`; programs that
+    // want them call tuneModule with their own callback.
+    ProgressPrinter printer(llvm::errs(), o.progress);
     llvm::Expected<std::vector<TaskSummary>> tasks =
-        tuneModule(getOperation(), o, llvm::errs());
+        tuneModule(getOperation(), o, onEvent ? onEvent : printer.asCallback());
     if (!tasks) {
       getOperation().emitError() << "dltune-autotune: " << llvm::toString(tasks.takeError());
       return signalPassFailure();
     }
+    if (onEvent)
+      return;
     if (o.progress && !tasks->empty())
       printTaskTable(*tasks, llvm::errs());
     if (o.progress && observer.fits)
@@ -76,6 +86,7 @@ struct AutotunePass : public dltune::impl::DLTuneAutotuneBase<AutotunePass> {
   }
 
   TunerOptionSet tunerOptions;
+  TuningEventCallback onEvent; // set by createDLTuneAutotune; clones share it
 };
 
 struct ApplyBestPass : public dltune::impl::DLTuneApplyBestBase<ApplyBestPass> {
@@ -97,8 +108,10 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
 };
 } // namespace
 
-std::unique_ptr<Pass> mlir::dltune::createDLTuneAutotune(const ModuleTunerOptions &options) {
-  return std::make_unique<AutotunePass>(options);
+std::unique_ptr<Pass>
+mlir::dltune::createDLTuneAutotune(const ModuleTunerOptions &options,
+                                   std::function<void(const TuningEvent &)> onEvent) {
+  return std::make_unique<AutotunePass>(options, std::move(onEvent));
 }
 
 void mlir::dltune::registerDLTuneTuningPipeline() {

@@ -1,0 +1,57 @@
+//===- TuningEvents.h - What tuneModule tells its caller --------*- C++ -*-===//
+//
+// tuneModule never writes to the terminal: everything a user might want to
+// see (a task starting, each measurement, notes, warnings, a task that could
+// not be tuned) reaches the caller as a TuningEvent through a callback. The
+// CLI and the pass turn events into the live line (ProgressPrinter); a
+// downstream compiler can log them, drive its own UI or ignore them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLTUNE_EXECUTION_TUNINGEVENTS_H
+#define DLTUNE_EXECUTION_TUNINGEVENTS_H
+
+#include "dltune/Tuning/TuningLoop.h"
+
+#include <functional>
+#include <string>
+
+namespace mlir::dltune {
+
+struct TaskSummary;
+
+struct TuningEvent {
+  enum class Kind {
+    TaskStarted,  // a task's tuning begins (after its history was read)
+    Note,         // something the user may want to know ("running the reference")
+    Warning,      // something went wrong but tuning goes on
+    TaskFailed,   // the task cannot be tuned (message says why); the others go on
+    Measured,     // one candidate's result, committed to the database
+    TaskFinished, // the task's search (and confirmation) is over
+  };
+  Kind kind;
+  size_t taskIndex = 0, taskCount = 0; // 0-based index among the module's tasks
+  std::string taskName;                // e.g. "linalg.matmul 256x256x256"
+  std::string message;                 // Note, Warning, TaskFailed
+  double taskFlops = 0;
+  /// Measurements of the task in the database before this run (resumed).
+  int64_t previousTrials = 0;
+  /// Measured: the configuration and its record; progress of this run.
+  const Config *config = nullptr;
+  const MeasureRecord *record = nullptr;
+  const TuningProgress *progress = nullptr;
+  /// TaskFinished and TaskFailed: the task's summary as tuneModule returns it.
+  const TaskSummary *summary = nullptr;
+
+  /// "[i/n] name", how the CLI labels a task.
+  std::string getLabel() const {
+    return "[" + std::to_string(taskIndex + 1) + "/" + std::to_string(taskCount) + "] " +
+           taskName;
+  }
+};
+
+/// Called on the tuning thread, in order; it must not throw.
+using TuningEventCallback = std::function<void(const TuningEvent &)>;
+
+} // namespace mlir::dltune
+
+#endif // DLTUNE_EXECUTION_TUNINGEVENTS_H
