@@ -7,9 +7,13 @@ PKGS=(
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools lld-22
   libeigen3-dev libgtest-dev googletest libgmock-dev
   libsqlite3-dev nlohmann-json3-dev libxgboost-dev
+  libonnx-dev libprotobuf-dev
   libopenblas-dev libdnnl-dev libomp-22-dev
   zlib1g-dev libzstd-dev libedit-dev libxml2-dev libffi-dev libcurl4-openssl-dev
   python3
+  # Tests: ONNX test models are written by Python at test time, their
+  # reference outputs computed with NumPy.
+  python3-onnx python3-numpy
 )
 missing=()
 for p in "${PKGS[@]}"; do

@@ -40,8 +40,10 @@ int replayCommand();
 int dbCommand();
 int workerCommand();
 int tuneCommand();
+int importCommand();
 
-extern llvm::cl::SubCommand runCmd, compareCmd, replayCmd, dbCmd, workerCmd, tuneCmd;
+extern llvm::cl::SubCommand runCmd, compareCmd, replayCmd, dbCmd, workerCmd, tuneCmd,
+    importCmd;
 
 } // namespace dltune_tool
 

@@ -1,7 +1,8 @@
 //===- dltune.cpp - The dltune command-line driver ------------------------===//
 //
 // Subcommands: run, compare (RunCommands.cpp), replay (ReplayCommand.cpp),
-// db (DbCommand.cpp), worker (WorkerCommand.cpp, used by the tuner).
+// db (DbCommand.cpp), import (ImportCommand.cpp), worker (WorkerCommand.cpp,
+// used by the tuner).
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,7 +36,9 @@ int main(int argc, char **argv) {
     return workerCommand();
   if (tuneCmd)
     return tuneCommand();
-  llvm::errs() << "dltune: error: expected a subcommand (tune, run, compare, replay, db); "
+  if (importCmd)
+    return importCommand();
+  llvm::errs() << "dltune: error: expected a subcommand (import, tune, run, compare, replay, db); "
                   "see dltune --help\n";
   return 1;
 }
