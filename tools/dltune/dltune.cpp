@@ -1,6 +1,7 @@
 //===- dltune.cpp - The dltune command-line driver ------------------------===//
 //
 // Subcommands: run, compare (RunCommands.cpp), replay (ReplayCommand.cpp),
+// replay-model (ReplayModelCommand.cpp),
 // db (DbCommand.cpp), worker (WorkerCommand.cpp, used by the tuner).
 //
 //===----------------------------------------------------------------------===//
@@ -25,13 +26,15 @@ int main(int argc, char **argv) {
     return compareCommand();
   if (replayCmd)
     return replayCommand();
+  if (replayModelCmd)
+    return replayModelCommand();
   if (dbCmd)
     return dbCommand();
   if (workerCmd)
     return workerCommand();
   if (tuneCmd)
     return tuneCommand();
-  llvm::errs() << "dltune: error: expected a subcommand (tune, run, compare, replay, db); "
+  llvm::errs() << "dltune: error: expected a subcommand (tune, run, compare, replay, replay-model, db); "
                   "see dltune --help\n";
   return 1;
 }
