@@ -27,6 +27,10 @@ namespace cl = llvm::cl;
 namespace dltune_tool {
 
 cl::SubCommand replayCmd("replay", "Tune on a recorded search space (Kernel Tuner cache)");
+// Defined here, not in ReplayModelCommand.cpp: the shared options below
+// name it, and static constructors run in order only within one file.
+cl::SubCommand replayModelCmd("replay-model",
+                              "Tune a model of recorded tasks under one budget with a task scheduler");
 static cl::opt<std::string> dataset("dataset", cl::desc("Kernel Tuner cache (.json or .json.gz)"),
                                     cl::Required, cl::sub(replayCmd));
 static cl::opt<std::string> strategyName("strategy", cl::desc("Search strategy"),

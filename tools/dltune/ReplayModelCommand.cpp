@@ -31,8 +31,6 @@ namespace cl = llvm::cl;
 
 namespace dltune_tool {
 
-cl::SubCommand replayModelCmd("replay-model",
-                              "Tune a model of recorded tasks under one budget with a task scheduler");
 static cl::list<std::string>
     taskSpecs("task",
               cl::desc("FILE[:WEIGHT[:GFLOP]]: a Kernel Tuner cache, the task's occurrences in the "
@@ -226,10 +224,10 @@ int replayModelCommand() {
     ModelProgress p = runModelTuning(tasks, *scheduler, mo, &writer);
     double overhead = p.clockSeconds > 0 ? 100 * p.schedulerSeconds / p.clockSeconds : 0;
     llvm::outs() << llvm::formatv(
-        "seed {0}: {1} measurements, model latency {2} ms -> {3} ms ({4:f3}x best reachable), "
+        "seed {0}: {1} measurements, model latency {2} ms -> {3} ms ({4:f3}x the best reachable), "
         "simulated {5:f1} s, scheduler {6:f3} s ({7:f2}% of tuning time); {8}\n",
         seed, p.model.trialsDone, formatNumber(p.model.untunedModelLatencyMs), formatNumber(p.model.modelLatencyMs),
-        bestModel / p.model.modelLatencyMs, p.clockSeconds, p.schedulerSeconds, overhead,
+        p.model.modelLatencyMs / bestModel, p.clockSeconds, p.schedulerSeconds, overhead,
         p.stopReason);
     for (size_t i = 0; i < tasks.size(); ++i) {
       bestPerTask[i].push_back(tasks[i].state.currentMs());
