@@ -204,12 +204,12 @@ TEST(TaskScheduler, GradientMSFollowsMetaSchedulesFormula) {
   EXPECT_EQ(pick(*s, t), 0u);
   for (double b : {7.0, 6.0, 3.0})
     slot(0, b); // h0 = 8 7 6 3, n = 4
-  for (double b : {4.0, 4.0})
-    slot(1, b); // h1 = 4 4 4, n = 3
-  // g0 = 0.2 * (8 - 3)/3 + 0.8 * 3/4 = 0.933; g1 = 0.8 * 4/3 = 1.067.
-  EXPECT_EQ(pick(*s, t), 1u);
-  t[1].weight = 0.5; // g1 = 0.533
+  for (int k = 0; k < 6; ++k)
+    slot(1, 4); // h1 = 4 (7 times), n = 7
+  // g0 = 0.2 * (8 - 3)/3 + 0.8 * 3/4 = 0.933; g1 = 0.8 * 4/7 = 0.457.
   EXPECT_EQ(pick(*s, t), 0u);
+  t[0].weight = 0.4; // g0 = 0.373
+  EXPECT_EQ(pick(*s, t), 1u);
 }
 
 TEST(TaskScheduler, DynaTunePicksUntriedFirstThenTheLargestPredictedReduction) {
@@ -255,9 +255,9 @@ TEST(TaskScheduler, DynaTuneCostAwareRewardPrefersTheCheaperSlot) {
   }
   t[0].seconds = 20; // 10 s per slot
   t[1].seconds = 2;  // 1 s per slot
+  t[0].weight = 1.2; // a larger reduction, but at 10x the cost
   EXPECT_EQ(pick(*make("dynatune", o), t, 32), 1u);
-  o.costAware = false;
-  t[0].weight = 1.01; // without cost weighting, the heavier task wins
+  o.costAware = false; // without cost weighting, the larger reduction wins
   EXPECT_EQ(pick(*make("dynatune", o), t, 32), 0u);
 }
 
@@ -277,6 +277,31 @@ TEST(MultiTaskTuner, SequentialEarlyStopPassesBudgetOn) {
   EXPECT_EQ(tasks[1].state.trials, 89); // its 50 + the 39 task 0 left
   EXPECT_EQ(p.model.trialsDone, 100);
   EXPECT_EQ(p.stopReason, "trial budget spent");
+}
+
+TEST(MultiTaskTuner, SequentialPassesBudgetOnWithinItsFirstPass) {
+  std::vector<TuningTask> tasks;
+  tasks.push_back(lineTask(1, 200, 5, 0, 10));
+  tasks.push_back(lineTask(1, 200, 9, 0, 10, 0.01));
+  tasks.push_back(lineTask(1, 200, 9, 0, 10, 0.01));
+  SchedulerOptions so;
+  so.earlyStop = 10;
+  struct Order : ModelTuningObserver {
+    void onMeasurement(size_t task, const Config &, const MeasureRecord &,
+                       llvm::ArrayRef<TuningTask>, const ModelProgress &) override {
+      order.push_back(task);
+    }
+    std::vector<size_t> order;
+  } observer;
+  ModelTuningOptions mo;
+  mo.trials = 100;
+  runModelTuning(tasks, *make("sequential", so), mo, &observer);
+  // Task 0 stops after 11; the 89 left are split 44 / 45, one task after
+  // the other (not 33 / 33 and a second pass).
+  std::vector<size_t> expect(11, 0);
+  expect.insert(expect.end(), 44, 1);
+  expect.insert(expect.end(), 45, 2);
+  EXPECT_EQ(observer.order, expect);
 }
 
 TEST(MultiTaskTuner, SequentialWithoutEarlyStopSplitsEvenly) {
