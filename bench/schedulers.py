@@ -44,13 +44,18 @@ def quartiles(xs):
         return (float("nan"),) * 3
     if len(xs) == 1:
         return (xs[0],) * 3
-    q = statistics.quantiles(xs, n=4, method="inclusive")
-    return q[0], statistics.median(xs), q[2]
+    def at(f):  # linear interpolation between ranks; inf stays inf
+        k = f * (len(xs) - 1)
+        lo, hi = int(k), min(int(k) + 1, len(xs) - 1)
+        if xs[hi] == float("inf"):
+            return xs[lo] if k == lo else float("inf")
+        return xs[lo] + (k - lo) * (xs[hi] - xs[lo])
+    return at(0.25), at(0.5), at(0.75)
 
 
 def fmt(q):
     lo, med, hi = q
-    if med != med or med == float("inf"):
+    if med == float("inf"):
         return "not reached"
     def f(v):
         return "inf" if v == float("inf") else f"{v:.0f}"
