@@ -234,6 +234,18 @@ double KernelTunerCache::getOptimumMs() const {
   return best;
 }
 
+double KernelTunerCache::getMedianMs() const {
+  std::vector<double> times;
+  for (const RecordedMeasurement &m : entries)
+    if (m.status == MeasureStatus::Ok)
+      times.push_back(m.timeMs);
+  if (times.empty())
+    return NAN;
+  std::sort(times.begin(), times.end());
+  size_t n = times.size();
+  return n % 2 ? times[n / 2] : 0.5 * (times[n / 2 - 1] + times[n / 2]);
+}
+
 const RecordedMeasurement *KernelTunerCache::find(const Config &config) const {
   auto it = index.find(config);
   return it == index.end() ? nullptr : &entries[it->second];

@@ -17,7 +17,8 @@ TuningProgress mlir::dltune::runTuningLoop(const SearchSpace &space,
       progress.bestMs = history.records[i].timeMs;
       progress.best = history.configs[i];
     }
-  strategy.initialize(space, options.seed);
+  if (options.initializeStrategy)
+    strategy.initialize(space, options.seed);
   double start = measurer.getClockSeconds();
   while (progress.trialsDone < progress.trialsBudget) {
     if (options.timeBudgetSeconds > 0 &&

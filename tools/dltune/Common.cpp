@@ -10,9 +10,17 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdio>
+
 using namespace mlir;
 
 namespace dltune_tool {
+
+std::string formatNumber(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.9g", v);
+  return buf;
+}
 
 int fail(const llvm::Twine &msg) {
   llvm::errs() << "dltune: error: " << msg << "\n";

@@ -17,6 +17,8 @@ namespace dltune_tool {
 
 /// Prints "dltune: error: MSG" and returns 1.
 int fail(const llvm::Twine &msg);
+/// Shortest faithful text of a number ("1.5", "0.000123").
+std::string formatNumber(double v);
 /// Registers every dialect, extension and translation dltune needs.
 void setUpContext(mlir::MLIRContext &ctx);
 /// Parses an MLIR file; prints the diagnostics and returns null on error.
@@ -37,13 +39,14 @@ public:
 int runCommand();
 int compareCommand();
 int replayCommand();
+int replayModelCommand();
 int dbCommand();
 int workerCommand();
 int tuneCommand();
 int importCommand();
 
-extern llvm::cl::SubCommand runCmd, compareCmd, replayCmd, dbCmd, workerCmd, tuneCmd,
-    importCmd;
+extern llvm::cl::SubCommand runCmd, compareCmd, replayCmd, replayModelCmd, dbCmd, workerCmd,
+    tuneCmd, importCmd;
 
 } // namespace dltune_tool
 

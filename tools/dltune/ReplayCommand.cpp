@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Common.h"
+#include "ReplayOptions.h"
 
 #include "dltune/Tuning/ReplayMeasurer.h"
 
@@ -26,42 +27,51 @@ namespace cl = llvm::cl;
 namespace dltune_tool {
 
 cl::SubCommand replayCmd("replay", "Tune on a recorded search space (Kernel Tuner cache)");
+// Defined here, not in ReplayModelCommand.cpp: the shared options below
+// name it, and static constructors run in order only within one file.
+cl::SubCommand replayModelCmd("replay-model",
+                              "Tune a model of recorded tasks under one budget with a task scheduler");
 static cl::opt<std::string> dataset("dataset", cl::desc("Kernel Tuner cache (.json or .json.gz)"),
                                     cl::Required, cl::sub(replayCmd));
 static cl::opt<std::string> strategyName("strategy", cl::desc("Search strategy"),
                                          cl::init("random"), cl::sub(replayCmd));
-static cl::opt<std::string>
+// Options both replay commands take (declared in ReplayOptions.h).
+cl::opt<std::string>
     costModel("cost-model",
               cl::desc("Cost model of sa, evolutionary (default xgb) and bo (default rf): "
                        "xgb, xgb-reg, rf; refused for random and grid"),
-              cl::sub(replayCmd));
-static cl::opt<unsigned>
+              cl::sub(replayCmd), cl::sub(replayModelCmd));
+cl::opt<unsigned>
     planSize("plan-size",
              cl::desc("Model-based strategies: refit and re-plan every this many measurements"),
-             cl::init(64), cl::sub(replayCmd));
-static cl::opt<unsigned>
+             cl::init(64), cl::sub(replayCmd), cl::sub(replayModelCmd));
+cl::opt<unsigned>
     firstFit("first-fit",
              cl::desc("Measurements before the first model fit (AutoTVM: the plan size; at most "
                       "--plan-size)"),
-             cl::init(64), cl::sub(replayCmd));
+             cl::init(64), cl::sub(replayCmd), cl::sub(replayModelCmd));
 static cl::opt<int64_t> trials("trials", cl::desc("Measurements per seed"),
                                cl::init(100), cl::sub(replayCmd));
-static cl::opt<int> seeds("seeds", cl::desc("Independent runs (seeds 0..K-1)"),
-                          cl::init(1), cl::sub(replayCmd));
-static cl::opt<double> timeBudget("time-budget",
-                                  cl::desc("Simulated seconds per seed (0: none)"),
-                                  cl::init(0), cl::sub(replayCmd));
-static cl::opt<bool> stochastic("stochastic",
-                                cl::desc("Answer with a random recorded repeat, not the mean"),
-                                cl::sub(replayCmd));
-static cl::opt<std::string> report("report", cl::desc("CSV with one row per measurement"),
-                                   cl::sub(replayCmd));
+cl::opt<int> seeds("seeds", cl::desc("Independent runs (seeds 0..K-1)"), cl::init(1),
+                   cl::sub(replayCmd), cl::sub(replayModelCmd));
+cl::opt<double> timeBudget("time-budget", cl::desc("Simulated seconds per seed (0: none)"),
+                           cl::init(0), cl::sub(replayCmd), cl::sub(replayModelCmd));
+cl::opt<bool> stochastic("stochastic",
+                         cl::desc("Answer with a random recorded repeat, not the mean"),
+                         cl::sub(replayCmd), cl::sub(replayModelCmd));
+cl::opt<std::string> report("report", cl::desc("CSV with one row per measurement"),
+                            cl::sub(replayCmd), cl::sub(replayModelCmd));
 
-/// Shortest faithful text of a number ("1.5", "0.000123").
-static std::string num(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), "%.9g", v);
-  return buf;
+bool openReport(std::ofstream &file, std::ostream *&out, const char *header) {
+  out = nullptr;
+  if (report.empty())
+    return true;
+  file.open(report);
+  if (!file)
+    return false;
+  file << header << "\n";
+  out = &file;
+  return true;
 }
 
 namespace {
@@ -75,11 +85,11 @@ public:
       return;
     *out << seed << "," << p.trialsDone << ",\"" << r.config << "\",";
     if (r.isOk())
-      *out << num(r.timeMs);
+      *out << formatNumber(r.timeMs);
     *out << ",";
     if (p.best)
-      *out << num(p.bestMs);
-    *out << "," << num(optimum) << ","
+      *out << formatNumber(p.bestMs);
+    *out << "," << formatNumber(optimum) << ","
          << llvm::formatv("{0:f3}", measurer.getClockSeconds()).str() << ","
          << toString(r.status).str() << "\n";
   }
@@ -106,16 +116,11 @@ int replayCommand() {
   double optimum = cache->getOptimumMs();
   std::ofstream file;
   std::ostream *out = nullptr;
-  if (!report.empty()) {
-    file.open(report);
-    if (!file)
-      return fail("cannot write '" + report + "'");
-    file << "seed,trial,config,time_ms,best_time_ms,optimum_ms,sim_clock_s,status\n";
-    out = &file;
-  }
+  if (!openReport(file, out, "seed,trial,config,time_ms,best_time_ms,optimum_ms,sim_clock_s,status"))
+    return fail("cannot write '" + report + "'");
   llvm::outs() << cache->kernelName << " on " << cache->deviceName << ": "
                << cache->entries.size() << " recorded configurations, optimum "
-               << num(optimum) << " ms\n";
+               << formatNumber(optimum) << " ms\n";
   for (int seed = 0; seed < seeds; ++seed) {
     CliStrategyObserver observer;
     StrategyOptions so;
@@ -139,7 +144,7 @@ int replayCommand() {
     llvm::outs() << llvm::formatv(
         "seed {0}: {1} measurements ({2} failed), best {3} ms = {4:f3}x optimum, "
         "simulated {5:f1} s",
-        seed, p.trialsDone, p.failures, num(p.bestMs), optimum / p.bestMs, p.elapsedSeconds);
+        seed, p.trialsDone, p.failures, formatNumber(p.bestMs), optimum / p.bestMs, p.elapsedSeconds);
     if (observer.fits)
       llvm::outs() << llvm::formatv(", {0} model fits, {1} proposals from the model", observer.fits,
                                     observer.proposals);

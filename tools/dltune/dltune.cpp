@@ -1,8 +1,8 @@
 //===- dltune.cpp - The dltune command-line driver ------------------------===//
 //
 // Subcommands: run, compare (RunCommands.cpp), replay (ReplayCommand.cpp),
-// db (DbCommand.cpp), import (ImportCommand.cpp), worker (WorkerCommand.cpp,
-// used by the tuner).
+// replay-model (ReplayModelCommand.cpp), db (DbCommand.cpp), import
+// (ImportCommand.cpp), worker (WorkerCommand.cpp, used by the tuner).
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +30,8 @@ int main(int argc, char **argv) {
     return compareCommand();
   if (replayCmd)
     return replayCommand();
+  if (replayModelCmd)
+    return replayModelCommand();
   if (dbCmd)
     return dbCommand();
   if (workerCmd)
@@ -38,7 +40,8 @@ int main(int argc, char **argv) {
     return tuneCommand();
   if (importCmd)
     return importCommand();
-  llvm::errs() << "dltune: error: expected a subcommand (import, tune, run, compare, replay, db); "
+  llvm::errs() << "dltune: error: expected a subcommand (import, tune, run, compare, replay, "
+                  "replay-model, db); "
                   "see dltune --help\n";
   return 1;
 }

@@ -47,6 +47,9 @@ struct KernelTunerCache {
   SearchSpace getSpace() const;
   /// Best (lowest) ok mean time.
   double getOptimumMs() const;
+  /// Median ok mean time (NaN when none): replay's untuned latency, the
+  /// time of a configuration nobody chose.
+  double getMedianMs() const;
   const RecordedMeasurement *find(const Config &config) const;
 };
 

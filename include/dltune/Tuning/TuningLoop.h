@@ -61,6 +61,9 @@ struct TuningOptions {
   double timeBudgetSeconds = 0; // 0: no time budget
   size_t batchSize = 1;
   uint64_t seed = 0;
+  /// False when the strategy already holds state from an earlier call on
+  /// the same task (the model tuner's slots): it goes on, not starts over.
+  bool initializeStrategy = true;
 };
 
 /// Runs the loop until the trial or time budget is spent or the space is

@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+"""Replay evaluation of the task schedulers (issue 10).
+
+Builds models out of recorded search spaces in ../shared/datasets (read in
+place), runs `dltune replay-model` for every scheduler over many seeds and
+reports, per model and scheduler, the measurements and simulated seconds
+needed to bring the model latency within 5% and 1% of the best reachable
+model latency (sum of weight x recorded optimum): median [quartiles] over
+seeds, with how many seeds got there at all. Also the scheduler's overhead
+(wall seconds choosing tasks / simulated tuning seconds).
+
+Writes bench/results/schedulers.csv (one row per model, scheduler, seed),
+bench/results/schedulers_curves.csv (median model latency per measurement)
+and, when matplotlib is installed, bench/results/schedulers_<model>.png.
+Usage: python3 bench/schedulers.py [--build build] [--seeds 20] [--trials N]
+                                   [--schedulers a,b] [--models m,n]
+"""
+import argparse, csv, os, re, statistics, subprocess, sys, tempfile, time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+HUB = os.path.join(ROOT, "..", "shared", "datasets", "kernel_tuner_benchmark_hub")
+
+# One device per model. Weights: occurrences of the kernel in an imagined
+# network, chosen so that no task is negligible.
+MODELS = {
+    "a6000": [  # GEMM, convolution, dedispersion on the RTX A6000
+        ("gemm_milo/A6000_old-kernel_2b4c79c.json.gz", 4),
+        ("convolution_milo/A6000.json.gz", 6),
+        ("dedispersion_milo/A6000.json.gz", 1),
+    ],
+    "rtx3090": [  # GEMM (CLBlast), convolution, pnpoly on the RTX 3090
+        ("rtx_gemm_clblast/RTX_3090.json.gz", 3),
+        ("rtx_convolution/RTX_3090.json.gz", 8),
+        ("rtx_pnpoly/RTX_3090.json.gz", 2),
+    ],
+}
+SCHEDULERS = ["sequential", "round-robin", "random", "flops", "gradient", "gradient-ms", "dynatune"]
+
+
+def quartiles(xs):
+    xs = sorted(xs)
+    if not xs:
+        return (float("nan"),) * 3
+    if len(xs) == 1:
+        return (xs[0],) * 3
+    def at(f):  # linear interpolation between ranks; inf stays inf
+        k = f * (len(xs) - 1)
+        lo, hi = int(k), min(int(k) + 1, len(xs) - 1)
+        if xs[hi] == float("inf"):
+            return xs[lo] if k == lo else float("inf")
+        return xs[lo] + (k - lo) * (xs[hi] - xs[lo])
+    return at(0.25), at(0.5), at(0.75)
+
+
+def fmt(q):
+    lo, med, hi = q
+    if med == float("inf"):
+        return "not reached"
+    def f(v):
+        return "inf" if v == float("inf") else f"{v:.0f}"
+    return f"{f(med)} [{f(lo)}-{f(hi)}]"
+
+
+def run(dltune, model, scheduler, args, tmp):
+    report = os.path.join(tmp, f"{model}_{scheduler}.csv")
+    cmd = [dltune, "replay-model", "--scheduler", scheduler, "--strategy", args.strategy,
+           "--trials", str(args.trials), "--seeds", str(args.seeds), "--slot", str(args.slot),
+           "--report", report]
+    if args.cost_model:
+        cmd += ["--cost-model", args.cost_model]
+    for path, weight in MODELS[model]:
+        cmd += ["--task", f"{os.path.join(HUB, path)}:{weight}"]
+    start = time.time()
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    wall = time.time() - start
+    best = float(re.search(r"best reachable ([0-9.e+-]+) ms", out).group(1))
+    overhead = [float(m) for m in re.findall(r"scheduler [0-9.]+ s \(([0-9.]+)% of tuning", out)]
+    rows = {}
+    with open(report) as f:
+        for r in csv.DictReader(f):
+            rows.setdefault(int(r["seed"]), []).append(
+                (int(r["trial"]), float(r["model_latency_ms"]), float(r["sim_clock_s"])))
+    return best, rows, overhead, wall
+
+
+def reach(trace, target):
+    for trial, lat, clock in trace:
+        if lat <= target:
+            return trial, clock
+    return float("inf"), float("inf")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--seeds", type=int, default=20)
+    ap.add_argument("--trials", type=int, default=1500)
+    ap.add_argument("--slot", type=int, default=32)
+    ap.add_argument("--strategy", default="sa")
+    ap.add_argument("--cost-model", default="xgb")
+    ap.add_argument("--schedulers", default=",".join(SCHEDULERS))
+    ap.add_argument("--models", default=",".join(MODELS))
+    args = ap.parse_args()
+    if not os.path.isdir(HUB):
+        sys.exit(f"datasets not found at {HUB}")
+    dltune = os.path.join(args.build, "bin", "dltune")
+    os.makedirs(os.path.join(HERE, "results"), exist_ok=True)
+    out_rows, curves = [], []
+    summary = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for model in args.models.split(","):
+            for sched in args.schedulers.split(","):
+                best, rows, overhead, wall = run(dltune, model, sched, args, tmp)
+                per = {"5": [], "1": []}
+                for seed, trace in sorted(rows.items()):
+                    r5 = reach(trace, 1.05 * best)
+                    r1 = reach(trace, 1.01 * best)
+                    per["5"].append(r5)
+                    per["1"].append(r1)
+                    out_rows.append([model, sched, seed, r5[0], r5[1], r1[0], r1[1],
+                                     trace[-1][1], best, overhead[seed] if seed < len(overhead) else ""])
+                n = max(len(t) for t in rows.values())
+                for k in range(n):
+                    lat = [t[min(k, len(t) - 1)][1] for t in rows.values()]
+                    curves.append([model, sched, k + 1, statistics.median(lat)])
+                summary.append((model, sched, per, overhead, len(rows), wall,
+                                statistics.median(t[-1][1] for t in rows.values()) / best))
+                print(f"# {model} {sched}: {len(rows)} seeds in {wall:.0f} s", file=sys.stderr)
+    with open(os.path.join(HERE, "results", "schedulers.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["model", "scheduler", "seed", "trials_to_5pct", "sim_s_to_5pct",
+                    "trials_to_1pct", "sim_s_to_1pct", "final_model_latency_ms",
+                    "best_reachable_ms", "scheduler_overhead_pct"])
+        w.writerows(out_rows)
+    with open(os.path.join(HERE, "results", "schedulers_curves.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["model", "scheduler", "trial", "median_model_latency_ms"])
+        w.writerows(curves)
+
+    print(f"strategy {args.strategy}/{args.cost_model}, {args.trials} measurements per model, "
+          f"slot {args.slot}, {args.seeds} seeds; median [quartiles]; n = seeds that got there")
+    print(f"{'model':8} {'scheduler':12} {'trials to 5%':>18} {'n':>3} {'sim s to 5%':>20} "
+          f"{'trials to 1%':>18} {'n':>3} {'sim s to 1%':>20} {'final/best':>10} {'overhead%':>9}")
+    for model, sched, per, overhead, seeds, wall, final in summary:
+        cols = []
+        for key in ("5", "1"):
+            trials = [r[0] for r in per[key]]
+            secs = [r[1] for r in per[key]]
+            got = sum(1 for t in trials if t != float("inf"))
+            cols += [fmt(quartiles(trials)), str(got), fmt(quartiles(secs))]
+        ov = statistics.median(overhead) if overhead else float("nan")
+        print(f"{model:8} {sched:12} {cols[0]:>18} {cols[1]:>3} {cols[2]:>20} {cols[3]:>18} "
+              f"{cols[4]:>3} {cols[5]:>20} {final:10.3f} {ov:9.3f}")
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        for model in args.models.split(","):
+            plt.figure(figsize=(7, 4))
+            for sched in args.schedulers.split(","):
+                pts = [(c[2], c[3]) for c in curves if c[0] == model and c[1] == sched]
+                plt.plot([p[0] for p in pts], [p[1] for p in pts], label=sched)
+            plt.xlabel("measurements")
+            plt.ylabel("model latency (ms), median over seeds")
+            plt.yscale("log")
+            plt.legend()
+            plt.title(model)
+            plt.savefig(os.path.join(HERE, "results", f"schedulers_{model}.png"), dpi=120)
+    except ImportError:
+        print("matplotlib is not installed: no plot (the curves are in "
+              "bench/results/schedulers_curves.csv)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,159 @@
+//===- DynaTuneScheduler.cpp - UCB over tasks with learning curves --------===//
+//
+// DynaTune (Yu et al., ICLR'21): every slot goes to the task with the
+// largest upper confidence bound
+//   u_k = r_k + sqrt(C log t / c_k)       (c_k slots so far, t = slot + 1)
+// where r_k is the expected latency reduction of the task's next slot,
+// predicted by a Bayesian log-power learning curve (LearningCurve.h) fitted
+// to the task's best-so-far trace (the last segment after jumps of more
+// than 20%): the mean over posterior samples of
+//   weight * max(0, current - untuned / f(trials + slot)).
+// Tasks that have not had a slot (or have fewer than 3 measurements) come
+// first, the one that costs the model most first.
+//
+// Three changes to the paper, each an option (SchedulerOptions):
+//  - normalizeReward: r_k is divided by the model latency and then by the
+//    largest r of the round, so rewards lie in [0, 1] as UCB1 assumes and C
+//    means the same on any model (the paper adds ms to a unitless bonus and
+//    needs C = 0.2 below 1 ms);
+//  - costAware: r_k is divided by the task's seconds per slot relative to
+//    the mean, i.e. reduction per second of tuning (slots cost 10x more on
+//    some tasks than on others);
+//  - similarityPrior: a task's (b, c) get a Gaussian prior from the curve
+//    of a similar task (same kind and FLOP class) with more measurements.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TaskSchedulers.h"
+
+#include "dltune/Tuning/LearningCurve.h"
+
+#include <map>
+
+using namespace mlir::dltune;
+
+namespace {
+struct CurveCache {
+  int64_t trials = -1; // the task's trials when fitted
+  int64_t slotTrials = 0;
+  double reductionMs = 0; // expected, weighted
+  std::optional<CurvePosterior> posterior;
+};
+
+class DynaTuneScheduler : public TaskScheduler {
+public:
+  explicit DynaTuneScheduler(const SchedulerOptions &o) : o(o) {}
+  llvm::StringRef getName() const override { return "dynatune"; }
+
+  std::optional<SlotRequest> next(llvm::ArrayRef<TaskState> tasks,
+                                  const ModelState &model) override {
+    cache.resize(tasks.size());
+    std::vector<size_t> alive = aliveTasks(tasks);
+    if (alive.empty())
+      return std::nullopt;
+    // Untried first (the paper's gamma), the costliest first.
+    std::optional<size_t> untried;
+    for (size_t i : alive)
+      if ((tasks[i].slots == 0 || tasks[i].bestTrace.size() < 3) &&
+          (!untried || tasks[i].weight * tasks[i].untunedMs >
+                           tasks[*untried].weight * tasks[*untried].untunedMs))
+        untried = i;
+    if (untried)
+      return SlotRequest{*untried, 0};
+
+    double meanCost = 0;
+    int tried = 0;
+    for (const TaskState &t : tasks)
+      if (t.slots > 0) {
+        meanCost += t.secondsPerSlot();
+        ++tried;
+      }
+    meanCost = tried ? meanCost / tried : 0;
+
+    std::vector<double> reward;
+    for (size_t i : alive) {
+      double r = expectedReduction(tasks, i, model.slotTrials);
+      if (o.normalizeReward && model.modelLatencyMs > 0)
+        r /= model.modelLatencyMs;
+      if (o.costAware && meanCost > 0 && tasks[i].secondsPerSlot() > 0)
+        r /= tasks[i].secondsPerSlot() / meanCost;
+      reward.push_back(r);
+    }
+    if (o.normalizeReward) {
+      double top = *std::max_element(reward.begin(), reward.end());
+      if (top > 0)
+        for (double &r : reward)
+          r /= top;
+    }
+    double logT = std::log(static_cast<double>(model.slotsDone + 1));
+    size_t best = 0;
+    double bestU = -INFINITY;
+    for (size_t k = 0; k < alive.size(); ++k) {
+      double u = reward[k] + std::sqrt(o.ucbC * logT / tasks[alive[k]].slots);
+      if (u > bestU) {
+        bestU = u;
+        best = k;
+      }
+    }
+    return SlotRequest{alive[best], 0};
+  }
+
+  /// The expected, weighted latency reduction (ms) of task `i`'s next slot.
+  double expectedReduction(llvm::ArrayRef<TaskState> tasks, size_t i, int64_t slotTrials) {
+    const TaskState &t = tasks[i];
+    CurveCache &c = cache[i];
+    if (c.trials == t.trials && c.slotTrials == slotTrials)
+      return c.reductionMs;
+    std::vector<double> x, y;
+    for (size_t k = 0; k < t.bestTrace.size(); ++k) {
+      x.push_back(static_cast<double>(k + 1));
+      y.push_back(t.untunedMs / t.bestTrace[k]);
+    }
+    size_t start = lastSegmentStart(y);
+    CurveFitOptions fo;
+    fo.walkers = o.walkers;
+    fo.steps = o.mcmcSteps;
+    fo.samples = o.posteriorSamples;
+    fo.seed = o.seed * 7919 + i * 31 + static_cast<uint64_t>(t.trials);
+    double xNext = static_cast<double>(t.trials + slotTrials);
+    fo.notBelowAt = xNext;
+    if (o.similarityPrior)
+      fo.prior = priorFor(tasks, i);
+    c.posterior = fitLearningCurve(llvm::ArrayRef<double>(x).drop_front(start),
+                                   llvm::ArrayRef<double>(y).drop_front(start), fo);
+    double current = t.currentMs(), sum = 0;
+    std::vector<double> predicted = c.posterior->predict(xNext);
+    for (double f : predicted)
+      sum += std::max(0.0, current - t.untunedMs / f);
+    c.reductionMs = predicted.empty() ? 0 : t.weight * sum / predicted.size();
+    c.trials = t.trials;
+    c.slotTrials = slotTrials;
+    return c.reductionMs;
+  }
+
+private:
+  /// The curve of the similar task with the most measurements, widened so
+  /// that the task's own points soon outweigh it.
+  std::optional<CurvePrior> priorFor(llvm::ArrayRef<TaskState> tasks, size_t i) const {
+    std::string tag = similarityTag(tasks[i]);
+    if (tag.empty())
+      return std::nullopt;
+    std::optional<size_t> from;
+    for (size_t j = 0; j < tasks.size(); ++j)
+      if (j != i && cache[j].posterior && similarityTag(tasks[j]) == tag &&
+          tasks[j].trials > tasks[i].trials && (!from || tasks[j].trials > tasks[*from].trials))
+        from = j;
+    if (!from)
+      return std::nullopt;
+    CurveParams m = cache[*from].posterior->mean(), s = cache[*from].posterior->stddev();
+    return CurvePrior{m[1], std::max(s[1], 0.5), m[2], std::max(s[2], 0.5)};
+  }
+
+  SchedulerOptions o;
+  std::vector<CurveCache> cache;
+};
+} // namespace
+
+std::unique_ptr<TaskScheduler> mlir::dltune::createDynaTuneScheduler(const SchedulerOptions &o) {
+  return std::make_unique<DynaTuneScheduler>(o);
+}

@@ -1,0 +1,176 @@
+//===- MultiTaskTuner.cpp - Tuning a model's tasks under one budget -------===//
+
+#include "dltune/Tuning/MultiTaskTuner.h"
+
+#include <chrono>
+
+using namespace mlir::dltune;
+
+double mlir::dltune::computeModelLatency(llvm::ArrayRef<TaskState> tasks, double constantMs) {
+  double total = constantMs;
+  for (const TaskState &t : tasks)
+    total += t.weight * t.currentMs();
+  return total;
+}
+
+namespace {
+std::vector<TaskState> statesOf(llvm::ArrayRef<TuningTask> tasks) {
+  std::vector<TaskState> states;
+  states.reserve(tasks.size());
+  for (const TuningTask &t : tasks)
+    states.push_back(t.state);
+  return states;
+}
+
+/// Adds one measurement to a task's state.
+void recordMeasurement(TaskState &s, const MeasureRecord &r) {
+  ++s.trials;
+  ++s.trialsSinceImprovement;
+  if (r.isOk() && r.timeMs < s.bestMs) {
+    s.bestMs = r.timeMs;
+    s.trialsSinceImprovement = 0;
+  }
+  s.bestTrace.push_back(std::isfinite(s.bestMs) ? s.bestMs : s.untunedMs);
+}
+
+/// Keeps task state, model latency and clock current during a slot and
+/// passes each result on to the observer.
+class SlotRecorder : public MeasureCallback {
+public:
+  SlotRecorder(std::vector<TuningTask> &tasks, size_t task, ModelProgress &progress,
+               const ModelTuningOptions &options, double clockBefore,
+               ModelTuningObserver *observer)
+      : tasks(tasks), task(task), progress(progress), options(options),
+        clockBase(progress.clockSeconds), clockBefore(clockBefore), observer(observer) {}
+
+  void onResult(const Config &config, const MeasureRecord &r, const TuningProgress &) override {
+    TuningTask &t = tasks[task];
+    recordMeasurement(t.state, r);
+    ++progress.model.trialsDone;
+    progress.clockSeconds = clockBase + (t.measurer->getClockSeconds() - clockBefore);
+    // O(tasks) per measurement; cheap next to any measurement.
+    double latency = options.constantMs;
+    for (const TuningTask &other : tasks)
+      latency += other.state.weight * other.state.currentMs();
+    progress.model.modelLatencyMs = latency;
+    if (observer)
+      observer->onMeasurement(task, config, r, tasks, progress);
+  }
+
+private:
+  std::vector<TuningTask> &tasks;
+  size_t task;
+  ModelProgress &progress;
+  const ModelTuningOptions &options;
+  double clockBase, clockBefore;
+  ModelTuningObserver *observer;
+};
+} // namespace
+
+ModelProgress mlir::dltune::runModelTuning(std::vector<TuningTask> &tasks,
+                                           TaskScheduler &scheduler,
+                                           const ModelTuningOptions &options,
+                                           ModelTuningObserver *observer) {
+  ModelProgress progress;
+  ModelState &model = progress.model;
+  model.trialsBudget = options.trials;
+  model.slotTrials = std::max<int64_t>(1, options.slotTrials);
+
+  // A resumed run: rebuild each task's state from the history it holds.
+  for (TuningTask &t : tasks) {
+    TaskState &s = t.state;
+    s.bestMs = INFINITY;
+    s.bestTrace.clear();
+    s.trials = s.trialsSinceImprovement = 0;
+    for (const MeasureRecord &r : t.history.records)
+      recordMeasurement(s, r);
+    if (!t.history.records.empty() && s.slots == 0) {
+      s.slots = 1; // the earlier run's measurements count as one slot
+      s.slotBest.assign(1, s.bestTrace.back());
+    }
+    model.trialsDone += s.trials;
+  }
+  std::vector<TaskState> untuned = statesOf(tasks);
+  for (TaskState &s : untuned)
+    s.bestMs = INFINITY;
+  model.untunedModelLatencyMs = computeModelLatency(untuned, options.constantMs);
+
+  auto finish = [&](const char *reason) {
+    progress.stopReason = reason;
+    if (observer)
+      observer->onFinish(tasks, progress);
+    return progress;
+  };
+
+  while (true) {
+    std::vector<TaskState> states = statesOf(tasks);
+    model.modelLatencyMs = computeModelLatency(states, options.constantMs);
+    if (model.trialsDone >= options.trials)
+      return finish("trial budget spent");
+    if (options.timeBudgetSeconds > 0 && progress.clockSeconds >= options.timeBudgetSeconds)
+      return finish("time budget spent");
+    if (options.latencyGoalMs > 0 && model.modelLatencyMs <= options.latencyGoalMs)
+      return finish("latency goal reached");
+    bool anyAlive = false;
+    for (size_t i = 0; i < tasks.size(); ++i) {
+      TaskState &s = tasks[i].state;
+      if ((options.trialsPerTask > 0 && s.trials >= options.trialsPerTask) ||
+          (options.taskEarlyStop > 0 && s.trialsSinceImprovement >= options.taskEarlyStop))
+        s.finished = true;
+      states[i].finished = s.finished;
+      anyAlive |= !s.finished;
+    }
+    if (!anyAlive)
+      return finish("every task finished");
+
+    auto start = std::chrono::steady_clock::now();
+    std::optional<SlotRequest> request = scheduler.next(states, model);
+    progress.schedulerSeconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!request)
+      return finish("scheduler stopped");
+    if (request->task >= tasks.size() || tasks[request->task].state.finished)
+      return finish("scheduler chose a finished task");
+
+    size_t i = request->task;
+    TuningTask &t = tasks[i];
+    int64_t n = model.slotTrials;
+    if (request->maxTrials > 0)
+      n = std::min(n, request->maxTrials);
+    n = std::min(n, options.trials - model.trialsDone);
+    if (options.trialsPerTask > 0)
+      n = std::min(n, options.trialsPerTask - t.state.trials);
+
+    if (observer)
+      observer->onSlotStart(i, tasks, progress);
+    TuningOptions slot;
+    slot.trials = static_cast<int64_t>(t.history.records.size()) + n;
+    slot.batchSize = static_cast<size_t>(std::min<int64_t>(n, 8));
+    slot.seed = options.seed * 1000 + i;
+    slot.initializeStrategy = !t.initialized;
+    if (options.timeBudgetSeconds > 0)
+      slot.timeBudgetSeconds = options.timeBudgetSeconds - progress.clockSeconds;
+    double clockBase = progress.clockSeconds;
+    double clockBefore = t.measurer->getClockSeconds();
+    SlotRecorder recorder(tasks, i, progress, options, clockBefore, observer);
+    MeasureCallback *callbacks[] = {&recorder};
+    TuningProgress done =
+        runTuningLoop(t.space, *t.strategy, *t.measurer, t.history, callbacks, slot);
+    t.initialized = true;
+    double spent = t.measurer->getClockSeconds() - clockBefore;
+    t.state.seconds += spent;
+    progress.clockSeconds = clockBase + spent;
+    ++t.state.slots;
+    t.state.slotBest.push_back(t.state.bestTrace.empty() ? t.state.untunedMs
+                                                         : t.state.bestTrace.back());
+    ++model.slotsDone;
+    // Fewer measurements than asked with time left: the space is exhausted.
+    bool outOfTime = options.timeBudgetSeconds > 0 &&
+                     progress.clockSeconds >= options.timeBudgetSeconds;
+    if (done.trialsDone < n && !outOfTime)
+      t.state.finished = true;
+    if (observer)
+      observer->onSlotDone(i, tasks, progress);
+    scheduler.onSlotDone(i, statesOf(tasks));
+  }
+}

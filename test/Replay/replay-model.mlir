@@ -1,0 +1,54 @@
+// A model of two recorded tasks tuned under one budget. Round-robin with
+// slots of 4: the first slot goes to grid_kernel, the next to test_kernel,
+// whose 5 configurations run out in its second slot. Each row carries the
+// model latency after it (2 x grid best + test best, the untuned median
+// until a task beats it) and the simulated clock after its batch.
+// RUN: dltune replay-model --task %dltune_src/test/Inputs/kt-grid.json:2 --task %dltune_src/test/Inputs/kt-small.json --scheduler round-robin --strategy random --trials 12 --slot 4 --report %t.csv | FileCheck %s
+// RUN: FileCheck %s --check-prefix=CSV < %t.csv
+// CHECK: model: 2 tasks, untuned 10.15 ms, best reachable 3.6 ms
+// CHECK: seed 0: 12 measurements, model latency 10.15 ms -> {{[0-9.]+}} ms ({{[0-9.]+}}x the best reachable), simulated {{[0-9.]+}} s, scheduler {{[0-9.]+}} s ({{[0-9.]+}}% of tuning time); trial budget spent
+// CHECK: task weight untuned_ms best_ms optimum_ms budget%
+// CHECK-NEXT: grid_kernel 2 3.7 {{[0-9.]+}} 1.05 66.7
+// CHECK-NEXT: test_kernel 1 2.75 {{[0-9.]+}} 1.5 33.3
+// CSV: seed,trial,task,config,time_ms,model_latency_ms,sim_clock_s
+// CSV-NEXT: 0,1,grid_kernel,"a={{[0-9]+}},b={{[0-9]+}},c={{[0-9]+}}",{{[0-9.]*}},{{[0-9.]+}},{{[0-9.]+}}
+// CSV-COUNT-3: 0,{{[2-4]}},grid_kernel,
+// CSV-NEXT: 0,5,test_kernel,"block_x={{[0-9]+}},tile={{[12]}}",{{[0-9.]*}},{{[0-9.]+}},{{[0-9.]+}}
+// CSV-COUNT-3: 0,{{[6-8]}},test_kernel,
+// CSV-COUNT-4: 0,{{9|1[0-2]}},grid_kernel,
+// CSV-NOT: test_kernel
+
+// Every scheduler runs the model to its budget; exhaustive search on both
+// (grid) with a budget that covers both spaces reaches the best reachable
+// model latency. Two seeds give two runs.
+// RUN: dltune replay-model --task %dltune_src/test/Inputs/kt-grid.json:2 --task %dltune_src/test/Inputs/kt-small.json --scheduler sequential --strategy grid --trials 221 --early-stop 0 | FileCheck %s --check-prefix=ALL
+// RUN: dltune replay-model --task %dltune_src/test/Inputs/kt-grid.json:2 --task %dltune_src/test/Inputs/kt-small.json --scheduler dynatune --strategy grid --trials 221 | FileCheck %s --check-prefix=ALL
+// ALL: 221 measurements, model latency 10.15 ms -> 3.6 ms (1.000x the best reachable)
+// RUN: dltune replay-model --task %dltune_src/test/Inputs/kt-grid.json:2 --task %dltune_src/test/Inputs/kt-small.json --scheduler gradient --strategy sa --plan-size 16 --first-fit 16 --trials 40 --seeds 2 | FileCheck %s --check-prefix=SEEDS
+// RUN: dltune replay-model --task %dltune_src/test/Inputs/kt-grid.json --scheduler gradient-ms --trials 8 | FileCheck %s --check-prefix=ONE
+// RUN: dltune replay-model --task %dltune_src/test/Inputs/kt-grid.json --scheduler flops --trials 8 | FileCheck %s --check-prefix=ONE
+// RUN: dltune replay-model --task %dltune_src/test/Inputs/kt-grid.json --scheduler random --trials 8 | FileCheck %s --check-prefix=ONE
+// SEEDS-COUNT-2: seed {{[01]}}: 40 measurements
+// ONE: seed 0: 8 measurements
+
+// A latency goal stops the run early; a per-task cap finishes every task.
+// RUN: dltune replay-model --task %dltune_src/test/Inputs/kt-grid.json:2 --task %dltune_src/test/Inputs/kt-small.json --scheduler round-robin --strategy grid --trials 500 --latency-goal 9 | FileCheck %s --check-prefix=GOAL
+// GOAL: ; latency goal reached
+// RUN: dltune replay-model --task %dltune_src/test/Inputs/kt-grid.json:2 --task %dltune_src/test/Inputs/kt-small.json --scheduler round-robin --trials 500 --trials-per-task 3 | FileCheck %s --check-prefix=CAP
+// CAP: seed 0: 6 measurements, {{.*}}; every task finished
+
+// Bad arguments.
+// RUN: not dltune replay-model --task %dltune_src/test/Inputs/kt-grid.json --scheduler magic 2>&1 | FileCheck %s --check-prefix=SCHED
+// SCHED: dltune: error: unknown task scheduler 'magic' (known: sequential, round-robin, random, flops, gradient, gradient-ms, dynatune)
+// RUN: not dltune replay-model --task %t.missing 2>&1 | FileCheck %s --check-prefix=MISSING
+// MISSING: dltune: error: cannot open '{{.*}}.missing'
+// RUN: not dltune replay-model --task %dltune_src/test/Inputs/kt-grid.json:-2 2>&1 | FileCheck %s --check-prefix=WEIGHT
+// WEIGHT: dltune: error: --task '{{.*}}kt-grid.json:-2': weight and GFLOP must be positive
+// RUN: not dltune replay-model --task %dltune_src/test/Inputs/kt-grid.json --trials 0 2>&1 | FileCheck %s --check-prefix=TRIALS
+// TRIALS: dltune: error: --trials must be at least 1
+// RUN: not dltune replay-model --task %dltune_src/test/Inputs/kt-grid.json --slot 0 2>&1 | FileCheck %s --check-prefix=SLOT
+// SLOT: dltune: error: --slot must be at least 1
+// RUN: not dltune replay-model --task %dltune_src/test/Inputs/kt-grid.json --strategy magic 2>&1 | FileCheck %s --check-prefix=STRATEGY
+// STRATEGY: dltune: error: unknown search strategy 'magic'
+// RUN: not dltune replay-model 2>&1 | FileCheck %s --check-prefix=NOTASK
+// NOTASK: must be specified at least once

@@ -1,0 +1,411 @@
+//===- TaskSchedulerTest.cpp - Task schedulers and the model tuner --------===//
+
+#include "dltune/Tuning/LearningCurve.h"
+#include "dltune/Tuning/MultiTaskTuner.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir::dltune;
+
+namespace {
+std::unique_ptr<TaskScheduler> make(llvm::StringRef name, SchedulerOptions o = {}) {
+  return llvm::cantFail(createTaskScheduler(name, o));
+}
+
+TaskState task(double weight, double untunedMs, double flops = 0, std::string kind = "k") {
+  TaskState t;
+  t.name = kind;
+  t.kind = std::move(kind);
+  t.weight = weight;
+  t.untunedMs = untunedMs;
+  t.flops = flops;
+  return t;
+}
+
+/// Gives `t` a slot of `n` measurements that end at best `bestMs`.
+void giveSlot(TaskState &t, double bestMs, int n = 1, double seconds = 1) {
+  for (int k = 0; k < n; ++k)
+    t.bestTrace.push_back(bestMs);
+  t.bestMs = bestMs;
+  t.trials += n;
+  ++t.slots;
+  t.seconds += seconds;
+  t.slotBest.push_back(bestMs);
+}
+
+ModelState modelOf(llvm::ArrayRef<TaskState> tasks, int64_t slotTrials = 1) {
+  ModelState m;
+  m.slotTrials = slotTrials;
+  m.trialsBudget = 1000;
+  for (const TaskState &t : tasks) {
+    m.modelLatencyMs += t.weight * t.currentMs();
+    m.slotsDone += t.slots;
+    m.trialsDone += t.trials;
+  }
+  return m;
+}
+
+size_t pick(TaskScheduler &s, llvm::ArrayRef<TaskState> tasks, int64_t slotTrials = 1) {
+  std::optional<SlotRequest> r = s.next(tasks, modelOf(tasks, slotTrials));
+  EXPECT_TRUE(r.has_value());
+  return r ? r->task : SIZE_MAX;
+}
+
+/// A space of `n` configurations, one knob.
+SearchSpace lineSpace(int n) {
+  Knob k{"x", {}};
+  for (int i = 0; i < n; ++i)
+    k.values.push_back(i);
+  return llvm::cantFail(SearchSpace::create({k}, {}, {}));
+}
+
+/// time = base + slope * |x - 20| - drift * (measurements so far) ms, 1
+/// simulated second per measurement.
+class LineMeasurer : public Measurer {
+public:
+  LineMeasurer(double base, double slope, double drift = 0)
+      : base(base), slope(slope), drift(drift) {}
+  std::vector<MeasureRecord> measure(const std::vector<Config> &configs) override {
+    std::vector<MeasureRecord> out;
+    for (const Config &c : configs) {
+      MeasureRecord r;
+      r.timeMs = base + slope * std::abs(c[0] - 20) - drift * clock;
+      clock += 1;
+      out.push_back(r);
+    }
+    return out;
+  }
+  double getClockSeconds() const override { return clock; }
+  double base, slope, drift, clock = 0;
+};
+
+TuningTask lineTask(double weight, int size, double base, double slope, double untuned,
+                    double drift = 0) {
+  TuningTask t{TaskState{}, lineSpace(size), llvm::cantFail(createSearchStrategy("random")),
+               std::make_unique<LineMeasurer>(base, slope, drift), TuningHistory{}};
+  t.state.name = "line";
+  t.state.kind = "line";
+  t.state.weight = weight;
+  t.state.untunedMs = untuned;
+  return t;
+}
+} // namespace
+
+TEST(TaskScheduler, FactoryRejectsUnknownNamesAndBadOptions) {
+  auto bad = createTaskScheduler("magic");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(llvm::toString(bad.takeError()),
+            "unknown task scheduler 'magic' (known: sequential, round-robin, random, flops, "
+            "gradient, gradient-ms, dynatune)");
+  SchedulerOptions o;
+  o.walkers = 5;
+  EXPECT_FALSE(static_cast<bool>(createTaskScheduler("dynatune", o)));
+  llvm::consumeError(createTaskScheduler("dynatune", o).takeError());
+  for (llvm::StringRef name : getTaskSchedulerNames())
+    EXPECT_EQ(make(name)->getName(), name);
+}
+
+TEST(TaskScheduler, SimilarityTagIsKindAndAnsorFlopClass) {
+  // int(log(1e9 + 1) / log(1.618)) = 43.
+  EXPECT_EQ(similarityTag(task(1, 1, 1e9, "conv")), "conv_43");
+  EXPECT_EQ(similarityTag(task(1, 1, 0, "conv")), "");
+}
+
+TEST(TaskScheduler, RoundRobinCyclesOverUnfinishedTasks) {
+  auto s = make("round-robin");
+  std::vector<TaskState> t = {task(1, 1), task(1, 1), task(1, 1)};
+  EXPECT_EQ(pick(*s, t), 0u);
+  EXPECT_EQ(pick(*s, t), 1u);
+  t[2].finished = true;
+  EXPECT_EQ(pick(*s, t), 0u);
+  EXPECT_EQ(pick(*s, t), 1u);
+  t[0].finished = t[1].finished = true;
+  EXPECT_FALSE(s->next(t, modelOf(t)).has_value());
+}
+
+TEST(TaskScheduler, RandomPicksOnlyUnfinishedTasksAndRepeatsWithItsSeed) {
+  std::vector<TaskState> t = {task(1, 1), task(1, 1), task(1, 1)};
+  t[1].finished = true;
+  auto a = make("random"), b = make("random");
+  std::set<size_t> seen;
+  for (int k = 0; k < 50; ++k) {
+    size_t i = pick(*a, t);
+    EXPECT_EQ(i, pick(*b, t));
+    EXPECT_NE(i, 1u);
+    seen.insert(i);
+  }
+  EXPECT_EQ(seen.size(), 2u);
+}
+
+TEST(TaskScheduler, FlopsSplitsSlotsInProportionToFlops) {
+  auto s = make("flops");
+  std::vector<TaskState> t = {task(1, 1, 1e9), task(3, 1, 1e9), task(1, 1, 4e9)};
+  std::vector<int> count(3);
+  for (int k = 0; k < 80; ++k) {
+    size_t i = pick(*s, t);
+    ++count[i];
+    giveSlot(t[i], 1);
+  }
+  // Shares 1 : 3 : 4 of weight x FLOPs.
+  EXPECT_EQ(count[0], 10);
+  EXPECT_EQ(count[1], 30);
+  EXPECT_EQ(count[2], 40);
+}
+
+TEST(TaskScheduler, GradientMatchesHandComputedChoices) {
+  // Ansor's defaults: alpha 0.2, beta 2, window 3. Tasks 0 and 1 are
+  // similar (conv, 1 GFLOP); task 2 is alone.
+  auto s = make("gradient");
+  std::vector<TaskState> t = {task(1, 10, 1e9, "conv"), task(2, 10, 1e9, "conv"),
+                              task(1, 20, 4e9, "gemm")};
+  // Warm-up: one slot each, in order.
+  EXPECT_EQ(pick(*s, t), 0u);
+  auto slot = [&](size_t i, double best) {
+    giveSlot(t[i], best);
+    s->onSlotDone(i, t);
+  };
+  slot(0, 8);
+  EXPECT_EQ(pick(*s, t), 1u);
+  slot(1, 3);
+  EXPECT_EQ(pick(*s, t), 2u);
+  slot(2, 10);
+  for (double b : {6.0, 5.0, 4.5, 4.0})
+    slot(0, b); // task 0: 8 6 5 4.5 4
+  slot(1, 2.5); // task 1: 3 2.5
+  for (double b : {10.0, 10.0, 9.7})
+    slot(2, b); // task 2: 10 10 10 9.7
+  // g0: backward (4 - 6)/3, forward min(4 - 4/5, 2 * 1e9 / (1e9 / 2.5)) - 4
+  //     = 3.2 - 4: 1 * (0.2 * -0.667 + 0.8 * -0.8) = -0.773
+  // g1: backward 0 (2 slots), forward (2.5 - 2.5/2) - 2.5: 2 * 0.8 * -1.25 = -2.0
+  // g2: backward (9.7 - 10)/3, forward 9.7 - 9.7/4 - 9.7: -0.02 - 1.94 = -1.96
+  EXPECT_EQ(pick(*s, t), 1u);
+  slot(1, 2.4);
+  // g1 = 2 * 0.8 * ((2.4 - 0.8) - 2.4) = -1.28; g2 = -1.96; g0 = -0.773.
+  EXPECT_EQ(pick(*s, t), 2u);
+  slot(1, 0.5);
+  // Task 1 is now 2e9 FLOP/ms: task 0's forward term becomes
+  // min(3.2, 2 * 1e9 / 2e9) - 4 = -3, g0 = -0.133 - 2.4 = -2.533;
+  // g1 = 2 * (0.2 * (0.5 - 3)/3 + 0.8 * (0.375 - 0.5)) = -0.533; g2 = -1.96.
+  EXPECT_EQ(pick(*s, t), 0u);
+}
+
+TEST(TaskScheduler, GradientMSFollowsMetaSchedulesFormula) {
+  auto s = make("gradient-ms");
+  std::vector<TaskState> t = {task(1, 10), task(1, 10)};
+  auto slot = [&](size_t i, double best) {
+    giveSlot(t[i], best);
+    s->onSlotDone(i, t);
+  };
+  EXPECT_EQ(pick(*s, t), 0u);
+  slot(0, 8);
+  EXPECT_EQ(pick(*s, t), 1u);
+  slot(1, 4);
+  // n = 1: g = 0.8 * best: task 0 (8) beats task 1 (4).
+  EXPECT_EQ(pick(*s, t), 0u);
+  for (double b : {7.0, 6.0, 3.0})
+    slot(0, b); // h0 = 8 7 6 3, n = 4
+  for (int k = 0; k < 6; ++k)
+    slot(1, 4); // h1 = 4 (7 times), n = 7
+  // g0 = 0.2 * (8 - 3)/3 + 0.8 * 3/4 = 0.933; g1 = 0.8 * 4/7 = 0.457.
+  EXPECT_EQ(pick(*s, t), 0u);
+  t[0].weight = 0.4; // g0 = 0.373
+  EXPECT_EQ(pick(*s, t), 1u);
+}
+
+TEST(TaskScheduler, DynaTunePicksUntriedFirstThenTheLargestPredictedReduction) {
+  SchedulerOptions o;
+  o.mcmcSteps = 200;
+  auto s = make("dynatune", o);
+  std::vector<TaskState> t = {task(1, 10), task(1, 10), task(1, 10)};
+  // A still-rising speedup curve (far from its asymptote of 5) and a
+  // saturated one (at 1.5 after a few measurements); equal counts.
+  CurveParams rising{5, std::log(200.0), -1, 0}, flat{1.5, std::log(2.0), -3, 0};
+  auto fill = [&](TaskState &ts, const CurveParams &p) {
+    for (int x = 1; x <= 64; ++x)
+      ts.bestTrace.push_back(10 / logPowerCurve(p, x));
+    ts.bestMs = ts.bestTrace.back();
+    ts.trials = 64;
+    ts.slots = 2;
+    ts.seconds = 2;
+  };
+  fill(t[0], flat);
+  fill(t[2], rising);
+  // Task 1 has had no slot: it comes first, whatever the others promise.
+  EXPECT_EQ(pick(*s, t, 32), 1u);
+  fill(t[1], flat);
+  EXPECT_EQ(pick(*s, t, 32), 2u);
+  // The choice follows the curves, not the position.
+  std::swap(t[0], t[2]);
+  auto fresh = make("dynatune", o);
+  EXPECT_EQ(pick(*fresh, t, 32), 0u);
+}
+
+TEST(TaskScheduler, DynaTuneCostAwareRewardPrefersTheCheaperSlot) {
+  SchedulerOptions o;
+  o.mcmcSteps = 200;
+  o.ucbC = 0; // rewards alone
+  std::vector<TaskState> t = {task(1, 10), task(1, 10)};
+  CurveParams rising{5, std::log(200.0), -1, 0};
+  for (TaskState &ts : t) {
+    for (int x = 1; x <= 64; ++x)
+      ts.bestTrace.push_back(10 / logPowerCurve(rising, x));
+    ts.bestMs = ts.bestTrace.back();
+    ts.trials = 64;
+    ts.slots = 2;
+  }
+  t[0].seconds = 20; // 10 s per slot
+  t[1].seconds = 2;  // 1 s per slot
+  t[0].weight = 1.2; // a larger reduction, but at 10x the cost
+  EXPECT_EQ(pick(*make("dynatune", o), t, 32), 1u);
+  o.costAware = false; // without cost weighting, the larger reduction wins
+  EXPECT_EQ(pick(*make("dynatune", o), t, 32), 0u);
+}
+
+TEST(MultiTaskTuner, SequentialEarlyStopPassesBudgetOn) {
+  std::vector<TuningTask> tasks;
+  // Task 0 is flat (every config 5 ms): it stops improving after its first
+  // measurement. Task 1 improves with every measurement.
+  tasks.push_back(lineTask(1, 200, 5, 0, 10));
+  tasks.push_back(lineTask(1, 200, 9, 0, 10, /*drift=*/0.01));
+  SchedulerOptions so;
+  so.earlyStop = 10;
+  auto s = make("sequential", so);
+  ModelTuningOptions mo;
+  mo.trials = 100;
+  ModelProgress p = runModelTuning(tasks, *s, mo);
+  EXPECT_EQ(tasks[0].state.trials, 11); // 1 + 10 without improvement
+  EXPECT_EQ(tasks[1].state.trials, 89); // its 50 + the 39 task 0 left
+  EXPECT_EQ(p.model.trialsDone, 100);
+  EXPECT_EQ(p.stopReason, "trial budget spent");
+}
+
+TEST(MultiTaskTuner, SequentialPassesBudgetOnWithinItsFirstPass) {
+  std::vector<TuningTask> tasks;
+  tasks.push_back(lineTask(1, 200, 5, 0, 10));
+  tasks.push_back(lineTask(1, 200, 9, 0, 10, 0.01));
+  tasks.push_back(lineTask(1, 200, 9, 0, 10, 0.01));
+  SchedulerOptions so;
+  so.earlyStop = 10;
+  struct Order : ModelTuningObserver {
+    void onMeasurement(size_t task, const Config &, const MeasureRecord &,
+                       llvm::ArrayRef<TuningTask>, const ModelProgress &) override {
+      order.push_back(task);
+    }
+    std::vector<size_t> order;
+  } observer;
+  ModelTuningOptions mo;
+  mo.trials = 100;
+  runModelTuning(tasks, *make("sequential", so), mo, &observer);
+  // Task 0 stops after 11; the 89 left are split 44 / 45, one task after
+  // the other (not 33 / 33 and a second pass).
+  std::vector<size_t> expect(11, 0);
+  expect.insert(expect.end(), 44, 1);
+  expect.insert(expect.end(), 45, 2);
+  EXPECT_EQ(observer.order, expect);
+}
+
+TEST(MultiTaskTuner, SequentialWithoutEarlyStopSplitsEvenly) {
+  std::vector<TuningTask> tasks;
+  tasks.push_back(lineTask(1, 200, 5, 0, 10));
+  tasks.push_back(lineTask(1, 200, 1, 1, 10));
+  tasks.push_back(lineTask(1, 200, 1, 1, 10));
+  SchedulerOptions so;
+  so.earlyStop = 0;
+  auto s = make("sequential", so);
+  ModelTuningOptions mo;
+  mo.trials = 90;
+  runModelTuning(tasks, *s, mo);
+  for (TuningTask &t : tasks)
+    EXPECT_EQ(t.state.trials, 30);
+}
+
+TEST(MultiTaskTuner, TracksModelLatencyClockAndBudgets) {
+  std::vector<TuningTask> tasks;
+  tasks.push_back(lineTask(2, 10, 1, 1, 30)); // configs 0..9: best 11 ms at x = 9
+  tasks.push_back(lineTask(1, 200, 1, 1, 10));
+  auto s = make("round-robin");
+  ModelTuningOptions mo;
+  mo.trials = 100;
+  mo.slotTrials = 4;
+  mo.constantMs = 3;
+  struct Last : ModelTuningObserver {
+    void onMeasurement(size_t, const Config &, const MeasureRecord &,
+                       llvm::ArrayRef<TuningTask> tasks, const ModelProgress &p) override {
+      double expect = 3;
+      for (const TuningTask &t : tasks)
+        expect += t.state.weight * t.state.currentMs();
+      EXPECT_DOUBLE_EQ(p.model.modelLatencyMs, expect);
+      ++count;
+    }
+    int count = 0;
+  } observer;
+  ModelProgress p = runModelTuning(tasks, *s, mo, &observer);
+  EXPECT_EQ(observer.count, 100);
+  EXPECT_DOUBLE_EQ(p.model.untunedModelLatencyMs, 3 + 2 * 30 + 10);
+  // Task 0's 10 configs run out: it is finished and the rest goes to task 1.
+  EXPECT_TRUE(tasks[0].state.finished);
+  EXPECT_EQ(tasks[0].state.trials, 10);
+  EXPECT_EQ(tasks[1].state.trials, 90);
+  EXPECT_DOUBLE_EQ(tasks[0].state.bestMs, 12); // |9 - 20| + 1
+  EXPECT_DOUBLE_EQ(p.clockSeconds, 100);
+  EXPECT_DOUBLE_EQ(tasks[0].state.seconds, 10);
+
+  // Per-task cap, time budget and latency goal.
+  std::vector<TuningTask> capped;
+  capped.push_back(lineTask(1, 200, 1, 1, 10));
+  capped.push_back(lineTask(1, 200, 1, 1, 10));
+  mo.trialsPerTask = 20;
+  p = runModelTuning(capped, *make("round-robin"), mo);
+  EXPECT_EQ(p.model.trialsDone, 40);
+  EXPECT_EQ(p.stopReason, "every task finished");
+
+  std::vector<TuningTask> timed;
+  timed.push_back(lineTask(1, 200, 1, 1, 10));
+  mo.trialsPerTask = 0;
+  mo.timeBudgetSeconds = 13;
+  p = runModelTuning(timed, *make("round-robin"), mo);
+  EXPECT_EQ(p.stopReason, "time budget spent");
+  // Checked between batches (here slots of 4): 12 s < 13 s, one more slot.
+  EXPECT_EQ(p.model.trialsDone, 16);
+
+  std::vector<TuningTask> goal;
+  goal.push_back(lineTask(1, 200, 1, 1, 100));
+  mo.timeBudgetSeconds = 0;
+  mo.constantMs = 0;
+  mo.latencyGoalMs = 50;
+  p = runModelTuning(goal, *make("round-robin"), mo);
+  EXPECT_EQ(p.stopReason, "latency goal reached");
+  EXPECT_LE(p.model.modelLatencyMs, 50);
+}
+
+TEST(MultiTaskTuner, ResumedRunContinuesWhereItStopped) {
+  std::vector<TuningTask> tasks;
+  tasks.push_back(lineTask(1, 200, 1, 1, 10));
+  tasks.push_back(lineTask(1, 200, 1, 1, 10));
+  ModelTuningOptions mo;
+  mo.trials = 40;
+  mo.slotTrials = 8;
+  runModelTuning(tasks, *make("round-robin"), mo);
+  std::vector<std::set<Config>> before;
+  for (TuningTask &t : tasks)
+    before.push_back(t.history.measured);
+  ASSERT_EQ(before[0].size() + before[1].size(), 40u);
+  // Continue with a larger budget and fresh task state (as from a database).
+  for (TuningTask &t : tasks)
+    t.state = [&] {
+      TaskState s;
+      s.weight = 1;
+      s.untunedMs = 10;
+      return s;
+    }();
+  mo.trials = 80;
+  ModelProgress p = runModelTuning(tasks, *make("round-robin"), mo);
+  EXPECT_EQ(p.model.trialsDone, 80); // the 40 old ones count
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(tasks[i].history.measured.size(), tasks[i].history.records.size());
+    EXPECT_EQ(tasks[i].state.trials, static_cast<int64_t>(tasks[i].history.records.size()));
+    for (const Config &c : before[i])
+      EXPECT_TRUE(tasks[i].history.measured.count(c));
+  }
+  EXPECT_EQ(tasks[0].history.records.size() + tasks[1].history.records.size(), 80u);
+}
