@@ -1,10 +1,11 @@
 # -*- Python -*-
 import os
+import subprocess
 import lit.formats
 
 config.name = "dltune"
 config.test_format = lit.formats.ShTest(True)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.dltune_obj_root, "test")
 config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "Inputs", "tools"]
@@ -27,3 +28,16 @@ if config.ptxas:
         [os.path.dirname(config.ptxas), config.environment["PATH"]])
 if os.path.exists("/dev/nvidia0") or os.path.exists("/dev/nvidiactl"):
     config.available_features.add("cuda-driver")
+
+# ONNX import tests write their models with onnx.helper and compute reference
+# outputs with NumPy (Debian's python3-onnx, python3-numpy): a Python that has
+# both, preferring the system's (a pyenv shim may shadow it).
+for candidate in ["/usr/bin/python3", "python3"]:
+    try:
+        subprocess.run([candidate, "-c", "import onnx, numpy"], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except (OSError, subprocess.CalledProcessError):
+        continue
+    config.available_features.add("onnx-python")
+    config.substitutions.append(("%python", candidate))
+    break

@@ -1,6 +1,8 @@
 //===- KernelRunner.cpp - Check and time one kernel of a module -----------===//
 
 #include "dltune/Execution/KernelRunner.h"
+#include "dltune/Execution/NpyFile.h"
+#include "dltune/Tuning/Error.h"
 #include "dltune/Execution/CudaDriver.h"
 #include "dltune/Execution/GpuKernel.h"
 #include "dltune/Transforms/LowerGpu.h"
@@ -59,6 +61,32 @@ static Comparison compareRuns(const std::vector<HostBuffer> &refArgs,
   return total;
 }
 
+/// The kernel's inputs: the given .npy files for the first arguments,
+/// deterministic pseudo-random contents for the rest.
+static llvm::Expected<std::vector<HostBuffer>> loadInputs(const KernelSignature &sig,
+                                                          const RunOptions &options) {
+  std::vector<HostBuffer> generated = makeInputs(sig, options.seed);
+  if (options.inputFiles.size() > generated.size())
+    return makeError(std::to_string(options.inputFiles.size()) + " input files for " +
+                     std::to_string(generated.size()) + " arguments");
+  std::vector<HostBuffer> inputs;
+  for (size_t i = 0; i < generated.size(); ++i) {
+    if (i >= options.inputFiles.size()) {
+      inputs.push_back(generated[i]);
+      continue;
+    }
+    llvm::Expected<HostBuffer> b = readNpyFile(options.inputFiles[i]);
+    if (!b)
+      return b.takeError();
+    const BufferType &want = generated[i].getType(), &have = b->getType();
+    if (want.element != have.element || want.shape != have.shape)
+      return makeError("argument #" + std::to_string(i) + " is " + want.str() + ", but '" +
+                       options.inputFiles[i] + "' holds " + have.str());
+    inputs.push_back(std::move(*b));
+  }
+  return inputs;
+}
+
 using RunFn = std::function<llvm::Error(std::vector<HostBuffer> &, std::vector<HostBuffer> *)>;
 
 /// The part of a run every target shares: inputs, the optional check against
@@ -72,7 +100,10 @@ static llvm::Expected<RunReport> checkAndTime(ModuleOp module, StringRef entry,
                                               const TimeFn &time = nullptr) {
   RunReport report;
   report.flops = countFlops(module, entry);
-  std::vector<HostBuffer> inputs = makeInputs(sig, options.seed);
+  llvm::Expected<std::vector<HostBuffer>> loaded = loadInputs(sig, options);
+  if (!loaded)
+    return loaded.takeError();
+  std::vector<HostBuffer> inputs = std::move(*loaded);
   if (options.check) {
     llvm::Expected<std::unique_ptr<CpuKernel>> reference =
         compileCpuKernel(module, entry, "dltune-strip", /*openmp=*/false);
@@ -93,6 +124,17 @@ static llvm::Expected<RunReport> checkAndTime(ModuleOp module, StringRef entry,
   if (!timing)
     return timing.takeError();
   report.timing = *timing;
+  if (!options.outputFiles.empty()) {
+    std::vector<HostBuffer> outArgs(inputs), results;
+    if (llvm::Error err = run(outArgs, &results))
+      return std::move(err);
+    if (options.outputFiles.size() > results.size())
+      return makeError(std::to_string(options.outputFiles.size()) + " output files for " +
+                       std::to_string(results.size()) + " results of '" + entry.str() + "'");
+    for (size_t i = 0; i < options.outputFiles.size(); ++i)
+      if (llvm::Error err = writeNpyFile(options.outputFiles[i], results[i]))
+        return std::move(err);
+  }
   return report;
 }
 

@@ -1878,8 +1878,13 @@ llvm::Expected<OwningOpRef<ModuleOp>> Importer::run() {
       return nodeError(node, "the node has no outputs");
     b.setLoc(NameLoc::get(b.getStringAttr(nodeName(node)),
                           FileLineColLoc::get(&ctx, source, nodeIndex + 1, 0)));
-    if (llvm::Error e = (this->*(it->second))(node))
-      return std::move(e);
+    if (llvm::Error e = (this->*(it->second))(node)) {
+      // Errors from helpers do not know the node; say which it was.
+      std::string msg = llvm::toString(std::move(e));
+      if (!StringRef(msg).starts_with(source + ": "))
+        return nodeError(node, msg);
+      return makeError(msg);
+    }
   }
   b.setLoc(func.getLoc());
   SmallVector<Value> results;

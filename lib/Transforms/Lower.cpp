@@ -106,6 +106,9 @@ void mlir::dltune::buildCpuLoweringPipeline(OpPassManager &pm, bool openmp) {
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertMathToLLVMPass());
+  // What LLVM has no intrinsic for (erf, ...) becomes a libm call, which the
+  // JIT and the candidates' shared objects resolve against the process.
+  pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   if (openmp)

@@ -54,7 +54,7 @@ int importCommand() {
   std::unique_ptr<llvm::ToolOutputFile> out = openOutputFile(importOutput, &err);
   if (!out)
     return fail(err);
-  (*module)->print(out->os(), OpPrintingFlags().enableDebugInfo(true, /*pretty=*/true));
+  (*module)->print(out->os(), OpPrintingFlags().enableDebugInfo(true, /*prettyForm=*/false));
   out->keep();
   return 0;
 }

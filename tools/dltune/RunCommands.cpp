@@ -2,6 +2,7 @@
 //
 //   dltune run FILE.mlir --entry NAME [--target cpu|gpu] [--repeat N]
 //                        [--warmup N] [--check] [--json] [--default-config]
+//                        [--input IN.npy]... [--save-output OUT.npy]...
 //   dltune compare FILE.mlir... [--repeat N] [--threads N]
 //
 //===----------------------------------------------------------------------===//
@@ -43,6 +44,14 @@ static cl::opt<bool> defaultConfig(
     "default-config",
     cl::desc("Annotate with dltune's default space and config first"),
     cl::sub(runCmd));
+static cl::list<std::string>
+    inputFiles("input",
+               cl::desc("A .npy file for the next argument, in argument order (repeatable; "
+                        "arguments without one get deterministic pseudo-random contents)"),
+               cl::sub(runCmd));
+static cl::list<std::string>
+    saveOutputs("save-output", cl::desc("Write the next result to this .npy file (repeatable)"),
+                cl::sub(runCmd));
 static cl::list<std::string> compareFiles(cl::Positional, cl::desc("<file.mlir>..."),
                                           cl::OneOrMore, cl::sub(compareCmd));
 static cl::opt<int> repeat("repeat", cl::desc("Timed repetitions"), cl::init(10),
@@ -77,6 +86,8 @@ int runCommand() {
   options.repeat = repeat;
   options.warmup = warmup;
   options.check = check;
+  options.inputFiles.assign(inputFiles.begin(), inputFiles.end());
+  options.outputFiles.assign(saveOutputs.begin(), saveOutputs.end());
   if (defaultConfig)
     options.schedulePipeline =
         (target == "gpu" ? std::string("dltune-annotate{target=gpu default-config=true}")

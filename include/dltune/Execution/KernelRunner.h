@@ -15,6 +15,11 @@ struct RunOptions {
   /// "dltune-strip" and a serial lowering.
   std::string schedulePipeline = "dltune-apply,dltune-strip";
   uint64_t seed = 1;
+  /// .npy files for the first arguments, in order (the others stay
+  /// deterministic pseudo-random); types and shapes must match.
+  std::vector<std::string> inputFiles;
+  /// Where the results go (.npy), in result order.
+  std::vector<std::string> outputFiles;
 };
 
 struct RunReport {
