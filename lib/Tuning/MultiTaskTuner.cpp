@@ -14,10 +14,10 @@ double mlir::dltune::computeModelLatency(llvm::ArrayRef<TaskState> tasks, double
 }
 
 namespace {
-std::vector<TaskState> statesOf(llvm::ArrayRef<TuningTask> tasks) {
+std::vector<TaskState> statesOf(llvm::ArrayRef<ModelTask> tasks) {
   std::vector<TaskState> states;
   states.reserve(tasks.size());
-  for (const TuningTask &t : tasks)
+  for (const ModelTask &t : tasks)
     states.push_back(t.state);
   return states;
 }
@@ -37,20 +37,20 @@ void recordMeasurement(TaskState &s, const MeasureRecord &r) {
 /// passes each result on to the observer.
 class SlotRecorder : public MeasureCallback {
 public:
-  SlotRecorder(std::vector<TuningTask> &tasks, size_t task, ModelProgress &progress,
+  SlotRecorder(std::vector<ModelTask> &tasks, size_t task, ModelProgress &progress,
                const ModelTuningOptions &options, double clockBefore,
                ModelTuningObserver *observer)
       : tasks(tasks), task(task), progress(progress), options(options),
         clockBase(progress.clockSeconds), clockBefore(clockBefore), observer(observer) {}
 
   void onResult(const Config &config, const MeasureRecord &r, const TuningProgress &) override {
-    TuningTask &t = tasks[task];
+    ModelTask &t = tasks[task];
     recordMeasurement(t.state, r);
     ++progress.model.trialsDone;
     progress.clockSeconds = clockBase + (t.measurer->getClockSeconds() - clockBefore);
     // O(tasks) per measurement; cheap next to any measurement.
     double latency = options.constantMs;
-    for (const TuningTask &other : tasks)
+    for (const ModelTask &other : tasks)
       latency += other.state.weight * other.state.currentMs();
     progress.model.modelLatencyMs = latency;
     if (observer)
@@ -58,7 +58,7 @@ public:
   }
 
 private:
-  std::vector<TuningTask> &tasks;
+  std::vector<ModelTask> &tasks;
   size_t task;
   ModelProgress &progress;
   const ModelTuningOptions &options;
@@ -67,7 +67,7 @@ private:
 };
 } // namespace
 
-ModelProgress mlir::dltune::runModelTuning(std::vector<TuningTask> &tasks,
+ModelProgress mlir::dltune::runModelTuning(std::vector<ModelTask> &tasks,
                                            TaskScheduler &scheduler,
                                            const ModelTuningOptions &options,
                                            ModelTuningObserver *observer) {
@@ -77,7 +77,7 @@ ModelProgress mlir::dltune::runModelTuning(std::vector<TuningTask> &tasks,
   model.slotTrials = std::max<int64_t>(1, options.slotTrials);
 
   // A resumed run: rebuild each task's state from the history it holds.
-  for (TuningTask &t : tasks) {
+  for (ModelTask &t : tasks) {
     TaskState &s = t.state;
     s.bestMs = INFINITY;
     s.bestTrace.clear();
@@ -133,7 +133,7 @@ ModelProgress mlir::dltune::runModelTuning(std::vector<TuningTask> &tasks,
       return finish("scheduler chose a finished task");
 
     size_t i = request->task;
-    TuningTask &t = tasks[i];
+    ModelTask &t = tasks[i];
     int64_t n = model.slotTrials;
     if (request->maxTrials > 0)
       n = std::min(n, request->maxTrials);

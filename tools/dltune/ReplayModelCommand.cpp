@@ -111,7 +111,7 @@ class ReportWriter : public ModelTuningObserver {
 public:
   ReportWriter(std::ostream *out, int seed) : out(out), seed(seed) {}
   void onMeasurement(size_t task, const Config &, const MeasureRecord &r,
-                     llvm::ArrayRef<TuningTask> tasks, const ModelProgress &p) override {
+                     llvm::ArrayRef<ModelTask> tasks, const ModelProgress &p) override {
     if (!out)
       return;
     *out << seed << "," << p.model.trialsDone << "," << tasks[task].state.name << ",\""
@@ -185,7 +185,7 @@ int replayModelCommand() {
   std::vector<std::vector<double>> bestPerTask(recorded.size()), sharePerTask(recorded.size());
   for (int seed = 0; seed < seeds; ++seed) {
     CliStrategyObserver strategyObserver;
-    std::vector<TuningTask> tasks;
+    std::vector<ModelTask> tasks;
     for (const RecordedTask &r : recorded) {
       StrategyOptions opts;
       opts.costModel = costModel;
@@ -196,7 +196,7 @@ int replayModelCommand() {
           createSearchStrategy(strategyName, opts);
       if (!strategy)
         return fail(llvm::toString(strategy.takeError()));
-      TuningTask t{TaskState{}, r.cache.getSpace(), std::move(*strategy),
+      ModelTask t{TaskState{}, r.cache.getSpace(), std::move(*strategy),
                    std::make_unique<ReplayMeasurer>(r.cache, stochastic,
                                                      1000 + seed * 101 + tasks.size()),
                    TuningHistory{}};

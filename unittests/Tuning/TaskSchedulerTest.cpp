@@ -79,9 +79,9 @@ public:
   double base, slope, drift, clock = 0;
 };
 
-TuningTask lineTask(double weight, int size, double base, double slope, double untuned,
+ModelTask lineTask(double weight, int size, double base, double slope, double untuned,
                     double drift = 0) {
-  TuningTask t{TaskState{}, lineSpace(size), llvm::cantFail(createSearchStrategy("random")),
+  ModelTask t{TaskState{}, lineSpace(size), llvm::cantFail(createSearchStrategy("random")),
                std::make_unique<LineMeasurer>(base, slope, drift), TuningHistory{}};
   t.state.name = "line";
   t.state.kind = "line";
@@ -262,7 +262,7 @@ TEST(TaskScheduler, DynaTuneCostAwareRewardPrefersTheCheaperSlot) {
 }
 
 TEST(MultiTaskTuner, SequentialEarlyStopPassesBudgetOn) {
-  std::vector<TuningTask> tasks;
+  std::vector<ModelTask> tasks;
   // Task 0 is flat (every config 5 ms): it stops improving after its first
   // measurement. Task 1 improves with every measurement.
   tasks.push_back(lineTask(1, 200, 5, 0, 10));
@@ -280,7 +280,7 @@ TEST(MultiTaskTuner, SequentialEarlyStopPassesBudgetOn) {
 }
 
 TEST(MultiTaskTuner, SequentialPassesBudgetOnWithinItsFirstPass) {
-  std::vector<TuningTask> tasks;
+  std::vector<ModelTask> tasks;
   tasks.push_back(lineTask(1, 200, 5, 0, 10));
   tasks.push_back(lineTask(1, 200, 9, 0, 10, 0.01));
   tasks.push_back(lineTask(1, 200, 9, 0, 10, 0.01));
@@ -288,7 +288,7 @@ TEST(MultiTaskTuner, SequentialPassesBudgetOnWithinItsFirstPass) {
   so.earlyStop = 10;
   struct Order : ModelTuningObserver {
     void onMeasurement(size_t task, const Config &, const MeasureRecord &,
-                       llvm::ArrayRef<TuningTask>, const ModelProgress &) override {
+                       llvm::ArrayRef<ModelTask>, const ModelProgress &) override {
       order.push_back(task);
     }
     std::vector<size_t> order;
@@ -305,7 +305,7 @@ TEST(MultiTaskTuner, SequentialPassesBudgetOnWithinItsFirstPass) {
 }
 
 TEST(MultiTaskTuner, SequentialWithoutEarlyStopSplitsEvenly) {
-  std::vector<TuningTask> tasks;
+  std::vector<ModelTask> tasks;
   tasks.push_back(lineTask(1, 200, 5, 0, 10));
   tasks.push_back(lineTask(1, 200, 1, 1, 10));
   tasks.push_back(lineTask(1, 200, 1, 1, 10));
@@ -315,12 +315,12 @@ TEST(MultiTaskTuner, SequentialWithoutEarlyStopSplitsEvenly) {
   ModelTuningOptions mo;
   mo.trials = 90;
   runModelTuning(tasks, *s, mo);
-  for (TuningTask &t : tasks)
+  for (ModelTask &t : tasks)
     EXPECT_EQ(t.state.trials, 30);
 }
 
 TEST(MultiTaskTuner, TracksModelLatencyClockAndBudgets) {
-  std::vector<TuningTask> tasks;
+  std::vector<ModelTask> tasks;
   tasks.push_back(lineTask(2, 10, 1, 1, 30)); // configs 0..9: best 11 ms at x = 9
   tasks.push_back(lineTask(1, 200, 1, 1, 10));
   auto s = make("round-robin");
@@ -330,9 +330,9 @@ TEST(MultiTaskTuner, TracksModelLatencyClockAndBudgets) {
   mo.constantMs = 3;
   struct Last : ModelTuningObserver {
     void onMeasurement(size_t, const Config &, const MeasureRecord &,
-                       llvm::ArrayRef<TuningTask> tasks, const ModelProgress &p) override {
+                       llvm::ArrayRef<ModelTask> tasks, const ModelProgress &p) override {
       double expect = 3;
-      for (const TuningTask &t : tasks)
+      for (const ModelTask &t : tasks)
         expect += t.state.weight * t.state.currentMs();
       EXPECT_DOUBLE_EQ(p.model.modelLatencyMs, expect);
       ++count;
@@ -351,7 +351,7 @@ TEST(MultiTaskTuner, TracksModelLatencyClockAndBudgets) {
   EXPECT_DOUBLE_EQ(tasks[0].state.seconds, 10);
 
   // Per-task cap, time budget and latency goal.
-  std::vector<TuningTask> capped;
+  std::vector<ModelTask> capped;
   capped.push_back(lineTask(1, 200, 1, 1, 10));
   capped.push_back(lineTask(1, 200, 1, 1, 10));
   mo.trialsPerTask = 20;
@@ -359,7 +359,7 @@ TEST(MultiTaskTuner, TracksModelLatencyClockAndBudgets) {
   EXPECT_EQ(p.model.trialsDone, 40);
   EXPECT_EQ(p.stopReason, "every task finished");
 
-  std::vector<TuningTask> timed;
+  std::vector<ModelTask> timed;
   timed.push_back(lineTask(1, 200, 1, 1, 10));
   mo.trialsPerTask = 0;
   mo.timeBudgetSeconds = 13;
@@ -368,7 +368,7 @@ TEST(MultiTaskTuner, TracksModelLatencyClockAndBudgets) {
   // Checked between batches (here slots of 4): 12 s < 13 s, one more slot.
   EXPECT_EQ(p.model.trialsDone, 16);
 
-  std::vector<TuningTask> goal;
+  std::vector<ModelTask> goal;
   goal.push_back(lineTask(1, 200, 1, 1, 100));
   mo.timeBudgetSeconds = 0;
   mo.constantMs = 0;
@@ -379,7 +379,7 @@ TEST(MultiTaskTuner, TracksModelLatencyClockAndBudgets) {
 }
 
 TEST(MultiTaskTuner, ResumedRunContinuesWhereItStopped) {
-  std::vector<TuningTask> tasks;
+  std::vector<ModelTask> tasks;
   tasks.push_back(lineTask(1, 200, 1, 1, 10));
   tasks.push_back(lineTask(1, 200, 1, 1, 10));
   ModelTuningOptions mo;
@@ -387,11 +387,11 @@ TEST(MultiTaskTuner, ResumedRunContinuesWhereItStopped) {
   mo.slotTrials = 8;
   runModelTuning(tasks, *make("round-robin"), mo);
   std::vector<std::set<Config>> before;
-  for (TuningTask &t : tasks)
+  for (ModelTask &t : tasks)
     before.push_back(t.history.measured);
   ASSERT_EQ(before[0].size() + before[1].size(), 40u);
   // Continue with a larger budget and fresh task state (as from a database).
-  for (TuningTask &t : tasks)
+  for (ModelTask &t : tasks)
     t.state = [&] {
       TaskState s;
       s.weight = 1;

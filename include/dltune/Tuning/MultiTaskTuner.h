@@ -17,7 +17,7 @@
 namespace mlir::dltune {
 
 /// One task of a model and what it keeps between slots.
-struct TuningTask {
+struct ModelTask {
   TaskState state; // name, kind, weight, flops, untunedMs filled by the caller
   SearchSpace space;
   std::unique_ptr<SearchStrategy> strategy;
@@ -53,12 +53,12 @@ public:
   virtual ~ModelTuningObserver() = default;
   /// One measurement of `task`, with the model state after it.
   virtual void onMeasurement(size_t task, const Config &config, const MeasureRecord &record,
-                             llvm::ArrayRef<TuningTask> tasks, const ModelProgress &progress) {}
-  virtual void onSlotStart(size_t task, llvm::ArrayRef<TuningTask> tasks,
+                             llvm::ArrayRef<ModelTask> tasks, const ModelProgress &progress) {}
+  virtual void onSlotStart(size_t task, llvm::ArrayRef<ModelTask> tasks,
                            const ModelProgress &progress) {}
-  virtual void onSlotDone(size_t task, llvm::ArrayRef<TuningTask> tasks,
+  virtual void onSlotDone(size_t task, llvm::ArrayRef<ModelTask> tasks,
                           const ModelProgress &progress) {}
-  virtual void onFinish(llvm::ArrayRef<TuningTask> tasks, const ModelProgress &progress) {}
+  virtual void onFinish(llvm::ArrayRef<ModelTask> tasks, const ModelProgress &progress) {}
 };
 
 /// constant + sum over tasks of weight x currentMs().
@@ -68,7 +68,7 @@ double computeModelLatency(llvm::ArrayRef<TaskState> tasks, double constantMs);
 /// is reached, every task is finished or the scheduler stops. Tasks that
 /// already hold history (a resumed run) continue where they stopped: their
 /// measurements count towards the budget and are never proposed again.
-ModelProgress runModelTuning(std::vector<TuningTask> &tasks, TaskScheduler &scheduler,
+ModelProgress runModelTuning(std::vector<ModelTask> &tasks, TaskScheduler &scheduler,
                              const ModelTuningOptions &options,
                              ModelTuningObserver *observer = nullptr);
 
