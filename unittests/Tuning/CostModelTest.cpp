@@ -186,8 +186,8 @@ TEST(CostModel, SaveLoadRoundTrip) {
   llvm::Error bad = rf->load("/dev/null");
   EXPECT_TRUE(static_cast<bool>(bad));
   llvm::consumeError(std::move(bad));
-  EXPECT_FALSE(static_cast<bool>(createCostModel("gp")));
-  llvm::consumeError(createCostModel("gp").takeError());
+  EXPECT_FALSE(static_cast<bool>(createCostModel("no-such-model")));
+  llvm::consumeError(createCostModel("no-such-model").takeError());
 }
 
 TEST(CostModel, UpdateAccumulatesRows) {
