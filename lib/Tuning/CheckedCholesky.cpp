@@ -24,9 +24,9 @@ llvm::Expected<Eigen::MatrixXd> mlir::dltune::checkedCholesky(const Eigen::Matri
     if (llt.info() == Eigen::Success) {
       ++report.jitterEvents;
       report.largestJitter = std::max(report.largestJitter, jitter);
-      report.lastMessage = llvm::formatv("Cholesky of a {0}x{0} matrix needed jitter {1:e2}",
-                                         a.rows(), jitter)
-                               .str();
+      report.lastMessage =
+          llvm::formatv("Cholesky of a {0}x{0} matrix needed jitter {1:e2}", a.rows(), jitter)
+              .str();
       return Eigen::MatrixXd(llt.matrixL());
     }
   }

@@ -31,7 +31,7 @@ using json = nlohmann::json;
 namespace {
 /// What backward() needs from forward().
 struct LayerCache {
-  MatrixXd input, cholesky, kuf, a, mean, var;
+  MatrixXd input, cholesky, choleskyInverse, kuf, a, mean, var;
   std::vector<MatrixXd> sTa; // S_d^T A per output
 };
 
@@ -45,8 +45,12 @@ llvm::Expected<LayerCache> forwardLayer(const DeepGaussianProcess::Layer &layer,
   if (!l)
     return l.takeError();
   c.cholesky = std::move(*l);
+  // L^-1 once (M^3), so the M^2 B products below are plain GEMMs, which
+  // Eigen runs about twice as fast as triangular solves.
+  c.choleskyInverse = c.cholesky.triangularView<Eigen::Lower>().solve(
+      MatrixXd::Identity(c.cholesky.rows(), c.cholesky.cols()));
   c.kuf = layer.kernel.matrix(layer.inducing, input);
-  c.a = c.cholesky.triangularView<Eigen::Lower>().solve(c.kuf);
+  c.a.noalias() = c.choleskyInverse * c.kuf;
   c.mean = c.a.transpose() * layer.qMu;
   if (layer.meanWeights.size())
     c.mean += input * layer.meanWeights;
@@ -73,13 +77,13 @@ MatrixXd choleskyBackward(const MatrixXd &l, const MatrixXd &gL) {
   phi.diagonal() *= 0.5;
   MatrixXd sym = 0.5 * (phi + phi.transpose());
   auto lt = l.triangularView<Eigen::Lower>().transpose();
-  MatrixXd left = lt.solve(sym);                       // L^-T sym
-  return lt.solve(left.transpose()).transpose();       // (L^-T (L^-T sym)^T)^T
+  MatrixXd left = lt.solve(sym);                 // L^-T sym
+  return lt.solve(left.transpose()).transpose(); // (L^-T (L^-T sym)^T)^T
 }
 
 void backwardLayer(const DeepGaussianProcess::Layer &layer, const LayerCache &c,
-                   const MatrixXd &gMean, const MatrixXd &gVar,
-                   DeepGaussianProcess::Layer &grad, MatrixXd *gInput) {
+                   const MatrixXd &gMean, const MatrixXd &gVar, DeepGaussianProcess::Layer &grad,
+                   MatrixXd *gInput) {
   grad.qMu += c.a * gMean;
   MatrixXd gA = layer.qMu * gMean.transpose();
   gA -= 2.0 * c.a * gVar.rowwise().sum().asDiagonal();
@@ -90,7 +94,7 @@ void backwardLayer(const DeepGaussianProcess::Layer &layer, const LayerCache &c,
   }
   // k(f, f) is the signal variance for stationary kernels.
   grad.kernel.logVariance += layer.kernel.variance() * gVar.sum();
-  MatrixXd gKuf = c.cholesky.triangularView<Eigen::Lower>().transpose().solve(gA);
+  MatrixXd gKuf = c.choleskyInverse.transpose() * gA;
   MatrixXd gL = -(gKuf * c.a.transpose()).triangularView<Eigen::Lower>().toDenseMatrix();
   MatrixXd gKuu = choleskyBackward(c.cholesky, gL);
   layer.kernel.backward(layer.inducing, c.input, gKuf, &grad.inducing, gInput,
@@ -114,6 +118,40 @@ void sampleBackward(const LayerCache &c, const MatrixXd &eps, const MatrixXd &gS
               .matrix();
 }
 
+/// The last layer's moments for prediction only. With
+/// alpha = L^-T m and Q = L^-T (S S^T - I) L^-1 (both M x M work, once),
+/// mean = K_fu alpha and var = k - |A|^2 + |S^T A|^2 = k + diag(K_fu Q K_uf):
+/// one GEMM per sample instead of a solve and a product.
+struct LastLayerPredictor {
+  MatrixXd q;
+  VectorXd alpha;
+  static llvm::Expected<LastLayerPredictor> create(const DeepGaussianProcess::Layer &layer,
+                                                   double jitter, JitterReport &report) {
+    MatrixXd kuu = layer.kernel.matrix(layer.inducing, layer.inducing);
+    kuu.diagonal().array() += jitter;
+    llvm::Expected<MatrixXd> l = checkedCholesky(kuu, report);
+    if (!l)
+      return l.takeError();
+    MatrixXd inverse =
+        l->triangularView<Eigen::Lower>().solve(MatrixXd::Identity(l->rows(), l->cols()));
+    MatrixXd s = layer.qSqrt[0].triangularView<Eigen::Lower>();
+    MatrixXd middle = s * s.transpose() - MatrixXd::Identity(s.rows(), s.cols());
+    LastLayerPredictor p;
+    p.q = inverse.transpose() * middle * inverse;
+    p.alpha = inverse.transpose() * layer.qMu.col(0);
+    return p;
+  }
+  void moments(const DeepGaussianProcess::Layer &layer, const MatrixXd &input, VectorXd &mean,
+               VectorXd &var) const {
+    MatrixXd kuf = layer.kernel.matrix(layer.inducing, input);
+    mean = kuf.transpose() * alpha;
+    MatrixXd qKuf = q * kuf;
+    var = (layer.kernel.variance() + (kuf.array() * qKuf.array()).colwise().sum())
+              .matrix()
+              .transpose();
+  }
+};
+
 DeepGaussianProcess::Layer zerosLike(const DeepGaussianProcess::Layer &layer) {
   DeepGaussianProcess::Layer g;
   g.kernel.kind = layer.kernel.kind;
@@ -133,12 +171,17 @@ void forEachBlock(LayerVec &layers, Noise &logNoise, Visit visit) {
   for (size_t l = 0; l < layers.size(); ++l) {
     auto &layer = layers[l];
     std::string prefix = "layer" + std::to_string(l) + ".";
-    visit(prefix + "log_lengthscales", layer.kernel.logLengthscales.size(),
-          [&](size_t i) -> auto & { return layer.kernel.logLengthscales[i]; });
-    visit(prefix + "log_variance", 1, [&](size_t) -> auto & { return layer.kernel.logVariance; });
-    visit(prefix + "inducing_inputs", layer.inducing.size(),
-          [&](size_t i) -> auto & { return layer.inducing.data()[i]; });
-    visit(prefix + "q_mu", layer.qMu.size(), [&](size_t i) -> auto & { return layer.qMu.data()[i]; });
+    visit(
+        prefix + "log_lengthscales", layer.kernel.logLengthscales.size(), [&](size_t i) -> auto & {
+          return layer.kernel.logLengthscales[i];
+        });
+    visit(
+        prefix + "log_variance", 1, [&](size_t) -> auto & { return layer.kernel.logVariance; });
+    visit(
+        prefix + "inducing_inputs",
+        layer.inducing.size(), [&](size_t i) -> auto & { return layer.inducing.data()[i]; });
+    visit(
+        prefix + "q_mu", layer.qMu.size(), [&](size_t i) -> auto & { return layer.qMu.data()[i]; });
     // Only the lower triangle of each q_sqrt is free.
     Eigen::Index m = layer.qMu.rows();
     std::vector<std::pair<Eigen::Index, Eigen::Index>> lower;
@@ -146,13 +189,14 @@ void forEachBlock(LayerVec &layers, Noise &logNoise, Visit visit) {
       for (Eigen::Index row = col; row < m; ++row)
         lower.push_back({row, col});
     size_t tri = lower.size();
-    visit(prefix + "q_sqrt", tri * layer.qSqrt.size(), [&](size_t i) -> auto & {
-      const auto &[row, col] = lower[i % tri];
-      return layer.qSqrt[i / tri](row, col);
-    });
+    visit(
+        prefix + "q_sqrt", tri * layer.qSqrt.size(), [&](size_t i) -> auto & {
+          const auto &[row, col] = lower[i % tri];
+          return layer.qSqrt[i / tri](row, col);
+        });
   }
-  visit(std::string("likelihood.log_noise_variance"), 1,
-        [&](size_t) -> auto & { return logNoise; });
+  visit(
+      std::string("likelihood.log_noise_variance"), 1, [&](size_t) -> auto & { return logNoise; });
 }
 
 /// The flat vector of a layer stack (parameters or gradients alike).
@@ -204,8 +248,7 @@ ObjectiveDraws DeepGaussianProcess::drawNoise(size_t rows, int samples,
 }
 
 llvm::Expected<double> DeepGaussianProcess::objective(const MatrixXd &x, const VectorXd &y,
-                                                      double dataSize,
-                                                      const ObjectiveDraws &draws,
+                                                      double dataSize, const ObjectiveDraws &draws,
                                                       VectorXd *gradient) const {
   if (layers.empty())
     return makeError("deep GP: not initialised");
@@ -219,7 +262,8 @@ llvm::Expected<double> DeepGaussianProcess::objective(const MatrixXd &x, const V
     size_t samples = draws.eps.size();
     double noise = getNoiseVariance();
     double scale = dataSize / (static_cast<double>(rows) * samples);
-    // E_q[log N(y | f, noise)] = -log(2 pi noise)/2 - ((y - mu)^2 + v) / (2 noise).
+    // E_q[log N(y | f, noise)] = -log(2 pi noise)/2 - ((y - mu)^2 + v) / (2
+    // noise).
     auto likelihood = [&](const LayerCache &last, MatrixXd &gMean, MatrixXd &gVar) {
       VectorXd r = y - last.mean.col(0);
       Eigen::ArrayXd sq = r.array().square() + last.var.col(0).array();
@@ -236,7 +280,8 @@ llvm::Expected<double> DeepGaussianProcess::objective(const MatrixXd &x, const V
     if (numLayers == 1) {
       likelihood(*first, gMean0, gVar0);
     } else {
-      // The first layer's input is deterministic: its moments serve every sample.
+      // The first layer's input is deterministic: its moments serve every
+      // sample.
       for (size_t s = 0; s < samples; ++s) {
         std::vector<LayerCache> caches;
         MatrixXd f = sampleOutput(*first, draws.eps[s][0]);
@@ -350,8 +395,7 @@ llvm::Error DeepGaussianProcess::train(const MatrixXd &x, const VectorXd &y) {
   if (x.rows() != y.size() || (x.rows() && x.cols() != layers[0].inputDims()))
     return makeError("deep GP train: " + llvm::Twine(x.rows()) + " rows of " +
                      llvm::Twine(x.cols()) + " features, " + llvm::Twine(y.size()) +
-                     " targets; the model has " + llvm::Twine(layers[0].inputDims()) +
-                     " features");
+                     " targets; the model has " + llvm::Twine(layers[0].inputDims()) + " features");
   std::mt19937_64 rng(options.seed + 1);
   size_t n = x.rows(), batch = std::min<size_t>(n, std::max(options.minibatch, 1));
   std::vector<size_t> order(n);
@@ -382,8 +426,7 @@ llvm::Error DeepGaussianProcess::train(const MatrixXd &x, const VectorXd &y) {
     m = beta1 * m + (1 - beta1) * gradient;
     v = beta2 * v + (1 - beta2) * gradient.cwiseAbs2();
     double c1 = 1 - std::pow(beta1, it), c2 = 1 - std::pow(beta2, it);
-    theta.array() +=
-        options.learningRate * (m.array() / c1) / ((v.array() / c2).sqrt() + eps);
+    theta.array() += options.learningRate * (m.array() / c1) / ((v.array() / c2).sqrt() + eps);
     setParameters(theta);
   }
   return llvm::Error::success();
@@ -405,41 +448,45 @@ llvm::Error DeepGaussianProcess::predict(const MatrixXd &x, VectorXd &mean,
   // Fixed draws: the same rows always get the same prediction.
   std::mt19937_64 rng(options.seed ^ 0x5eedULL);
   int samples = std::max(options.predictSamples, 1);
+  const Layer &last = layers.back();
+  llvm::Expected<LastLayerPredictor> lastLayer =
+      LastLayerPredictor::create(last, options.jitter, jitter);
+  if (!lastLayer)
+    return lastLayer.takeError();
   mean.resize(x.rows());
   variance.resize(x.rows());
   const Eigen::Index chunk = 4096;
+  VectorXd mu, var;
   for (Eigen::Index begin = 0; begin < x.rows(); begin += chunk) {
     Eigen::Index rows = std::min(chunk, x.rows() - begin);
     MatrixXd xc = x.middleRows(begin, rows);
-    llvm::Expected<LayerCache> first =
-        forwardLayer(layers[0], xc, layers.size() > 1, options.jitter, false, jitter);
-    if (!first)
-      return first.takeError();
     if (layers.size() == 1) {
-      mean.segment(begin, rows) = first->mean.col(0);
-      variance.segment(begin, rows) = first->var.col(0).cwiseMax(0.0);
+      lastLayer->moments(last, xc, mu, var);
+      mean.segment(begin, rows) = mu;
+      variance.segment(begin, rows) = var.cwiseMax(0.0);
       continue;
     }
+    llvm::Expected<LayerCache> first =
+        forwardLayer(layers[0], xc, /*inner=*/true, options.jitter, false, jitter);
+    if (!first)
+      return first.takeError();
     ObjectiveDraws draws = drawNoise(rows, samples, rng);
     VectorXd sum = VectorXd::Zero(rows), sumSq = VectorXd::Zero(rows);
     for (int s = 0; s < samples; ++s) {
       MatrixXd f = sampleOutput(*first, draws.eps[s][0]);
-      for (size_t l = 1; l < layers.size(); ++l) {
-        bool inner = l + 1 < layers.size();
+      for (size_t l = 1; l + 1 < layers.size(); ++l) {
         llvm::Expected<LayerCache> c =
-            forwardLayer(layers[l], f, inner, options.jitter, false, jitter);
+            forwardLayer(layers[l], f, /*inner=*/true, options.jitter, false, jitter);
         if (!c)
           return c.takeError();
-        if (inner) {
-          f = sampleOutput(*c, draws.eps[s][l]);
-          continue;
-        }
-        sum += c->mean.col(0);
-        sumSq += c->mean.col(0).cwiseAbs2() + c->var.col(0).cwiseMax(0.0);
+        f = sampleOutput(*c, draws.eps[s][l]);
       }
+      lastLayer->moments(last, f, mu, var);
+      sum += mu;
+      sumSq += mu.cwiseAbs2() + var.cwiseMax(0.0);
     }
     // Moments of the equally weighted Gaussian mixture.
-    VectorXd mu = sum / samples;
+    mu = sum / samples;
     mean.segment(begin, rows) = mu;
     variance.segment(begin, rows) = (sumSq / samples - mu.cwiseAbs2()).cwiseMax(0.0);
   }
@@ -482,8 +529,7 @@ llvm::Error DeepGaussianProcess::fromJson(const json &j) {
   auto corrupt = [](const llvm::Twine &what) {
     return makeError("deep GP model: bad or missing " + what);
   };
-  if (!j.is_object() || !j.contains("options") || !j.contains("layers") ||
-      !j["layers"].is_array())
+  if (!j.is_object() || !j.contains("options") || !j.contains("layers") || !j["layers"].is_array())
     return corrupt("options/layers");
   const json &o = j["options"];
   DeepGPOptions loaded;
@@ -519,8 +565,7 @@ llvm::Error DeepGaussianProcess::fromJson(const json &j) {
         !lj.contains("q_mu") || !lj.contains("q_sqrt") || !lj.contains("mean_weights") ||
         !vectorFromJson(lj["log_lengthscales"], layer.kernel.logLengthscales) ||
         !numberFromJson(lj, "log_variance", layer.kernel.logVariance) ||
-        !matrixFromJson(lj["inducing"], layer.inducing) ||
-        !matrixFromJson(lj["q_mu"], layer.qMu) ||
+        !matrixFromJson(lj["inducing"], layer.inducing) || !matrixFromJson(lj["q_mu"], layer.qMu) ||
         !matrixFromJson(lj["mean_weights"], layer.meanWeights) || !lj["q_sqrt"].is_array())
       return corrupt("layer " + llvm::Twine(l));
     for (const json &s : lj["q_sqrt"]) {
@@ -530,12 +575,12 @@ llvm::Error DeepGaussianProcess::fromJson(const json &j) {
     }
     // Shapes must chain, or predict would read out of bounds.
     Eigen::Index m = layer.inducing.rows(), in = layer.inducing.cols();
-    bool shapesOk = layer.kernel.logLengthscales.size() == in && layer.qMu.rows() == m &&
-                    static_cast<Eigen::Index>(layer.qSqrt.size()) == layer.qMu.cols() &&
-                    (layer.meanWeights.size() == 0 ||
-                     (layer.meanWeights.rows() == in &&
-                      layer.meanWeights.cols() == layer.qMu.cols())) &&
-                    (loadedLayers.empty() || loadedLayers.back().outputDims() == in);
+    bool shapesOk =
+        layer.kernel.logLengthscales.size() == in && layer.qMu.rows() == m &&
+        static_cast<Eigen::Index>(layer.qSqrt.size()) == layer.qMu.cols() &&
+        (layer.meanWeights.size() == 0 ||
+         (layer.meanWeights.rows() == in && layer.meanWeights.cols() == layer.qMu.cols())) &&
+        (loadedLayers.empty() || loadedLayers.back().outputDims() == in);
     for (const MatrixXd &s : layer.qSqrt)
       shapesOk &= s.rows() == m && s.cols() == m;
     if (!shapesOk || m == 0)

@@ -49,8 +49,8 @@ ExactGaussianProcess::negativeLogMarginalLikelihood(const VectorXd &h, VectorXd 
   auto lower = l->triangularView<Eigen::Lower>();
   VectorXd a = lower.transpose().solve(lower.solve(trainY));
   double n = trainY.size();
-  double value = 0.5 * trainY.dot(a) + l->diagonal().array().log().sum() +
-                 0.5 * n * std::log(2 * M_PI);
+  double value =
+      0.5 * trainY.dot(a) + l->diagonal().array().log().sum() + 0.5 * n * std::log(2 * M_PI);
   if (gradient) {
     MatrixXd kInv = lower.transpose().solve(lower.solve(MatrixXd::Identity(k.rows(), k.cols())));
     MatrixXd w = a * a.transpose() - kInv;
@@ -110,8 +110,8 @@ double nloptObjective(unsigned n, const double *x, double *grad, void *data) {
 
 llvm::Error ExactGaussianProcess::fit(const MatrixXd &x, const VectorXd &y) {
   if (x.rows() == 0 || x.rows() != y.size())
-    return makeError("exact GP fit: " + llvm::Twine(x.rows()) + " rows, " +
-                     llvm::Twine(y.size()) + " targets");
+    return makeError("exact GP fit: " + llvm::Twine(x.rows()) + " rows, " + llvm::Twine(y.size()) +
+                     " targets");
   std::mt19937_64 rng(options.seed);
   MatrixXd xs = x;
   VectorXd ys = y;

@@ -8,9 +8,7 @@ using namespace mlir::dltune;
 using Eigen::MatrixXd;
 using Eigen::VectorXd;
 
-static VectorXd sigmoid(const VectorXd &z) {
-  return (1.0 / (1.0 + (-z.array()).exp())).matrix();
-}
+static VectorXd sigmoid(const VectorXd &z) { return (1.0 / (1.0 + (-z.array()).exp())).matrix(); }
 
 void FeasibilityClassifier::fit(const MatrixXd &x, const VectorXd &feasible) {
   Eigen::Index d = x.cols();

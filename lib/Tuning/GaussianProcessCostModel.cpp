@@ -34,14 +34,14 @@ public:
 
   llvm::Error fit(const FeatureMatrix &x, const std::vector<double> &y) override {
     if (x.rows() != y.size() || x.rows() == 0)
-      return makeError(name + " fit: " + llvm::Twine(x.rows()) + " rows, " +
-                       llvm::Twine(y.size()) + " labels");
+      return makeError(name + " fit: " + llvm::Twine(x.rows()) + " rows, " + llvm::Twine(y.size()) +
+                       " labels");
     MatrixXd features = toEigen(x);
     inputMean = features.colwise().mean().transpose();
-    inputScale = ((features.rowwise() - inputMean.transpose()).colwise().squaredNorm() /
-                  features.rows())
-                     .cwiseSqrt()
-                     .transpose();
+    inputScale =
+        ((features.rowwise() - inputMean.transpose()).colwise().squaredNorm() / features.rows())
+            .cwiseSqrt()
+            .transpose();
     // Constant columns keep scale 1 instead of dividing by zero.
     for (double &s : inputScale)
       if (!(s > 1e-12))
@@ -122,8 +122,7 @@ public:
   }
 
   llvm::Error load(const std::string &path) override {
-    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-        llvm::MemoryBuffer::getFile(path);
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer = llvm::MemoryBuffer::getFile(path);
     if (!buffer)
       return makeError("cannot read '" + path + "': " + buffer.getError().message());
     llvm::Expected<json> parsed = parseJson((*buffer)->getBuffer());
@@ -168,8 +167,8 @@ private:
 } // namespace
 
 std::unique_ptr<CostModel> mlir::dltune::createDeepGPCostModel(const DeepGPOptions &options) {
-  return std::make_unique<GaussianProcessCostModel>(
-      "dgp", std::make_unique<DeepGaussianProcess>(options));
+  return std::make_unique<GaussianProcessCostModel>("dgp",
+                                                    std::make_unique<DeepGaussianProcess>(options));
 }
 
 std::unique_ptr<CostModel> mlir::dltune::createExactGPCostModel(const ExactGPOptions &options) {
@@ -177,8 +176,7 @@ std::unique_ptr<CostModel> mlir::dltune::createExactGPCostModel(const ExactGPOpt
       "gp", std::make_unique<ExactGaussianProcess>(options));
 }
 
-const ProbabilisticRegressor *
-mlir::dltune::getGaussianProcessRegressor(const CostModel &model) {
+const ProbabilisticRegressor *mlir::dltune::getGaussianProcessRegressor(const CostModel &model) {
   if (model.getName() != "dgp" && model.getName() != "gp")
     return nullptr;
   return &static_cast<const GaussianProcessCostModel &>(model).getRegressor();

@@ -5,8 +5,6 @@
 
 #include "llvm/Support/Error.h"
 
-#include "RankCorrelation.h"
-
 #include "gtest/gtest.h"
 
 #include <algorithm>
@@ -138,7 +136,7 @@ TEST(CostModel, LearnsASyntheticFunction) {
     llvm::cantFail(model->fit(features->extractAll(d.train), labels));
     EXPECT_TRUE(model->isTrained());
     std::vector<double> pred = llvm::cantFail(model->predict(features->extractAll(d.test)));
-    double rho = spearman(pred, truth);
+    double rho = spearmanRankCorrelation(pred, truth);
     EXPECT_GT(rho, 0.8) << name << ": held-out rank correlation " << rho;
   }
 }
@@ -192,7 +190,7 @@ TEST(CostModel, UpdateAccumulatesRows) {
   llvm::cantFail(model->update(features->extractAll(second), labels(second)));
   // Two updates give the model all 200 rows: as good as one fit on them.
   std::vector<double> truth = labels(d.test);
-  double rho = spearman(llvm::cantFail(model->predict(features->extractAll(d.test))), truth);
+  double rho = spearmanRankCorrelation(llvm::cantFail(model->predict(features->extractAll(d.test))), truth);
   EXPECT_GT(rho, 0.8);
   FeatureMatrix wrong;
   wrong.cols = 2;

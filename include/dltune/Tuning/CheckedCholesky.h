@@ -1,4 +1,5 @@
-//===- CheckedCholesky.h - Cholesky that reports the jitter it adds -*- C++ -*-===//
+//===- CheckedCholesky.h - Cholesky that reports the jitter it adds -*- C++
+//-*-===//
 //
 // Kernel matrices are positive definite in exact arithmetic but often not
 // in floating point (duplicate inputs, tiny noise). The factorisation is

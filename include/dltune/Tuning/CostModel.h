@@ -84,6 +84,10 @@ std::vector<double> normalizedThroughput(const std::vector<double> &timesMs);
 double averageRecallAtN(const std::vector<double> &predicted,
                         const std::vector<double> &actual, int n);
 
+/// Spearman's rank correlation of a model's predictions with the truth
+/// (ties ordered arbitrarily), for tests and benchmarks of cost models.
+double spearmanRankCorrelation(const std::vector<double> &x, const std::vector<double> &y);
+
 } // namespace mlir::dltune
 
 #endif // DLTUNE_TUNING_COSTMODEL_H

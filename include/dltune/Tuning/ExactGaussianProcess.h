@@ -20,7 +20,7 @@ struct ExactGPOptions {
   /// L-BFGS runs: one from a fixed start, the rest from random ones.
   int restarts = 4;
   int maxEvaluations = 150;
-  size_t maxTrainPoints = 1000;
+  size_t maxTrainPoints = 500;
   uint64_t seed = 0;
   /// Lower bound of the noise variance (standardised targets).
   double minNoiseVariance = 1e-6;

@@ -1,4 +1,5 @@
-//===- GaussianProcessCostModel.h - GP regressors as cost models -*- C++ -*-===//
+//===- GaussianProcessCostModel.h - GP regressors as cost models -*- C++
+//-*-===//
 //
 // Wraps a ProbabilisticRegressor (deep or exact GP) into the CostModel
 // interface. Labels are normalised throughput with 0 for failed

@@ -1,4 +1,5 @@
-//===- ProbabilisticRegressor.h - Regression with a predictive variance -*- C++ -*-===//
+//===- ProbabilisticRegressor.h - Regression with a predictive variance -*- C++
+//-*-===//
 //
 // What the Gaussian-process cost model needs from its regressor: fit on
 // standardised inputs and targets, predict a mean and a variance of the

@@ -1,14 +1,12 @@
-//===- RankCorrelation.h - Spearman's rho for cost-model tests --*- C++ -*-===//
-#ifndef DLTUNE_UNITTESTS_TUNING_RANKCORRELATION_H
-#define DLTUNE_UNITTESTS_TUNING_RANKCORRELATION_H
+//===- RankCorrelation.cpp - Spearman's rho of predictions ----------------===//
+
+#include "dltune/Tuning/CostModel.h"
 
 #include <algorithm>
 #include <numeric>
-#include <vector>
 
-namespace mlir::dltune {
-/// Spearman's rank correlation (ties ordered arbitrarily).
-inline double spearman(const std::vector<double> &x, const std::vector<double> &y) {
+double mlir::dltune::spearmanRankCorrelation(const std::vector<double> &x,
+                                             const std::vector<double> &y) {
   auto ranks = [](const std::vector<double> &v) {
     std::vector<size_t> idx(v.size());
     std::iota(idx.begin(), idx.end(), 0);
@@ -24,6 +22,3 @@ inline double spearman(const std::vector<double> &x, const std::vector<double> &
     d2 += (rx[i] - ry[i]) * (rx[i] - ry[i]);
   return 1 - 6 * d2 / (n * (n * n - 1));
 }
-} // namespace mlir::dltune
-
-#endif // DLTUNE_UNITTESTS_TUNING_RANKCORRELATION_H
