@@ -1,7 +1,7 @@
 //===- gp_cost_models.cpp - Training and prediction time of the GP models -===//
 //
 // Fits "dgp" and "gp" (default options) on synthetic tuning records (a
-// smooth log-throughput surface over 12 features, 5% failed configs) and
+// smooth log-throughput surface over 12 features, about 3.5% failed configs) and
 // predicts as many unseen candidates, printing one table row per model:
 // fit and predict seconds, and held-out quality on the feasible rows.
 // Usage: dltune-bench-gp [rows=10000] [features=12] [json-output-path]

@@ -26,7 +26,8 @@ public:
                               Eigen::VectorXd &variance) const = 0;
   virtual nlohmann::json toJson() const = 0;
   virtual llvm::Error fromJson(const nlohmann::json &j) = 0;
-  /// Every Cholesky that needed jitter since construction.
+  /// Every Cholesky that needed jitter since construction (predict() counts
+  /// too, so one regressor is not for concurrent predictions).
   const JitterReport &getJitterReport() const { return jitter; }
 
 protected:
