@@ -61,10 +61,7 @@ public:
   }
 
   llvm::Expected<std::vector<double>> predict(const FeatureMatrix &x) const override {
-    std::vector<double> mean, var;
-    if (llvm::Error e = predictWithVariance(x, mean, var))
-      return std::move(e);
-    return mean;
+    return predictMeanOnly(x);
   }
 
   llvm::Error predictWithVariance(const FeatureMatrix &x, std::vector<double> &mean,

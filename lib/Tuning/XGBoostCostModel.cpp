@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dltune/Tuning/CostModel.h"
+#include "dltune/Tuning/GaussianProcessCostModel.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -248,7 +249,17 @@ mlir::dltune::createCostModel(llvm::StringRef name, uint64_t seed, int planSize)
     return std::make_unique<XGBoostCostModel>(false, seed, planSize);
   if (name == "rf")
     return createRandomForestCostModel(seed);
+  if (name == "dgp") {
+    DeepGPOptions options;
+    options.seed = seed;
+    return createDeepGPCostModel(options);
+  }
+  if (name == "gp") {
+    ExactGPOptions options;
+    options.seed = seed;
+    return createExactGPCostModel(options);
+  }
   return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 "unknown cost model '%s' (known: xgb, xgb-reg, rf)",
+                                 "unknown cost model '%s' (known: xgb, xgb-reg, rf, dgp, gp)",
                                  name.str().c_str());
 }

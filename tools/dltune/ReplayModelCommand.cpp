@@ -107,9 +107,9 @@ llvm::Expected<RecordedTask> parseTask(llvm::StringRef spec) {
 }
 
 /// Writes `seed,trial,task,config,time_ms,model_latency_ms,sim_clock_s`.
-class ReportWriter : public ModelTuningObserver {
+class ModelReportWriter : public ModelTuningObserver {
 public:
-  ReportWriter(std::ostream *out, int seed) : out(out), seed(seed) {}
+  ModelReportWriter(std::ostream *out, int seed) : out(out), seed(seed) {}
   void onMeasurement(size_t task, const Config &, const MeasureRecord &r,
                      llvm::ArrayRef<ModelTask> tasks, const ModelProgress &p) override {
     if (!out)
@@ -220,7 +220,7 @@ int replayModelCommand() {
     mo.taskEarlyStop = taskEarlyStop;
     mo.constantMs = constantMs;
     mo.seed = seed;
-    ReportWriter writer(out, seed);
+    ModelReportWriter writer(out, seed);
     ModelProgress p = runModelTuning(tasks, *scheduler, mo, &writer);
     double overhead = p.clockSeconds > 0 ? 100 * p.schedulerSeconds / p.clockSeconds : 0;
     llvm::outs() << llvm::formatv(

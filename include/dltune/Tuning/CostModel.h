@@ -49,13 +49,24 @@ public:
   virtual llvm::Error save(const std::string &path) const = 0;
   virtual llvm::Error load(const std::string &path) = 0;
 
+protected:
+  /// predict() for models whose mean comes with their variance.
+  llvm::Expected<std::vector<double>> predictMeanOnly(const FeatureMatrix &x) const {
+    std::vector<double> mean, variance;
+    if (llvm::Error e = predictWithVariance(x, mean, variance))
+      return std::move(e);
+    return mean;
+  }
+
 private:
   FeatureMatrix seen;
   std::vector<double> seenLabels;
 };
 
 /// "xgb" (XGBoost, AutoTVM's rank objective), "xgb-reg" (XGBoost
-/// regression), "rf" (random forest with variance). `planSize` is the k of
+/// regression), "rf" (random forest with variance), "dgp" (deep Gaussian
+/// process) and "gp" (exact Gaussian process), both with their default
+/// options (GaussianProcessCostModel.h). `planSize` is the k of
 /// the top-k recall that XGBoost's early stopping watches.
 llvm::Expected<std::unique_ptr<CostModel>> createCostModel(llvm::StringRef name,
                                                            uint64_t seed = 0,
@@ -72,6 +83,10 @@ std::vector<double> normalizedThroughput(const std::vector<double> &timesMs);
 /// are ordered as numpy's stable argsort orders them.
 double averageRecallAtN(const std::vector<double> &predicted,
                         const std::vector<double> &actual, int n);
+
+/// Spearman's rank correlation of a model's predictions with the truth
+/// (ties ordered arbitrarily), for tests and benchmarks of cost models.
+double spearmanRankCorrelation(const std::vector<double> &x, const std::vector<double> &y);
 
 } // namespace mlir::dltune
 
