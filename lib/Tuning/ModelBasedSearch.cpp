@@ -181,7 +181,7 @@ mlir::dltune::makeStrategyCostModel(llvm::StringRef strategy, const StrategyOpti
   // Expected improvement over a model without variance would be greedy
   // search on the mean under another name.
   if (strategy == "bo" && !model->hasVariance())
-    return makeError("strategy 'bo' needs a cost model with variance (rf); '" +
+    return makeError("strategy 'bo' needs a cost model with variance (rf, dgp, gp); '" +
                      model->getName().str() + "' has none");
   return model;
 }

@@ -51,7 +51,7 @@
 // RUN: not dltune tune %s --db %t/a.db --jobs 0 2>&1 | FileCheck %s --check-prefix=JOBS
 // RUN: not test -e %t/a.db
 // NOMODEL: dltune: error: strategy 'random' uses no cost model (cost model 'xgb' given); use sa, evolutionary or bo
-// VARIANCE: dltune: error: strategy 'bo' needs a cost model with variance (rf); 'xgb' has none
+// VARIANCE: dltune: error: strategy 'bo' needs a cost model with variance (rf, dgp, gp); 'xgb' has none
 // JOBS: dltune: error: plan-size and jobs must be at least 1
 
 // -o with several inputs: a file is refused before tuning; a directory gets

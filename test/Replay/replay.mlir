@@ -26,13 +26,13 @@
 // Which model a strategy can use is checked when it is created.
 // RUN: dltune replay --dataset %dltune_src/test/Inputs/kt-small.json --strategy sa --trials 5 | FileCheck %s --check-prefix=SA
 // RUN: dltune replay --dataset %dltune_src/test/Inputs/kt-small.json --strategy bo --cost-model rf --trials 5 | FileCheck %s --check-prefix=SA
-// RUN: not dltune replay --dataset %dltune_src/test/Inputs/kt-small.json --strategy sa --cost-model gp 2>&1 | FileCheck %s --check-prefix=MODEL
+// RUN: not dltune replay --dataset %dltune_src/test/Inputs/kt-small.json --strategy sa --cost-model nonesuch 2>&1 | FileCheck %s --check-prefix=MODEL
 // RUN: not dltune replay --dataset %dltune_src/test/Inputs/kt-small.json --strategy random --cost-model xgb 2>&1 | FileCheck %s --check-prefix=NOMODEL
 // RUN: not dltune replay --dataset %dltune_src/test/Inputs/kt-small.json --strategy bo --cost-model xgb-reg 2>&1 | FileCheck %s --check-prefix=VARIANCE
 // SA: seed 0: 5 measurements (1 failed), best 1.5 ms = 1.000x optimum
-// MODEL: dltune: error: unknown cost model 'gp' (known: xgb, xgb-reg, rf)
+// MODEL: dltune: error: unknown cost model 'nonesuch' (known: xgb, xgb-reg, rf, dgp, gp)
 // NOMODEL: dltune: error: strategy 'random' uses no cost model (cost model 'xgb' given); use sa, evolutionary or bo
-// VARIANCE: dltune: error: strategy 'bo' needs a cost model with variance (rf); 'xgb-reg' has none
+// VARIANCE: dltune: error: strategy 'bo' needs a cost model with variance (rf, dgp, gp); 'xgb-reg' has none
 
 // On a 216-point space the model-based strategies get past the random
 // start: each run must fit its model (the count is printed) and propose

@@ -39,7 +39,7 @@ static cl::opt<std::string> strategyName("strategy", cl::desc("Search strategy")
 cl::opt<std::string>
     costModel("cost-model",
               cl::desc("Cost model of sa, evolutionary (default xgb) and bo (default rf): "
-                       "xgb, xgb-reg, rf; refused for random and grid"),
+                       "xgb, xgb-reg, rf, dgp, gp; refused for random and grid"),
               cl::sub(replayCmd), cl::sub(replayModelCmd));
 cl::opt<unsigned>
     planSize("plan-size",

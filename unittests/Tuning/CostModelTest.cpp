@@ -375,7 +375,7 @@ TEST(ModelBasedSearch, StrategiesRefuseModelsTheyCannotUse) {
   auto bo = createSearchStrategy("bo", o);
   ASSERT_FALSE(static_cast<bool>(bo));
   EXPECT_EQ(llvm::toString(bo.takeError()),
-            "strategy 'bo' needs a cost model with variance (rf); 'xgb' has none");
+            "strategy 'bo' needs a cost model with variance (rf, dgp, gp); 'xgb' has none");
   // Without a name each strategy takes its default model.
   o.costModel.clear();
   for (const char *name : {"random", "grid", "sa", "evolutionary", "bo"})

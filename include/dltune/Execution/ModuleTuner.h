@@ -72,7 +72,8 @@ template <typename Fn> void forEachTunerOption(ModuleTunerOptions &o, Fn &&fn) {
   fn("seed", o.seed, "Random seed", false);
   fn("strategy", o.strategy, "Search strategy: random, grid, sa, evolutionary, bo", false);
   fn("cost-model", o.costModel,
-     "Cost model of sa, evolutionary (default xgb) and bo (default rf): xgb, xgb-reg, rf; "
+     "Cost model of sa, evolutionary (default xgb) and bo (default rf): xgb, xgb-reg, rf, "
+     "dgp, gp; "
      "refused for random and grid",
      false);
   fn("plan-size", o.planSize,
