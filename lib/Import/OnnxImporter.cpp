@@ -172,6 +172,7 @@ private:
   llvm::Error importTranspose(const onnx::NodeProto &node);
   llvm::Error importConcat(const onnx::NodeProto &node);
   llvm::Error importSlice(const onnx::NodeProto &node);
+  llvm::Error importSplit(const onnx::NodeProto &node);
   llvm::Error importGather(const onnx::NodeProto &node);
   llvm::Error importSqueezeUnsqueeze(const onnx::NodeProto &node);
   llvm::Error importIdentity(const onnx::NodeProto &node);
@@ -1521,6 +1522,52 @@ llvm::Error Importer::importSlice(const onnx::NodeProto &node) {
   return llvm::Error::success();
 }
 
+llvm::Error Importer::importSplit(const onnx::NodeProto &node) {
+  llvm::Expected<Value> x = get(node.input(0));
+  if (!x)
+    return x.takeError();
+  RankedTensorType xt = typeOf(*x);
+  int64_t rank = xt.getRank();
+  llvm::Expected<std::vector<int64_t>> a = normalizeAxes(node, {intAttr(node, "axis", 0)}, rank);
+  if (!a)
+    return a.takeError();
+  int64_t axis = (*a)[0], dim = xt.getDimSize(axis), parts = node.output_size();
+  std::vector<int64_t> sizes = intsAttr(node, "split"); // before opset 13
+  if (hasInput(node, 1)) {
+    llvm::Expected<const KnownTensor *> t = requireKnown(node, 1);
+    if (!t)
+      return t.takeError();
+    sizes = (*t)->i;
+  }
+  if (sizes.empty()) {
+    // Equal parts; with num_outputs (opset 18) the last may be smaller.
+    int64_t each = (dim + parts - 1) / parts;
+    for (int64_t k = 0; k < parts; ++k)
+      sizes.push_back(std::min(each, dim - k * each));
+  }
+  if (int64_t(sizes.size()) != parts ||
+      std::accumulate(sizes.begin(), sizes.end(), int64_t(0)) != dim ||
+      llvm::any_of(sizes, [](int64_t v) { return v < 0; }))
+    return nodeError(node, "split sizes do not add up to dimension " + std::to_string(axis) +
+                               " (" + std::to_string(dim) + ") over " +
+                               std::to_string(parts) + " outputs");
+  int64_t offset = 0;
+  for (int64_t k = 0; k < parts; ++k) {
+    SmallVector<int64_t> offsets(rank, 0), shape(xt.getShape()), strides(rank, 1);
+    offsets[axis] = offset;
+    shape[axis] = sizes[k];
+    offset += sizes[k];
+    if (node.output(k).empty())
+      continue;
+    Value part = tensor::ExtractSliceOp::create(
+        b, RankedTensorType::get(shape, xt.getElementType()), *x, ValueRange{}, ValueRange{},
+        ValueRange{}, b.getDenseI64ArrayAttr(offsets), b.getDenseI64ArrayAttr(shape),
+        b.getDenseI64ArrayAttr(strides));
+    define(node, k, part);
+  }
+  return llvm::Error::success();
+}
+
 llvm::Error Importer::importGather(const onnx::NodeProto &node) {
   llvm::Expected<const KnownTensor *> data = requireKnown(node, 0);
   if (!data)
@@ -1854,6 +1901,7 @@ llvm::Expected<OwningOpRef<ModuleOp>> Importer::run() {
       {"Transpose", &Importer::importTranspose},
       {"Concat", &Importer::importConcat},
       {"Slice", &Importer::importSlice},
+      {"Split", &Importer::importSplit},
       {"Gather", &Importer::importGather},
       {"Squeeze", &Importer::importSqueezeUnsqueeze},
       {"Unsqueeze", &Importer::importSqueezeUnsqueeze},

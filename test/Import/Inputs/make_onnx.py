@@ -234,14 +234,17 @@ def case_shapes():
              helper.make_node("Slice", ["cat", "st", "en", "ax", "steps"], ["sl"], name="slice"),
              helper.make_node("Unsqueeze", ["x", "zero1"], ["u"], name="unsqueeze"),
              helper.make_node("Squeeze", ["u", "zero1"], ["sq"], name="squeeze"),
-             helper.make_node("Flatten", ["x"], ["fl"], name="flatten", axis=2)]
+             helper.make_node("Flatten", ["x"], ["fl"], name="flatten", axis=2),
+             helper.make_node("Split", ["x", "splits"], ["s0", "s1"], name="split", axis=2)]
     i64 = lambda *v: np.array(v, dtype=np.int64)
     inits = {"zero": np.array(0, dtype=np.int64), "zero1": i64(0), "minus1": i64(-1),
-             "st": i64(1, 0), "en": i64(5, 100), "ax": i64(1, 2), "steps": i64(2, 3)}
+             "st": i64(1, 0), "en": i64(5, 100), "ax": i64(1, 2), "steps": i64(2, 3),
+             "splits": i64(1, 3)}
     cat = np.concatenate([x, x], axis=1)
     return nodes, {"x": x}, inits, [
         ("flat", x.reshape(2, -1)), ("t", x.transpose(2, 0, 1)),
-        ("sl", cat[:, 1:5:2, 0::3]), ("sq", x), ("fl", x.reshape(6, 4))]
+        ("sl", cat[:, 1:5:2, 0::3]), ("sq", x), ("fl", x.reshape(6, 4)),
+        ("s0", x[:, :, :1]), ("s1", x[:, :, 1:])]
 
 
 CASES = {name[len("case_"):]: fn for name, fn in globals().items() if name.startswith("case_")}
