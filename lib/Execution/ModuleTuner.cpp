@@ -11,6 +11,8 @@
 #include "dltune/Tuning/FeatureExtractor.h"
 #include "dltune/Tuning/GpuResourceFeatures.h"
 #include "dltune/Tuning/Database.h"
+#include "dltune/Tuning/MultiTaskTuner.h"
+#include "dltune/Tuning/TaskScheduler.h"
 #include "dltune/Version.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -22,6 +24,7 @@
 #include "llvm/Support/Program.h"
 
 #include <cstdlib>
+#include <map>
 #include <unistd.h>
 
 using namespace mlir;
@@ -115,9 +118,20 @@ public:
     e.summary = summary;
     callback(e);
   }
+  TaskEvents(const TaskEvents &) = delete;
+  TaskEvents &operator=(const TaskEvents &) = delete;
   void note(std::string message) const { emit(TuningEvent::Kind::Note, std::move(message)); }
   void warn(std::string message) const { emit(TuningEvent::Kind::Warning, std::move(message)); }
   void setPreviousTrials(int64_t n) { base.previousTrials = n; }
+  /// With a task scheduler: the model's state, reported with each result.
+  void setModelProgress(double latencyMs, double untunedMs, int64_t done, int64_t budget,
+                        double seconds) {
+    base.modelLatencyMs = latencyMs;
+    base.untunedModelLatencyMs = untunedMs;
+    base.modelTrialsDone = done;
+    base.modelTrialsBudget = budget;
+    base.modelSeconds = seconds;
+  }
   /// Each committed result as a Measured event.
   MeasureCallback &getMeasureCallback() { return forwarder; }
 
@@ -200,6 +214,117 @@ void attachConfig(TuningTask &task, const std::string &configText) {
 }
 } // namespace
 
+namespace {
+/// A task between preparation and its summary: what its search needs and
+/// keeps between slots when a scheduler hands them out (a rested arm).
+struct PreparedTask {
+  size_t index = 0;
+  TaskSummary summary;
+  std::unique_ptr<TaskEvents> events;
+  int64_t taskId = 0, unusable = 0, newTrials = 0;
+  TuningHistory history;
+  std::unique_ptr<SearchStrategy> strategy;
+  std::unique_ptr<ProcessMeasurer> measurer; // moved to a ModelTask while scheduled
+  ProcessMeasurer *measurerPtr = nullptr;
+  std::unique_ptr<DatabaseCommitter> committer;
+  std::shared_ptr<GpuResourceTable> gpuResources;
+  std::unique_ptr<GpuResourceRecorder> recorder;
+  std::vector<MeasureCallback *> callbacks;
+
+  ProcessMeasurer *measurerRef() const { return measurerPtr; }
+};
+
+/// Routes each result of a scheduled slot to its task's callbacks (the
+/// database first) with the model's state for the progress line.
+class ScheduledResults : public ModelTuningObserver {
+public:
+  ScheduledResults(std::vector<std::unique_ptr<PreparedTask>> &prepared)
+      : prepared(prepared), bests(prepared.size(), {Config(), INFINITY}),
+        startTrials(prepared.size()) {
+    for (size_t i = 0; i < prepared.size(); ++i)
+      startTrials[i] = prepared[i]->history.records.size();
+  }
+  void onMeasurement(size_t task, const Config &config, const MeasureRecord &record,
+                     llvm::ArrayRef<ModelTask> tasks, const ModelProgress &model) override {
+    PreparedTask &pt = *prepared[task];
+    const TaskState &state = tasks[task].state;
+    TuningProgress p;
+    p.trialsDone = int64_t(tasks[task].history.records.size()) - startTrials[task];
+    p.trialsBudget = model.model.trialsBudget;
+    if (record.isOk() && !(record.timeMs >= bests[task].second))
+      bests[task] = {config, record.timeMs};
+    if (std::isfinite(bests[task].second)) {
+      p.best = bests[task].first;
+      p.bestMs = state.bestMs;
+    }
+    p.failures = failures[task] += !record.isOk();
+    p.elapsedSeconds = model.clockSeconds;
+    pt.events->setModelProgress(model.model.modelLatencyMs, model.model.untunedModelLatencyMs,
+                                model.model.trialsDone, model.model.trialsBudget,
+                                model.clockSeconds);
+    for (MeasureCallback *cb : pt.callbacks)
+      cb->onResult(config, record, p);
+  }
+
+private:
+  std::vector<std::unique_ptr<PreparedTask>> &prepared;
+  std::vector<std::pair<Config, double>> bests;
+  std::vector<int64_t> startTrials;
+  std::map<size_t, int64_t> failures;
+
+public:
+  int64_t getStartTrials(size_t task) const { return startTrials[task]; }
+};
+
+/// Spends one model budget over the tasks, a slot at a time, as the task
+/// scheduler decides; each task keeps its strategy, cost model and measurer
+/// between slots. `modelTasks` owns the measurers afterwards.
+llvm::Error runScheduled(std::vector<std::unique_ptr<PreparedTask>> &prepared,
+                         std::vector<TuningTask> &tasks, const ModuleTunerOptions &options,
+                         std::vector<ModelTask> &modelTasks) {
+  SchedulerOptions so;
+  so.seed = options.seed;
+  so.earlyStop = options.earlyStop;
+  llvm::Expected<std::unique_ptr<TaskScheduler>> scheduler =
+      createTaskScheduler(options.scheduler, so);
+  if (!scheduler)
+    return scheduler.takeError();
+  // Before the histories move: what each task had before this run.
+  ScheduledResults results(prepared);
+  int64_t unusable = 0;
+  for (std::unique_ptr<PreparedTask> &pt : prepared) {
+    const TuningTask &task = tasks[pt->index];
+    ModelTask m;
+    m.state.name = pt->summary.description;
+    m.state.kind = task.descriptor.opKind;
+    m.state.weight = pt->summary.weight;
+    m.state.flops = pt->summary.flops;
+    m.state.untunedMs = pt->summary.untunedMs;
+    m.space = task.space;
+    m.strategy = std::move(pt->strategy);
+    m.measurer = std::move(pt->measurer);
+    m.history = std::move(pt->history);
+    unusable += pt->unusable;
+    modelTasks.push_back(std::move(m));
+  }
+  ModelTuningOptions mo;
+  mo.trials = options.trials - unusable;
+  mo.trialsPerTask = options.trialsPerTask;
+  mo.timeBudgetSeconds = options.timeBudgetSeconds;
+  mo.latencyGoalMs = options.latencyGoalMs;
+  mo.slotTrials = std::max<int64_t>(1, options.slotTrials);
+  mo.seed = options.seed;
+  runModelTuning(modelTasks, **scheduler, mo, &results);
+  for (size_t i = 0; i < prepared.size(); ++i) {
+    PreparedTask &pt = *prepared[i];
+    int64_t before = results.getStartTrials(i);
+    pt.history = std::move(modelTasks[i].history);
+    pt.newTrials = int64_t(pt.history.records.size()) - before;
+  }
+  return llvm::Error::success();
+}
+} // namespace
+
 llvm::Expected<std::vector<TaskSummary>>
 mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
                          const TuningEventCallback &onEvent) {
@@ -233,6 +358,41 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
     return deviceId.takeError();
   std::string workRoot = options.workDir.empty() ? options.dbPath + ".work" : options.workDir;
 
+  std::vector<std::unique_ptr<PreparedTask>> preparedTasks;
+  std::vector<std::optional<TaskSummary>> results(tasks.size());
+  // After its search: counts, confirmation of the best, the best attached.
+  auto finishTask = [&](PreparedTask &pt) -> llvm::Error {
+    TuningTask &task = tasks[pt.index];
+    TaskSummary &summary = pt.summary;
+    summary.newTrials = pt.newTrials;
+    summary.trials = pt.history.records.size() + pt.unusable;
+    for (const MeasureRecord &r : pt.history.records)
+      if (!r.isOk())
+        ++summary.failures;
+    if (llvm::Error e = confirmBest(task, pt.history, *pt.measurerRef(), **db, pt.taskId,
+                                    *deviceId, pt.newTrials > 0, options, *pt.events))
+      return e;
+    summary.tuningSeconds = pt.measurerRef()->getClockSeconds();
+    llvm::Expected<std::optional<MeasureRecord>> best = (*db)->getBest(pt.taskId, *deviceId);
+    if (!best)
+      return best.takeError();
+    if (*best) {
+      summary.bestMs = (*best)->timeMs;
+      summary.bestConfig = (*best)->config;
+      if ((*best)->confirmed) {
+        summary.confirmRounds = (*best)->repeats;
+        summary.bestMinMs = (*best)->minMs;
+        summary.bestMaxMs = (*best)->maxMs;
+      }
+      attachConfig(task, (*best)->config);
+    }
+    pt.events->emit(TuningEvent::Kind::TaskFinished, "", &summary);
+    results[pt.index] = summary;
+    return llvm::Error::success();
+  };
+
+  // Each task: its history, reference, strategy and measurer; then, without
+  // a scheduler, its search right away.
   for (size_t ti = 0; ti < tasks.size(); ++ti) {
     TuningTask &task = tasks[ti];
     TaskSummary summary;
@@ -240,7 +400,10 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
     summary.description = describe(task);
     summary.weight = task.getWeight();
     summary.flops = countFlops(*task.kernel, kTaskEntryName);
-    TaskEvents events(onEvent, ti, tasks.size(), summary.description, summary.flops);
+    // On the heap: it lives with the task through the search.
+    auto eventsOwner =
+        std::make_unique<TaskEvents>(onEvent, ti, tasks.size(), summary.description, summary.flops);
+    TaskEvents &events = *eventsOwner;
     llvm::Expected<int64_t> taskId = (*db)->getOrCreateTask(task.record);
     if (!taskId)
       return taskId.takeError();
@@ -332,7 +495,7 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
         // This task cannot be checked, so it is not tuned; the others are.
         summary.error = llvm::toString(untuned.takeError());
         events.emit(TuningEvent::Kind::TaskFailed, summary.error, &summary);
-        summaries.push_back(summary);
+        results[ti] = summary;
         continue;
       }
       if (llvm::Error e = (*db)->setBaseline(*taskId, *deviceId, *untuned))
@@ -348,13 +511,14 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
     so.firstFit = so.planSize;
     so.features = makeFeatures(task, device, summary.flops);
     so.observer = options.strategyObserver;
+    auto prepared = std::make_unique<PreparedTask>();
+    PreparedTask &pt = *prepared;
     // GPU tasks: ptxas's resource usage of built candidates is a feature.
-    std::shared_ptr<GpuResourceTable> gpuResources;
     if (task.descriptor.target == "gpu") {
-      gpuResources = std::make_shared<GpuResourceTable>();
+      pt.gpuResources = std::make_shared<GpuResourceTable>();
       for (size_t i = 0; i < history.records.size(); ++i)
-        gpuResources->record(history.configs[i], history.records[i].gpuResources);
-      so.features = createGpuResourceFeatureExtractor(so.features, gpuResources);
+        pt.gpuResources->record(history.configs[i], history.records[i].gpuResources);
+      so.features = createGpuResourceFeatureExtractor(so.features, pt.gpuResources);
     }
     llvm::Expected<std::unique_ptr<SearchStrategy>> strategy =
         createSearchStrategy(options.strategy, so);
@@ -364,46 +528,54 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
     for (const MeasureRecord &r : history.records)
       if (r.isOk() && r.repeats > 1 && !r.noisy && !r.cutOff)
         historyBest = std::min(historyBest, r.timeMs);
-    ProcessMeasurer measurer(task.space, mo, historyBest);
-    DatabaseCommitter committer(**db, *taskId, *deviceId, [&](llvm::Error e) {
-      events.warn("could not record a measurement: " + llvm::toString(std::move(e)));
-    });
+    pt.index = ti;
+    pt.taskId = *taskId;
+    pt.unusable = unusable;
+    pt.strategy = std::move(*strategy);
+    pt.measurer = std::make_unique<ProcessMeasurer>(task.space, mo, historyBest);
+    pt.measurerPtr = pt.measurer.get();
+    pt.history = std::move(history);
+    pt.events = std::move(eventsOwner);
+    TaskEvents *ev = pt.events.get();
+    pt.committer = std::make_unique<DatabaseCommitter>(
+        **db, *taskId, *deviceId, [ev](llvm::Error e) {
+          ev->warn("could not record a measurement: " + llvm::toString(std::move(e)));
+        });
     // Committed first: a Measured event is a result that is in the database.
-    std::vector<MeasureCallback *> callbacks = {&committer, &events.getMeasureCallback()};
-    std::optional<GpuResourceRecorder> recorder;
-    if (gpuResources)
-      callbacks.push_back(&recorder.emplace(gpuResources));
+    pt.callbacks = {pt.committer.get(), &pt.events->getMeasureCallback()};
+    if (pt.gpuResources) {
+      pt.recorder = std::make_unique<GpuResourceRecorder>(pt.gpuResources);
+      pt.callbacks.push_back(pt.recorder.get());
+    }
+    pt.summary = std::move(summary);
+    preparedTasks.push_back(std::move(prepared));
+    if (!options.scheduler.empty())
+      continue;
+    // Without a scheduler each task gets its own budget, in order.
     TuningOptions to;
-    to.trials = options.trials - unusable;
+    to.trials = options.trials - pt.unusable;
     to.timeBudgetSeconds = options.timeBudgetSeconds;
     to.batchSize = std::max(1u, options.jobs);
     to.seed = options.seed + ti;
-    TuningProgress p = runTuningLoop(task.space, **strategy, measurer, history, callbacks, to);
-    summary.newTrials = p.trialsDone;
-    summary.trials = history.records.size() + unusable;
-    for (const MeasureRecord &r : history.records)
-      if (!r.isOk())
-        ++summary.failures;
-    if (llvm::Error e = confirmBest(task, history, measurer, **db, *taskId, *deviceId,
-                                    p.trialsDone > 0, options, events))
+    TuningProgress p = runTuningLoop(task.space, *pt.strategy, *pt.measurer, pt.history,
+                                     pt.callbacks, to);
+    pt.newTrials = p.trialsDone;
+    if (llvm::Error e = finishTask(pt))
       return std::move(e);
-    summary.tuningSeconds = measurer.getClockSeconds();
-    llvm::Expected<std::optional<MeasureRecord>> best = (*db)->getBest(*taskId, *deviceId);
-    if (!best)
-      return best.takeError();
-    if (*best) {
-      summary.bestMs = (*best)->timeMs;
-      summary.bestConfig = (*best)->config;
-      if ((*best)->confirmed) {
-        summary.confirmRounds = (*best)->repeats;
-        summary.bestMinMs = (*best)->minMs;
-        summary.bestMaxMs = (*best)->maxMs;
-      }
-      attachConfig(task, (*best)->config);
-    }
-    events.emit(TuningEvent::Kind::TaskFinished, "", &summary);
-    summaries.push_back(summary);
   }
+
+  if (!options.scheduler.empty()) {
+    // Slots of one model budget, handed out by a task scheduler.
+    std::vector<ModelTask> modelTasks; // owns the measurers from here on
+    if (llvm::Error e = runScheduled(preparedTasks, tasks, options, modelTasks))
+      return std::move(e);
+    for (std::unique_ptr<PreparedTask> &pt : preparedTasks)
+      if (llvm::Error e = finishTask(*pt))
+        return std::move(e);
+  }
+  for (std::optional<TaskSummary> &r : results)
+    if (r)
+      summaries.push_back(std::move(*r));
   return summaries;
 }
 
@@ -433,6 +605,30 @@ void mlir::dltune::printTaskTable(llvm::ArrayRef<TaskSummary> tasks, llvm::raw_o
                            : std::string("-"),
                         t.trials, t.failures, t.tuningSeconds);
   }
+}
+
+void mlir::dltune::printModelSummary(llvm::ArrayRef<TaskSummary> tasks, llvm::raw_ostream &os) {
+  double untuned = 0, tuned = 0;
+  int64_t measured = 0;
+  for (const TaskSummary &t : tasks) {
+    if (std::isnan(t.untunedMs))
+      continue;
+    untuned += t.weight * t.untunedMs;
+    tuned += t.weight * (std::isnan(t.bestMs) ? t.untunedMs : std::min(t.untunedMs, t.bestMs));
+    measured += t.newTrials;
+  }
+  if (untuned <= 0)
+    return;
+  os << llvm::formatv("model latency (tuned ops x task latency): untuned {0:f3} ms, now {1:f3} "
+                      "ms ({2:f2}x)\n",
+                      untuned, tuned, untuned / tuned);
+  if (measured == 0)
+    return;
+  os << "share of this run's " << measured << " measurements:";
+  for (const TaskSummary &t : tasks)
+    if (t.newTrials)
+      os << llvm::formatv(" {0} {1:f0}%;", t.description, 100.0 * t.newTrials / measured);
+  os << "\n";
 }
 
 llvm::Expected<int> mlir::dltune::applyBestFromDatabase(ModuleOp module,

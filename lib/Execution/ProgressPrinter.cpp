@@ -4,6 +4,8 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <cmath>
+
 using namespace mlir::dltune;
 
 ProgressPrinter::ProgressPrinter(llvm::raw_ostream &log, bool showProgress)
@@ -49,11 +51,30 @@ void ProgressPrinter::print(const TuningEvent &e) {
     double eta =
         p.trialsDone ? p.elapsedSeconds / p.trialsDone * (p.trialsBudget - p.trialsDone) : 0;
     int64_t previous = e.previousTrials;
-    if (live) {
+    bool model = !std::isnan(e.modelLatencyMs);
+    if (model && live) {
+      // One model budget: the model's latency leads, then the task in hand.
+      double modelEta = e.modelTrialsDone ? e.modelSeconds / e.modelTrialsDone *
+                                                (e.modelTrialsBudget - e.modelTrialsDone)
+                                          : 0;
+      log << llvm::formatv("\r\033[Kmodel {0:f3} ms (untuned {1:f3}) {2}/{3} ETA {4:f0} s | "
+                           "{5}: best {6}",
+                           e.modelLatencyMs, e.untunedModelLatencyMs, e.modelTrialsDone,
+                           e.modelTrialsBudget, modelEta, e.getLabel(), best);
+      lineOpen = true;
+    } else if (live) {
       log << llvm::formatv("\r\033[K{0}: {1}/{2} best {3} failed {4} ETA {5:f0} s", e.getLabel(),
                            previous + p.trialsDone, previous + p.trialsBudget, best, p.failures,
                            eta);
       lineOpen = true;
+    } else if (model) {
+      std::string what =
+          r.isOk() ? llvm::formatv("{0:f4} ms{1}", r.timeMs, r.noisy ? " (noisy)" : "").str()
+                   : toString(r.status).str();
+      log << llvm::formatv("model trial {0}/{1}: {2} {3}: {4}; task best {5}; model {6:f3} ms "
+                           "(untuned {7:f3})\n",
+                           e.modelTrialsDone, e.modelTrialsBudget, e.getLabel(), r.config, what,
+                           best, e.modelLatencyMs, e.untunedModelLatencyMs);
     } else {
       std::string what =
           r.isOk() ? llvm::formatv("{0:f4} ms{1}", r.timeMs, r.noisy ? " (noisy)" : "").str()

@@ -9,8 +9,8 @@
 // RUN: not dltune-opt %s --dltune-autotune="trials=abc" 2>&1 | FileCheck %s --check-prefix=VALUE
 // RUN: not dltune-opt %s --dltune-pipeline="bogus=1" 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 
-// CHECK: dltune-autotune{atol=1.000000e-04 build-timeout=6.000000e+01 chip= confirm-repeats=2 confirm-top=3 cost-model= db=dltune.db jobs=1 mem-limit-mb=4096 min-time-ms=5.000000e+01 plan-size=8 quiet=true remeasure=true rtol=1.000000e-03 run-timeout=3.000000e+01 seed=0 strategy=random target=cpu time-budget=0.000000e+00 trials=64 work-dir=/w worker=}
-// DEFAULTS: dltune-autotune{atol=-1.000000e+00 build-timeout=6.000000e+01 chip= confirm-repeats=5 confirm-top=5 cost-model= db=dltune.db jobs=1 mem-limit-mb=4096 min-time-ms=5.000000e+01 plan-size=64 quiet=false remeasure=false rtol=-1.000000e+00 run-timeout=3.000000e+01 seed=0 strategy=random target=cpu time-budget=0.000000e+00 trials=64 work-dir= worker=}
+// CHECK: dltune-autotune{atol=1.000000e-04 build-timeout=6.000000e+01 chip= confirm-repeats=2 confirm-top=3 cost-model= db=dltune.db early-stop=200 jobs=1 latency-goal-ms=0.000000e+00 mem-limit-mb=4096 min-time-ms=5.000000e+01 plan-size=8 quiet=true remeasure=true rtol=1.000000e-03 run-timeout=3.000000e+01 scheduler= seed=0 slot-trials=16 strategy=random target=cpu time-budget=0.000000e+00 trials=64 trials-per-task=0 work-dir=/w worker=}
+// DEFAULTS: dltune-autotune{atol=-1.000000e+00 build-timeout=6.000000e+01 chip= confirm-repeats=5 confirm-top=5 cost-model= db=dltune.db early-stop=200 jobs=1 latency-goal-ms=0.000000e+00 mem-limit-mb=4096 min-time-ms=5.000000e+01 plan-size=64 quiet=false remeasure=false rtol=-1.000000e+00 run-timeout=3.000000e+01 scheduler= seed=0 slot-trials=16 strategy=random target=cpu time-budget=0.000000e+00 trials=64 trials-per-task=0 work-dir= worker=}
 // PIPELINE: dltune-annotate{{[{].*}}default-config=false {{.*}}target=cpu threads=1}
 // PIPELINE: dltune-autotune{{.*}} plan-size=8 quiet
 // PIPELINE: dltune-lower-cpu

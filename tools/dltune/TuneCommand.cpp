@@ -169,6 +169,7 @@ int tuneCommand() {
   }
   llvm::outs() << "\n";
   printTaskTable(all, llvm::outs());
+  printModelSummary(all, llvm::outs());
   llvm::outs() << "(best ms: the best verified candidate's median over fresh processes when "
                   "confirmed, spread (max - min) / median across them; untuned: the same op "
                   "lowered without a schedule; database: "

@@ -12,6 +12,7 @@
 #include "dltune/Execution/ProcessMeasurer.h"
 #include "dltune/Execution/TuningEvents.h"
 #include "dltune/Tuning/SearchStrategy.h"
+#include "dltune/Tuning/TaskScheduler.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
@@ -29,8 +30,15 @@ namespace mlir::dltune {
 struct ModuleTunerOptions {
   std::string target = "cpu";
   std::string dbPath = "dltune.db";
-  int64_t trials = 64;           // per task, history included
-  double timeBudgetSeconds = 0;  // per task; 0: none
+  int64_t trials = 64;           // per task (per model with a scheduler), history included
+  double timeBudgetSeconds = 0;  // per task (per model with a scheduler); 0: none
+  /// A task scheduler (TaskScheduler.h) spends `trials` for the whole
+  /// model a slot at a time; empty: each task gets `trials` in turn.
+  std::string scheduler;
+  int64_t trialsPerTask = 0;  // with a scheduler: cap per task; 0: none
+  double latencyGoalMs = 0;   // with a scheduler: stop at this model latency; 0: none
+  int64_t slotTrials = 16;    // with a scheduler: measurements per slot
+  int64_t earlyStop = 200;    // `sequential`: give up a task after this many without gain
   uint64_t seed = 0;
   std::string strategy = "random";
   std::string costModel; // model-based strategies; empty: the strategy's default
@@ -67,8 +75,25 @@ struct ModuleTunerOptions {
 template <typename Fn> void forEachTunerOption(ModuleTunerOptions &o, Fn &&fn) {
   fn("target", o.target, "cpu or gpu", false);
   fn("db", o.dbPath, "Tuning database (SQLite)", false);
-  fn("trials", o.trials, "Measurements per task, earlier ones in the database included", false);
-  fn("time-budget", o.timeBudgetSeconds, "Seconds of tuning per task (0: no limit)", false);
+  fn("trials", o.trials,
+     "Measurements per task (with a scheduler: for the whole model), earlier ones in the "
+     "database included",
+     false);
+  fn("time-budget", o.timeBudgetSeconds,
+     "Seconds of tuning per task (with a scheduler: for the whole model; 0: no limit)", false);
+  fn("scheduler", o.scheduler,
+     "Task scheduler spending one model budget: sequential, round-robin, random, flops, "
+     "gradient, gradient-ms, dynatune (default: none, each task gets `trials`)",
+     false);
+  fn("trials-per-task", o.trialsPerTask, "With a scheduler: most measurements per task (0: none)",
+     false);
+  fn("latency-goal-ms", o.latencyGoalMs,
+     "With a scheduler: stop once the model latency reaches this (0: none)", false);
+  fn("slot-trials", o.slotTrials, "With a scheduler: measurements per slot", false);
+  fn("early-stop", o.earlyStop,
+     "Scheduler sequential: a task passes its budget on after this many measurements without "
+     "improvement (0: never)",
+     false);
   fn("seed", o.seed, "Random seed", false);
   fn("strategy", o.strategy, "Search strategy: random, grid, sa, evolutionary, bo", false);
   fn("cost-model", o.costModel,
@@ -122,6 +147,14 @@ inline llvm::Error validateTunerOptions(const ModuleTunerOptions &o) {
     return bad("build-timeout, run-timeout and mem-limit-mb must be positive");
   if (o.timeBudgetSeconds < 0 || o.minTimeMs < 0)
     return bad("time-budget and min-time-ms must not be negative");
+  if (o.trialsPerTask < 0 || o.latencyGoalMs < 0 || o.slotTrials < 1 || o.earlyStop < 0)
+    return bad("trials-per-task, latency-goal-ms and early-stop must not be negative, "
+               "slot-trials must be at least 1");
+  if (!o.scheduler.empty()) {
+    llvm::Expected<std::unique_ptr<TaskScheduler>> sched = createTaskScheduler(o.scheduler);
+    if (!sched)
+      return sched.takeError();
+  }
   StrategyOptions probe;
   probe.costModel = o.costModel;
   probe.planSize = o.planSize;
@@ -202,6 +235,11 @@ llvm::Expected<int> applyBestFromDatabase(ModuleOp module, const std::string &db
                                           const std::string &target);
 
 void printTaskTable(llvm::ArrayRef<TaskSummary> tasks, llvm::raw_ostream &os);
+
+/// The model's latency before and after (sum over tasks of ops x latency;
+/// ops that are not tuned are not counted) and each task's share of this
+/// run's measurements.
+void printModelSummary(llvm::ArrayRef<TaskSummary> tasks, llvm::raw_ostream &os);
 
 /// The line that says a model-based strategy used its model.
 inline void printModelUse(int64_t fits, int64_t proposals, llvm::raw_ostream &os) {

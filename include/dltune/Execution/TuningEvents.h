@@ -12,6 +12,7 @@
 
 #include "dltune/Tuning/TuningLoop.h"
 
+#include <cmath>
 #include <functional>
 #include <string>
 
@@ -39,6 +40,13 @@ struct TuningEvent {
   const Config *config = nullptr;
   const MeasureRecord *record = nullptr;
   const TuningProgress *progress = nullptr;
+  /// Measured, when a task scheduler spends one model budget: the model's
+  /// latency now (sum over tasks of ops x best-or-untuned latency) and
+  /// untuned, the model's measurements and tuning seconds so far. NaN
+  /// otherwise.
+  double modelLatencyMs = NAN, untunedModelLatencyMs = NAN;
+  int64_t modelTrialsDone = 0, modelTrialsBudget = 0;
+  double modelSeconds = 0;
   /// TaskFinished and TaskFailed: the task's summary as tuneModule returns it.
   const TaskSummary *summary = nullptr;
 

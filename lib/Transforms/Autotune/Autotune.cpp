@@ -79,8 +79,10 @@ struct AutotunePass : public dltune::impl::DLTuneAutotuneBase<AutotunePass> {
     }
     if (onEvent)
       return;
-    if (o.progress && !tasks->empty())
+    if (o.progress && !tasks->empty()) {
       printTaskTable(*tasks, llvm::errs());
+      printModelSummary(*tasks, llvm::errs());
+    }
     if (o.progress && observer.fits)
       printModelUse(observer.fits, observer.proposals, llvm::errs());
   }
