@@ -7,8 +7,11 @@
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -83,10 +86,30 @@ static void addBufferization(OpPassManager &pm) {
   pm.addPass(createConvertBufferizationToMemRefPass());
 }
 
+namespace {
+/// math.erf has no LLVM intrinsic, and libm's erff takes no vectors: upstream's
+/// polynomial approximation instead, which vectorizes (an internal step of
+/// the CPU lowering, not a registered pass).
+struct ApproximateErfPass : public PassWrapper<ApproximateErfPass, OperationPass<>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ApproximateErfPass)
+  StringRef getArgument() const final { return "dltune-approximate-erf"; }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<arith::ArithDialect, math::MathDialect, vector::VectorDialect>();
+  }
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    populatePolynomialApproximateErfPattern(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace
+
 // Built from pass constructors, not parsed from text: a pipeline string
 // needs every upstream pass in the global registry, which a downstream
 // tool that registers only dltune's passes does not have.
 void mlir::dltune::buildCpuLoweringPipeline(OpPassManager &pm, bool openmp) {
+  pm.addPass(std::make_unique<ApproximateErfPass>());
   addBufferization(pm);
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(createConvertVectorToSCFPass(VectorTransferToSCFOptions().enableFullUnroll()));
