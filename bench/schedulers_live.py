@@ -26,7 +26,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DLTUNE = os.path.join(os.path.dirname(HERE), "build", "bin", "dltune")
-LINE = re.compile(r"model trial (\d+)/(\d+): .*; model ([0-9.]+) ms \(untuned ([0-9.]+)\)")
+LINE = re.compile(r"model trial (\d+)/(\d+): \[(\d+)/\d+\] .*; model ([0-9.]+) ms "
+                  r"\(untuned ([0-9.]+)\)")
 
 
 def run(model, scheduler, a, workdir):
@@ -40,15 +41,15 @@ def run(model, scheduler, a, workdir):
         for line in p.stderr:
             m = LINE.search(line)
             if m:
-                curve.append((time.monotonic() - start, int(m.group(1)), float(m.group(3)),
-                              float(m.group(4))))
+                curve.append((time.monotonic() - start, int(m.group(1)), float(m.group(4)),
+                              float(m.group(5)), int(m.group(3))))
     if p.returncode != 0:
         sys.exit(f"{scheduler}: dltune tune failed ({p.returncode})")
     return curve
 
 
 def first_within(curve, target):
-    for t, trial, lat, _ in curve:
+    for t, trial, lat, *_ in curve:
         if lat <= target:
             return t, trial
     return float("nan"), -1
@@ -77,9 +78,13 @@ def main():
         overall = first_within(c, best * 1.05)
         print(f"{s:12s} {c[0][3]:10.3f} {final:9.3f} {own[0]:8.1f} s (trial {own[1]:3d}) "
               f"{overall[0]:8.1f} s (trial {overall[1]:3d})")
-        for t, trial, lat, untuned in c:
-            rows.append({"scheduler": s, "wall_s": f"{t:.2f}", "trial": trial,
+        counts = {}
+        for t, trial, lat, untuned, task in c:
+            rows.append({"scheduler": s, "wall_s": f"{t:.2f}", "trial": trial, "task": task,
                          "model_latency_ms": lat, "untuned_ms": untuned})
+            counts[task] = counts.get(task, 0) + 1
+        print(f"{'':12s} measurements per task: " +
+              " ".join(f"#{k}:{v}" for k, v in sorted(counts.items())))
     os.makedirs(os.path.join(HERE, "results"), exist_ok=True)
     with open(os.path.join(HERE, "results", "schedulers_live.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
