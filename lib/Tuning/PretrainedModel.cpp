@@ -65,11 +65,14 @@ std::map<std::string, std::shared_ptr<const CostModel>> &processCache() {
 
 llvm::Expected<PretrainedModel>
 mlir::dltune::getPretrainedModel(llvm::StringRef model, const PretrainingSet &set, uint64_t seed,
-                                 const std::string &cacheDirectory, int dgpIterations) {
+                                 const std::string &cacheDirectory,
+                                 const DeepGPOptions &dgpOptions) {
   std::string key =
       model.str() + "-" + llvm::utohexstr(set.getHash()) + "-seed" + std::to_string(seed);
-  if (model == "dgp" && dgpIterations > 0)
-    key += "-it" + std::to_string(dgpIterations);
+  if (model == "dgp")
+    key += "-L" + std::to_string(dgpOptions.layers) + "-M" +
+           std::to_string(dgpOptions.inducingPoints) + "-H" +
+           std::to_string(dgpOptions.hiddenDims) + "-it" + std::to_string(dgpOptions.iterations);
   PretrainedModel result;
   {
     std::lock_guard<std::mutex> lock(cacheMutex);
@@ -83,10 +86,9 @@ mlir::dltune::getPretrainedModel(llvm::StringRef model, const PretrainingSet &se
   llvm::Expected<std::unique_ptr<CostModel>> fresh = createCostModel(model, seed);
   if (!fresh)
     return fresh.takeError();
-  if (model == "dgp" && dgpIterations > 0) {
-    DeepGPOptions options;
+  if (model == "dgp") {
+    DeepGPOptions options = dgpOptions;
     options.seed = seed;
-    options.iterations = dgpIterations;
     *fresh = createDeepGPCostModel(options);
   }
   llvm::SmallString<256> file;

@@ -6,7 +6,7 @@
 //                 [--history FILE[,FILE...] --transfer none|dm|map
 //                  [--tuning-set T] [--prior-strength S] [--adapt-iterations N]
 //                  [--transfer-fallback M] [--pretrained-cache DIR]
-//                  [--pretrain-iterations N]]
+//                  [--pretrain-iterations N] [--dgp-inducing M] [--dgp-hidden H]]
 //
 // Runs the tuning loop the autotune pass runs, with a ReplayMeasurer that
 // answers from a Kernel Tuner cache: how search strategies (and later cost
@@ -17,6 +17,7 @@
 #include "Common.h"
 #include "ReplayOptions.h"
 
+#include "dltune/Tuning/DeepGaussianProcess.h"
 #include "dltune/Tuning/PretrainedModel.h"
 #include "dltune/Tuning/ReplayMeasurer.h"
 #include "dltune/Tuning/TransferSearch.h"
@@ -97,6 +98,12 @@ static cl::opt<int>
     pretrainIterations("pretrain-iterations",
                        cl::desc("Transfer with dgp: Adam steps of pretraining (0: the default, 2000)"),
                        cl::init(0), cl::sub(replayCmd));
+static cl::opt<int> dgpInducing("dgp-inducing",
+                                cl::desc("Transfer with dgp: inducing points (0: the default, 100)"),
+                                cl::init(0), cl::sub(replayCmd));
+static cl::opt<int> dgpHidden("dgp-hidden",
+                              cl::desc("Transfer with dgp: inner layer width (0: min(features, 30))"),
+                              cl::init(0), cl::sub(replayCmd));
 static cl::opt<std::string>
     transferFallback("transfer-fallback",
                      cl::desc("Target-only model of dm and of the guard's fallback"),
@@ -202,9 +209,15 @@ int replayCommand() {
       return fail(llvm::toString(set.takeError()));
     for (const std::string &note : notes)
       llvm::outs() << "note: " << note << "\n";
+    DeepGPOptions dgpOptions;
+    if (pretrainIterations > 0)
+      dgpOptions.iterations = pretrainIterations;
+    if (dgpInducing > 0)
+      dgpOptions.inducingPoints = dgpInducing;
+    dgpOptions.hiddenDims = dgpHidden;
     std::string modelName = costModel.empty() ? std::string("dgp") : std::string(costModel);
     llvm::Expected<PretrainedModel> model =
-        getPretrainedModel(modelName, *set, /*seed=*/0, pretrainedCache, pretrainIterations);
+        getPretrainedModel(modelName, *set, /*seed=*/0, pretrainedCache, dgpOptions);
     if (!model)
       return fail(llvm::toString(model.takeError()));
     llvm::outs() << llvm::formatv("pretrained {0} on {1} recorded configurations of {2} "

@@ -13,6 +13,7 @@
 #define DLTUNE_TUNING_PRETRAINEDMODEL_H
 
 #include "dltune/Tuning/CostModel.h"
+#include "dltune/Tuning/DeepGaussianProcess.h"
 #include "dltune/Tuning/KnobMatching.h"
 
 #include <memory>
@@ -44,12 +45,12 @@ struct PretrainedModel {
 };
 
 /// `model` is a createCostModel name. `cacheDirectory` (may be empty) holds
-/// saved models named "<model>-<hash>-seed<S>[-it<N>].json". `dgpIterations`
-/// > 0 overrides the deep GP's Adam steps.
+/// saved models named "<model>-<hash>-seed<S>[-<dgp sizes>].json". A "dgp"
+/// is built with `dgpOptions` (its seed replaced by `seed`).
 llvm::Expected<PretrainedModel> getPretrainedModel(llvm::StringRef model,
                                                    const PretrainingSet &set, uint64_t seed,
                                                    const std::string &cacheDirectory,
-                                                   int dgpIterations = 0);
+                                                   const DeepGPOptions &dgpOptions = {});
 
 } // namespace mlir::dltune
 
