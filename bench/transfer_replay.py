@@ -60,7 +60,8 @@ def main():
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "results"))
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    cache = os.path.join(args.out, "pretrained-cache")
+    # Not a result: the models are rebuilt from the history on demand.
+    cache = os.path.join(ROOT, "build", "pretrained-cache")
     jobs = []
     for pair in args.pairs.split(","):
         history, target = CASES[pair]
