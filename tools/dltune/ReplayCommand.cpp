@@ -272,7 +272,7 @@ int replayCommand() {
                                     observer.proposals);
     llvm::outs() << "\n";
     for (const TransferDecision &d : *log) {
-      llvm::outs() << llvm::formatv("  transfer fit on {0} rows: {1}", d.rows,
+      llvm::outs() << llvm::formatv("  transfer decision on {0} rows: {1}", d.rows,
                                     d.usedTransfer ? "transferred model" : "target-only model");
       if (!std::isnan(d.transferRho))
         llvm::outs() << llvm::formatv(" (held-out Spearman transfer {0:f3}, target-only {1:f3}, "

@@ -3,6 +3,7 @@
 #include "dltune/Tuning/GaussianProcessCostModel.h"
 #include "dltune/Tuning/PretrainedModel.h"
 #include "dltune/Tuning/TransferCostModel.h"
+#include "dltune/Tuning/TransferSearch.h"
 
 #include "gtest/gtest.h"
 
@@ -167,4 +168,61 @@ TEST(PretrainingSet, MatchesKnobsByNameOnAPermutedSpace) {
   ASSERT_EQ(notes.size(), 1u);
   EXPECT_EQ(notes[0], "'bac': knob 'c' is not in the target space; dropped");
   EXPECT_EQ(same->getHash(), same->getHash());
+}
+
+namespace {
+/// Runs TransferSearch's proxy check on an 8 x 8 space whose target times
+/// are `targetTime`, with a model pretrained on sourceTime.
+TransferLog runProxyCheck(const std::function<double(double, double)> &targetTime) {
+  std::vector<int64_t> values = {0, 1, 2, 3, 4, 5, 6, 7};
+  llvm::Expected<SearchSpace> space = SearchSpace::create({{"a", values}, {"b", values}}, {}, {});
+  EXPECT_TRUE(static_cast<bool>(space));
+  std::shared_ptr<const FeatureExtractor> features = createKnobFeatureExtractor(*space);
+  std::vector<Config> all;
+  std::vector<double> sourceTimes;
+  for (int64_t a : values)
+    for (int64_t b : values) {
+      all.push_back({a, b});
+      sourceTimes.push_back(sourceTime(a, b));
+    }
+  std::unique_ptr<CostModel> model = createDeepGPCostModel(smallDeepGP());
+  EXPECT_FALSE(static_cast<bool>(
+      model->fit(features->extractAll(all), normalizedThroughput(sourceTimes))));
+  TransferSearchOptions options;
+  options.inner.features = features;
+  options.tuningSetSize = 20;
+  auto log = std::make_shared<TransferLog>();
+  llvm::Expected<std::unique_ptr<SearchStrategy>> search =
+      createTransferSearch(std::shared_ptr<const CostModel>(std::move(model)), options, log);
+  EXPECT_TRUE(static_cast<bool>(search));
+  (*search)->initialize(*space, 1);
+  TuningHistory history;
+  std::vector<Config> probes = (*search)->propose(16, history);
+  EXPECT_EQ(probes.size(), 16u);
+  std::vector<MeasureRecord> records;
+  for (const Config &c : probes) {
+    MeasureRecord r;
+    r.status = MeasureStatus::Ok;
+    r.timeMs = targetTime(c[0], c[1]);
+    history.configs.push_back(c);
+    history.records.push_back(r);
+    history.measured.insert(c);
+    records.push_back(r);
+  }
+  (*search)->update(probes, records);
+  EXPECT_FALSE((*search)->propose(4, history).empty());
+  return *log;
+}
+} // namespace
+
+TEST(ProxyCheck, AbandonsTransferFromAReversedDevice) {
+  TransferLog log = runProxyCheck([](double a, double b) { return 1 / sourceTime(a, b); });
+  ASSERT_GE(log.size(), 1u);
+  EXPECT_FALSE(log[0].usedTransfer) << log[0].reason;
+}
+
+TEST(ProxyCheck, KeepsTransferFromAScaledDevice) {
+  TransferLog log = runProxyCheck([](double a, double b) { return 2 * sourceTime(a, b); });
+  ASSERT_GE(log.size(), 1u);
+  EXPECT_TRUE(log[0].usedTransfer) << log[0].reason;
 }

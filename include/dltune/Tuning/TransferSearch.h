@@ -8,6 +8,14 @@
 // adaptation with the negative-transfer guard, or direct reuse) refitted as
 // measurements arrive.
 //
+// Before committing to the tuning set, a proxy-device check (the
+// monotonicity assumption of the edge-devices paper): the first probes are
+// the pretrained model's top proxyProbes/2 configurations and as many random
+// ones; when the model's Spearman correlation with their measured
+// throughput is below proxyMinSpearman, transfer is abandoned and the
+// search continues cold (the target-only model, random start), so that a
+// dissimilar device does not waste the tuning set.
+//
 //===----------------------------------------------------------------------===//
 #ifndef DLTUNE_TUNING_TRANSFERSEARCH_H
 #define DLTUNE_TUNING_TRANSFERSEARCH_H
@@ -28,6 +36,9 @@ struct TransferSearchOptions {
   size_t tuningSetSize = 300;
   /// Random valid configurations the pretrained model ranks.
   size_t rankedSampleSize = 20000;
+  /// The proxy-device check; 0 probes: none.
+  size_t proxyProbes = 16;
+  double proxyMinSpearman = 0.5;
 };
 
 /// Errors: an inner strategy that is not model-based, map without a dgp.
