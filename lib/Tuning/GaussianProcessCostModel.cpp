@@ -76,6 +76,26 @@ public:
     return predictMeanOnly(x);
   }
 
+  llvm::Error predictLogLabel(const FeatureMatrix &x, std::vector<double> &mean,
+                              std::vector<double> &variance, bool includeNoise) const {
+    if (!trained)
+      return makeError(name + " predict: the model is not trained");
+    if (static_cast<Eigen::Index>(x.cols) != inputMean.size())
+      return makeError(name + " predict: " + llvm::Twine(x.cols) +
+                       " features per row, the model has " + llvm::Twine(inputMean.size()));
+    VectorXd latentMean, latentVariance;
+    if (llvm::Error e = regressor->predict(standardise(toEigen(x)), latentMean, latentVariance))
+      return e;
+    double noise = includeNoise ? regressor->getNoiseVariance() : 0;
+    mean.resize(x.rows());
+    variance.resize(x.rows());
+    for (size_t i = 0; i < x.rows(); ++i) {
+      mean[i] = targetMean + targetScale * latentMean[i];
+      variance[i] = targetScale * targetScale * (latentVariance[i] + noise);
+    }
+    return llvm::Error::success();
+  }
+
   llvm::Error predictWithVariance(const FeatureMatrix &x, std::vector<double> &mean,
                                   std::vector<double> &variance) const override {
     if (!trained)
@@ -152,6 +172,50 @@ public:
     return llvm::Error::success();
   }
 
+  /// See adaptDeepGPCostModel.
+  llvm::Expected<std::unique_ptr<CostModel>> adapted(const FeatureMatrix &x,
+                                                     const std::vector<double> &y,
+                                                     double priorStrength, int iterations) const {
+    auto *deep = dynamic_cast<const DeepGaussianProcess *>(regressor.get());
+    if (!deep || !trained)
+      return makeError("MAP adaptation needs a trained dgp cost model");
+    if (x.rows() != y.size() || static_cast<Eigen::Index>(x.cols) != inputMean.size())
+      return makeError("MAP adaptation: " + llvm::Twine(x.rows()) + " rows of " +
+                       llvm::Twine(x.cols) + " features, " + llvm::Twine(y.size()) +
+                       " labels; the model has " + llvm::Twine(inputMean.size()) + " features");
+    auto copy = std::make_unique<DeepGaussianProcess>(*deep);
+    auto result = std::make_unique<GaussianProcessCostModel>(name, nullptr);
+    result->classifier = classifier;
+    result->inputMean = inputMean;
+    result->inputScale = inputScale;
+    result->targetScale = targetScale;
+    result->targetMean = targetMean;
+    result->trained = true;
+    std::vector<Eigen::Index> feasibleRows;
+    for (size_t i = 0; i < y.size(); ++i)
+      if (y[i] > 0 && std::isfinite(y[i]))
+        feasibleRows.push_back(static_cast<Eigen::Index>(i));
+    if (!feasibleRows.empty()) {
+      MatrixXd standard = standardise(toEigen(x))(feasibleRows, Eigen::all);
+      VectorXd latentMean, latentVariance;
+      if (llvm::Error e = deep->predict(standard, latentMean, latentVariance))
+        return std::move(e);
+      VectorXd logY(feasibleRows.size());
+      for (size_t i = 0; i < feasibleRows.size(); ++i)
+        logY[i] = std::log(y[feasibleRows[i]]);
+      result->targetMean = (logY - targetScale * latentMean).mean();
+      VectorXd target = (logY.array() - result->targetMean) / targetScale;
+      VectorXd centre = deep->getParameters();
+      copy->setPrior(centre, priorStrength);
+      copy->setIterations(iterations);
+      if (llvm::Error e = copy->train(standard, target))
+        return std::move(e);
+      copy->clearPrior();
+    }
+    result->regressor = std::move(copy);
+    return std::unique_ptr<CostModel>(std::move(result));
+  }
+
 private:
   MatrixXd standardise(const MatrixXd &x) const {
     return (x.rowwise() - inputMean.transpose()) * inputScale.cwiseInverse().asDiagonal();
@@ -180,4 +244,23 @@ const ProbabilisticRegressor *mlir::dltune::getGaussianProcessRegressor(const Co
   if (model.getName() != "dgp" && model.getName() != "gp")
     return nullptr;
   return &static_cast<const GaussianProcessCostModel &>(model).getRegressor();
+}
+
+llvm::Error mlir::dltune::predictLogLabel(const CostModel &model, const FeatureMatrix &x,
+                                          std::vector<double> &mean,
+                                          std::vector<double> &variance, bool includeNoise) {
+  if (!getGaussianProcessRegressor(model))
+    return makeError("cost model '" + model.getName() + "' is not a Gaussian process");
+  return static_cast<const GaussianProcessCostModel &>(model).predictLogLabel(x, mean, variance,
+                                                                               includeNoise);
+}
+
+llvm::Expected<std::unique_ptr<CostModel>>
+mlir::dltune::adaptDeepGPCostModel(const CostModel &pretrained, const FeatureMatrix &x,
+                                   const std::vector<double> &y, double priorStrength,
+                                   int iterations) {
+  if (pretrained.getName() != "dgp")
+    return makeError("MAP adaptation needs a dgp cost model, not '" + pretrained.getName() + "'");
+  return static_cast<const GaussianProcessCostModel &>(pretrained).adapted(x, y, priorStrength,
+                                                                           iterations);
 }

@@ -44,9 +44,10 @@ int dbCommand();
 int workerCommand();
 int tuneCommand();
 int importCommand();
+int modelEvalCommand();
 
 extern llvm::cl::SubCommand runCmd, compareCmd, replayCmd, replayModelCmd, dbCmd, workerCmd,
-    tuneCmd, importCmd;
+    tuneCmd, importCmd, modelEvalCmd;
 
 } // namespace dltune_tool
 

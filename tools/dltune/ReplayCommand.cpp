@@ -3,6 +3,10 @@
 //   dltune replay --dataset FILE [--strategy random] [--cost-model M]
 //                 [--plan-size P] [--first-fit F] [--trials N] [--seeds K]
 //                 [--time-budget S] [--stochastic] [--report OUT.csv]
+//                 [--history FILE[,FILE...] --transfer none|dm|map
+//                  [--tuning-set T] [--prior-strength S] [--adapt-iterations N]
+//                  [--transfer-fallback M] [--pretrained-cache DIR]
+//                  [--pretrain-iterations N] [--dgp-inducing M] [--dgp-hidden H]]
 //
 // Runs the tuning loop the autotune pass runs, with a ReplayMeasurer that
 // answers from a Kernel Tuner cache: how search strategies (and later cost
@@ -13,7 +17,12 @@
 #include "Common.h"
 #include "ReplayOptions.h"
 
+#include "dltune/Tuning/DeepGaussianProcess.h"
+#include "dltune/Tuning/PretrainedModel.h"
 #include "dltune/Tuning/ReplayMeasurer.h"
+#include "dltune/Tuning/TransferSearch.h"
+
+#include "llvm/ADT/StringExtras.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -61,6 +70,48 @@ cl::opt<bool> stochastic("stochastic",
                          cl::sub(replayCmd), cl::sub(replayModelCmd));
 cl::opt<std::string> report("report", cl::desc("CSV with one row per measurement"),
                             cl::sub(replayCmd), cl::sub(replayModelCmd));
+
+static cl::opt<std::string>
+    historyFiles("history",
+                 cl::desc("Recorded spaces of the same kernel on other devices (comma-separated), "
+                          "for --transfer"),
+                 cl::sub(replayCmd));
+static cl::opt<std::string>
+    transferMode("transfer",
+                 cl::desc("none; dm (the pretrained model picks the tuning set, target-only "
+                          "refits); map (MAP-adapted deep GP with the negative-transfer guard)"),
+                 cl::init("none"), cl::sub(replayCmd));
+static cl::opt<int64_t>
+    tuningSetSize("tuning-set",
+                  cl::desc("Transfer: configurations measured first in the pretrained model's "
+                           "order (default min(300, trials / 4))"),
+                  cl::init(-1), cl::sub(replayCmd));
+static cl::opt<double>
+    priorStrength("prior-strength",
+                  cl::desc("map: precision of the prior on the pretrained parameters (0: chosen "
+                           "by held-out likelihood among 0.1, 1, 10, 100)"),
+                  cl::init(0), cl::sub(replayCmd));
+static cl::opt<int> adaptIterations("adapt-iterations",
+                                    cl::desc("map: Adam steps per MAP adaptation"),
+                                    cl::init(300), cl::sub(replayCmd));
+static cl::opt<int>
+    pretrainIterations("pretrain-iterations",
+                       cl::desc("Transfer with dgp: Adam steps of pretraining (0: the default, 2000)"),
+                       cl::init(0), cl::sub(replayCmd));
+static cl::opt<int> dgpInducing("dgp-inducing",
+                                cl::desc("Transfer with dgp: inducing points (0: the default, 100)"),
+                                cl::init(0), cl::sub(replayCmd));
+static cl::opt<int> dgpHidden("dgp-hidden",
+                              cl::desc("Transfer with dgp: inner layer width (0: min(features, 30))"),
+                              cl::init(0), cl::sub(replayCmd));
+static cl::opt<std::string>
+    transferFallback("transfer-fallback",
+                     cl::desc("Target-only model of dm and of the guard's fallback"),
+                     cl::init("xgb"), cl::sub(replayCmd));
+static cl::opt<std::string>
+    pretrainedCache("pretrained-cache",
+                    cl::desc("Directory of pretrained models, reused across runs by history hash"),
+                    cl::sub(replayCmd));
 
 bool openReport(std::ofstream &file, std::ostream *&out, const char *header) {
   out = nullptr;
@@ -121,6 +172,64 @@ int replayCommand() {
   llvm::outs() << cache->kernelName << " on " << cache->deviceName << ": "
                << cache->entries.size() << " recorded configurations, optimum "
                << formatNumber(optimum) << " ms\n";
+
+  std::optional<TransferMode> mode = parseTransferMode(transferMode);
+  if (!mode)
+    return fail("unknown --transfer '" + transferMode + "' (known: none, dm, map)");
+  if (*mode != TransferMode::None && historyFiles.empty())
+    return fail("--transfer " + transferMode + " needs --history FILE[,FILE...]");
+  if (*mode == TransferMode::None && !historyFiles.empty())
+    return fail("--history is used only with --transfer dm or map");
+  // Checked before pretraining, which takes a while (the library checks too).
+  if (*mode != TransferMode::None && strategyName != "sa" && strategyName != "evolutionary")
+    return fail("transfer needs the model-based strategy sa or evolutionary, not '" +
+                strategyName + "'");
+  if (*mode == TransferMode::Map && !costModel.empty() && costModel != "dgp")
+    return fail("transfer 'map' adapts a deep GP: use --cost-model dgp, not '" + costModel + "'");
+  if (adaptIterations < 1 || priorStrength < 0)
+    return fail("--adapt-iterations must be at least 1 and --prior-strength at least 0");
+  std::shared_ptr<const FeatureExtractor> features = createKnobFeatureExtractor(space);
+  std::shared_ptr<const CostModel> pretrained;
+  if (*mode != TransferMode::None) {
+    llvm::SmallVector<llvm::StringRef> parts;
+    llvm::StringRef(historyFiles).split(parts, ',', -1, /*KeepEmpty=*/false);
+    std::vector<KernelTunerCache> sources;
+    std::vector<std::string> names;
+    for (llvm::StringRef part : parts) {
+      llvm::Expected<KernelTunerCache> source = KernelTunerCache::load(part.trim().str());
+      if (!source)
+        return fail(llvm::toString(source.takeError()));
+      sources.push_back(std::move(*source));
+      names.push_back(part.trim().str());
+    }
+    std::vector<std::string> notes;
+    llvm::Expected<PretrainingSet> set =
+        buildPretrainingSet(sources, names, cache->knobs, *features, notes);
+    if (!set)
+      return fail(llvm::toString(set.takeError()));
+    for (const std::string &note : notes)
+      llvm::outs() << "note: " << note << "\n";
+    DeepGPOptions dgpOptions;
+    if (pretrainIterations > 0)
+      dgpOptions.iterations = pretrainIterations;
+    if (dgpInducing > 0)
+      dgpOptions.inducingPoints = dgpInducing;
+    dgpOptions.hiddenDims = dgpHidden;
+    std::string modelName = costModel.empty() ? std::string("dgp") : std::string(costModel);
+    llvm::Expected<PretrainedModel> model =
+        getPretrainedModel(modelName, *set, /*seed=*/0, pretrainedCache, dgpOptions);
+    if (!model)
+      return fail(llvm::toString(model.takeError()));
+    llvm::outs() << llvm::formatv("pretrained {0} on {1} recorded configurations of {2} "
+                                  "device(s): {3}\n",
+                                  modelName, set->labels.size(), sources.size(),
+                                  model->reused ? std::string("reused from the cache")
+                                                : llvm::formatv("{0:f1} s", model->trainSeconds)
+                                                      .str());
+    pretrained = model->model;
+  }
+  size_t tuningSet = tuningSetSize >= 0 ? static_cast<size_t>(tuningSetSize)
+                                        : std::min<size_t>(300, trials / 4);
   for (int seed = 0; seed < seeds; ++seed) {
     CliStrategyObserver observer;
     StrategyOptions so;
@@ -128,8 +237,21 @@ int replayCommand() {
     so.planSize = planSize;
     so.firstFit = firstFit;
     so.observer = &observer;
+    so.features = features;
+    auto log = std::make_shared<TransferLog>();
     llvm::Expected<std::unique_ptr<SearchStrategy>> strategy =
         createSearchStrategy(strategyName, so);
+    if (strategy && pretrained) {
+      TransferSearchOptions transferOptions;
+      transferOptions.innerStrategy = strategyName;
+      transferOptions.inner = so;
+      transferOptions.transfer.mode = *mode;
+      transferOptions.transfer.priorStrength = priorStrength;
+      transferOptions.transfer.adaptIterations = adaptIterations;
+      transferOptions.transfer.targetOnlyModel = transferFallback;
+      transferOptions.tuningSetSize = tuningSet;
+      strategy = createTransferSearch(pretrained, transferOptions, log);
+    }
     if (!strategy)
       return fail(llvm::toString(strategy.takeError()));
     ReplayMeasurer measurer(*cache, stochastic, /*seed=*/1000 + seed);
@@ -149,6 +271,15 @@ int replayCommand() {
       llvm::outs() << llvm::formatv(", {0} model fits, {1} proposals from the model", observer.fits,
                                     observer.proposals);
     llvm::outs() << "\n";
+    for (const TransferDecision &d : *log) {
+      llvm::outs() << llvm::formatv("  transfer decision on {0} rows: {1}", d.rows,
+                                    d.usedTransfer ? "transferred model" : "target-only model");
+      if (!std::isnan(d.transferRho))
+        llvm::outs() << llvm::formatv(" (held-out Spearman transfer {0:f3}, target-only {1:f3}, "
+                                      "prior strength {2})",
+                                      d.transferRho, d.targetOnlyRho, d.priorStrength);
+      llvm::outs() << ": " << d.reason << "\n";
+    }
   }
   return 0;
 }

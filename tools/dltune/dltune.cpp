@@ -2,7 +2,8 @@
 //
 // Subcommands: run, compare (RunCommands.cpp), replay (ReplayCommand.cpp),
 // replay-model (ReplayModelCommand.cpp), db (DbCommand.cpp), import
-// (ImportCommand.cpp), worker (WorkerCommand.cpp, used by the tuner).
+// (ImportCommand.cpp), model-eval (ModelEvalCommand.cpp), worker
+// (WorkerCommand.cpp, used by the tuner).
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,8 +41,10 @@ int main(int argc, char **argv) {
     return tuneCommand();
   if (importCmd)
     return importCommand();
+  if (modelEvalCmd)
+    return modelEvalCommand();
   llvm::errs() << "dltune: error: expected a subcommand (import, tune, run, compare, replay, "
-                  "replay-model, db); "
+                  "replay-model, model-eval, db); "
                   "see dltune --help\n";
   return 1;
 }

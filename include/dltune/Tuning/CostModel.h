@@ -88,6 +88,10 @@ double averageRecallAtN(const std::vector<double> &predicted,
 /// (ties ordered arbitrarily), for tests and benchmarks of cost models.
 double spearmanRankCorrelation(const std::vector<double> &x, const std::vector<double> &y);
 
+/// Kendall's tau-b (ties in either vector count as neither concordant nor
+/// discordant and shrink the denominator); 0 when either vector is constant.
+double kendallRankCorrelation(const std::vector<double> &x, const std::vector<double> &y);
+
 } // namespace mlir::dltune
 
 #endif // DLTUNE_TUNING_COSTMODEL_H

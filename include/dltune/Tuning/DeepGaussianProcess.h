@@ -98,6 +98,9 @@ public:
   void setPrior(const Eigen::VectorXd &centre, double strength);
   void clearPrior() { priorCentre.resize(0); }
 
+  /// Adam steps of later train() calls (MAP adaptation takes fewer steps
+  /// than pretraining).
+  void setIterations(int iterations) { options.iterations = iterations; }
   bool isInitialized() const { return !layers.empty(); }
   const DeepGPOptions &getOptions() const { return options; }
   nlohmann::json toJson() const override;
@@ -115,7 +118,7 @@ public:
   const std::vector<Layer> &getLayers() const { return layers; }
   /// Direct access for tests that build degenerate layers.
   std::vector<Layer> &getMutableLayers() { return layers; }
-  double getNoiseVariance() const { return std::exp(logNoiseVariance); }
+  double getNoiseVariance() const override { return std::exp(logNoiseVariance); }
 
 private:
   DeepGPOptions options;

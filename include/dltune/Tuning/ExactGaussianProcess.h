@@ -47,6 +47,9 @@ public:
   /// during the last fit; the optimiser saw them as +huge.
   size_t getFailedEvaluations() const { return failedEvaluations; }
 
+  double getNoiseVariance() const override {
+    return hyper.size() ? std::exp(hyper[hyper.size() - 1]) : 0;
+  }
   nlohmann::json toJson() const override;
   llvm::Error fromJson(const nlohmann::json &j) override;
 

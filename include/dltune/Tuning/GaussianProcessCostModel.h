@@ -30,6 +30,27 @@ std::unique_ptr<CostModel> createExactGPCostModel(const ExactGPOptions &options)
 /// other model), e.g. for jitter reports or MAP adaptation.
 const ProbabilisticRegressor *getGaussianProcessRegressor(const CostModel &model);
 
+/// MAP adaptation (stage 2 of Sun et al.): a copy of a trained "dgp" cost
+/// model whose deep GP maximises the target rows' expected log-likelihood
+/// plus a Gaussian prior N(pretrained parameters, I / priorStrength) for
+/// `iterations` Adam steps. The copy keeps the pretrained input
+/// standardisation, target scale and feasibility classifier; its target mean
+/// is shifted by the mean residual of the pretrained model on the feasible
+/// target rows, so that a device that is uniformly faster or slower starts
+/// at the prior rather than fighting it. With no feasible row the copy
+/// predicts exactly as the pretrained model does.
+llvm::Expected<std::unique_ptr<CostModel>>
+adaptDeepGPCostModel(const CostModel &pretrained, const FeatureMatrix &x,
+                     const std::vector<double> &y, double priorStrength, int iterations);
+
+/// Moments of log(label) for a feasible configuration (the feasibility
+/// classifier left out), the standardisation undone; with `includeNoise`
+/// the regressor's observation noise is added to the variance. Fails for
+/// models not made by the functions above and for untrained ones.
+llvm::Error predictLogLabel(const CostModel &model, const FeatureMatrix &x,
+                            std::vector<double> &mean, std::vector<double> &variance,
+                            bool includeNoise);
+
 } // namespace mlir::dltune
 
 #endif // DLTUNE_TUNING_GAUSSIANPROCESSCOSTMODEL_H

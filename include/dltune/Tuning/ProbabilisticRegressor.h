@@ -24,6 +24,8 @@ public:
   /// Mean and variance of the latent function (observation noise excluded).
   virtual llvm::Error predict(const Eigen::MatrixXd &x, Eigen::VectorXd &mean,
                               Eigen::VectorXd &variance) const = 0;
+  /// Observation noise variance on the standardised targets (0: unknown).
+  virtual double getNoiseVariance() const { return 0; }
   virtual nlohmann::json toJson() const = 0;
   virtual llvm::Error fromJson(const nlohmann::json &j) = 0;
   /// Every Cholesky that needed jitter since construction (predict() counts

@@ -1,0 +1,52 @@
+//===- TransferSearch.h - Tuning that starts from a pretrained model -*- C++ -*-===//
+//
+// Stages 2-3 of Sun et al. (ICCV 2021) around any model-based strategy:
+// rank a large random sample of valid target configurations with the model
+// pretrained on history, measure the best `tuningSetSize` of them first
+// (best predicted first; they count in the trial budget), then hand over to
+// the inner strategy, whose cost model is a TransferCostModel (MAP
+// adaptation with the negative-transfer guard, or direct reuse) refitted as
+// measurements arrive.
+//
+// Before committing to the tuning set, a proxy-device check (the
+// monotonicity assumption of the edge-devices paper): the first probes are
+// the pretrained model's top proxyProbes/2 configurations and as many random
+// ones; when the model's Spearman correlation with their measured
+// throughput is below proxyMinSpearman, transfer is abandoned and the
+// search continues cold (the target-only model, random start), so that a
+// dissimilar device does not waste the tuning set.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLTUNE_TUNING_TRANSFERSEARCH_H
+#define DLTUNE_TUNING_TRANSFERSEARCH_H
+
+#include "dltune/Tuning/SearchStrategy.h"
+#include "dltune/Tuning/TransferCostModel.h"
+
+namespace mlir::dltune {
+
+struct TransferSearchOptions {
+  /// "sa" or "evolutionary".
+  std::string innerStrategy = "sa";
+  /// The inner strategy's plan size, first fit and observer (its cost model
+  /// is replaced by the transfer model).
+  StrategyOptions inner;
+  TransferOptions transfer;
+  /// Measured first, in the pretrained model's order (the paper: 300).
+  size_t tuningSetSize = 300;
+  /// Random valid configurations the pretrained model ranks.
+  size_t rankedSampleSize = 20000;
+  /// The proxy-device check; 0 probes: none.
+  size_t proxyProbes = 16;
+  double proxyMinSpearman = 0.5;
+};
+
+/// Errors: an inner strategy that is not model-based, map without a dgp.
+/// Decisions of every fit are appended to `log` (may be null).
+llvm::Expected<std::unique_ptr<SearchStrategy>>
+createTransferSearch(std::shared_ptr<const CostModel> pretrained, TransferSearchOptions options,
+                     std::shared_ptr<TransferLog> log);
+
+} // namespace mlir::dltune
+
+#endif // DLTUNE_TUNING_TRANSFERSEARCH_H

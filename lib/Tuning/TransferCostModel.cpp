@@ -1,0 +1,205 @@
+//===- TransferCostModel.cpp - Pretrained model, MAP adaptation, guard ----===//
+
+#include "dltune/Tuning/TransferCostModel.h"
+
+#include "dltune/Tuning/Error.h"
+#include "dltune/Tuning/GaussianProcessCostModel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <random>
+
+using namespace mlir::dltune;
+
+std::optional<TransferMode> mlir::dltune::parseTransferMode(llvm::StringRef name) {
+  if (name == "none")
+    return TransferMode::None;
+  if (name == "dm")
+    return TransferMode::DirectReuse;
+  if (name == "map")
+    return TransferMode::Map;
+  return std::nullopt;
+}
+
+namespace {
+FeatureMatrix selectRows(const FeatureMatrix &x, const std::vector<size_t> &rows) {
+  FeatureMatrix out;
+  out.cols = x.cols;
+  for (size_t r : rows)
+    out.data.insert(out.data.end(), x.row(r), x.row(r) + x.cols);
+  return out;
+}
+
+std::vector<double> selectLabels(const std::vector<double> &y, const std::vector<size_t> &rows) {
+  std::vector<double> out;
+  for (size_t r : rows)
+    out.push_back(y[r]);
+  return out;
+}
+
+/// Mean Gaussian negative log density of the feasible rows' log labels.
+llvm::Expected<double> heldOutNll(const CostModel &model, const FeatureMatrix &x,
+                                  const std::vector<double> &y) {
+  std::vector<double> mean, variance;
+  if (llvm::Error e = predictLogLabel(model, x, mean, variance, /*includeNoise=*/true))
+    return std::move(e);
+  double nll = 0;
+  size_t count = 0;
+  for (size_t i = 0; i < y.size(); ++i) {
+    if (!(y[i] > 0))
+      continue;
+    double v = std::max(variance[i], 1e-12), e = std::log(y[i]) - mean[i];
+    nll += 0.5 * (std::log(2 * M_PI * v) + e * e / v);
+    ++count;
+  }
+  return count ? nll / count : 0.0;
+}
+
+class TransferCostModel : public CostModel {
+public:
+  TransferCostModel(std::shared_ptr<const CostModel> pretrained, TransferOptions options,
+                    std::shared_ptr<TransferLog> log)
+      : pretrained(std::move(pretrained)), options(std::move(options)), log(std::move(log)),
+        rng(this->options.seed) {}
+
+  llvm::StringRef getName() const override { return pretrained->getName(); }
+  bool isTrained() const override { return true; }
+  bool hasVariance() const override { return active().hasVariance(); }
+  llvm::Expected<std::vector<double>> predict(const FeatureMatrix &x) const override {
+    return active().predict(x);
+  }
+  llvm::Error predictWithVariance(const FeatureMatrix &x, std::vector<double> &mean,
+                                  std::vector<double> &variance) const override {
+    return active().predictWithVariance(x, mean, variance);
+  }
+  llvm::Error save(const std::string &path) const override { return active().save(path); }
+  llvm::Error load(const std::string &) override {
+    return makeError("a transfer cost model is built from its pretrained model, not loaded");
+  }
+
+  llvm::Error fit(const FeatureMatrix &x, const std::vector<double> &y) override {
+    TransferDecision decision;
+    decision.rows = x.rows();
+    if (options.mode != TransferMode::Map) {
+      llvm::Expected<std::unique_ptr<CostModel>> cold = fitTargetOnly(x, y);
+      if (!cold)
+        return cold.takeError();
+      current = std::move(*cold);
+      decision.usedTransfer = false;
+      decision.reason = "dm: target-only " + options.targetOnlyModel + " refit";
+      record(std::move(decision));
+      return llvm::Error::success();
+    }
+    if (x.rows() < options.guardMinRows) {
+      double strength = priorStrength ? priorStrength : 1.0;
+      llvm::Expected<std::unique_ptr<CostModel>> adapted =
+          adaptDeepGPCostModel(*pretrained, x, y, strength, options.adaptIterations);
+      if (!adapted)
+        return adapted.takeError();
+      current = std::move(*adapted);
+      decision.priorStrength = strength;
+      decision.reason = "too few rows to hold out; adapted without a check";
+      record(std::move(decision));
+      return llvm::Error::success();
+    }
+
+    // The guard: fit both on 75% of the rows, rank the other 25%.
+    std::vector<size_t> order(x.rows());
+    std::iota(order.begin(), order.end(), 0);
+    std::shuffle(order.begin(), order.end(), rng);
+    size_t trainCount = x.rows() - std::max<size_t>(x.rows() / 4, 4);
+    std::vector<size_t> trainRows(order.begin(), order.begin() + trainCount);
+    std::vector<size_t> heldRows(order.begin() + trainCount, order.end());
+    FeatureMatrix xTrain = selectRows(x, trainRows), xHeld = selectRows(x, heldRows);
+    std::vector<double> yTrain = selectLabels(y, trainRows), yHeld = selectLabels(y, heldRows);
+
+    std::unique_ptr<CostModel> transferOnSplit;
+    if (priorStrength == 0 && options.priorStrength == 0) {
+      // First adaptation: the strength with the best held-out likelihood.
+      double bestNll = INFINITY;
+      for (double candidate : kPriorStrengthCandidates) {
+        llvm::Expected<std::unique_ptr<CostModel>> adapted = adaptDeepGPCostModel(
+            *pretrained, xTrain, yTrain, candidate, options.adaptIterations);
+        if (!adapted)
+          return adapted.takeError();
+        llvm::Expected<double> nll = heldOutNll(**adapted, xHeld, yHeld);
+        if (!nll)
+          return nll.takeError();
+        if (*nll < bestNll) {
+          bestNll = *nll;
+          priorStrength = candidate;
+          transferOnSplit = std::move(*adapted);
+        }
+      }
+      if (!transferOnSplit)
+        return makeError("MAP adaptation: no prior strength gave a finite held-out likelihood");
+    } else {
+      if (priorStrength == 0)
+        priorStrength = options.priorStrength;
+      llvm::Expected<std::unique_ptr<CostModel>> adapted = adaptDeepGPCostModel(
+          *pretrained, xTrain, yTrain, priorStrength, options.adaptIterations);
+      if (!adapted)
+        return adapted.takeError();
+      transferOnSplit = std::move(*adapted);
+    }
+    llvm::Expected<std::unique_ptr<CostModel>> coldOnSplit = fitTargetOnly(xTrain, yTrain);
+    if (!coldOnSplit)
+      return coldOnSplit.takeError();
+    llvm::Expected<std::vector<double>> transferPrediction = transferOnSplit->predict(xHeld);
+    if (!transferPrediction)
+      return transferPrediction.takeError();
+    llvm::Expected<std::vector<double>> coldPrediction = (*coldOnSplit)->predict(xHeld);
+    if (!coldPrediction)
+      return coldPrediction.takeError();
+    decision.transferRho = spearmanRankCorrelation(*transferPrediction, yHeld);
+    decision.targetOnlyRho = spearmanRankCorrelation(*coldPrediction, yHeld);
+    decision.priorStrength = priorStrength;
+    decision.usedTransfer = !(decision.targetOnlyRho > decision.transferRho + options.guardMargin);
+    decision.reason = decision.usedTransfer ? "transfer ranks held-out rows as well or better"
+                                            : "target-only ranks held-out rows better: fall back";
+    llvm::Expected<std::unique_ptr<CostModel>> chosen =
+        decision.usedTransfer
+            ? adaptDeepGPCostModel(*pretrained, x, y, priorStrength, options.adaptIterations)
+            : fitTargetOnly(x, y);
+    if (!chosen)
+      return chosen.takeError();
+    current = std::move(*chosen);
+    record(std::move(decision));
+    return llvm::Error::success();
+  }
+
+private:
+  const CostModel &active() const { return current ? *current : *pretrained; }
+
+  llvm::Expected<std::unique_ptr<CostModel>> fitTargetOnly(const FeatureMatrix &x,
+                                                           const std::vector<double> &y) {
+    llvm::Expected<std::unique_ptr<CostModel>> model =
+        createCostModel(options.targetOnlyModel, options.seed);
+    if (!model)
+      return model.takeError();
+    if (llvm::Error e = (*model)->fit(x, y))
+      return std::move(e);
+    return std::move(*model);
+  }
+
+  void record(TransferDecision decision) {
+    if (log)
+      log->push_back(std::move(decision));
+  }
+
+  std::shared_ptr<const CostModel> pretrained;
+  TransferOptions options;
+  std::shared_ptr<TransferLog> log;
+  std::unique_ptr<CostModel> current;
+  double priorStrength = 0;
+  std::mt19937_64 rng;
+};
+} // namespace
+
+std::unique_ptr<CostModel>
+mlir::dltune::createTransferCostModel(std::shared_ptr<const CostModel> pretrained,
+                                      const TransferOptions &options,
+                                      std::shared_ptr<TransferLog> log) {
+  return std::make_unique<TransferCostModel>(std::move(pretrained), options, std::move(log));
+}

@@ -1,0 +1,176 @@
+//===- ModelEvalCommand.cpp - dltune model-eval ---------------------------===//
+//
+//   dltune model-eval --train FILE[,FILE...] --test FILE
+//                     [--model dgp,gp,xgb,rf] [--target-samples 0,10,30,100]
+//                     [--seeds K] [--dgp-iterations N] [--report OUT.csv]
+//
+// How well a cost model trained on other devices' recorded spaces (matched
+// to the test space by knob names) predicts the test space, with 0 or a few
+// random test configurations added to the training rows: transfer's
+// zero-shot and few-shot accuracy, one CSV row per model, count and seed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Common.h"
+
+#include "dltune/Tuning/ModelEvaluation.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <fstream>
+#include <map>
+
+using namespace mlir::dltune;
+namespace cl = llvm::cl;
+
+namespace dltune_tool {
+
+cl::SubCommand modelEvalCmd("model-eval",
+                            "Score cost models trained on recorded spaces on another space");
+static cl::opt<std::string> trainFiles("train",
+                                       cl::desc("Kernel Tuner caches to train on (comma-separated)"),
+                                       cl::sub(modelEvalCmd));
+static cl::opt<std::string> testFile("test", cl::desc("Kernel Tuner cache to predict"),
+                                     cl::sub(modelEvalCmd));
+static cl::opt<std::string> modelNames("model", cl::desc("dgp, gp, xgb, rf (comma-separated)"),
+                                       cl::init("dgp"), cl::sub(modelEvalCmd));
+static cl::opt<std::string>
+    targetSamples("target-samples",
+                  cl::desc("Random test configurations added to the training rows "
+                           "(comma-separated counts)"),
+                  cl::init("0"), cl::sub(modelEvalCmd));
+static cl::opt<int> evalSeeds("seeds", cl::desc("Seeds 0..K-1 per model and count"),
+                              cl::init(1), cl::sub(modelEvalCmd));
+static cl::opt<int> evalDgpIterations("dgp-iterations",
+                                      cl::desc("Adam steps of the deep GP (0: its default, 2000)"),
+                                      cl::init(0), cl::sub(modelEvalCmd));
+static cl::opt<std::string> evalReport("report", cl::desc("CSV with one row per case"),
+                                       cl::sub(modelEvalCmd));
+
+static std::vector<std::string> splitList(llvm::StringRef text) {
+  llvm::SmallVector<llvm::StringRef> parts;
+  text.split(parts, ',', -1, /*KeepEmpty=*/false);
+  std::vector<std::string> out;
+  for (llvm::StringRef p : parts)
+    out.push_back(p.trim().str());
+  return out;
+}
+
+static std::string optionalNumber(const std::optional<double> &v) {
+  return v ? formatNumber(*v) : std::string();
+}
+
+int modelEvalCommand() {
+  std::vector<std::string> trains = splitList(trainFiles);
+  if (trains.empty())
+    return fail("model-eval needs --train FILE[,FILE...]");
+  if (testFile.empty())
+    return fail("model-eval needs --test FILE");
+  if (evalSeeds < 1)
+    return fail("--seeds must be at least 1");
+  std::vector<std::string> models = splitList(modelNames);
+  if (models.empty())
+    return fail("--model needs at least one of dgp, gp, xgb, rf");
+  for (const std::string &m : models)
+    if (m != "dgp" && m != "gp" && m != "xgb" && m != "rf")
+      return fail("unknown model '" + m + "' (known: dgp, gp, xgb, rf)");
+  std::vector<size_t> counts;
+  for (const std::string &c : splitList(targetSamples)) {
+    unsigned long long n;
+    if (llvm::getAsUnsignedInteger(c, 10, n))
+      return fail("--target-samples: '" + c + "' is not a count");
+    counts.push_back(n);
+  }
+  if (counts.empty())
+    return fail("--target-samples needs at least one count");
+
+  llvm::Expected<KernelTunerCache> test = KernelTunerCache::load(testFile);
+  if (!test)
+    return fail(llvm::toString(test.takeError()));
+  TimedConfigs target = getValidMeasurements(*test);
+  TimedConfigs history;
+  std::vector<std::string> notes;
+  for (const std::string &file : trains) {
+    llvm::Expected<KernelTunerCache> source = KernelTunerCache::load(file);
+    if (!source)
+      return fail(llvm::toString(source.takeError()));
+    llvm::Expected<TimedConfigs> rows = getValidMeasurementsFor(*source, test->knobs, file, notes);
+    if (!rows)
+      return fail(llvm::toString(rows.takeError()));
+    history.append(*rows);
+  }
+  for (size_t count : counts)
+    if (count >= target.size())
+      return fail("--target-samples " + llvm::Twine(count) + ": the test space has only " +
+                  llvm::Twine(target.size()) + " valid configurations");
+
+  std::ofstream file;
+  if (!evalReport.empty()) {
+    file.open(evalReport);
+    if (!file)
+      return fail("cannot write '" + evalReport + "'");
+    file << "model,samples,seed,rmse,mape,spearman,kendall,top1_recall,nll,coverage90\n";
+  }
+  for (const std::string &note : notes)
+    llvm::outs() << "note: " << note << "\n";
+  llvm::outs() << llvm::formatv("train: {0} valid configurations from {1} file(s); test: {2} "
+                                "({3} on {4}), {5} valid configurations\n",
+                                history.size(), trains.size(), testFile, test->kernelName,
+                                test->deviceName, target.size());
+
+  SearchSpace space = test->getSpace();
+  std::unique_ptr<FeatureExtractor> features = createKnobFeatureExtractor(space);
+  llvm::outs() << llvm::formatv("{0,-5} {1,7} {2,7} {3,8} {4,8} {5,8} {6,8} {7,8} {8,8} {9,8}\n",
+                                "model", "samples", "rmse", "mape%", "spearman", "kendall",
+                                "top1%rec", "nll", "cov90", "fit_s");
+  for (const std::string &model : models)
+    for (size_t count : counts) {
+      // Means over seeds for the table; NaN sums stay NaN for models
+      // without a variance and print as "-".
+      double rmse = 0, mape = 0, rho = 0, tau = 0, top = 0, nll = 0, cover = 0, fit = 0;
+      bool hasVariance = true;
+      for (int seed = 0; seed < evalSeeds; ++seed) {
+        llvm::Expected<ModelEvalCase> result =
+            evaluateModelOnTarget(model, history, target, *features, count, seed,
+                                  evalDgpIterations);
+        if (!result)
+          return fail(model + " with " + llvm::Twine(count) + " target samples, seed " +
+                      llvm::Twine(seed) + ": " + llvm::toString(result.takeError()));
+        const PredictionMetrics &m = result->metrics;
+        if (file)
+          file << model << "," << count << "," << seed << "," << formatNumber(m.rmse) << ","
+               << formatNumber(m.mape) << "," << formatNumber(m.spearman) << ","
+               << formatNumber(m.kendall) << "," << formatNumber(m.top1Recall) << ","
+               << optionalNumber(m.nll) << "," << optionalNumber(m.coverage90) << "\n";
+        rmse += m.rmse;
+        mape += m.mape;
+        rho += m.spearman;
+        tau += m.kendall;
+        top += m.top1Recall;
+        fit += result->fitSeconds;
+        hasVariance = hasVariance && m.nll.has_value();
+        if (m.nll) {
+          nll += *m.nll;
+          cover += *m.coverage90;
+        }
+      }
+      double k = evalSeeds;
+      auto orDash = [&](double v) {
+        return hasVariance ? llvm::formatv("{0:f3}", v / k).str() : std::string("-");
+      };
+      llvm::outs() << llvm::formatv(
+          "{0,-5} {1,7} {2,7:f3} {3,8:f1} {4,8:f3} {5,8:f3} {6,8:f3} {7,8} {8,8} {9,8:f2}\n",
+          model, count, rmse / k, mape / k, rho / k, tau / k, top / k, orDash(nll),
+          orDash(cover), fit / k);
+    }
+  if (file) {
+    file.close();
+    if (!file)
+      return fail("writing '" + evalReport + "' failed");
+  }
+  return 0;
+}
+
+} // namespace dltune_tool

@@ -1,0 +1,228 @@
+//===- TransferTest.cpp - MAP adaptation, the guard, matching by name -----===//
+
+#include "dltune/Tuning/GaussianProcessCostModel.h"
+#include "dltune/Tuning/PretrainedModel.h"
+#include "dltune/Tuning/TransferCostModel.h"
+#include "dltune/Tuning/TransferSearch.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+
+using namespace mlir::dltune;
+
+namespace {
+/// An 8 x 8 grid of two knobs, as feature rows (x, y), with a time per row.
+struct Grid {
+  FeatureMatrix x;
+  std::vector<double> timesMs;
+};
+
+Grid makeGrid(const std::function<double(double, double)> &time) {
+  Grid g;
+  g.x.cols = 2;
+  for (int a = 0; a < 8; ++a)
+    for (int b = 0; b < 8; ++b) {
+      g.x.append({static_cast<float>(a), static_cast<float>(b)});
+      g.timesMs.push_back(time(a, b));
+    }
+  return g;
+}
+
+double sourceTime(double a, double b) { return 1 + 0.3 * (a - 5) * (a - 5) + 0.2 * (b - 2) * (b - 2); }
+
+DeepGPOptions smallDeepGP() {
+  DeepGPOptions options;
+  options.inducingPoints = 24;
+  options.iterations = 600;
+  options.minibatch = 64;
+  return options;
+}
+
+std::shared_ptr<const CostModel> pretrain(const Grid &source) {
+  std::unique_ptr<CostModel> model = createDeepGPCostModel(smallDeepGP());
+  llvm::Error e = model->fit(source.x, normalizedThroughput(source.timesMs));
+  EXPECT_FALSE(static_cast<bool>(e)) << llvm::toString(std::move(e));
+  return std::shared_ptr<const CostModel>(std::move(model));
+}
+
+double logRmse(const CostModel &model, const Grid &target) {
+  std::vector<double> mean, variance;
+  llvm::Error e = predictLogLabel(model, target.x, mean, variance, false);
+  EXPECT_FALSE(static_cast<bool>(e)) << llvm::toString(std::move(e));
+  std::vector<double> labels = normalizedThroughput(target.timesMs);
+  // Compare up to the best constant shift: levels differ between devices.
+  double shift = 0;
+  for (size_t i = 0; i < mean.size(); ++i)
+    shift += std::log(labels[i]) - mean[i];
+  shift /= mean.size();
+  double squared = 0;
+  for (size_t i = 0; i < mean.size(); ++i)
+    squared += std::pow(std::log(labels[i]) - mean[i] - shift, 2);
+  return std::sqrt(squared / mean.size());
+}
+} // namespace
+
+TEST(MapAdaptation, MovesPredictionsTowardsTargetData) {
+  Grid source = makeGrid(sourceTime);
+  // The target's optimum moved along the first knob.
+  Grid target = makeGrid([](double a, double b) { return 2 * (1 + 0.3 * (a - 2) * (a - 2) + 0.2 * (b - 2) * (b - 2)); });
+  std::shared_ptr<const CostModel> pretrained = pretrain(source);
+  std::vector<double> labels = normalizedThroughput(target.timesMs);
+  double before = logRmse(*pretrained, target);
+  llvm::Expected<std::unique_ptr<CostModel>> weak =
+      adaptDeepGPCostModel(*pretrained, target.x, labels, /*priorStrength=*/0.1, 400);
+  ASSERT_TRUE(static_cast<bool>(weak)) << llvm::toString(weak.takeError());
+  llvm::Expected<std::unique_ptr<CostModel>> strong =
+      adaptDeepGPCostModel(*pretrained, target.x, labels, /*priorStrength=*/1e6, 400);
+  ASSERT_TRUE(static_cast<bool>(strong)) << llvm::toString(strong.takeError());
+  double afterWeak = logRmse(**weak, target), afterStrong = logRmse(**strong, target);
+  EXPECT_LT(afterWeak, 0.5 * before);
+  // A very strong prior keeps the model near the pretrained one.
+  EXPECT_GT(afterStrong, afterWeak);
+  EXPECT_NEAR(afterStrong, before, 0.2 * before);
+}
+
+TEST(MapAdaptation, WithoutFeasibleRowsPredictsAsPretrained) {
+  Grid source = makeGrid(sourceTime);
+  std::shared_ptr<const CostModel> pretrained = pretrain(source);
+  FeatureMatrix failedOnly = source.x;
+  std::vector<double> zeros(source.timesMs.size(), 0.0);
+  llvm::Expected<std::unique_ptr<CostModel>> adapted =
+      adaptDeepGPCostModel(*pretrained, failedOnly, zeros, 1, 100);
+  ASSERT_TRUE(static_cast<bool>(adapted)) << llvm::toString(adapted.takeError());
+  llvm::Expected<std::vector<double>> a = pretrained->predict(source.x);
+  llvm::Expected<std::vector<double>> b = (*adapted)->predict(source.x);
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(*a, *b);
+}
+
+TEST(TransferGuard, FallsBackOnAReversedSource) {
+  Grid source = makeGrid(sourceTime);
+  // Adversarial: the target's fastest configurations are the source's slowest.
+  Grid target = makeGrid([](double a, double b) { return 1 / sourceTime(a, b); });
+  std::shared_ptr<const CostModel> pretrained = pretrain(source);
+  TransferOptions options;
+  options.mode = TransferMode::Map;
+  // A prior this strong keeps the reversed ranking through adaptation (a
+  // weak one lets MAP learn the target and the guard rightly keeps it).
+  options.priorStrength = 1e4;
+  options.adaptIterations = 50;
+  auto log = std::make_shared<TransferLog>();
+  std::unique_ptr<CostModel> model = createTransferCostModel(pretrained, options, log);
+  llvm::Error e = model->fit(target.x, normalizedThroughput(target.timesMs));
+  ASSERT_FALSE(static_cast<bool>(e)) << llvm::toString(std::move(e));
+  ASSERT_EQ(log->size(), 1u);
+  EXPECT_FALSE(log->front().usedTransfer) << log->front().reason;
+  EXPECT_GT(log->front().targetOnlyRho, log->front().transferRho);
+  EXPECT_EQ(model->hasVariance(), false); // the xgb fallback is in use
+}
+
+TEST(TransferGuard, KeepsTransferOnTheSameDevice) {
+  Grid source = makeGrid(sourceTime);
+  std::shared_ptr<const CostModel> pretrained = pretrain(source);
+  TransferOptions options;
+  options.priorStrength = 10;
+  options.adaptIterations = 100;
+  auto log = std::make_shared<TransferLog>();
+  std::unique_ptr<CostModel> model = createTransferCostModel(pretrained, options, log);
+  // Before any fit the pretrained model predicts.
+  EXPECT_TRUE(model->isTrained());
+  EXPECT_TRUE(model->hasVariance());
+  Grid target = makeGrid([](double a, double b) { return 3 * sourceTime(a, b); });
+  ASSERT_FALSE(static_cast<bool>(model->fit(target.x, normalizedThroughput(target.timesMs))));
+  ASSERT_EQ(log->size(), 1u);
+  EXPECT_TRUE(log->front().usedTransfer) << log->front().reason;
+}
+
+TEST(PretrainingSet, MatchesKnobsByNameOnAPermutedSpace) {
+  const char *header = R"({"device_name": "d", "kernel_name": "k", "problem_size": [1],
+      "objective": "time", )";
+  std::string ab = std::string(header) +
+                   R"("tune_params_keys": ["a", "b"], "tune_params": {"a": [1, 2], "b": [4, 8]},
+      "cache": {"1,4": {"a": 1, "b": 4, "time": 2.0}, "2,8": {"a": 2, "b": 8, "time": 1.0},
+                "1,8": {"a": 1, "b": 8, "time": "RuntimeFailedConfig"}}})";
+  std::string bac = std::string(header) +
+                    R"("tune_params_keys": ["b", "c", "a"], "tune_params": {"b": [4, 8], "c": [0], "a": [1, 2]},
+      "cache": {"4,0,1": {"b": 4, "c": 0, "a": 1, "time": 2.0}, "8,0,2": {"b": 8, "c": 0, "a": 2, "time": 1.0},
+                "8,0,1": {"b": 8, "c": 0, "a": 1, "time": "RuntimeFailedConfig"}}})";
+  llvm::Expected<KernelTunerCache> target = KernelTunerCache::parse(ab, "ab");
+  llvm::Expected<KernelTunerCache> permuted = KernelTunerCache::parse(bac, "bac");
+  ASSERT_TRUE(target && permuted);
+  SearchSpace space = target->getSpace();
+  std::unique_ptr<FeatureExtractor> features = createKnobFeatureExtractor(space);
+  std::vector<std::string> notes;
+  llvm::Expected<PretrainingSet> same =
+      buildPretrainingSet({*target}, {"ab"}, target->knobs, *features, notes);
+  llvm::Expected<PretrainingSet> moved =
+      buildPretrainingSet({*permuted}, {"bac"}, target->knobs, *features, notes);
+  ASSERT_TRUE(same && moved);
+  // Same rows in the same order of entries, so the same features and labels.
+  ASSERT_EQ(same->labels.size(), 3u);
+  std::map<std::vector<float>, double> a, b;
+  for (size_t i = 0; i < 3; ++i) {
+    a[std::vector<float>(same->x.row(i), same->x.row(i) + same->x.cols)] = same->labels[i];
+    b[std::vector<float>(moved->x.row(i), moved->x.row(i) + moved->x.cols)] = moved->labels[i];
+  }
+  EXPECT_EQ(a, b);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0], "'bac': knob 'c' is not in the target space; dropped");
+  EXPECT_EQ(same->getHash(), same->getHash());
+}
+
+namespace {
+/// Runs TransferSearch's proxy check on an 8 x 8 space whose target times
+/// are `targetTime`, with a model pretrained on sourceTime.
+TransferLog runProxyCheck(const std::function<double(double, double)> &targetTime) {
+  std::vector<int64_t> values = {0, 1, 2, 3, 4, 5, 6, 7};
+  llvm::Expected<SearchSpace> space = SearchSpace::create({{"a", values}, {"b", values}}, {}, {});
+  EXPECT_TRUE(static_cast<bool>(space));
+  std::shared_ptr<const FeatureExtractor> features = createKnobFeatureExtractor(*space);
+  std::vector<Config> all;
+  std::vector<double> sourceTimes;
+  for (int64_t a : values)
+    for (int64_t b : values) {
+      all.push_back({a, b});
+      sourceTimes.push_back(sourceTime(a, b));
+    }
+  std::unique_ptr<CostModel> model = createDeepGPCostModel(smallDeepGP());
+  EXPECT_FALSE(static_cast<bool>(
+      model->fit(features->extractAll(all), normalizedThroughput(sourceTimes))));
+  TransferSearchOptions options;
+  options.inner.features = features;
+  options.tuningSetSize = 20;
+  auto log = std::make_shared<TransferLog>();
+  llvm::Expected<std::unique_ptr<SearchStrategy>> search =
+      createTransferSearch(std::shared_ptr<const CostModel>(std::move(model)), options, log);
+  EXPECT_TRUE(static_cast<bool>(search));
+  (*search)->initialize(*space, 1);
+  TuningHistory history;
+  std::vector<Config> probes = (*search)->propose(16, history);
+  EXPECT_EQ(probes.size(), 16u);
+  std::vector<MeasureRecord> records;
+  for (const Config &c : probes) {
+    MeasureRecord r;
+    r.status = MeasureStatus::Ok;
+    r.timeMs = targetTime(c[0], c[1]);
+    history.configs.push_back(c);
+    history.records.push_back(r);
+    history.measured.insert(c);
+    records.push_back(r);
+  }
+  (*search)->update(probes, records);
+  EXPECT_FALSE((*search)->propose(4, history).empty());
+  return *log;
+}
+} // namespace
+
+TEST(ProxyCheck, AbandonsTransferFromAReversedDevice) {
+  TransferLog log = runProxyCheck([](double a, double b) { return 1 / sourceTime(a, b); });
+  ASSERT_GE(log.size(), 1u);
+  EXPECT_FALSE(log[0].usedTransfer) << log[0].reason;
+}
+
+TEST(ProxyCheck, KeepsTransferFromAScaledDevice) {
+  TransferLog log = runProxyCheck([](double a, double b) { return 2 * sourceTime(a, b); });
+  ASSERT_GE(log.size(), 1u);
+  EXPECT_TRUE(log[0].usedTransfer) << log[0].reason;
+}
