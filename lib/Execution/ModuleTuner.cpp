@@ -24,7 +24,6 @@
 #include "llvm/Support/Program.h"
 
 #include <cstdlib>
-#include <map>
 #include <unistd.h>
 
 using namespace mlir;
@@ -240,7 +239,7 @@ class ScheduledResults : public ModelTuningObserver {
 public:
   ScheduledResults(std::vector<std::unique_ptr<PreparedTask>> &prepared)
       : prepared(prepared), bests(prepared.size(), {Config(), INFINITY}),
-        startTrials(prepared.size()) {
+        startTrials(prepared.size()), failures(prepared.size()) {
     for (size_t i = 0; i < prepared.size(); ++i)
       startTrials[i] = prepared[i]->history.records.size();
   }
@@ -270,7 +269,7 @@ private:
   std::vector<std::unique_ptr<PreparedTask>> &prepared;
   std::vector<std::pair<Config, double>> bests;
   std::vector<int64_t> startTrials;
-  std::map<size_t, int64_t> failures;
+  std::vector<int64_t> failures;
 
 public:
   int64_t getStartTrials(size_t task) const { return startTrials[task]; }

@@ -52,6 +52,9 @@ void ProgressPrinter::print(const TuningEvent &e) {
         p.trialsDone ? p.elapsedSeconds / p.trialsDone * (p.trialsBudget - p.trialsDone) : 0;
     int64_t previous = e.previousTrials;
     bool model = !std::isnan(e.modelLatencyMs);
+    std::string what =
+        r.isOk() ? llvm::formatv("{0:f4} ms{1}", r.timeMs, r.noisy ? " (noisy)" : "").str()
+                 : toString(r.status).str();
     if (model && live) {
       // One model budget: the model's latency leads, then the task in hand.
       double modelEta = e.modelTrialsDone ? e.modelSeconds / e.modelTrialsDone *
@@ -68,17 +71,11 @@ void ProgressPrinter::print(const TuningEvent &e) {
                            eta);
       lineOpen = true;
     } else if (model) {
-      std::string what =
-          r.isOk() ? llvm::formatv("{0:f4} ms{1}", r.timeMs, r.noisy ? " (noisy)" : "").str()
-                   : toString(r.status).str();
       log << llvm::formatv("model trial {0}/{1}: {2} {3}: {4}; task best {5}; model {6:f3} ms "
                            "(untuned {7:f3})\n",
                            e.modelTrialsDone, e.modelTrialsBudget, e.getLabel(), r.config, what,
                            best, e.modelLatencyMs, e.untunedModelLatencyMs);
     } else {
-      std::string what =
-          r.isOk() ? llvm::formatv("{0:f4} ms{1}", r.timeMs, r.noisy ? " (noisy)" : "").str()
-                   : toString(r.status).str();
       log << llvm::formatv("{0}: trial {1}/{2} {3}: {4}; best {5}\n", e.getLabel(),
                            previous + p.trialsDone, previous + p.trialsBudget, r.config, what,
                            best);

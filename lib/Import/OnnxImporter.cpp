@@ -95,6 +95,14 @@ private:
     return it == knownValues.end() ? nullptr : &it->second;
   }
   llvm::Expected<const KnownTensor *> requireKnown(const onnx::NodeProto &node, int input);
+  /// A value that ops like Reshape and Slice take either way: known at
+  /// import time (`known`, folded) or at run time (`value`); `shape` for both.
+  struct Operand {
+    const KnownTensor *known = nullptr;
+    Value value;
+    std::vector<int64_t> shape;
+  };
+  llvm::Expected<Operand> operand(const std::string &name);
   Value materialize(const KnownTensor &t, Type elementType);
   void define(const onnx::NodeProto &node, int output, Value v) {
     values[node.output(output)] = v;
@@ -148,6 +156,13 @@ private:
   /// keepDims keeps the reduced axes as size 1.
   Value reduce(Value input, ArrayRef<int64_t> axes, bool keepDims, double init,
                std::function<Value(ImplicitLocOpBuilder &, Value, Value)> combine);
+  /// The mean over `axes`: a sum, then one division by the count.
+  llvm::Expected<Value> mean(const onnx::NodeProto &node, Value input, ArrayRef<int64_t> axes,
+                             bool keepDims);
+  /// The sum combiner of reduce().
+  static Value addF(ImplicitLocOpBuilder &ib, Value v, Value acc) {
+    return arith::AddFOp::create(ib, v, acc);
+  }
   Value padded(Value input, ArrayRef<int64_t> low, ArrayRef<int64_t> high, double value);
   Value reshaped(Value input, ArrayRef<int64_t> shape);
   Value transposed(Value input, ArrayRef<int64_t> perm);
@@ -402,6 +417,20 @@ llvm::Expected<Value> Importer::get(const std::string &name) {
   return makeError("value '" + name + "' is used before it is defined");
 }
 
+llvm::Expected<Importer::Operand> Importer::operand(const std::string &name) {
+  Operand o;
+  if ((o.known = known(name))) {
+    o.shape = o.known->shape;
+    return o;
+  }
+  llvm::Expected<Value> v = get(name);
+  if (!v)
+    return v.takeError();
+  o.value = *v;
+  o.shape.assign(typeOf(*v).getShape().begin(), typeOf(*v).getShape().end());
+  return o;
+}
+
 llvm::Expected<const KnownTensor *> Importer::requireKnown(const onnx::NodeProto &node,
                                                             int input) {
   if (!hasInput(node, input))
@@ -493,6 +522,18 @@ Value Importer::reduce(Value input, ArrayRef<int64_t> axes, bool keepDims, doubl
                                      linalg::YieldOp::create(ib, combine(ib, args[0], args[1]));
                                    })
       .getResult(0);
+}
+
+llvm::Expected<Value> Importer::mean(const onnx::NodeProto &node, Value input,
+                                     ArrayRef<int64_t> axes, bool keepDims) {
+  int64_t count = 1;
+  for (int64_t a : axes)
+    count *= typeOf(input).getDimSize(a);
+  Type elem = typeOf(input).getElementType();
+  Value sum = reduce(input, axes, keepDims, 0.0, addF);
+  return elementwise(node, {sum}, elem, [&](ImplicitLocOpBuilder &ib, ValueRange v) {
+    return arith::DivFOp::create(ib, v[0], constantScalar(elem, double(count)));
+  });
 }
 
 Value Importer::padded(Value input, ArrayRef<int64_t> low, ArrayRef<int64_t> high,
@@ -1141,18 +1182,9 @@ llvm::Error Importer::importGlobalAveragePool(const onnx::NodeProto &node) {
   if (xt.getRank() < 3)
     return nodeError(node, "input must be N x C x spatial");
   std::vector<int64_t> axes;
-  int64_t count = 1;
-  for (int64_t d = 2; d < xt.getRank(); ++d) {
+  for (int64_t d = 2; d < xt.getRank(); ++d)
     axes.push_back(d);
-    count *= xt.getDimSize(d);
-  }
-  Type elem = xt.getElementType();
-  Value sum = reduce(*x, axes, true, 0.0, [](ImplicitLocOpBuilder &ib, Value v, Value acc) {
-    return arith::AddFOp::create(ib, v, acc);
-  });
-  llvm::Expected<Value> y = elementwise(node, {sum}, elem, [&](ImplicitLocOpBuilder &ib, ValueRange v) {
-    return arith::DivFOp::create(ib, v[0], constantScalar(elem, double(count)));
-  });
+  llvm::Expected<Value> y = mean(node, *x, axes, /*keepDims=*/true);
   if (!y)
     return y.takeError();
   define(node, 0, *y);
@@ -1177,17 +1209,7 @@ llvm::Error Importer::importReduceMean(const onnx::NodeProto &node) {
   llvm::Expected<std::vector<int64_t>> norm = normalizeAxes(node, axes, xt.getRank());
   if (!norm)
     return norm.takeError();
-  int64_t count = 1;
-  for (int64_t a : *norm)
-    count *= xt.getDimSize(a);
-  Type elem = xt.getElementType();
-  Value sum = reduce(*x, *norm, intAttr(node, "keepdims", 1), 0.0,
-                     [](ImplicitLocOpBuilder &ib, Value v, Value acc) {
-                       return arith::AddFOp::create(ib, v, acc);
-                     });
-  llvm::Expected<Value> y = elementwise(node, {sum}, elem, [&](ImplicitLocOpBuilder &ib, ValueRange v) {
-    return arith::DivFOp::create(ib, v[0], constantScalar(elem, double(count)));
-  });
+  llvm::Expected<Value> y = mean(node, *x, *norm, intAttr(node, "keepdims", 1));
   if (!y)
     return y.takeError();
   define(node, 0, *y);
@@ -1213,9 +1235,7 @@ llvm::Error Importer::importSoftmax(const onnx::NodeProto &node) {
   });
   if (!e)
     return e.takeError();
-  Value sum = reduce(*e, *a, true, 0.0, [](ImplicitLocOpBuilder &ib, Value v, Value acc) {
-    return arith::AddFOp::create(ib, v, acc);
-  });
+  Value sum = reduce(*e, *a, true, 0.0, addF);
   llvm::Expected<Value> y = elementwise(node, {*e, sum}, elem, [](ImplicitLocOpBuilder &ib, ValueRange v) {
     return arith::DivFOp::create(ib, v[0], v[1]);
   });
@@ -1242,10 +1262,7 @@ llvm::Error Importer::importLayerNorm(const onnx::NodeProto &node) {
   }
   double eps = floatAttr(node, "epsilon", 1e-5f);
   Type elem = xt.getElementType();
-  auto add = [](ImplicitLocOpBuilder &ib, Value v, Value acc) -> Value {
-    return arith::AddFOp::create(ib, v, acc);
-  };
-  Value sum = reduce(*x, axes, true, 0.0, add);
+  Value sum = reduce(*x, axes, true, 0.0, addF);
   llvm::Expected<Value> centred =
       elementwise(node, {*x, sum}, elem, [&](ImplicitLocOpBuilder &ib, ValueRange v) {
         Value mean = arith::DivFOp::create(ib, v[1], constantScalar(elem, double(count)));
@@ -1258,7 +1275,7 @@ llvm::Error Importer::importLayerNorm(const onnx::NodeProto &node) {
   });
   if (!sq)
     return sq.takeError();
-  Value var = reduce(*sq, axes, true, 0.0, add);
+  Value var = reduce(*sq, axes, true, 0.0, addF);
   SmallVector<Value> ins = {*centred, var};
   for (int k : {1, 2}) {
     if (!hasInput(node, k))
@@ -1317,18 +1334,12 @@ llvm::Error Importer::importReshape(const onnx::NodeProto &node) {
   if (!shapeT)
     return shapeT.takeError();
   bool allowZero = intAttr(node, "allowzero", 0);
-  std::vector<int64_t> in;
-  Value xv;
-  const KnownTensor *kx = known(node.input(0));
-  if (kx) {
-    in = kx->shape;
-  } else {
-    llvm::Expected<Value> x = get(node.input(0));
-    if (!x)
-      return x.takeError();
-    xv = *x;
-    in.assign(typeOf(xv).getShape().begin(), typeOf(xv).getShape().end());
-  }
+  llvm::Expected<Operand> input = operand(node.input(0));
+  if (!input)
+    return input.takeError();
+  const KnownTensor *kx = input->known;
+  Value xv = input->value;
+  const std::vector<int64_t> &in = input->shape;
   int64_t total = std::accumulate(in.begin(), in.end(), int64_t(1), std::multiplies<>());
   std::vector<int64_t> shape = (*shapeT)->i;
   int64_t inferred = -1, product = 1;
@@ -1462,18 +1473,12 @@ llvm::Error Importer::importSlice(const onnx::NodeProto &node) {
       return t.takeError();
     steps = (*t)->i;
   }
-  const KnownTensor *kx = known(node.input(0));
-  std::vector<int64_t> in;
-  Value xv;
-  if (kx) {
-    in = kx->shape;
-  } else {
-    llvm::Expected<Value> x = get(node.input(0));
-    if (!x)
-      return x.takeError();
-    xv = *x;
-    in.assign(typeOf(xv).getShape().begin(), typeOf(xv).getShape().end());
-  }
+  llvm::Expected<Operand> input = operand(node.input(0));
+  if (!input)
+    return input.takeError();
+  const KnownTensor *kx = input->known;
+  Value xv = input->value;
+  const std::vector<int64_t> &in = input->shape;
   int64_t rank = in.size();
   size_t count = (*starts)->i.size();
   if (axes.empty())
@@ -1619,18 +1624,12 @@ llvm::Error Importer::importSqueezeUnsqueeze(const onnx::NodeProto &node) {
       return t.takeError();
     axes = (*t)->i;
   }
-  const KnownTensor *kx = known(node.input(0));
-  std::vector<int64_t> in;
-  Value xv;
-  if (kx) {
-    in = kx->shape;
-  } else {
-    llvm::Expected<Value> x = get(node.input(0));
-    if (!x)
-      return x.takeError();
-    xv = *x;
-    in.assign(typeOf(xv).getShape().begin(), typeOf(xv).getShape().end());
-  }
+  llvm::Expected<Operand> input = operand(node.input(0));
+  if (!input)
+    return input.takeError();
+  const KnownTensor *kx = input->known;
+  Value xv = input->value;
+  const std::vector<int64_t> &in = input->shape;
   std::vector<int64_t> shape;
   if (squeeze) {
     if (axes.empty())
@@ -1711,15 +1710,10 @@ llvm::Error Importer::importConstant(const onnx::NodeProto &node) {
 }
 
 llvm::Error Importer::importShape(const onnx::NodeProto &node) {
-  std::vector<int64_t> in;
-  if (const KnownTensor *k = known(node.input(0))) {
-    in = k->shape;
-  } else {
-    llvm::Expected<Value> x = get(node.input(0));
-    if (!x)
-      return x.takeError();
-    in.assign(typeOf(*x).getShape().begin(), typeOf(*x).getShape().end());
-  }
+  llvm::Expected<Operand> input = operand(node.input(0));
+  if (!input)
+    return input.takeError();
+  const std::vector<int64_t> &in = input->shape;
   int64_t rank = in.size();
   int64_t start = intAttr(node, "start", 0), end = intAttr(node, "end", rank);
   if (start < 0)
