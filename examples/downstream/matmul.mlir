@@ -1,4 +1,5 @@
-// The example's input: one small matmul (tuned in seconds) and its ReLU.
+// The example's input: one small matmul (tuned in seconds) and its ReLU,
+// which dltune fuses into the matmul's loops (one tuning task).
 func.func @main(%a: tensor<96x64xf32>, %b: tensor<64x128xf32>) -> tensor<96x128xf32> {
   %zero = arith.constant 0.0 : f32
   %empty = tensor.empty() : tensor<96x128xf32>

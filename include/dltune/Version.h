@@ -20,9 +20,10 @@ inline constexpr const char *kDLTuneVersion = "0.3.0";
 /// Bump whenever the transform scripts or the lowering that a configuration
 /// turns into change, so that old timings are recognised as such.
 /// 3: `threads` sets the OpenMP team size (num_threads) of the kernel.
-inline constexpr int kScheduleGeneratorVersion = 3;
+/// 4: elementwise epilogues are fused into the tiled loops of the op.
+inline constexpr int kScheduleGeneratorVersion = 4;
 
-/// "dltune 0.3.0; LLVM 22.1.8; schedules 3": stored with every record.
+/// "dltune 0.3.0; LLVM 22.1.8; schedules 4": stored with every record.
 inline std::string getGeneratorString() {
   return std::string("dltune ") + kDLTuneVersion + "; LLVM " + LLVM_VERSION_STRING +
          "; schedules " + std::to_string(kScheduleGeneratorVersion);

@@ -74,6 +74,7 @@ mlir::dltune::getKernelSignature(ModuleOp module, StringRef entry) {
       return makeError("argument #" + llvm::Twine(i) + " of '" + entry +
                        "': " + llvm::toString(t.takeError()));
     sig.args.push_back(*t);
+    sig.argIsOutput.push_back(isa<MemRefType>(type));
   }
   for (auto [i, type] : llvm::enumerate(func.getResultTypes())) {
     llvm::Expected<BufferType> t = toBufferType(type);

@@ -41,8 +41,10 @@ mlir::dltune::compileCpuKernel(ModuleOp module, StringRef entry,
   return CpuKernel::compile(lowered->get(), std::move(*sig));
 }
 
-/// Compares every argument and result of a candidate run with the reference.
-static Comparison compareRuns(const std::vector<HostBuffer> &refArgs,
+/// Compares every output argument and result of a candidate run with the
+/// reference.
+static Comparison compareRuns(const KernelSignature &sig,
+                              const std::vector<HostBuffer> &refArgs,
                               const std::vector<HostBuffer> &refResults,
                               const std::vector<HostBuffer> &candArgs,
                               const std::vector<HostBuffer> &candResults) {
@@ -55,7 +57,8 @@ static Comparison compareRuns(const std::vector<HostBuffer> &refArgs,
     }
   };
   for (size_t i = 0; i < refArgs.size(); ++i)
-    consider(compareBuffers(candArgs[i], refArgs[i]), "argument #" + std::to_string(i));
+    if (sig.argIsOutput[i])
+      consider(compareBuffers(candArgs[i], refArgs[i]), "argument #" + std::to_string(i));
   for (size_t i = 0; i < refResults.size() && i < candResults.size(); ++i)
     consider(compareBuffers(candResults[i], refResults[i]), "result #" + std::to_string(i));
   return total;
@@ -115,7 +118,7 @@ static llvm::Expected<RunReport> checkAndTime(ModuleOp module, StringRef entry,
     if (llvm::Error err = run(candArgs, &candResults))
       return std::move(err);
     report.checked = true;
-    report.comparison = compareRuns(refArgs, refResults, candArgs, candResults);
+    report.comparison = compareRuns(sig, refArgs, refResults, candArgs, candResults);
   }
   std::vector<HostBuffer> args(inputs);
   llvm::Expected<TimingStats> timing =

@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
@@ -50,6 +51,34 @@ struct KnownTensor {
   double at(int64_t k) const { return isFloat ? f[k] : double(i[k]); }
   int64_t intAt(int64_t k) const { return isFloat ? int64_t(f[k]) : i[k]; }
 };
+
+/// `t` with its dimensions permuted (result dim d is t's dim perm[d]).
+KnownTensor permutedKnown(const KnownTensor &t, ArrayRef<int64_t> perm) {
+  KnownTensor r;
+  r.isFloat = t.isFloat;
+  size_t rank = t.shape.size();
+  std::vector<int64_t> stride(rank, 1);
+  for (size_t d = rank; d-- > 1;)
+    stride[d - 1] = stride[d] * t.shape[d];
+  for (int64_t p : perm)
+    r.shape.push_back(t.shape[p]);
+  std::vector<int64_t> index(rank, 0);
+  for (int64_t k = 0; k < t.size(); ++k) {
+    int64_t src = 0;
+    for (size_t d = 0; d < rank; ++d)
+      src += index[d] * stride[perm[d]];
+    if (t.isFloat)
+      r.f.push_back(t.f[src]);
+    else
+      r.i.push_back(t.i[src]);
+    for (size_t d = rank; d-- > 0;) {
+      if (++index[d] < r.shape[d])
+        break;
+      index[d] = 0;
+    }
+  }
+  return r;
+}
 
 llvm::Error makeError(const llvm::Twine &msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
@@ -166,6 +195,31 @@ private:
   Value padded(Value input, ArrayRef<int64_t> low, ArrayRef<int64_t> high, double value);
   Value reshaped(Value input, ArrayRef<int64_t> shape);
   Value transposed(Value input, ArrayRef<int64_t> perm);
+  /// `input` permuted by `perm`: a reshape when only unit dims move.
+  Value permuted(Value input, ArrayRef<int64_t> perm);
+  /// Value `name` in NHWC (rank 4), transposing a NCHW one once.
+  llvm::Expected<Value> getChannelsLast(const std::string &name);
+  bool isChannelsLast(const std::string &name) const { return channelsLast.count(name); }
+  /// Value `name` in the layout it is stored in (for layout-blind ops).
+  llvm::Expected<Value> getAsStored(const std::string &name) {
+    return isChannelsLast(name) ? getChannelsLast(name) : get(name);
+  }
+  /// Defines output `k` of `node` in the layout of its input `from`.
+  void defineLike(const onnx::NodeProto &node, int k, const std::string &from, Value v) {
+    if (isChannelsLast(from))
+      defineChannelsLast(node.output(k), v);
+    else
+      define(node, k, v);
+  }
+  void defineChannelsLast(const std::string &name, Value v) {
+    values[name] = v;
+    channelsLast.insert(name);
+  }
+  /// Whether a node reading `name` works in NHWC: conv/pool always (with
+  /// the option), elementwise ops when their input already is.
+  bool wantsChannelsLast(const std::string &name) const {
+    return options.channelsLast && isChannelsLast(name);
+  }
   llvm::Expected<std::vector<int64_t>> normalizeAxes(const onnx::NodeProto &node,
                                                      std::vector<int64_t> axes, int64_t rank);
 
@@ -208,6 +262,11 @@ private:
   int64_t opset = 0;
   size_t nodeIndex = 0;
   std::map<std::string, Value> values;
+  /// Names whose value in `values` is the NHWC transpose of the model's
+  /// rank-4 NCHW tensor (options.channelsLast).
+  std::set<std::string> channelsLast;
+  /// The other layout of a value, made once on first use.
+  std::map<std::string, Value> otherLayout;
   std::map<std::string, KnownTensor> knownValues;
   /// How many nodes read each value (BatchNorm folding needs a single use).
   std::map<std::string, int> uses;
@@ -407,6 +466,13 @@ Value Importer::materialize(const KnownTensor &t, Type elementType) {
 
 llvm::Expected<Value> Importer::get(const std::string &name) {
   auto it = values.find(name);
+  if (it != values.end() && isChannelsLast(name)) {
+    // Readers of the model's layout get NCHW, transposed back once.
+    Value &nchw = otherLayout[name];
+    if (!nchw)
+      nchw = transposed(it->second, {0, 3, 1, 2});
+    return nchw;
+  }
   if (it != values.end())
     return it->second;
   if (const KnownTensor *k = known(name)) {
@@ -461,21 +527,36 @@ Importer::elementwise(const onnx::NodeProto &node, ArrayRef<Value> inputs, Type 
     shape = *s;
   }
   int64_t rank = shape.size();
+  // Broadcast unit dimensions are collapsed away, so every input is read
+  // through a projected permutation ((d1) for a per-channel bias, not
+  // (d1, 0, 0)): such a generic is elementwise to later passes (fusion).
   SmallVector<AffineMap> maps;
+  SmallVector<Value> operands;
   for (Value v : inputs) {
     ArrayRef<int64_t> s = typeOf(v).getShape();
     SmallVector<AffineExpr> exprs;
+    SmallVector<int64_t> kept;
     for (size_t k = 0; k < s.size(); ++k) {
       int64_t d = rank - int64_t(s.size()) + int64_t(k);
-      exprs.push_back(s[k] == 1 && shape[d] != 1 ? b.getAffineConstantExpr(0)
-                                                  : b.getAffineDimExpr(d));
+      if (s[k] == 1 && shape[d] != 1)
+        continue;
+      exprs.push_back(b.getAffineDimExpr(d));
+      kept.push_back(s[k]);
     }
+    if (kept.size() == s.size())
+      operands.push_back(v);
+    else if (kept.empty())
+      operands.push_back(tensor::CollapseShapeOp::create(
+          b, RankedTensorType::get({}, typeOf(v).getElementType()), v,
+          SmallVector<ReassociationIndices>{}));
+    else
+      operands.push_back(reshaped(v, kept));
     maps.push_back(AffineMap::get(rank, 0, exprs, &ctx));
   }
   maps.push_back(b.getMultiDimIdentityMap(rank));
   SmallVector<utils::IteratorType> iterators(rank, utils::IteratorType::parallel);
   auto op = linalg::GenericOp::create(
-      b, TypeRange{RankedTensorType::get(shape, resultElement)}, inputs,
+      b, TypeRange{RankedTensorType::get(shape, resultElement)}, operands,
       ValueRange{emptyTensor(shape, resultElement)}, maps, iterators,
       [&](OpBuilder &nested, Location loc, ValueRange args) {
         ImplicitLocOpBuilder ib(loc, nested);
@@ -488,7 +569,7 @@ Importer::elementwise(const onnx::NodeProto &node, ArrayRef<Value> inputs, Type 
 llvm::Expected<Value>
 Importer::unary(const onnx::NodeProto &node,
                 std::function<Value(ImplicitLocOpBuilder &, Value)> fn) {
-  llvm::Expected<Value> x = get(node.input(0));
+  llvm::Expected<Value> x = getAsStored(node.input(0));
   if (!x)
     return x.takeError();
   return elementwise(node, {*x}, typeOf(*x).getElementType(),
@@ -560,7 +641,18 @@ Value Importer::reshaped(Value input, ArrayRef<int64_t> shape) {
   if (type.getShape() == shape)
     return input;
   auto target = RankedTensorType::get(shape, type.getElementType());
-  // Through 1-D: collapse everything, then expand to the target (both are
+  // One collapse or one expand where the reshape is one: later passes see
+  // through it (epilogue fusion folds it away) better than through 1-D.
+  if (type.getRank() > 0 && !shape.empty()) {
+    if (type.getRank() > static_cast<int64_t>(shape.size())) {
+      if (auto groups = getReassociationIndicesForCollapse(type.getShape(), shape))
+        return tensor::CollapseShapeOp::create(b, target, input, *groups);
+    } else if (type.getRank() < static_cast<int64_t>(shape.size())) {
+      if (auto groups = getReassociationIndicesForCollapse(shape, type.getShape()))
+        return tensor::ExpandShapeOp::create(b, target, input, *groups);
+    }
+  }
+  // Otherwise through 1-D: collapse everything, then expand to the target (both are
   // static reassociations that fold into views when lowered).
   Value flat = input;
   if (type.getRank() != 1) {
@@ -580,6 +672,33 @@ Value Importer::reshaped(Value input, ArrayRef<int64_t> shape) {
   if (shape.empty())
     all.clear();
   return tensor::ExpandShapeOp::create(b, target, flat, all);
+}
+
+llvm::Expected<Value> Importer::getChannelsLast(const std::string &name) {
+  if (isChannelsLast(name))
+    return values.at(name);
+  llvm::Expected<Value> v = get(name);
+  if (!v)
+    return v.takeError();
+  if (typeOf(*v).getRank() != 4)
+    return makeError("value '" + name + "' is not a rank-4 NCHW tensor");
+  Value &nhwc = otherLayout[name];
+  if (!nhwc)
+    nhwc = permuted(*v, {0, 2, 3, 1});
+  return nhwc;
+}
+
+Value Importer::permuted(Value input, ArrayRef<int64_t> perm) {
+  RankedTensorType type = typeOf(input);
+  SmallVector<int64_t> nonUnit, shape;
+  for (int64_t p : perm) {
+    shape.push_back(type.getDimSize(p));
+    if (type.getDimSize(p) != 1)
+      nonUnit.push_back(p);
+  }
+  if (llvm::is_sorted(nonUnit))
+    return reshaped(input, shape);
+  return transposed(input, perm);
 }
 
 Value Importer::transposed(Value input, ArrayRef<int64_t> perm) {
@@ -641,7 +760,9 @@ bool Importer::foldBatchNormInto(const onnx::NodeProto &conv, KnownTensor &weigh
 }
 
 llvm::Error Importer::importConv(const onnx::NodeProto &node) {
-  llvm::Expected<Value> x = get(node.input(0));
+  // The input's NCHW shape, without transposing an NHWC one back.
+  llvm::Expected<Value> x =
+      isChannelsLast(node.input(0)) ? getChannelsLast(node.input(0)) : get(node.input(0));
   if (!x)
     return x.takeError();
   RankedTensorType xt = typeOf(*x);
@@ -649,8 +770,9 @@ llvm::Error Importer::importConv(const onnx::NodeProto &node) {
     return nodeError(node, "only 2-D convolutions (NCHW inputs) are supported, got input " +
                                shapeString(xt.getShape()));
   Type elem = xt.getElementType();
-  int64_t n = xt.getDimSize(0), c = xt.getDimSize(1), h = xt.getDimSize(2),
-          w = xt.getDimSize(3);
+  bool inputIsNhwc = isChannelsLast(node.input(0));
+  int64_t n = xt.getDimSize(0), c = xt.getDimSize(inputIsNhwc ? 3 : 1),
+          h = xt.getDimSize(inputIsNhwc ? 1 : 2), w = xt.getDimSize(inputIsNhwc ? 2 : 3);
   int64_t group = intAttr(node, "group", 1);
   std::string outputName = node.output(0);
 
@@ -673,8 +795,24 @@ llvm::Error Importer::importConv(const onnx::NodeProto &node) {
       }
     }
   }
+  // NHWC for ungrouped and depthwise convolutions: constant weights are
+  // transposed here, at import.
+  int64_t wf = wk ? wk->shape[0] : 0;
+  bool nhwc = options.channelsLast && wk && wk->shape.size() == 4 &&
+              (group == 1 || (group == c && wf == c && wk->shape[1] == 1));
+  const KnownTensor *weightData = foldedWeight ? &*foldedWeight : nullptr;
+  if (nhwc && !weightData && wk->size() > 0 && (wk->isFloat ? wk->f.size() : wk->i.size()))
+    weightData = wk;
+  if (nhwc && !weightData)
+    nhwc = false; // weights as arguments: keep NCHW rather than transpose per call
   Value weight;
-  if (foldedWeight) {
+  if (nhwc) {
+    KnownTensor t = group == 1 ? permutedKnown(*weightData, {2, 3, 1, 0}) // HWCF
+                               : permutedKnown(*weightData, {2, 3, 0, 1}); // HW C 1
+    if (group != 1)
+      t.shape.pop_back();
+    weight = materialize(t, elem);
+  } else if (foldedWeight) {
     weight = materialize(*foldedWeight, elem);
   } else {
     llvm::Expected<Value> wv = get(node.input(1));
@@ -683,13 +821,17 @@ llvm::Error Importer::importConv(const onnx::NodeProto &node) {
     weight = *wv;
   }
   RankedTensorType wt = typeOf(weight);
-  if (wt.getRank() != 4)
+  if (!nhwc && wt.getRank() != 4)
     return nodeError(node, "weight must be 4-D, got " + shapeString(wt.getShape()));
-  int64_t f = wt.getDimSize(0), kh = wt.getDimSize(2), kw = wt.getDimSize(3);
-  if (group < 1 || c % group || f % group || wt.getDimSize(1) * group != c)
+  // The model's FCHW weight shape.
+  SmallVector<int64_t> wShape =
+      nhwc ? SmallVector<int64_t>(weightData->shape.begin(), weightData->shape.end())
+           : SmallVector<int64_t>(wt.getShape());
+  int64_t f = wShape[0], kh = wShape[2], kw = wShape[3];
+  if (group < 1 || c % group || f % group || wShape[1] * group != c)
     return nodeError(node, llvm::formatv("group {0} does not fit {1} input channels and "
                                          "weight {2}",
-                                         group, c, shapeString(wt.getShape()))
+                                         group, c, shapeString(wShape))
                                .str());
   std::vector<int64_t> strides = intsAttr(node, "strides", {1, 1});
   std::vector<int64_t> dilations = intsAttr(node, "dilations", {1, 1});
@@ -712,7 +854,6 @@ llvm::Error Importer::importConv(const onnx::NodeProto &node) {
   } else if (autoPad != "NOTSET") {
     return nodeError(node, "auto_pad '" + autoPad + "' is not supported");
   }
-  Value input = padded(*x, {0, 0, pads[0], pads[1]}, {0, 0, pads[2], pads[3]}, 0.0);
   int64_t hp = h + pads[0] + pads[2], wp = w + pads[1] + pads[3];
   int64_t oh = (hp - dilations[0] * (kh - 1) - 1) / strides[0] + 1;
   int64_t ow = (wp - dilations[1] * (kw - 1) - 1) / strides[1] + 1;
@@ -721,7 +862,35 @@ llvm::Error Importer::importConv(const onnx::NodeProto &node) {
   auto stridesAttr = b.getI64TensorAttr(strides);
   auto dilationsAttr = b.getI64TensorAttr(dilations);
   Value result;
-  if (group == 1) {
+  if (nhwc) {
+    llvm::Expected<Value> xl = getChannelsLast(node.input(0));
+    if (!xl)
+      return xl.takeError();
+    Value input = padded(*xl, {0, pads[0], pads[1], 0}, {0, pads[2], pads[3], 0}, 0.0);
+    Value acc = filled({n, oh, ow, f}, elem, 0.0);
+    if (group == 1)
+      result = linalg::Conv2DNhwcHwcfOp::create(b, TypeRange{acc.getType()},
+                                                ValueRange{input, weight}, ValueRange{acc},
+                                                stridesAttr, dilationsAttr)
+                   .getResult(0);
+    else
+      result = linalg::DepthwiseConv2DNhwcHwcOp::create(b, TypeRange{acc.getType()},
+                                                        ValueRange{input, weight},
+                                                        ValueRange{acc}, stridesAttr,
+                                                        dilationsAttr)
+                   .getResult(0);
+  }
+  if (!nhwc) {
+    if (inputIsNhwc) {
+      llvm::Expected<Value> xn = get(node.input(0));
+      if (!xn)
+        return xn.takeError();
+      x = *xn;
+    }
+  }
+  Value input = nhwc ? Value() : padded(*x, {0, 0, pads[0], pads[1]}, {0, 0, pads[2], pads[3]}, 0.0);
+  if (nhwc) {
+  } else if (group == 1) {
     Value acc = filled({n, f, oh, ow}, elem, 0.0);
     result = linalg::Conv2DNchwFchwOp::create(b, TypeRange{acc.getType()},
                                               ValueRange{input, weight}, ValueRange{acc},
@@ -755,7 +924,16 @@ llvm::Error Importer::importConv(const onnx::NodeProto &node) {
       return bv.takeError();
     bias = *bv;
   }
-  if (bias) {
+  if (bias && nhwc) {
+    // The bias runs along the last (channel) dimension.
+    llvm::Expected<Value> sum =
+        elementwise(node, {result, bias}, elem, [](ImplicitLocOpBuilder &ib, ValueRange a) {
+          return arith::AddFOp::create(ib, a[0], a[1]);
+        });
+    if (!sum)
+      return sum.takeError();
+    result = *sum;
+  } else if (bias) {
     Value b4 = reshaped(bias, {f, 1, 1});
     llvm::Expected<Value> sum =
         elementwise(node, {result, b4}, elem, [](ImplicitLocOpBuilder &ib, ValueRange a) {
@@ -765,7 +943,10 @@ llvm::Error Importer::importConv(const onnx::NodeProto &node) {
       return sum.takeError();
     result = *sum;
   }
-  values[outputName] = result;
+  if (nhwc)
+    defineChannelsLast(outputName, result);
+  else
+    values[outputName] = result;
   return llvm::Error::success();
 }
 
@@ -956,10 +1137,28 @@ llvm::Error Importer::importBinary(const onnx::NodeProto &node) {
     knownValues[node.output(0)] = std::move(r);
     return llvm::Error::success();
   }
-  llvm::Expected<Value> a = get(node.input(0));
+  // With an NHWC input the op runs in NHWC; the other input is brought to
+  // NHWC too (a per-channel constant C x 1 x 1 becomes a 1 x 1 x C view).
+  bool nhwc = isChannelsLast(node.input(0)) || isChannelsLast(node.input(1));
+  auto input = [&](const std::string &name) -> llvm::Expected<Value> {
+    if (!nhwc || isChannelsLast(name))
+      return getAsStored(name);
+    llvm::Expected<Value> v = get(name);
+    if (!v)
+      return v.takeError();
+    RankedTensorType t = typeOf(*v);
+    if (t.getRank() > 4)
+      return nodeError(node, "an input of rank > 4 next to an NHWC one");
+    if (t.getRank() == 4)
+      return getChannelsLast(name); // transposed once for all its readers
+    SmallVector<int64_t> shape(4 - t.getRank(), 1);
+    shape.append(t.getShape().begin(), t.getShape().end());
+    return permuted(reshaped(*v, shape), {0, 2, 3, 1});
+  };
+  llvm::Expected<Value> a = input(node.input(0));
   if (!a)
     return a.takeError();
-  llvm::Expected<Value> bv = get(node.input(1));
+  llvm::Expected<Value> bv = input(node.input(1));
   if (!bv)
     return bv.takeError();
   Type elem = typeOf(*a).getElementType();
@@ -995,13 +1194,16 @@ llvm::Error Importer::importBinary(const onnx::NodeProto &node) {
     return r.takeError();
   if (op == "Pow" && !isFloat)
     return nodeError(node, "integer Pow is not supported");
-  define(node, 0, *r);
+  if (nhwc)
+    defineChannelsLast(node.output(0), *r);
+  else
+    define(node, 0, *r);
   return llvm::Error::success();
 }
 
 llvm::Error Importer::importUnary(const onnx::NodeProto &node) {
   const std::string op = node.op_type();
-  llvm::Expected<Value> x = get(node.input(0));
+  llvm::Expected<Value> x = getAsStored(node.input(0));
   if (!x)
     return x.takeError();
   Type elem = typeOf(*x).getElementType();
@@ -1047,7 +1249,7 @@ llvm::Error Importer::importUnary(const onnx::NodeProto &node) {
   });
   if (!r)
     return r.takeError();
-  define(node, 0, *r);
+  defineLike(node, 0, node.input(0), *r);
   return llvm::Error::success();
 }
 
@@ -1075,7 +1277,7 @@ llvm::Error Importer::importClip(const onnx::NodeProto &node) {
   });
   if (!r)
     return r.takeError();
-  define(node, 0, *r);
+  defineLike(node, 0, node.input(0), *r);
   return llvm::Error::success();
 }
 
@@ -1087,7 +1289,15 @@ llvm::Error Importer::importPool(const onnx::NodeProto &node) {
   bool isMax = node.op_type() == "MaxPool";
   if (node.output_size() > 1 && !node.output(1).empty())
     return nodeError(node, "the Indices output is not supported");
-  llvm::Expected<Value> x = get(node.input(0));
+  // NHWC with the option: the pooling window runs over contiguous channels.
+  bool nhwc = options.channelsLast;
+  if (nhwc) {
+    llvm::Expected<Value> stored = getAsStored(node.input(0));
+    if (!stored)
+      return stored.takeError();
+    nhwc = typeOf(*stored).getRank() == 4;
+  }
+  llvm::Expected<Value> x = nhwc ? getChannelsLast(node.input(0)) : get(node.input(0));
   if (!x)
     return x.takeError();
   RankedTensorType xt = typeOf(*x);
@@ -1106,8 +1316,8 @@ llvm::Error Importer::importPool(const onnx::NodeProto &node) {
     return nodeError(node, "auto_pad '" + autoPad + "' is not supported");
   if (!isMax && (dilations[0] != 1 || dilations[1] != 1))
     return nodeError(node, "dilated average pooling is not supported");
-  int64_t n = xt.getDimSize(0), c = xt.getDimSize(1);
-  int64_t in[2] = {xt.getDimSize(2), xt.getDimSize(3)}, out[2], extra[2];
+  int64_t n = xt.getDimSize(0), c = xt.getDimSize(nhwc ? 3 : 1);
+  int64_t in[2] = {xt.getDimSize(nhwc ? 1 : 2), xt.getDimSize(nhwc ? 2 : 3)}, out[2], extra[2];
   for (int d = 0; d < 2; ++d) {
     int64_t span = in[d] + pads[d] + pads[d + 2] - dilations[d] * (k[d] - 1) - 1;
     if (span < 0)
@@ -1121,27 +1331,49 @@ llvm::Error Importer::importPool(const onnx::NodeProto &node) {
   }
   Type elem = xt.getElementType();
   double padValue = isMax ? -INFINITY : 0.0;
-  Value input = padded(*x, {0, 0, pads[0], pads[1]},
-                       {0, 0, pads[2] + extra[0], pads[3] + extra[1]}, padValue);
+  Value input =
+      nhwc ? padded(*x, {0, pads[0], pads[1], 0},
+                    {0, pads[2] + extra[0], pads[3] + extra[1], 0}, padValue)
+           : padded(*x, {0, 0, pads[0], pads[1]},
+                    {0, 0, pads[2] + extra[0], pads[3] + extra[1]}, padValue);
   Value window = emptyTensor(k, elem);
-  Value acc = filled({n, c, out[0], out[1]}, elem, padValue);
+  Value acc = nhwc ? filled({n, out[0], out[1], c}, elem, padValue)
+                   : filled({n, c, out[0], out[1]}, elem, padValue);
+  auto defineResult = [&](Value v) {
+    if (nhwc)
+      defineChannelsLast(node.output(0), v);
+    else
+      define(node, 0, v);
+  };
   auto stridesAttr = b.getI64TensorAttr(strides);
   auto dilationsAttr = b.getI64TensorAttr(dilations);
   Value r;
   if (isMax) {
-    r = linalg::PoolingNchwMaxOp::create(b, TypeRange{acc.getType()}, ValueRange{input, window},
-                                         ValueRange{acc}, stridesAttr, dilationsAttr)
-            .getResult(0);
-    define(node, 0, r);
+    r = nhwc ? linalg::PoolingNhwcMaxOp::create(b, TypeRange{acc.getType()},
+                                                ValueRange{input, window}, ValueRange{acc},
+                                                stridesAttr, dilationsAttr)
+                   .getResult(0)
+             : linalg::PoolingNchwMaxOp::create(b, TypeRange{acc.getType()},
+                                                ValueRange{input, window}, ValueRange{acc},
+                                                stridesAttr, dilationsAttr)
+                   .getResult(0);
+    defineResult(r);
     return llvm::Error::success();
   }
-  r = linalg::PoolingNchwSumOp::create(b, TypeRange{acc.getType()}, ValueRange{input, window},
-                                       ValueRange{acc}, stridesAttr, dilationsAttr)
-          .getResult(0);
+  r = nhwc ? linalg::PoolingNhwcSumOp::create(b, TypeRange{acc.getType()},
+                                              ValueRange{input, window}, ValueRange{acc},
+                                              stridesAttr, dilationsAttr)
+                 .getResult(0)
+           : linalg::PoolingNchwSumOp::create(b, TypeRange{acc.getType()},
+                                              ValueRange{input, window}, ValueRange{acc},
+                                              stridesAttr, dilationsAttr)
+                 .getResult(0);
   // Divisors per output position: the window size, or the part of it
   // inside the input (count_include_pad=0); computed here, a constant.
   KnownTensor div;
   div.shape = {out[0], out[1]};
+  if (nhwc)
+    div.shape.push_back(1); // broadcast along the channels
   for (int64_t i = 0; i < out[0]; ++i)
     for (int64_t j = 0; j < out[1]; ++j) {
       auto inside = [&](int d, int64_t o) {
@@ -1161,7 +1393,7 @@ llvm::Error Importer::importPool(const onnx::NodeProto &node) {
     });
     if (!y)
       return y.takeError();
-    define(node, 0, *y);
+    defineResult(*y);
   } else {
     Value dv = materialize(div, elem);
     llvm::Expected<Value> y = elementwise(node, {r, dv}, elem, [](ImplicitLocOpBuilder &ib, ValueRange v) {
@@ -1169,12 +1401,25 @@ llvm::Error Importer::importPool(const onnx::NodeProto &node) {
     });
     if (!y)
       return y.takeError();
-    define(node, 0, *y);
+    defineResult(*y);
   }
   return llvm::Error::success();
 }
 
 llvm::Error Importer::importGlobalAveragePool(const onnx::NodeProto &node) {
+  if (isChannelsLast(node.input(0))) {
+    // Mean over H and W of the NHWC value is N x C; as N x C x 1 x 1 it is
+    // the model's layout again.
+    llvm::Expected<Value> x = getChannelsLast(node.input(0));
+    if (!x)
+      return x.takeError();
+    RankedTensorType xt = typeOf(*x);
+    llvm::Expected<Value> y = mean(node, *x, {1, 2}, /*keepDims=*/false);
+    if (!y)
+      return y.takeError();
+    define(node, 0, reshaped(*y, {xt.getDimSize(0), xt.getDimSize(3), 1, 1}));
+    return llvm::Error::success();
+  }
   llvm::Expected<Value> x = get(node.input(0));
   if (!x)
     return x.takeError();
@@ -1416,9 +1661,22 @@ llvm::Error Importer::importConcat(const onnx::NodeProto &node) {
       return llvm::Error::success();
     }
   }
+  // Channel concatenation of NHWC values (SqueezeNet's fire modules) stays
+  // in NHWC, along the last dimension.
+  bool nhwc = llvm::any_of(node.input(), [&](const std::string &n) { return isChannelsLast(n); });
+  if (nhwc && (axis == 1 || axis == -3)) {
+    for (const std::string &n : node.input()) {
+      llvm::Expected<Value> v = getAsStored(n);
+      if (!v)
+        return v.takeError();
+      nhwc &= typeOf(*v).getRank() == 4;
+    }
+  } else {
+    nhwc = false;
+  }
   SmallVector<Value> ins;
   for (const std::string &n : node.input()) {
-    llvm::Expected<Value> v = get(n);
+    llvm::Expected<Value> v = nhwc ? getChannelsLast(n) : get(n);
     if (!v)
       return v.takeError();
     ins.push_back(*v);
@@ -1428,7 +1686,7 @@ llvm::Error Importer::importConcat(const onnx::NodeProto &node) {
   llvm::Expected<std::vector<int64_t>> a = normalizeAxes(node, {axis}, rank);
   if (!a)
     return a.takeError();
-  axis = (*a)[0];
+  axis = nhwc ? 3 : (*a)[0];
   SmallVector<int64_t> shape(t0.getShape());
   shape[axis] = 0;
   for (Value v : ins) {
@@ -1449,7 +1707,10 @@ llvm::Error Importer::importConcat(const onnx::NodeProto &node) {
     result = tensor::InsertSliceOp::create(b, v, result, offsets, sizes, strides);
     offset += t.getDimSize(axis);
   }
-  define(node, 0, result);
+  if (nhwc)
+    defineChannelsLast(node.output(0), result);
+  else
+    define(node, 0, result);
   return llvm::Error::success();
 }
 
@@ -1671,10 +1932,10 @@ llvm::Error Importer::importIdentity(const onnx::NodeProto &node) {
     knownValues[node.output(0)] = *k;
     return llvm::Error::success();
   }
-  llvm::Expected<Value> x = get(node.input(0));
+  llvm::Expected<Value> x = getAsStored(node.input(0));
   if (!x)
     return x.takeError();
-  define(node, 0, *x);
+  defineLike(node, 0, node.input(0), *x);
   // Dropout's mask output is not supported; its ratio does not matter in
   // inference.
   if (node.op_type() == "Dropout" && node.output_size() > 1 && !node.output(1).empty())

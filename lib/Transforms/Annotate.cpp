@@ -1,6 +1,7 @@
 //===- Annotate.cpp - Attach default search spaces ------------------------===//
 
 #include "dltune/Dialect/DLTuneAttrs.h"
+#include "dltune/Transforms/EpilogueFusion.h"
 #include "dltune/Transforms/Passes.h"
 #include "dltune/Transforms/SchedulePlan.h"
 #include "dltune/Transforms/UpstreamSchedule.h"
@@ -44,10 +45,20 @@ struct AnnotatePass : public dltune::impl::DLTuneAnnotateBase<AnnotatePass> {
     if (l2KB > 0)
       cpu.l2Bytes = l2KB << 10;
     bool failed = false;
+    bool fuse = fuseEpilogues && schedTarget == ScheduleTarget::CPU;
+    if (fuse && mlir::failed(mergeElementwiseChains(module)))
+      module.emitRemark() << "dltune-annotate: merging elementwise chains did not "
+                             "converge; some chains stay split";
 
     module.walk([&](linalg::LinalgOp op) {
       if (op->hasAttr(DLTuneDialect::kSpaceAttrName))
         return;
+      // An epilogue is tuned and applied with the op it follows (annotated
+      // before it: the walk goes in program order).
+      if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()); fuse && generic)
+        if (linalg::LinalgOp root = getEpilogueRoot(generic);
+            root && root->hasAttr(DLTuneDialect::kSpaceAttrName))
+          return;
       if (auto sched = op->getAttrOfType<FlatSymbolRefAttr>(
               DLTuneDialect::kScheduleAttrName)) {
         // The space comes from the upstream sequence's tune knobs.

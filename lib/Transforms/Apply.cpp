@@ -1,6 +1,7 @@
 //===- Apply.cpp - Apply dltune.config through the Transform dialect ------===//
 
 #include "dltune/Dialect/DLTuneAttrs.h"
+#include "dltune/Transforms/EpilogueFusion.h"
 #include "dltune/Transforms/Passes.h"
 #include "dltune/Transforms/SchedulePlan.h"
 #include "dltune/Transforms/UpstreamSchedule.h"
@@ -22,6 +23,8 @@ using namespace mlir::dltune;
 
 static constexpr llvm::StringLiteral kTargetMarker = "__dltune_target__";
 static constexpr llvm::StringLiteral kFailedMarker = "__dltune_failed__";
+static constexpr llvm::StringLiteral kEpilogueMarker = "__dltune_epilogue__";
+static constexpr llvm::StringLiteral kFillMarker = "__dltune_fill__";
 
 /// Knob values of `op`'s config, checked against its space when it has one.
 static FailureOr<std::map<std::string, int64_t>> getCheckedValues(Operation *op) {
@@ -57,17 +60,27 @@ buildGeneratedSchedule(linalg::LinalgOp op,
   FailureOr<SchedulePlan> plan = buildSchedulePlan(op, target, threads, why);
   if (failed(plan))
     return op->emitOpError() << "cannot be scheduled: " << why;
+  std::optional<FusedEpilogue> fused;
+  if (target == ScheduleTarget::CPU)
+    if (linalg::GenericOp epilogue = getFusableEpilogue(op))
+      fused = FusedEpilogue{getEpilogueLoopsInRoot(op, epilogue),
+                            static_cast<bool>(getFusableFill(op))};
   std::string error;
-  FailureOr<std::string> body = buildTransformScript(*plan, values, error);
+  FailureOr<std::string> body =
+      buildTransformScript(*plan, values, error, fused ? &*fused : nullptr);
   if (failed(body))
     return op->emitOpError() << "dltune.config: " << error;
+  auto match = [](StringRef handle, StringRef marker) {
+    return "    " + handle.str() + " = transform.structured.match attributes{" +
+           marker.str() + "} in %root : (!transform.any_op) -> !transform.any_op\n";
+  };
   std::string script =
       "module attributes {transform.with_named_sequence} {\n"
       "  transform.named_sequence @__transform_main(%root: !transform.any_op "
-      "{transform.readonly}) {\n"
-      "    %op = transform.structured.match attributes{" +
-      kTargetMarker.str() +
-      "} in %root : (!transform.any_op) -> !transform.any_op\n" + *body +
+      "{transform.readonly}) {\n" +
+      match("%op", kTargetMarker) +
+      (fused ? match("%epi", kEpilogueMarker) : std::string()) +
+      (fused && fused->fuseFill ? match("%fill", kFillMarker) : std::string()) + *body +
       "    transform.yield\n  }\n}\n";
   OwningOpRef<ModuleOp> module =
       parseSourceString<ModuleOp>(script, ParserConfig(op->getContext()));
@@ -86,9 +99,21 @@ static LogicalResult applySchedule(Operation *op, ModuleOp schedule,
   auto func = op->getParentOfType<FunctionOpInterface>();
   if (!func)
     return op->emitOpError() << "must be inside a function to be scheduled";
-  op->setAttr(kTargetMarker, UnitAttr::get(op->getContext()));
+  // The op's epilogue and fill are marked for the generated schedule to
+  // find; upstream sequences only see the op.
+  SmallVector<std::pair<Operation *, StringRef>> marks = {{op, kTargetMarker}};
+  if (auto root = dyn_cast<linalg::LinalgOp>(op); root && !bindOpItself) {
+    if (linalg::GenericOp epilogue = getFusableEpilogue(root)) {
+      marks.push_back({epilogue, kEpilogueMarker});
+      if (linalg::FillOp fill = getFusableFill(root))
+        marks.push_back({fill, kFillMarker});
+    }
+  }
+  for (auto [marked, name] : marks)
+    marked->setAttr(name, UnitAttr::get(op->getContext()));
   Operation *copy = func->clone();
-  op->removeAttr(kTargetMarker);
+  for (auto [marked, name] : marks)
+    marked->removeAttr(name);
 
   Operation *payload = copy;
   if (bindOpItself) {
@@ -120,6 +145,8 @@ static LogicalResult applySchedule(Operation *op, ModuleOp schedule,
   }
   // Ops derived from the scheduled one inherited its attributes.
   copy->walk([&](Operation *inner) {
+    inner->removeAttr(kEpilogueMarker);
+    inner->removeAttr(kFillMarker);
     if (!inner->hasAttr(kTargetMarker))
       return;
     inner->removeAttr(kTargetMarker);

@@ -1,6 +1,7 @@
 //===- SchedulePlan.cpp - Default spaces and plans for linalg ops ---------===//
 
 #include "dltune/Transforms/SchedulePlan.h"
+#include "dltune/Transforms/EpilogueFusion.h"
 
 #include "dltune/Tuning/HostCpu.h"
 
@@ -92,16 +93,6 @@ static LogicalResult getStaticLoops(linalg::LinalgOp op, OpLoops &loops,
       return failure();
     }
   return success();
-}
-
-static bool isElementwise(linalg::LinalgOp op) {
-  if (!isa<linalg::GenericOp>(op) || op.getNumReductionLoops() != 0 ||
-      op.getNumDpsInits() != 1)
-    return false;
-  for (AffineMap map : op.getIndexingMapsArray())
-    if (!map.isProjectedPermutation())
-      return false;
-  return op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity();
 }
 
 /// The CPU plan shared by all kinds: `threads` splits `parallelDim`;
@@ -368,7 +359,7 @@ FailureOr<SchedulePlan> mlir::dltune::buildSchedulePlan(linalg::LinalgOp op,
        name == "depthwise_conv_2d_nhwc_hwc" || name == "pooling_nhwc_sum" ||
        name == "pooling_nhwc_max" || name == "pooling_nhwc_min"))
     kind = name.str();
-  else if (isElementwise(op))
+  else if (isElementwiseGeneric(op))
     kind = "elementwise";
   else {
     whyNot = "op kind is not supported";
@@ -514,35 +505,45 @@ static std::string emitTileFor(ScriptWriter &w, const std::string &target,
   return tiled;
 }
 
-static void emitCpuScript(ScriptWriter &w, const SchedulePlan &plan,
-                          const std::map<std::string, int64_t> &values,
-                          ArrayRef<int64_t> cache, ArrayRef<int64_t> reg) {
-  std::string op = "%op";
-  int64_t threads = values.count("threads") ? values.at("threads") : 1;
-  if (threads > 1) {
-    SmallVector<int64_t> forall(plan.loopSizes.size(), 0);
-    forall[plan.parallelDim] = plan.loopSizes[plan.parallelDim] / threads;
-    // Leading unit-tiled loops (batch) also spread over threads.
-    for (int i = 0; i < plan.parallelDim; ++i)
-      if (cache[i] == 1 && plan.loopSizes[i] > 1)
-        forall[i] = 1;
-    std::string tiled = w.fresh("par"), loop = w.fresh("forall");
-    w.os << "    " << tiled << ", " << loop
-         << " = transform.structured.tile_using_forall " << op
-         << " tile_sizes " << joinTiles(forall)
-         << " : (!transform.any_op) -> (!transform.any_op, !transform.any_op)\n";
-    // The team size travels with the loop down to its omp.parallel
-    // (dltune-forall-to-openmp), so OMP_NUM_THREADS cannot change it.
-    std::string count = w.fresh("nthreads");
-    w.os << "    " << count << " = transform.param.constant " << threads
-         << " : i64 -> !transform.param<i64>\n";
-    w.os << "    transform.annotate " << loop << " \"dltune.num_threads\" = " << count
-         << " : !transform.any_op, !transform.param<i64>\n";
-    op = tiled;
-  }
-  SmallVector<std::string> cacheLoops, regLoops;
-  op = emitTileFor(w, op, cache, cacheLoops);
-  op = emitTileFor(w, op, reg, regLoops);
+/// The per-thread tile of each loop for `threads` threads (0: not split).
+static SmallVector<int64_t> getThreadTiles(const SchedulePlan &plan, ArrayRef<int64_t> cache,
+                                           int64_t threads) {
+  SmallVector<int64_t> forall(plan.loopSizes.size(), 0);
+  forall[plan.parallelDim] = plan.loopSizes[plan.parallelDim] / threads;
+  // Leading unit-tiled loops (batch) also spread over threads.
+  for (int i = 0; i < plan.parallelDim; ++i)
+    if (cache[i] == 1 && plan.loopSizes[i] > 1)
+      forall[i] = 1;
+  return forall;
+}
+
+/// Tiles `op` into an scf.forall with `tiles` and fixes its team size;
+/// returns the tiled op and sets `loop` to the forall.
+static std::string emitThreadForall(ScriptWriter &w, const std::string &op,
+                                    ArrayRef<int64_t> tiles, int64_t threads,
+                                    std::string &loop) {
+  std::string tiled = w.fresh("par");
+  loop = w.fresh("forall");
+  w.os << "    " << tiled << ", " << loop << " = transform.structured.tile_using_forall " << op
+       << " tile_sizes " << joinTiles(tiles)
+       << " : (!transform.any_op) -> (!transform.any_op, !transform.any_op)\n";
+  // The team size travels with the loop down to its omp.parallel
+  // (dltune-forall-to-openmp), so OMP_NUM_THREADS cannot change it.
+  std::string count = w.fresh("nthreads");
+  w.os << "    " << count << " = transform.param.constant " << threads
+       << " : i64 -> !transform.param<i64>\n";
+  w.os << "    transform.annotate " << loop << " \"dltune.num_threads\" = " << count
+       << " : !transform.any_op, !transform.param<i64>\n";
+  return tiled;
+}
+
+/// Decomposes and vectorizes the (register-tiled) root and the epilogue
+/// tile if any, lowers contractions to FMAs, keeps accumulators in
+/// registers across the register loops and unrolls the innermost one.
+static void emitVectorizeAndFinish(ScriptWriter &w, const SchedulePlan &plan,
+                                   const std::map<std::string, int64_t> &values,
+                                   std::string op, ArrayRef<std::string> regLoops,
+                                   const std::string &epilogue) {
   bool vectorize = !values.count("vectorize") || values.at("vectorize") != 0;
   if (plan.decompose) {
     std::string dec = w.fresh("dec");
@@ -554,6 +555,8 @@ static void emitCpuScript(ScriptWriter &w, const SchedulePlan &plan,
     w.os << "    transform.structured.vectorize " << op
          << (plan.namedContraction ? " {create_named_contraction}" : "")
          << " : !transform.any_op\n";
+    if (!epilogue.empty())
+      w.os << "    transform.structured.vectorize " << epilogue << " : !transform.any_op\n";
     w.os << "    transform.apply_patterns to %root {\n"
             "      transform.apply_patterns.vector.lower_contraction "
             "lowering_strategy = \"outerproduct\"\n"
@@ -573,6 +576,112 @@ static void emitCpuScript(ScriptWriter &w, const SchedulePlan &plan,
   if (unroll > 1 && !regLoops.empty())
     w.os << "    transform.loop.unroll " << regLoops.back() << " {factor = "
          << unroll << "} : !transform.any_op\n";
+}
+
+static void emitCpuScript(ScriptWriter &w, const SchedulePlan &plan,
+                          const std::map<std::string, int64_t> &values,
+                          ArrayRef<int64_t> cache, ArrayRef<int64_t> reg) {
+  std::string op = "%op";
+  int64_t threads = values.count("threads") ? values.at("threads") : 1;
+  if (threads > 1) {
+    std::string loop;
+    op = emitThreadForall(w, op, getThreadTiles(plan, cache, threads), threads, loop);
+  }
+  SmallVector<std::string> cacheLoops, regLoops;
+  op = emitTileFor(w, op, cache, cacheLoops);
+  op = emitTileFor(w, op, reg, regLoops);
+  emitVectorizeAndFinish(w, plan, values, op, regLoops, "");
+}
+
+/// The CPU schedule with an elementwise epilogue: the epilogue's loops are
+/// tiled (threads, then the cache tiles of the root's parallel loops) and
+/// the root, with its fill, is fused into them, so each cache tile is
+/// computed and finished while it is in cache. The root's reduction and
+/// register tiles then apply to the fused root as without an epilogue; the
+/// epilogue's tile is split into vectors along its innermost dimension.
+static void emitFusedCpuScript(ScriptWriter &w, const SchedulePlan &plan,
+                               const std::map<std::string, int64_t> &values,
+                               ArrayRef<int64_t> cache, ArrayRef<int64_t> reg,
+                               const FusedEpilogue &epilogue) {
+  auto project = [&](ArrayRef<int64_t> rootTiles) {
+    SmallVector<int64_t> tiles;
+    for (int64_t loop : epilogue.rootLoopOfDim)
+      tiles.push_back(rootTiles[loop]);
+    return tiles;
+  };
+  std::string root = "%op", fill = epilogue.fuseFill ? "%fill" : "", tail = "%epi";
+  auto fuseInto = [&](const std::string &loop) {
+    for (std::string *producer : {&root, &fill}) {
+      if (producer->empty())
+        continue;
+      std::string fused = w.fresh("fused"), container = w.fresh("container");
+      w.os << "    " << fused << ", " << container
+           << " = transform.structured.fuse_into_containing_op " << *producer << " into "
+           << loop
+           << " : (!transform.any_op, !transform.any_op) -> (!transform.any_op, "
+              "!transform.any_op)\n";
+      *producer = fused;
+    }
+  };
+  size_t n = plan.loopSizes.size();
+  SmallVector<int64_t> extent(plan.loopSizes.begin(), plan.loopSizes.end());
+  int64_t threads = values.count("threads") ? values.at("threads") : 1;
+  if (threads > 1) {
+    SmallVector<int64_t> forall = getThreadTiles(plan, cache, threads);
+    for (size_t i = 0; i < n; ++i)
+      if (forall[i])
+        extent[i] = forall[i];
+    std::string loop;
+    tail = emitThreadForall(w, tail, project(forall), threads, loop);
+    fuseInto(loop);
+  }
+  SmallVector<int64_t> parallelCache(n, 0), reductionCache(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    (plan.isReduction[i] ? reductionCache : parallelCache)[i] = cache[i];
+    if (!plan.isReduction[i] && cache[i])
+      extent[i] = cache[i];
+  }
+  SmallVector<std::string> tailLoops, cacheLoops, regLoops;
+  tail = emitTileFor(w, tail, project(parallelCache), tailLoops);
+  if (!tailLoops.empty()) {
+    fuseInto(tailLoops.back());
+    root = emitTileFor(w, root, reductionCache, cacheLoops);
+    root = emitTileFor(w, root, reg, regLoops);
+  } else {
+    // No cache tile splits a parallel loop: fuse at the register tile, the
+    // reduction loops then run inside it with the accumulator in registers.
+    SmallVector<int64_t> parallelReg(n, 0), reductionReg(n, 0);
+    for (size_t i = 0; i < n; ++i) {
+      (plan.isReduction[i] ? reductionReg : parallelReg)[i] = reg[i];
+      if (!plan.isReduction[i] && reg[i])
+        extent[i] = reg[i];
+    }
+    SmallVector<std::string> tailRegLoops;
+    tail = emitTileFor(w, tail, project(parallelReg), tailRegLoops);
+    if (!tailRegLoops.empty())
+      fuseInto(tailRegLoops.back());
+    root = emitTileFor(w, root, reductionCache, regLoops);
+    root = emitTileFor(w, root, tailRegLoops.empty() ? ArrayRef<int64_t>(reg)
+                                                     : ArrayRef<int64_t>(reductionReg),
+                       regLoops);
+  }
+  // The epilogue in vectors of up to 64 elements along its innermost
+  // dimension (a divisor of the tile, so shapes stay static).
+  SmallVector<int64_t> tailVector(epilogue.rootLoopOfDim.size(), 1);
+  int64_t inner = extent[epilogue.rootLoopOfDim.back()];
+  int64_t width = 1;
+  for (int64_t v = std::min<int64_t>(inner, 64); v >= 1; --v)
+    if (inner % v == 0) {
+      width = v;
+      break;
+    }
+  tailVector.back() = width == inner ? 0 : width;
+  for (size_t j = 0; j + 1 < tailVector.size(); ++j)
+    if (extent[epilogue.rootLoopOfDim[j]] == 1)
+      tailVector[j] = 0;
+  SmallVector<std::string> tailVectorLoops;
+  tail = emitTileFor(w, tail, tailVector, tailVectorLoops);
+  emitVectorizeAndFinish(w, plan, values, root, regLoops, tail);
 }
 
 static void emitGpuScript(ScriptWriter &w, const SchedulePlan &plan,
@@ -632,7 +741,7 @@ static void emitGpuScript(ScriptWriter &w, const SchedulePlan &plan,
 FailureOr<std::string>
 mlir::dltune::buildTransformScript(const SchedulePlan &plan,
                                    const std::map<std::string, int64_t> &values,
-                                   std::string &error) {
+                                   std::string &error, const FusedEpilogue *epilogue) {
   SmallVector<int64_t> cache, reg;
   if (!resolveTiles(plan.cacheTiles, values, cache, error) ||
       !resolveTiles(plan.registerTiles, values, reg, error))
@@ -662,7 +771,9 @@ mlir::dltune::buildTransformScript(const SchedulePlan &plan,
     }
   }
   ScriptWriter w;
-  if (plan.target == ScheduleTarget::CPU)
+  if (plan.target == ScheduleTarget::CPU && epilogue)
+    emitFusedCpuScript(w, plan, values, cache, reg, *epilogue);
+  else if (plan.target == ScheduleTarget::CPU)
     emitCpuScript(w, plan, values, cache, reg);
   else
     emitGpuScript(w, plan, values, cache, reg);

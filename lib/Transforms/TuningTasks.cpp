@@ -2,11 +2,13 @@
 
 #include "dltune/Transforms/TuningTasks.h"
 #include "dltune/Dialect/DLTuneAttrs.h"
+#include "dltune/Transforms/EpilogueFusion.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -27,31 +29,63 @@ static std::string typeString(Type t) {
   return s;
 }
 
-/// The op alone in `func @dltune_task(operands...) -> results`; constants
-/// its body captures are cloned in.
-static FailureOr<OwningOpRef<ModuleOp>> extractKernel(Operation *op) {
-  MLIRContext *ctx = op->getContext();
+/// Whether `v` is cloned into a kernel rather than passed in: scalar
+/// constants and empty tensors (a fill's destination) say nothing about the
+/// data and keep the kernel's signature to the real inputs.
+static bool isClonedIntoKernel(Value v) {
+  Operation *def = v.getDefiningOp();
+  if (!def || def->getNumOperands() != 0)
+    return false;
+  return isa<tensor::EmptyOp>(def) ||
+         (def->hasTrait<OpTrait::ConstantLike>() && !isa<ShapedType>(v.getType()));
+}
+
+/// The task's ops (the op, or its fusion group: fill, op, epilogue) in
+/// `func @dltune_task(inputs...) -> results of the last op`; values the
+/// group reads from outside become arguments, except scalar constants and
+/// empty tensors, which are cloned in with the constants bodies capture.
+static FailureOr<OwningOpRef<ModuleOp>> extractKernel(ArrayRef<Operation *> group) {
+  Operation *first = group.front(), *last = group.back();
+  MLIRContext *ctx = first->getContext();
+  llvm::SmallPtrSet<Operation *, 4> inGroup(group.begin(), group.end());
+  SetVector<Value> inputs, cloned;
+  for (Operation *op : group)
+    for (Value v : op->getOperands()) {
+      if (v.getDefiningOp() && inGroup.contains(v.getDefiningOp()))
+        continue;
+      (isClonedIntoKernel(v) ? cloned : inputs).insert(v);
+    }
+  for (Operation *op : group) {
+    SetVector<Value> captured;
+    getUsedValuesDefinedAbove(op->getRegions(), captured);
+    for (Value v : captured) {
+      Operation *def = v.getDefiningOp();
+      if (!def || !def->hasTrait<OpTrait::ConstantLike>())
+        return failure();
+      cloned.insert(v);
+    }
+  }
   OpBuilder b(ctx);
-  OwningOpRef<ModuleOp> module = ModuleOp::create(b, op->getLoc());
+  OwningOpRef<ModuleOp> module = ModuleOp::create(b, first->getLoc());
   b.setInsertionPointToEnd(module->getBody());
-  auto type = b.getFunctionType(op->getOperandTypes(), op->getResultTypes());
-  auto func = func::FuncOp::create(b, op->getLoc(), kTaskEntryName, type);
+  SmallVector<Type> argTypes;
+  for (Value v : inputs)
+    argTypes.push_back(v.getType());
+  auto type = b.getFunctionType(argTypes, last->getResultTypes());
+  auto func = func::FuncOp::create(b, first->getLoc(), kTaskEntryName, type);
   Block *body = func.addEntryBlock();
   b.setInsertionPointToStart(body);
   IRMapping map;
-  for (auto [operand, arg] : llvm::zip(op->getOperands(), body->getArguments()))
-    map.map(operand, arg);
-  SetVector<Value> captured;
-  getUsedValuesDefinedAbove(op->getRegions(), captured);
-  for (Value v : captured) {
-    Operation *def = v.getDefiningOp();
-    if (!def || !def->hasTrait<OpTrait::ConstantLike>())
-      return failure();
-    b.clone(*def, map);
+  for (auto [v, arg] : llvm::zip(inputs, body->getArguments()))
+    map.map(v, arg);
+  for (Value v : cloned)
+    b.clone(*v.getDefiningOp(), map);
+  Operation *lastClone = nullptr;
+  for (Operation *op : group) {
+    lastClone = b.clone(*op, map);
+    lastClone->removeAttr(DLTuneDialect::kConfigAttrName);
   }
-  Operation *clone = b.clone(*op, map);
-  clone->removeAttr(DLTuneDialect::kConfigAttrName);
-  func::ReturnOp::create(b, op->getLoc(), clone->getResults());
+  func::ReturnOp::create(b, last->getLoc(), lastClone->getResults());
   return module;
 }
 
@@ -152,7 +186,8 @@ std::vector<TuningTask> mlir::dltune::collectTuningTasks(ModuleOp module) {
       op->emitRemark() << "dltune: not tuned: " << llvm::toString(space.takeError());
       return;
     }
-    FailureOr<OwningOpRef<ModuleOp>> kernel = extractKernel(op);
+    SmallVector<Operation *> group = getFusionGroup(op);
+    FailureOr<OwningOpRef<ModuleOp>> kernel = extractKernel(group);
     if (failed(kernel)) {
       op->emitRemark() << "dltune: not tuned: the op captures a non-constant value";
       return;
@@ -160,6 +195,8 @@ std::vector<TuningTask> mlir::dltune::collectTuningTasks(ModuleOp module) {
     auto targetAttr = op->getAttrOfType<StringAttr>(DLTuneDialect::kTargetAttrName);
     TaskDescriptor desc;
     desc.opKind = describeOp(op);
+    if (linalg::GenericOp epilogue = getFusableEpilogue(op))
+      desc.opKind += " + " + describeBody(epilogue);
     desc.target = targetAttr ? targetAttr.getValue().str() : "cpu";
     for (Type t : op->getOperandTypes()) {
       auto shaped = dyn_cast<ShapedType>(t);

@@ -35,11 +35,15 @@
 func.func @conv(%i: tensor<1x10x10x16xf32>, %f: tensor<3x3x16x16xf32>, %o: tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32> {
   %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
       ins(%i, %f : tensor<1x10x10x16xf32>, tensor<3x3x16x16xf32>) outs(%o : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+  return %r : tensor<1x8x8x16xf32>
+}
+
+func.func @relu(%x: tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32> {
   %z = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<1x8x8x16xf32>
   %relu = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
                           iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
-      ins(%r : tensor<1x8x8x16xf32>) outs(%e : tensor<1x8x8x16xf32>) {
+      ins(%x : tensor<1x8x8x16xf32>) outs(%e : tensor<1x8x8x16xf32>) {
   ^bb0(%a: f32, %out: f32):
     %m = arith.maximumf %a, %z : f32
     linalg.yield %m : f32

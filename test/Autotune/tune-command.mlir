@@ -1,15 +1,18 @@
-// The README's main command: `dltune tune` annotates and autotunes a conv,
-// an elementwise op and a matmul with parallel builds (jobs=2), confirms
-// each task's best in fresh processes and prints one table.
+// The README's main command: `dltune tune` annotates and autotunes a conv
+// with its ReLU fused in (one task), an elementwise op and a matmul with
+// parallel builds (jobs=2), confirms each task's best in fresh processes
+// and prints one table.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: dltune tune %s --trials 3 --jobs 2 --threads 1 --db %t/t.db --confirm-top 2 --confirm-repeats 3 -o %t/tuned.mlir 2> %t/log.txt | FileCheck %s
 // RUN: FileCheck %s --check-prefix=IR < %t/tuned.mlir
 // RUN: FileCheck %s --check-prefix=LOG < %t/log.txt
 // CHECK: task {{.*}} best ms  spread
-// CHECK-DAG: {{^linalg.conv_2d_nhwc_hwcf .* [0-9.]+%.* 3 +0 +[0-9.]+$}}
+// CHECK-DAG: {{^linalg.conv_2d_nhwc_hwcf \+ maximumf .* [0-9.]+%.* 3 +0 +[0-9.]+$}}
 // CHECK-DAG: {{^elementwise maximumf 1x8x8x16,1x8x8x16 .* [0-9.]+%.* 3 +0 +[0-9.]+$}}
 // CHECK-DAG: {{^linalg.matmul .* [0-9.]+%.* 3 +0 +[0-9.]+$}}
 // IR-DAG: linalg.conv_2d_nhwc_hwcf {{.*}}dltune.config = #dltune.config<
+// The fused ReLU carries no config of its own; the standalone one does.
+// IR-DAG: ins(%{{.*}} : tensor<1x8x8x16xf32>) outs(%{{.*}} : tensor<1x8x8x16xf32>) {{{$}}
 // IR-DAG: linalg.generic {{.*}}dltune.config = #dltune.config<
 // IR-DAG: linalg.matmul {dltune.config = #dltune.config<
 // LOG-COUNT-3: confirming the best 2 in fresh processes
@@ -27,6 +30,19 @@ func.func @conv(%i: tensor<1x10x10x16xf32>, %f: tensor<3x3x16x16xf32>, %o: tenso
   %relu = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
                           iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
       ins(%r : tensor<1x8x8x16xf32>) outs(%e : tensor<1x8x8x16xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %m = arith.maximumf %a, %z : f32
+    linalg.yield %m : f32
+  } -> tensor<1x8x8x16xf32>
+  return %relu : tensor<1x8x8x16xf32>
+}
+
+func.func @relu(%x: tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x8x16xf32>
+  %relu = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                          iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : tensor<1x8x8x16xf32>) outs(%e : tensor<1x8x8x16xf32>) {
   ^bb0(%a: f32, %out: f32):
     %m = arith.maximumf %a, %z : f32
     linalg.yield %m : f32

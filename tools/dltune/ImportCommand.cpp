@@ -1,6 +1,6 @@
 //===- ImportCommand.cpp - dltune import ----------------------------------===//
 //
-//   dltune import MODEL.onnx [-o OUT.mlir] [--weights-as-args] [--seed N]
+//   dltune import MODEL.onnx [-o OUT.mlir] [--weights-as-args] [--layout nhwc|nchw] [--seed N]
 //
 // Writes the model as one func.func @main on tensors (linalg, tensor,
 // arith, math), ready for `dltune tune` and `dltune run`. Weights become
@@ -32,6 +32,11 @@ static cl::opt<std::string> importOutput("o", cl::desc("Output file (default: st
 static cl::opt<bool> weightsAsArgs(
     "weights-as-args", cl::desc("Weights become arguments of @main instead of constants"),
     cl::sub(importCmd));
+static cl::opt<std::string> layout(
+    "layout",
+    cl::desc("Layout of convolutions and pooling inside the model: nhwc (default; the "
+             "model's NCHW inputs and outputs are kept) or nchw"),
+    cl::init("nhwc"), cl::sub(importCmd));
 static cl::opt<uint64_t>
     weightSeed("seed", cl::desc("Seed of the random weights given to initializers without data"),
                cl::init(0), cl::sub(importCmd));
@@ -46,6 +51,9 @@ int importCommand() {
   OnnxImportOptions options;
   options.weightsAsArguments = weightsAsArgs;
   options.randomWeightSeed = weightSeed;
+  if (layout != "nhwc" && layout != "nchw")
+    return fail("--layout must be nhwc or nchw, got '" + layout + "'");
+  options.channelsLast = layout == "nhwc";
   llvm::Expected<OwningOpRef<ModuleOp>> module =
       importOnnxModel((*buffer)->getBuffer(), importFile, ctx, options);
   if (!module)

@@ -26,6 +26,10 @@ struct KernelSignature {
   std::string name;
   std::vector<BufferType> args;
   std::vector<BufferType> results;
+  /// Memref arguments are the kernel's outputs (destination passing); a
+  /// tensor argument is a value, and whether bufferization happens to reuse
+  /// its buffer says nothing about the result, so it is never compared.
+  std::vector<bool> argIsOutput;
 };
 
 /// Reads the signature of function `entry` (tensor or memref arguments and

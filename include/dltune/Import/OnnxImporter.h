@@ -30,6 +30,11 @@ struct OnnxImportOptions {
   uint64_t randomWeightSeed = 0;
   /// Name of the function; it also names the file in locations.
   std::string functionName = "main";
+  /// Convolutions, pooling and the elementwise ops between them work on
+  /// NHWC tensors (the CPU schedules vectorize along channels there); the
+  /// function's arguments and results keep the model's NCHW, and values
+  /// other ops read are transposed back where they need it.
+  bool channelsLast = true;
 };
 
 /// Imports the serialized ModelProto `bytes`; `sourceName` (the file) goes

@@ -26,6 +26,13 @@ def DLTuneAnnotate : Pass<"dltune-annotate", "ModuleOp"> {
     the register tile, L1/L2 sizes the cache tiles); `cpu-lanes`,
     `cpu-registers`, `l1-kb` and `l2-kb` override what is detected, e.g. to
     annotate for another machine.
+
+    With `fuse-epilogues=true` (the default, CPU only) chains of elementwise
+    generics are first merged into one (upstream elementwise fusion), and an
+    elementwise op that finishes a tuned op's result (bias add, ReLU,
+    residual add) gets no space of its own: `--dltune-apply` fuses it into
+    the tuned op's tiled loops, so op and epilogue are one tuning task with
+    the op's config.
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
@@ -42,8 +49,11 @@ def DLTuneAnnotate : Pass<"dltune-annotate", "ModuleOp"> {
            "L1 data cache per core in KiB for the CPU defaults (0: this machine's)">,
     Option<"l2KB", "l2-kb", "int64_t", /*default=*/"0",
            "L2 cache per core in KiB for the CPU defaults (0: this machine's)">,
+    Option<"fuseEpilogues", "fuse-epilogues", "bool", /*default=*/"true",
+           "Merge elementwise chains and fuse them into the op they follow (CPU)">,
   ];
-  let dependentDialects = ["::mlir::dltune::DLTuneDialect"];
+  let dependentDialects = ["::mlir::dltune::DLTuneDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 def DLTuneApply : Pass<"dltune-apply", "ModuleOp"> {

@@ -85,13 +85,22 @@ FailureOr<SchedulePlan> buildSchedulePlan(linalg::LinalgOp op,
                                           int64_t maxThreads,
                                           std::string &whyNot);
 
+/// An elementwise consumer fused into the scheduled op's loops (CPU only).
+struct FusedEpilogue {
+  /// For each loop of the epilogue, the loop of the scheduled op it iterates.
+  SmallVector<int64_t> rootLoopOfDim;
+  /// The op's output is initialised by a fill (bound to `%fill`) fused too.
+  bool fuseFill = false;
+};
+
 /// The body of a transform named sequence that schedules the op bound to
 /// `%op` inside payload root `%root` according to `values` (knob name ->
-/// value). Fails when a knob the plan needs is missing.
+/// value), with `epilogue` (bound to `%epi`) fused into its loops when
+/// given. Fails when a knob the plan needs is missing.
 FailureOr<std::string>
 buildTransformScript(const SchedulePlan &plan,
                      const std::map<std::string, int64_t> &values,
-                     std::string &error);
+                     std::string &error, const FusedEpilogue *epilogue = nullptr);
 
 } // namespace mlir::dltune
 

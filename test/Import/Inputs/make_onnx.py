@@ -129,6 +129,32 @@ def case_conv_bn_relu():
         [("y", np.maximum(n, 0).astype(np.float32))]
 
 
+def case_layouts():
+    """A residual block with a per-channel scale, pooling, a channel concat
+    and a global average pool: NHWC values meet NCHW ones (the argument, a
+    C x 1 x 1 constant) and leave through Flatten."""
+    x, w1, w2, w3 = rand(1, 4, 8, 8), rand(4, 4, 3, 3), rand(4, 4, 3, 3), rand(2, 4, 1, 1)
+    s = rand(4, 1, 1)
+    nodes = [helper.make_node("Conv", ["x", "w1"], ["c1"], name="c1", pads=[1, 1, 1, 1]),
+             helper.make_node("Relu", ["c1"], ["r1"], name="r1"),
+             helper.make_node("Conv", ["r1", "w2"], ["c2"], name="c2", pads=[1, 1, 1, 1]),
+             helper.make_node("Add", ["c2", "x"], ["res"], name="res"),
+             helper.make_node("Mul", ["res", "s"], ["sc"], name="scale"),
+             helper.make_node("MaxPool", ["sc"], ["p"], name="pool", kernel_shape=[2, 2],
+                              strides=[2, 2]),
+             helper.make_node("Conv", ["p", "w3"], ["c3"], name="c3"),
+             helper.make_node("Concat", ["p", "c3"], ["cat"], name="cat", axis=1),
+             helper.make_node("GlobalAveragePool", ["cat"], ["g"], name="gap"),
+             helper.make_node("Flatten", ["g"], ["y"], name="flat"),
+             helper.make_node("Identity", ["cat"], ["y2"], name="id")]
+    c1 = np.maximum(conv2d(x, w1, None, pads=(1, 1, 1, 1)), 0)
+    sc = (conv2d(c1, w2, None, pads=(1, 1, 1, 1)) + x) * s
+    p = pool2d(sc, "max", (2, 2), (2, 2), (0, 0, 0, 0))
+    cat = np.concatenate([p, conv2d(p, w3)], axis=1)
+    return nodes, {"x": x}, {"w1": w1, "w2": w2, "w3": w3, "s": s}, \
+        [("y", cat.mean(axis=(2, 3)).astype(np.float32)), ("y2", cat.astype(np.float32))]
+
+
 def case_depthwise():
     x, w, b = rand(1, 8, 10, 10), rand(8, 1, 3, 3), rand(8)
     node = helper.make_node("Conv", ["x", "w", "b"], ["y"], name="dw", group=8, pads=[1, 1, 1, 1],

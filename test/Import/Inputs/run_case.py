@@ -3,7 +3,7 @@
 from .npy files and saving every result, then compares each result with the
 NumPy reference that make_onnx.py computed:
 
-    run_case.py CASE DIR [--rtol R] [--atol A]
+    run_case.py CASE DIR [--mlir FILE] [--default-config] [--rtol R] [--atol A]
 
 Exit 0 when every output matches within |out - ref| <= atol + rtol * |ref|.
 """
@@ -21,13 +21,14 @@ def main():
     p.add_argument("dir")
     p.add_argument("--rtol", type=float, default=1e-4)
     p.add_argument("--atol", type=float, default=1e-5)
+    p.add_argument("--mlir", help="the imported module to run (default: DIR/CASE.mlir)")
     p.add_argument("--default-config", action="store_true",
                    help="run with dltune's default configurations (scheduled, vectorized)")
     a = p.parse_args()
     base = f"{a.dir}/{a.case}"
     inputs = sorted(glob.glob(f"{base}.in*.npy"), key=lambda s: int(s.split(".in")[-1][:-4]))
     refs = sorted(glob.glob(f"{base}.ref*.npy"), key=lambda s: int(s.split(".ref")[-1][:-4]))
-    cmd = ["dltune", "run", f"{base}.mlir", "--entry", "main", "--repeat", "1", "--warmup", "0"]
+    cmd = ["dltune", "run", a.mlir or f"{base}.mlir", "--entry", "main", "--repeat", "1", "--warmup", "0"]
     if a.default_config:
         cmd += ["--default-config", "--threads", "1"]
     for f in inputs:
