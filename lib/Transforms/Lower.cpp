@@ -105,12 +105,44 @@ struct ApproximateErfPass : public PassWrapper<ApproximateErfPass, OperationPass
 };
 } // namespace
 
+namespace {
+/// A memref.copy between strided views (a pad's interior, a concat's part)
+/// lowers to the runtime's element-by-element memrefCopy, about 30x slower
+/// than a loop: such copies become linalg.copy, and so loops LLVM
+/// vectorizes. Contiguous copies stay (they become a memcpy).
+struct StridedCopyToLoopsPass
+    : public PassWrapper<StridedCopyToLoopsPass, OperationPass<>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(StridedCopyToLoopsPass)
+  StringRef getArgument() const final { return "dltune-strided-copy-to-loops"; }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<linalg::LinalgDialect>();
+  }
+  void runOnOperation() override {
+    SmallVector<memref::CopyOp> copies;
+    getOperation()->walk([&](memref::CopyOp copy) {
+      auto contiguous = [](Value v) {
+        auto type = dyn_cast<MemRefType>(v.getType());
+        return type && type.getLayout().isIdentity();
+      };
+      if (!contiguous(copy.getSource()) || !contiguous(copy.getTarget()))
+        copies.push_back(copy);
+    });
+    for (memref::CopyOp copy : copies) {
+      OpBuilder b(copy);
+      linalg::CopyOp::create(b, copy.getLoc(), copy.getSource(), copy.getTarget());
+      copy.erase();
+    }
+  }
+};
+} // namespace
+
 // Built from pass constructors, not parsed from text: a pipeline string
 // needs every upstream pass in the global registry, which a downstream
 // tool that registers only dltune's passes does not have.
 void mlir::dltune::buildCpuLoweringPipeline(OpPassManager &pm, bool openmp) {
   pm.addPass(std::make_unique<ApproximateErfPass>());
   addBufferization(pm);
+  pm.addPass(std::make_unique<StridedCopyToLoopsPass>());
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(createConvertVectorToSCFPass(VectorTransferToSCFOptions().enableFullUnroll()));
   // dltune's own forall lowering gives each loop the team size its

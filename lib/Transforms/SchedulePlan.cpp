@@ -173,10 +173,18 @@ static FailureOr<SchedulePlan> buildCpuPlan(const std::string &kind, const OpLoo
   } else if (kind == "conv_2d_nhwc_hwcf") {
     // Loops: n, oh, ow, f, kh, kw, c.
     plan.loopNames = {"n", "oh", "ow", "f", "kh", "kw", "c"};
-    // As for matmul: reg_f vectors of filters per output pixel row.
+    // As for matmul: reg_f vectors of filters per output pixel row. Two
+    // vectors by up to 4 pixels, unless the row count that divides the
+    // width is small (7x7 maps: 7 divides, 2 and 4 do not): then one vector
+    // by more pixels holds more accumulators (7x1 beats 1x2).
+    std::vector<int64_t> owOptions = dividing(s[2], {1, 2, 4, 7, 8, 14});
+    int64_t regOW = std::min<int64_t>(4, pickRegisterRows(owOptions, 2, cpu));
     int64_t regF = 2 * cpu.lanes;
-    int64_t regOW = std::min<int64_t>(
-        4, pickRegisterRows(dividing(s[2], {1, 2, 4, 7, 8, 14}), 2, cpu));
+    int64_t singleRows = std::min<int64_t>(8, pickRegisterRows(owOptions, 1, cpu));
+    if (singleRows > 2 * regOW && s[3] % cpu.lanes == 0) {
+      regOW = singleRows;
+      regF = cpu.lanes;
+    }
     addTiledLoop(b, "oh", s[1], 64, 1, {}, 1);
     addTiledLoop(b, "ow", s[2], 64, 64, {1, 2, 4, 7, 8, 14}, regOW);
     addTiledLoop(b, "f", s[3], 512, 64, {1, 4, 8, 16, 32, 64}, regF);

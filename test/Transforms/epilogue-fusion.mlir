@@ -10,6 +10,11 @@
 // RUN: dltune run %s --entry matmul_gelu_like --default-config --threads 2 --check --repeat 1 | FileCheck %s --check-prefix=JIT
 // RUN: dltune run %s --entry two_users --default-config --threads 1 --check --repeat 1 | FileCheck %s --check-prefix=JIT
 // JIT: check: ok
+// The per-task breakdown of `dltune run`: the fused task, then the rest.
+// RUN: dltune run %s --entry conv_bias_relu --default-config --threads 1 --repeat 1 --breakdown | FileCheck %s --check-prefix=BREAKDOWN
+// BREAKDOWN: task ops ms/call total ms share
+// BREAKDOWN-NEXT: {{^}}linalg.conv_2d_nhwc_hwcf + addf+maximumf 1x10x10x16;3x3x16x32;1x8x8x32 1 {{[0-9.]+ [0-9.]+ [0-9.]+}}%
+// BREAKDOWN-NEXT: {{^}}ops without a task
 
 // ANN-LABEL: func.func @conv_bias_relu
 // ANN: linalg.conv_2d_nhwc_hwcf {{.*}}dltune.space

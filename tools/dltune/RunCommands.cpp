@@ -3,6 +3,7 @@
 //   dltune run FILE.mlir --entry NAME [--target cpu|gpu] [--repeat N]
 //                        [--warmup N] [--check] [--json] [--default-config]
 //                        [--input IN.npy]... [--save-output OUT.npy]...
+//                        [--breakdown]
 //   dltune compare FILE.mlir... [--repeat N] [--threads N]
 //
 //===----------------------------------------------------------------------===//
@@ -11,6 +12,7 @@
 
 #include "dltune/Execution/CudaDriver.h"
 #include "dltune/Execution/KernelRunner.h"
+#include "dltune/Execution/ModelBreakdown.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -58,6 +60,11 @@ static cl::opt<int> repeat("repeat", cl::desc("Timed repetitions"), cl::init(10)
                            cl::sub(runCmd), cl::sub(compareCmd));
 static cl::opt<int> warmup("warmup", cl::desc("Untimed runs before timing"),
                            cl::init(2), cl::sub(runCmd));
+static cl::opt<bool> breakdown(
+    "breakdown",
+    cl::desc("Also time each tuning task's kernel alone (with its config) and print its "
+             "share of the model's latency"),
+    cl::sub(runCmd));
 static cl::opt<int> threads("threads",
                             cl::desc("Threads for default configs (0: all cores)"),
                             cl::init(0), cl::sub(runCmd), cl::sub(compareCmd));
@@ -68,6 +75,47 @@ static cl::opt<int> threads("threads",
 static std::string annotatePipeline() {
   return "dltune-annotate{default-config=true threads=" +
          std::to_string(threads.getValue()) + "}";
+}
+
+/// The per-task table of `dltune run --breakdown`.
+static int printBreakdown(ModuleOp module, double modelMs) {
+  OwningOpRef<ModuleOp> annotated = module.clone();
+  if (defaultConfig) {
+    llvm::Expected<OwningOpRef<ModuleOp>> a = runPipelineOnClone(module, annotatePipeline());
+    if (!a)
+      return fail("--breakdown: " + llvm::toString(a.takeError()));
+    annotated = std::move(*a);
+  }
+  // Only the entry's tasks (functions it calls are not followed).
+  for (func::FuncOp f : llvm::make_early_inc_range(annotated->getOps<func::FuncOp>()))
+    if (f.getName() != entry.getValue())
+      f.erase();
+  llvm::Expected<std::vector<TaskTiming>> tasks =
+      timeModelTasks(*annotated, /*warmup=*/1, /*repeat=*/std::max(3, repeat.getValue()));
+  if (!tasks)
+    return fail("--breakdown: " + llvm::toString(tasks.takeError()));
+  std::sort(tasks->begin(), tasks->end(), [](const TaskTiming &a, const TaskTiming &b) {
+    return a.getTotalMs() > b.getTotalMs();
+  });
+  llvm::outs() << llvm::formatv("{0,-72} {1,4} {2,10} {3,10} {4,6}\n", "task", "ops",
+                                "ms/call", "total ms", "share");
+  double sum = 0;
+  for (const TaskTiming &t : *tasks) {
+    sum += t.getTotalMs();
+    std::string name = t.name.size() > 70 ? t.name.substr(0, 67) + "..." : t.name;
+    if (!t.configured)
+      name = "(untuned) " + name;
+    llvm::outs() << llvm::formatv("{0,-72} {1,4} {2,10:f3} {3,10:f3} {4,5:f1}%\n", name,
+                                  t.occurrences, t.timing.medianMs, t.getTotalMs(),
+                                  100.0 * t.getTotalMs() / modelMs);
+  }
+  llvm::outs() << llvm::formatv("{0,-72} {1,4} {2,10} {3,10:f3} {4,5:f1}%\n",
+                                "ops without a task (pads, transposes, reductions, ...)", "",
+                                "", modelMs - sum, 100.0 * (modelMs - sum) / modelMs);
+  llvm::outs() << "(each task's kernel timed alone, median of its calls, times its "
+                  "occurrences; share of the model's median; the rest is the model's time "
+                  "not spent in tasks, negative when kernels run faster inside the model)\n";
+  return 0;
 }
 
 int runCommand() {
@@ -137,6 +185,10 @@ int runCommand() {
         llvm::outs() << ": " << report->comparison.message;
       llvm::outs() << "\n";
     }
+  }
+  if (breakdown && target == "cpu") {
+    if (int rc = printBreakdown(*module, t.medianMs))
+      return rc;
   }
   return report->checked && !report->comparison.ok ? 2 : 0;
 }

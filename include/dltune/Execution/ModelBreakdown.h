@@ -1,0 +1,41 @@
+//===- ModelBreakdown.h - Where a model's time goes -------------*- C++ -*-===//
+//
+// A whole model's latency says nothing about which op to tune next. The
+// breakdown times each tuning task's kernel (the op with its fused
+// epilogue, with the config it carries) alone, in this process, and
+// multiplies by its occurrences; what the tasks do not explain is the time
+// of ops without a task (pads, transposes, reductions, copies).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DLTUNE_EXECUTION_MODELBREAKDOWN_H
+#define DLTUNE_EXECUTION_MODELBREAKDOWN_H
+
+#include "dltune/Execution/KernelRunner.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir::dltune {
+
+struct TaskTiming {
+  std::string name;    // what it computes and its shapes
+  int64_t occurrences = 0;
+  bool configured = false; // carries a dltune.config (else timed untuned)
+  TimingStats timing;  // one call of the task's kernel
+  double getTotalMs() const { return timing.medianMs * occurrences; }
+};
+
+/// Times every task of `annotated` (ops with dltune.space, configs where
+/// present) alone, `repeat` timed calls after `warmup`, in order of first
+/// appearance.
+llvm::Expected<std::vector<TaskTiming>> timeModelTasks(ModuleOp annotated, int warmup,
+                                                       int repeat);
+
+} // namespace mlir::dltune
+
+#endif // DLTUNE_EXECUTION_MODELBREAKDOWN_H
