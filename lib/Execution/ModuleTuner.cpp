@@ -1,6 +1,7 @@
 //===- ModuleTuner.cpp - Tuning every task of a module --------------------===//
 
 #include "dltune/Execution/ModuleTuner.h"
+#include "dltune/Tuning/SeededSearch.h"
 #include "dltune/Tuning/Error.h"
 #include "dltune/Dialect/DLTuneAttrs.h"
 #include "dltune/Execution/CpuKernel.h"
@@ -212,6 +213,39 @@ void attachConfig(TuningTask &task, const std::string &configText) {
                 ConfigAttr::get(op->getContext(), task.space, *c));
 }
 } // namespace
+
+/// The default configuration --dltune-annotate would attach to the task's
+/// op, if its space is the generated one (a hand-written space may not
+/// hold it).
+static std::optional<Config> getGeneratedDefaultConfig(const TuningTask &task) {
+  auto op = dyn_cast<linalg::LinalgOp>(task.ops.front());
+  if (!op)
+    return std::nullopt;
+  int64_t maxThreads = 1;
+  for (const Knob &k : task.space.getKnobs())
+    if (k.name == "threads")
+      maxThreads = *std::max_element(k.values.begin(), k.values.end());
+  std::string whyNot;
+  FailureOr<SchedulePlan> plan =
+      buildSchedulePlan(op, task.descriptor.target == "gpu" ? ScheduleTarget::GPU
+                                                            : ScheduleTarget::CPU,
+                        maxThreads, whyNot);
+  if (failed(plan))
+    return std::nullopt;
+  std::optional<Config> config = plan->getDefaultConfig();
+  if (!config)
+    return std::nullopt;
+  llvm::Expected<Config> mine = task.space.parseConfig(plan->space.formatConfig(*config));
+  if (!mine) {
+    llvm::consumeError(mine.takeError()); // another space: no seed, not an error
+    return std::nullopt;
+  }
+  if (llvm::Error e = task.space.checkValid(*mine)) {
+    llvm::consumeError(std::move(e));
+    return std::nullopt;
+  }
+  return *mine;
+}
 
 namespace {
 /// A task between preparation and its summary: what its search needs and
@@ -530,7 +564,12 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
     pt.index = ti;
     pt.taskId = *taskId;
     pt.unusable = unusable;
-    pt.strategy = std::move(*strategy);
+    // dltune's heuristic default is measured first: a short run never ends
+    // worse than no tuning.
+    std::vector<Config> seeds;
+    if (std::optional<Config> d = getGeneratedDefaultConfig(task))
+      seeds.push_back(*d);
+    pt.strategy = std::make_unique<SeededSearch>(std::move(*strategy), std::move(seeds));
     pt.measurer = std::make_unique<ProcessMeasurer>(task.space, mo, historyBest);
     pt.measurerPtr = pt.measurer.get();
     pt.history = std::move(history);

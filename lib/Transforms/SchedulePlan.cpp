@@ -161,8 +161,11 @@ static FailureOr<SchedulePlan> buildCpuPlan(const std::string &kind, const OpLoo
     b.require("tile_k % unroll == 0");
     b.param("max_acc", 512);
     b.require("reg_m * reg_n <= max_acc");
-    addThreads(b, "m", maxThreads, maxThreads);
-    plan.parallelDim = off;
+    // Threads split M, or N when M does not divide among them (M = 1 for a
+    // classifier's final layer).
+    bool splitN = M % maxThreads != 0 && N % maxThreads == 0;
+    addThreads(b, splitN ? "n" : "m", maxThreads, maxThreads);
+    plan.parallelDim = off + (splitN ? 1 : 0);
     if (batched) {
       plan.cacheTiles.push_back(C(1));
       plan.registerTiles.push_back(C(1));
@@ -193,8 +196,11 @@ static FailureOr<SchedulePlan> buildCpuPlan(const std::string &kind, const OpLoo
     b.require("(tile_c / reg_c) % unroll == 0");
     b.param("max_acc", 512);
     b.require("reg_ow * reg_f <= max_acc");
-    addThreads(b, "oh", maxThreads, maxThreads);
-    plan.parallelDim = 1;
+    // Threads split the output rows, or the filters when the rows do not
+    // divide among them (7 rows, 2 threads).
+    bool splitF = s[1] % maxThreads != 0 && s[3] % maxThreads == 0;
+    addThreads(b, splitF ? "f" : "oh", maxThreads, maxThreads);
+    plan.parallelDim = splitF ? 3 : 1;
     plan.cacheTiles = {C(1), T("tile_oh"), T("tile_ow"), T("tile_f"), C(0), C(0), T("tile_c")};
     plan.registerTiles = {C(1), C(1), T("reg_ow"), T("reg_f"), C(1), C(0), T("reg_c")};
     plan.decompose = true;
@@ -226,8 +232,9 @@ static FailureOr<SchedulePlan> buildCpuPlan(const std::string &kind, const OpLoo
     b.knob("unroll", {1}, 1);
     b.param("max_acc", 512);
     b.require("reg_ow * reg_c <= max_acc");
-    addThreads(b, "oh", maxThreads, maxThreads);
-    plan.parallelDim = 1;
+    bool splitC = s[1] % maxThreads != 0 && s[3] % maxThreads == 0;
+    addThreads(b, splitC ? "c" : "oh", maxThreads, maxThreads);
+    plan.parallelDim = splitC ? 3 : 1;
     plan.cacheTiles = {C(1), T("tile_oh"), T("tile_ow"), T("tile_c"), C(0), C(0)};
     plan.registerTiles = {C(1), C(1), T("reg_ow"), T("reg_c"), C(1), C(0)};
     plan.decompose = true;

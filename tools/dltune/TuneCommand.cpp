@@ -1,11 +1,15 @@
 //===- TuneCommand.cpp - dltune tune --------------------------------------===//
 //
-//   dltune tune FILE.mlir... [--threads T] [-o OUT] [--json] [tuner options]
+//   dltune tune FILE.mlir... [--threads T] [-o OUT] [--json] [--entry F]
+//               [tuner options]
 //
 // Annotates every file with dltune's default spaces, autotunes all tasks
 // against the database and prints one table for all of them. The tuner
 // options are those of --dltune-autotune (`--db`, `--trials`, `--jobs`,
 // `--strategy`, `--plan-size`, ...: see forEachTunerOption), as flags.
+//
+// --entry F: after tuning, F is timed end to end with the default configs
+// and with the tuned ones (and the tuned one checked).
 //
 // -o: with one input, the tuned IR goes to that file (`-` for stdout), or
 // into it when it is an existing directory; with several inputs, -o must
@@ -17,6 +21,7 @@
 
 #include "Common.h"
 
+#include "dltune/Execution/KernelRunner.h"
 #include "dltune/Execution/ModuleTuner.h"
 #include "dltune/Execution/ProgressPrinter.h"
 
@@ -26,11 +31,13 @@
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace mlir;
@@ -51,6 +58,11 @@ static cl::opt<std::string>
            cl::sub(tuneCmd));
 static cl::opt<bool> json("json", cl::desc("One JSON object per task instead of the table"),
                           cl::sub(tuneCmd));
+static cl::opt<std::string> modelEntry(
+    "entry",
+    cl::desc("Also time this function end to end after tuning (JIT): with dltune's default "
+             "configs and with the tuned ones, and check the tuned one"),
+    cl::sub(tuneCmd));
 /// Every --dltune-autotune option, as a flag of `dltune tune`.
 static TunerOptionSet tunerFlags([](llvm::StringRef name, llvm::StringRef help, const auto &init) {
   using T = std::decay_t<decltype(init)>;
@@ -89,6 +101,52 @@ static llvm::Expected<std::vector<std::string>> outputPaths() {
   return paths;
 }
 
+/// The model's latency, not the sum of its tasks': `entry` of `file` JIT-run
+/// with the default configs and of `tuned` with the tuned ones, in rounds
+/// that alternate the two so drift hits both alike.
+static int measureModelLatency(const std::string &file, ModuleOp tuned, MLIRContext &ctx,
+                               std::string &report) {
+  llvm::raw_string_ostream os(report);
+  OwningOpRef<ModuleOp> original = parseFile(file, ctx);
+  if (!original)
+    return 1;
+  RunOptions byDefault, byTuned;
+  byDefault.schedulePipeline = "dltune-annotate{default-config=true threads=" +
+                               std::to_string(threads) + "},dltune-apply,dltune-strip";
+  byDefault.repeat = byTuned.repeat = 3;
+  byDefault.warmup = byTuned.warmup = 1;
+  byTuned.check = true;
+  std::vector<double> defaultMs, tunedMs;
+  bool checkedOk = true;
+  std::string checkMessage;
+  for (int round = 0; round < 3; ++round) {
+    llvm::Expected<RunReport> d = runCpuKernel(*original, modelEntry, byDefault);
+    if (!d)
+      return fail("--entry " + modelEntry + " (default configs): " + llvm::toString(d.takeError()));
+    llvm::Expected<RunReport> t = runCpuKernel(tuned, modelEntry, byTuned);
+    if (!t)
+      return fail("--entry " + modelEntry + " (tuned): " + llvm::toString(t.takeError()));
+    defaultMs.push_back(d->timing.medianMs);
+    tunedMs.push_back(t->timing.medianMs);
+    if (round == 0) {
+      checkedOk = t->comparison.ok;
+      checkMessage = t->comparison.message;
+    }
+    byTuned.check = false; // once is enough
+  }
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  double d = median(defaultMs), t = median(tunedMs);
+  os << llvm::formatv("model @{0} end to end: default configs {1:f3} ms, tuned {2:f3} "
+                                "ms ({3:f2}x); tuned check against the untuned lowering: {4}\n",
+                                modelEntry.getValue(), d, t, d / t,
+                                checkedOk ? "ok" : "FAILED: " + checkMessage);
+  os << "(JIT, 3 alternating rounds of 3 timed calls after a warm-up; medians)\n";
+  return checkedOk ? 0 : 2;
+}
+
 int tuneCommand() {
   ModuleTunerOptions options = tunerFlags.getValues();
   if (llvm::Error e = validateTunerOptions(options))
@@ -101,6 +159,8 @@ int tuneCommand() {
   MLIRContext ctx;
   setUpContext(ctx);
   std::vector<TaskSummary> all;
+  std::string modelReport; // --entry: end-to-end latencies, after the table
+  bool modelCheckFailed = false;
   for (size_t fi = 0; fi < files.size(); ++fi) {
     const std::string &file = files[fi];
     OwningOpRef<ModuleOp> module = parseFile(file, ctx);
@@ -134,6 +194,12 @@ int tuneCommand() {
         return fail(err);
       module->print(out->os());
       out->keep();
+    }
+    if (!modelEntry.empty() && module->lookupSymbol(modelEntry)) {
+      int rc = measureModelLatency(file, *module, ctx, modelReport);
+      if (rc == 1)
+        return rc;
+      modelCheckFailed |= rc == 2;
     }
   }
   if (all.empty())
@@ -176,7 +242,8 @@ int tuneCommand() {
                << options.dbPath << ")\n";
   if (observer.fits)
     printModelUse(observer.fits, observer.proposals, llvm::outs());
-  return 0;
+  llvm::outs() << modelReport;
+  return modelCheckFailed ? 2 : 0;
 }
 
 } // namespace dltune_tool

@@ -2,6 +2,7 @@
 
 #include "dltune/Tuning/KernelTunerCache.h"
 #include "dltune/Tuning/ReplayMeasurer.h"
+#include "dltune/Tuning/SeededSearch.h"
 #include "dltune/Tuning/TuningLoop.h"
 #include "dltune/Tuning/WorkerProtocol.h"
 
@@ -102,6 +103,32 @@ TEST(TuningLoop, HistoryCountsTowardsTheBudgetAndIsNotRemeasured) {
     EXPECT_NE(c, (Config{2, 4}));
   }
   EXPECT_EQ(p.bestMs, 1.0); // the best from history stands
+}
+
+TEST(SeededSearch, MeasuresSeedsFirstOnceAndThenTheWrappedStrategy) {
+  SearchSpace space = smallSpace();
+  TuningHistory history;
+  MeasureRecord r;
+  r.timeMs = 3.0;
+  history.configs.push_back({8, 1});
+  history.records.push_back(r);
+  history.measured.insert({8, 1});
+  // {8, 1} is in the history already and {1, 8} is given twice: one seed
+  // is left to measure, first.
+  SeededSearch strategy(llvm::cantFail(createSearchStrategy("random")),
+                        {Config{8, 1}, Config{1, 8}, Config{1, 8}});
+  SyntheticMeasurer m;
+  TuningOptions o;
+  o.trials = 1 + 6;
+  o.batchSize = 2;
+  TuningProgress p = runTuningLoop(space, strategy, m, history, {}, o);
+  EXPECT_EQ(p.trialsDone, 6);
+  ASSERT_EQ(m.calls.size(), 6u);
+  EXPECT_EQ(m.calls[0], (Config{1, 8}));
+  std::set<Config> seen(m.calls.begin(), m.calls.end());
+  EXPECT_EQ(seen.size(), m.calls.size()); // nothing twice
+  EXPECT_FALSE(seen.count(Config{8, 1}));
+  EXPECT_EQ(strategy.getName(), "random");
 }
 
 TEST(TuningLoop, TimeBudgetStopsTheLoop) {
