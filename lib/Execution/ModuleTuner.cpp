@@ -1,7 +1,10 @@
 //===- ModuleTuner.cpp - Tuning every task of a module --------------------===//
 
 #include "dltune/Execution/ModuleTuner.h"
+#include "dltune/Tuning/DatabaseHistory.h"
+#include "dltune/Tuning/PretrainedModel.h"
 #include "dltune/Tuning/SeededSearch.h"
+#include "dltune/Tuning/TransferSearch.h"
 #include "dltune/Tuning/Error.h"
 #include "dltune/Dialect/DLTuneAttrs.h"
 #include "dltune/Execution/CpuKernel.h"
@@ -245,6 +248,65 @@ static std::optional<Config> getGeneratedDefaultConfig(const TuningTask &task) {
     return std::nullopt;
   }
   return *mine;
+}
+
+/// The transfer strategy of a task (stages 1-3 of docs/cost-models.md) from
+/// `options.history`; null, with a note, when there is nothing to learn
+/// from.
+static llvm::Expected<std::unique_ptr<SearchStrategy>>
+createTransferStrategy(const ModuleTunerOptions &options, Database &db, const TaskRecord &task,
+                       const SearchSpace &space, const StrategyOptions &so,
+                       int64_t taskBudget, const std::string &workDir,
+                       const std::function<void(std::string)> &note) {
+  std::optional<TransferMode> mode = parseTransferMode(options.transfer);
+  std::vector<KernelTunerCache> sources;
+  std::vector<std::string> names;
+  if (options.history == "db") {
+    llvm::Expected<std::vector<KernelTunerCache>> similar =
+        loadSimilarTaskHistory(db, TaskRecord(task), /*minOkRecords=*/8, names);
+    if (!similar)
+      return similar.takeError();
+    sources = std::move(*similar);
+  } else {
+    llvm::SmallVector<llvm::StringRef> parts;
+    llvm::StringRef(options.history).split(parts, ',', -1, /*KeepEmpty=*/false);
+    for (llvm::StringRef part : parts) {
+      llvm::Expected<KernelTunerCache> source = KernelTunerCache::load(part.trim().str());
+      if (!source)
+        return source.takeError();
+      sources.push_back(std::move(*source));
+      names.push_back(part.trim().str());
+    }
+  }
+  if (sources.empty()) {
+    note("transfer: no history for this task (no other " + getTaskOpName(task.opKind) +
+         " task with 8 ok records); starting cold");
+    return std::unique_ptr<SearchStrategy>();
+  }
+  std::vector<std::string> notes;
+  llvm::Expected<PretrainingSet> set =
+      buildPretrainingSet(sources, names, space.getKnobs(), *so.features, notes);
+  if (!set)
+    return set.takeError();
+  for (const std::string &n : notes)
+    note("transfer: " + n);
+  std::string modelName = options.costModel.empty() ? std::string("dgp") : options.costModel;
+  llvm::Expected<PretrainedModel> model =
+      getPretrainedModel(modelName, *set, /*seed=*/0, workDir + "/pretrained");
+  if (!model)
+    return model.takeError();
+  note(llvm::formatv("transfer ({0}): {1} pretrained on {2} configurations of {3} other "
+                     "task(s){4}",
+                     options.transfer, modelName, set->labels.size(), sources.size(),
+                     model->reused ? std::string(", reused")
+                                   : llvm::formatv(" in {0:f1} s", model->trainSeconds).str())
+           .str());
+  TransferSearchOptions to;
+  to.innerStrategy = options.strategy;
+  to.inner = so;
+  to.transfer.mode = *mode;
+  to.tuningSetSize = static_cast<size_t>(std::clamp<int64_t>(taskBudget / 4, 1, 300));
+  return createTransferSearch(model->model, to, std::make_shared<TransferLog>());
 }
 
 namespace {
@@ -557,6 +619,19 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
         createSearchStrategy(options.strategy, so);
     if (!strategy)
       return strategy.takeError();
+    if (options.transfer != "none") {
+      int64_t taskBudget = options.scheduler.empty()
+                               ? options.trials
+                               : options.trials / std::max<int64_t>(1, tasks.size());
+      TaskEvents *notes = eventsOwner.get();
+      llvm::Expected<std::unique_ptr<SearchStrategy>> transfer = createTransferStrategy(
+          options, **db, task.record, task.space, so, taskBudget, workRoot,
+          [notes](std::string m) { notes->note(std::move(m)); });
+      if (!transfer)
+        return transfer.takeError();
+      if (*transfer)
+        strategy = std::move(*transfer);
+    }
     double historyBest = INFINITY;
     for (const MeasureRecord &r : history.records)
       if (r.isOk() && r.repeats > 1 && !r.noisy && !r.cutOff)

@@ -58,8 +58,10 @@ mlir::dltune::buildPretrainingSet(llvm::ArrayRef<KernelTunerCache> sources,
 namespace {
 std::mutex cacheMutex;
 std::map<std::string, std::shared_ptr<const CostModel>> &processCache() {
-  static std::map<std::string, std::shared_ptr<const CostModel>> cache;
-  return cache;
+  // Never destroyed: at exit, XGBoost's own globals may be gone before a
+  // static map would free its boosters (a crash in XGBoosterFree).
+  static auto *cache = new std::map<std::string, std::shared_ptr<const CostModel>>();
+  return *cache;
 }
 } // namespace
 

@@ -1,6 +1,7 @@
 //===- DatabaseTest.cpp - Tuning database tests ---------------------------===//
 
 #include "dltune/Tuning/Database.h"
+#include "dltune/Tuning/DatabaseHistory.h"
 
 #include "gtest/gtest.h"
 
@@ -278,4 +279,52 @@ TEST(Database, UnknownStatusIsAnErrorNotACompileError) {
             "record of configuration 'a=1': unknown measurement status 'exploded' (known: ok, "
             "invalid_config, compile_error, compile_timeout, runtime_crash, run_timeout, "
             "wrong_result, out_of_memory)");
+}
+
+TEST(DatabaseHistory, SimilarTasksBecomeSourcesInTheirOwnSpace) {
+  std::string path = tempPath("history");
+  auto db = llvm::cantFail(Database::open(path));
+  SearchSpace space = llvm::cantFail(SearchSpace::create({{"a", {1, 2, 4}}, {"b", {1, 2}}}, {}, {}));
+  auto make = [&](const std::string &hash, const std::string &kind, const std::string &target) {
+    TaskRecord t = task(hash);
+    t.opKind = kind;
+    t.target = target;
+    t.space = space.getCanonicalString();
+    t.id = llvm::cantFail(db->getOrCreateTask(t));
+    return t;
+  };
+  TaskRecord self = make("aa", "linalg.matmul 8x8", "cpu");
+  TaskRecord sibling = make("bb", "linalg.matmul + addf", "cpu");
+  TaskRecord other = make("cc", "linalg.conv_2d_nhwc_hwcf", "cpu");
+  TaskRecord gpu = make("dd", "linalg.matmul", "gpu");
+  TaskRecord few = make("ee", "linalg.matmul", "cpu");
+  int64_t d = llvm::cantFail(db->getOrCreateDevice({0, "fp1", "cpu", "{}"}));
+  const char *configs[] = {"a=1,b=1", "a=2,b=1", "a=4,b=1", "a=1,b=2", "a=2,b=2"};
+  for (const TaskRecord *t : {&self, &sibling, &other, &gpu})
+    for (int i = 0; i < 5; ++i)
+      llvm::cantFail(db->commitRecord(t->id, d, okRecord(configs[i], 1.0 + i)));
+  MeasureRecord crash;
+  crash.config = "a=4,b=2";
+  crash.status = MeasureStatus::RuntimeCrash;
+  llvm::cantFail(db->commitRecord(sibling.id, d, crash));
+  MeasureRecord foreign = okRecord("a=3,b=1", 0.5); // not in the space: skipped
+  llvm::cantFail(db->commitRecord(sibling.id, d, foreign));
+  llvm::cantFail(db->commitRecord(few.id, d, okRecord("a=1,b=1", 1.0)));
+
+  EXPECT_EQ(getTaskOpName("linalg.matmul + addf 8x8"), "linalg.matmul");
+  std::vector<std::string> names;
+  auto sources = llvm::cantFail(loadSimilarTaskHistory(*db, self, 5, names));
+  // Only the sibling: not itself, not another op, not another target, not
+  // a task with fewer than 5 ok records.
+  ASSERT_EQ(sources.size(), 1u);
+  ASSERT_EQ(names.size(), 1u);
+  EXPECT_EQ(names[0].substr(0, 2), "bb");
+  EXPECT_EQ(sources[0].entries.size(), 6u); // 5 ok + the crash
+  EXPECT_EQ(sources[0].knobs.size(), 2u);
+  const RecordedMeasurement *m = sources[0].find({4, 1});
+  ASSERT_NE(m, nullptr);
+  EXPECT_DOUBLE_EQ(m->timeMs, 3.0);
+  const RecordedMeasurement *c = sources[0].find({4, 2});
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->status, MeasureStatus::RuntimeCrash);
 }

@@ -58,6 +58,12 @@ struct ModuleTunerOptions {
   unsigned confirmTop = 5;
   unsigned confirmRepeats = 5;
   double rtol = -1, atol = -1; // result-check tolerances; negative: by element type
+  /// Transfer learning (docs/cost-models.md): none, dm (direct reuse of a
+  /// model pretrained on `history`) or map (MAP adaptation of a deep GP).
+  std::string transfer = "none";
+  /// What transfer pretrains on: "db" (other tasks of the same op in the
+  /// database) or comma-separated Kernel Tuner cache files.
+  std::string history = "db";
   /// Move the task's records on this device aside (kept in
   /// replaced_records) and measure again instead of resuming.
   bool remeasure = false;
@@ -100,6 +106,14 @@ template <typename Fn> void forEachTunerOption(ModuleTunerOptions &o, Fn &&fn) {
      "Cost model of sa, evolutionary (default xgb) and bo (default rf): xgb, xgb-reg, rf, "
      "dgp, gp; "
      "refused for random and grid",
+     false);
+  fn("transfer", o.transfer,
+     "Transfer learning: none, dm (reuse a model pretrained on history) or map (adapt a "
+     "pretrained deep GP); needs strategy sa or evolutionary",
+     false);
+  fn("history", o.history,
+     "With transfer: db (other tasks of the same op in the database) or comma-separated "
+     "Kernel Tuner cache files",
      false);
   fn("plan-size", o.planSize,
      "Model-based strategies: fit after this many measurements, then refit and re-plan "
@@ -161,6 +175,14 @@ inline llvm::Error validateTunerOptions(const ModuleTunerOptions &o) {
   llvm::Expected<std::unique_ptr<SearchStrategy>> s = createSearchStrategy(o.strategy, probe);
   if (!s)
     return s.takeError();
+  if (o.transfer != "none" && o.transfer != "dm" && o.transfer != "map")
+    return bad("transfer must be none, dm or map, got '" + o.transfer + "'");
+  if (o.transfer != "none" && o.strategy != "sa" && o.strategy != "evolutionary")
+    return bad("transfer=" + o.transfer + " needs strategy sa or evolutionary (the search "
+               "that follows the tuning set), got '" + o.strategy + "'");
+  if (o.transfer == "map" && !o.costModel.empty() && o.costModel != "dgp")
+    return bad("transfer=map adapts a deep GP: cost-model must be dgp (or left out), got '" +
+               o.costModel + "'");
   return llvm::Error::success();
 }
 

@@ -1,0 +1,32 @@
+// Transfer learning in a live run (docs/cost-models.md): the second matmul
+// learns from the first one's records in the database (same op, other
+// shape); the first has no history and starts cold. Bad combinations are
+// refused before anything is measured.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: dltune tune %s --trials 10 --threads 1 --strategy sa --transfer dm --cost-model xgb --plan-size 4 --confirm-top 0 --db %t/t.db 2> %t/log.txt
+// RUN: FileCheck %s < %t/log.txt
+// CHECK: [1/2] linalg.matmul 64x64,64x64,64x64: transfer: no history for this task (no other linalg.matmul task with 8 ok records); starting cold
+// CHECK: [2/2] linalg.matmul 64x128,128x64,64x64: transfer (dm): xgb pretrained on 10 configurations of 1 other task(s)
+// The pass takes the same options; now each task has the other's records
+// (the first task measures 2 more before the second pretrains on its 12).
+// RUN: dltune-opt %s --dltune-annotate="threads=1" --dltune-autotune="db=%t/t.db trials=12 strategy=sa transfer=dm cost-model=xgb plan-size=4 confirm-top=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PASS
+// PASS: [1/2] linalg.matmul 64x64,64x64,64x64: transfer (dm): xgb pretrained on 10 configurations of 1 other task(s)
+// PASS: [2/2] linalg.matmul 64x128,128x64,64x64: transfer (dm): xgb pretrained on 12 configurations of 1 other task(s)
+
+// RUN: not dltune tune %s --transfer map --strategy random --db %t/x.db 2>&1 | FileCheck %s --check-prefix=RANDOM
+// RANDOM: transfer=map needs strategy sa or evolutionary
+// RUN: not dltune tune %s --transfer mapp --strategy sa --db %t/x.db 2>&1 | FileCheck %s --check-prefix=MODE
+// MODE: transfer must be none, dm or map, got 'mapp'
+// RUN: not dltune tune %s --transfer map --strategy sa --cost-model xgb --db %t/x.db 2>&1 | FileCheck %s --check-prefix=MAPXGB
+// MAPXGB: transfer=map adapts a deep GP: cost-model must be dgp
+// RUN: not dltune tune %s --transfer dm --strategy sa --history %t/none.json --trials 2 --db %t/x.db 2>&1 | FileCheck %s --check-prefix=NOFILE
+// NOFILE: cannot open '{{.*}}none.json'
+
+func.func @mm1(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %r : tensor<64x64xf32>
+}
+func.func @mm2(%a: tensor<64x128xf32>, %b: tensor<128x64xf32>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<64x128xf32>, tensor<128x64xf32>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %r : tensor<64x64xf32>
+}
