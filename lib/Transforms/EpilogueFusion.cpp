@@ -97,6 +97,14 @@ static bool isNamedLinalg(Operation *op) {
          !isa<linalg::FillOp>(op);
 }
 
+/// Whether `op` carries anything of dltune's (a space, a config, a target,
+/// a schedule): merging it into a new op would drop what the user wrote.
+static bool hasDLTuneAttrs(Operation *op) {
+  return llvm::any_of(op->getAttrs(), [](NamedAttribute a) {
+    return a.getName().strref().starts_with("dltune.");
+  });
+}
+
 LogicalResult mlir::dltune::mergeElementwiseChains(Operation *scope) {
   MLIRContext *ctx = scope->getContext();
   RewritePatternSet patterns(ctx);
@@ -106,7 +114,8 @@ LogicalResult mlir::dltune::mergeElementwiseChains(Operation *scope) {
     auto producer = operand->get().getDefiningOp<linalg::LinalgOp>();
     auto consumer = dyn_cast<linalg::LinalgOp>(operand->getOwner());
     return producer && consumer && isElementwiseGeneric(producer) &&
-           isElementwiseGeneric(consumer) && producer->hasOneUse();
+           isElementwiseGeneric(consumer) && producer->hasOneUse() &&
+           !hasDLTuneAttrs(producer) && !hasDLTuneAttrs(consumer);
   });
   // expand_shape(named op) -> elementwise: the consumer is collapsed to
   // the named op's shape, so it can become the op's epilogue.
@@ -114,7 +123,8 @@ LogicalResult mlir::dltune::mergeElementwiseChains(Operation *scope) {
     auto reshape = operand->get().getDefiningOp<tensor::ExpandShapeOp>();
     auto consumer = dyn_cast<linalg::LinalgOp>(operand->getOwner());
     return reshape && consumer && isElementwiseGeneric(consumer) &&
-           isNamedLinalg(reshape.getSrc().getDefiningOp()) && reshape->hasOneUse();
+           !hasDLTuneAttrs(consumer) && isNamedLinalg(reshape.getSrc().getDefiningOp()) &&
+           reshape->hasOneUse();
   });
   GreedyRewriteConfig config;
   config.setMaxIterations(8);

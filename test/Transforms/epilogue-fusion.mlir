@@ -134,3 +134,31 @@ func.func @two_users(%a: tensor<16x16xf32>, %b: tensor<16x16xf32>) -> (tensor<16
   } -> tensor<16x16xf32>
   return %m, %r : tensor<16x16xf32>, tensor<16x16xf32>
 }
+
+// -----
+
+// Ops the user configured are not merged: the config on the second generic
+// survives annotation, and that generic is not an epilogue.
+// ANN-LABEL: func.func @user_config
+// ANN: linalg.generic
+// ANN: linalg.generic {{.*}}dltune.config = #dltune.config<
+func.func @user_config(%x: tensor<16x64xf32>) -> tensor<16x64xf32> {
+  %e0 = tensor.empty() : tensor<16x64xf32>
+  %a = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<16x64xf32>) outs(%e0 : tensor<16x64xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %s = arith.mulf %v, %v : f32
+    linalg.yield %s : f32
+  } -> tensor<16x64xf32>
+  %e1 = tensor.empty() : tensor<16x64xf32>
+  %b = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<16x64xf32>) outs(%e1 : tensor<16x64xf32>)
+      attrs = {dltune.config = #dltune.config<tile_d0 = 4, tile_d1 = 64, reg_d1 = 16, unroll = 1, threads = 1, vectorize = 1>} {
+  ^bb0(%v: f32, %o: f32):
+    %s = arith.addf %v, %v : f32
+    linalg.yield %s : f32
+  } -> tensor<16x64xf32>
+  return %b : tensor<16x64xf32>
+}
