@@ -113,12 +113,18 @@ LogicalResult mlir::dltune::mergeElementwiseChains(Operation *scope) {
   linalg::populateElementwiseOpsFusionPatterns(patterns, [](OpOperand *operand) {
     auto producer = operand->get().getDefiningOp<linalg::LinalgOp>();
     auto consumer = dyn_cast<linalg::LinalgOp>(operand->getOwner());
+    // (A consumer reading the producer twice through the same map, as GELU
+    // reads x, has its operands deduplicated first: one use.)
     return producer && consumer && isElementwiseGeneric(producer) &&
            isElementwiseGeneric(consumer) && producer->hasOneUse() &&
            !hasDLTuneAttrs(producer) && !hasDLTuneAttrs(consumer);
   });
   // expand_shape(named op) -> elementwise: the consumer is collapsed to
-  // the named op's shape, so it can become the op's epilogue.
+  // the named op's shape, so it can become the op's epilogue. (Also
+  // collapsing consumers of elementwise sources pulls a matmul's GELU into
+  // its epilogue; one run of the encoder was slower with it, 5.0 -> 6.1 ms,
+  // but runs of one build spread 4.3-5.6 ms here: left off until measured
+  // side by side.)
   linalg::populateFoldReshapeOpsByCollapsingPatterns(patterns, [](OpOperand *operand) {
     auto reshape = operand->get().getDefiningOp<tensor::ExpandShapeOp>();
     auto consumer = dyn_cast<linalg::LinalgOp>(operand->getOwner());

@@ -162,3 +162,43 @@ func.func @user_config(%x: tensor<16x64xf32>) -> tensor<16x64xf32> {
   } -> tensor<16x64xf32>
   return %b : tensor<16x64xf32>
 }
+
+// -----
+
+// A consumer that reads its producer twice (as GELU reads x) is merged with
+// it (upstream deduplicates the operands first), and the merged op is the
+// matmul's epilogue.
+// ANN-LABEL: func.func @two_reads
+// ANN: linalg.matmul {dltune.space{{.*}}
+// ANN-NOT: dltune.space
+// ANN: linalg.generic
+// ANN: arith.addf
+// ANN-NOT: linalg.generic
+// ANN: arith.mulf
+// ANN-NOT: linalg.generic
+// ANN-NOT: dltune.space
+// ANN: return
+// RUN: dltune run %s --entry two_reads --default-config --threads 1 --check --repeat 1 | FileCheck %s --check-prefix=JIT
+func.func @two_reads(%a: tensor<16x32xf32>, %w: tensor<32x64xf32>, %bias: tensor<64xf32>) -> tensor<16x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<16x64xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e0 : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %m = linalg.matmul ins(%a, %w : tensor<16x32xf32>, tensor<32x64xf32>) outs(%acc : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %e1 = tensor.empty() : tensor<16x64xf32>
+  %b = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%m, %bias : tensor<16x64xf32>, tensor<64xf32>) outs(%e1 : tensor<16x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<16x64xf32>
+  %e2 = tensor.empty() : tensor<16x64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%b, %b : tensor<16x64xf32>, tensor<16x64xf32>) outs(%e2 : tensor<16x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    linalg.yield %p : f32
+  } -> tensor<16x64xf32>
+  return %r : tensor<16x64xf32>
+}
