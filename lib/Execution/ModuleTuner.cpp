@@ -268,15 +268,11 @@ createTransferStrategy(const ModuleTunerOptions &options, Database &db, const Ta
       return similar.takeError();
     sources = std::move(*similar);
   } else {
-    llvm::SmallVector<llvm::StringRef> parts;
-    llvm::StringRef(options.history).split(parts, ',', -1, /*KeepEmpty=*/false);
-    for (llvm::StringRef part : parts) {
-      llvm::Expected<KernelTunerCache> source = KernelTunerCache::load(part.trim().str());
-      if (!source)
-        return source.takeError();
-      sources.push_back(std::move(*source));
-      names.push_back(part.trim().str());
-    }
+    llvm::Expected<std::vector<KernelTunerCache>> files =
+        KernelTunerCache::loadList(options.history, names);
+    if (!files)
+      return files.takeError();
+    sources = std::move(*files);
   }
   if (sources.empty()) {
     note("transfer: no history for this task (no other " + getTaskOpName(task.opKind) +

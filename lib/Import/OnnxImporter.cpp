@@ -204,12 +204,25 @@ private:
   llvm::Expected<Value> getAsStored(const std::string &name) {
     return isChannelsLast(name) ? getChannelsLast(name) : get(name);
   }
+  /// Defines value `name`, in NHWC or in the model's layout.
+  void defineIn(bool nhwc, const std::string &name, Value v) {
+    if (nhwc)
+      defineChannelsLast(name, v);
+    else
+      values[name] = v;
+  }
   /// Defines output `k` of `node` in the layout of its input `from`.
   void defineLike(const onnx::NodeProto &node, int k, const std::string &from, Value v) {
-    if (isChannelsLast(from))
-      defineChannelsLast(node.output(k), v);
-    else
-      define(node, k, v);
+    defineIn(isChannelsLast(from), node.output(k), v);
+  }
+  /// A convolution or pooling op `Op` of `input` and `second` (weights or
+  /// window) accumulating into `acc`.
+  template <typename Op>
+  Value windowed(Value input, Value second, Value acc, ArrayRef<int64_t> strides,
+                 ArrayRef<int64_t> dilations) {
+    return Op::create(b, TypeRange{acc.getType()}, ValueRange{input, second}, ValueRange{acc},
+                      b.getI64TensorAttr(strides), b.getI64TensorAttr(dilations))
+        .getResult(0);
   }
   void defineChannelsLast(const std::string &name, Value v) {
     values[name] = v;
@@ -859,8 +872,6 @@ llvm::Error Importer::importConv(const onnx::NodeProto &node) {
   int64_t ow = (wp - dilations[1] * (kw - 1) - 1) / strides[1] + 1;
   if (oh < 1 || ow < 1)
     return nodeError(node, "the kernel does not fit the padded input");
-  auto stridesAttr = b.getI64TensorAttr(strides);
-  auto dilationsAttr = b.getI64TensorAttr(dilations);
   Value result;
   if (nhwc) {
     llvm::Expected<Value> xl = getChannelsLast(node.input(0));
@@ -868,52 +879,34 @@ llvm::Error Importer::importConv(const onnx::NodeProto &node) {
       return xl.takeError();
     Value input = padded(*xl, {0, pads[0], pads[1], 0}, {0, pads[2], pads[3], 0}, 0.0);
     Value acc = filled({n, oh, ow, f}, elem, 0.0);
-    if (group == 1)
-      result = linalg::Conv2DNhwcHwcfOp::create(b, TypeRange{acc.getType()},
-                                                ValueRange{input, weight}, ValueRange{acc},
-                                                stridesAttr, dilationsAttr)
-                   .getResult(0);
-    else
-      result = linalg::DepthwiseConv2DNhwcHwcOp::create(b, TypeRange{acc.getType()},
-                                                        ValueRange{input, weight},
-                                                        ValueRange{acc}, stridesAttr,
-                                                        dilationsAttr)
-                   .getResult(0);
-  }
-  if (!nhwc) {
+    result = group == 1
+                 ? windowed<linalg::Conv2DNhwcHwcfOp>(input, weight, acc, strides, dilations)
+                 : windowed<linalg::DepthwiseConv2DNhwcHwcOp>(input, weight, acc, strides,
+                                                              dilations);
+  } else {
     if (inputIsNhwc) {
       llvm::Expected<Value> xn = get(node.input(0));
       if (!xn)
         return xn.takeError();
       x = *xn;
     }
-  }
-  Value input = nhwc ? Value() : padded(*x, {0, 0, pads[0], pads[1]}, {0, 0, pads[2], pads[3]}, 0.0);
-  if (nhwc) {
-  } else if (group == 1) {
-    Value acc = filled({n, f, oh, ow}, elem, 0.0);
-    result = linalg::Conv2DNchwFchwOp::create(b, TypeRange{acc.getType()},
-                                              ValueRange{input, weight}, ValueRange{acc},
-                                              stridesAttr, dilationsAttr)
-                 .getResult(0);
-  } else if (group == c && f == c) {
-    // Depthwise: one filter per channel.
-    Value w3 = reshaped(weight, {c, kh, kw});
-    Value acc = filled({n, c, oh, ow}, elem, 0.0);
-    result = linalg::DepthwiseConv2DNchwChwOp::create(b, TypeRange{acc.getType()},
-                                                      ValueRange{input, w3}, ValueRange{acc},
-                                                      stridesAttr, dilationsAttr)
-                 .getResult(0);
-  } else {
-    int64_t cg = c / group, fg = f / group;
-    Value in5 = reshaped(input, {n, group, cg, hp, wp});
-    Value w5 = reshaped(weight, {group, fg, cg, kh, kw});
-    Value acc = filled({n, group, fg, oh, ow}, elem, 0.0);
-    Value r5 = linalg::Conv2DNgchwGfchwOp::create(b, TypeRange{acc.getType()},
-                                                  ValueRange{in5, w5}, ValueRange{acc},
-                                                  stridesAttr, dilationsAttr)
-                   .getResult(0);
-    result = reshaped(r5, {n, f, oh, ow});
+    Value input = padded(*x, {0, 0, pads[0], pads[1]}, {0, 0, pads[2], pads[3]}, 0.0);
+    if (group == 1) {
+      Value acc = filled({n, f, oh, ow}, elem, 0.0);
+      result = windowed<linalg::Conv2DNchwFchwOp>(input, weight, acc, strides, dilations);
+    } else if (group == c && f == c) {
+      // Depthwise: one filter per channel.
+      Value w3 = reshaped(weight, {c, kh, kw});
+      Value acc = filled({n, c, oh, ow}, elem, 0.0);
+      result = windowed<linalg::DepthwiseConv2DNchwChwOp>(input, w3, acc, strides, dilations);
+    } else {
+      int64_t cg = c / group, fg = f / group;
+      Value in5 = reshaped(input, {n, group, cg, hp, wp});
+      Value w5 = reshaped(weight, {group, fg, cg, kh, kw});
+      Value acc = filled({n, group, fg, oh, ow}, elem, 0.0);
+      Value r5 = windowed<linalg::Conv2DNgchwGfchwOp>(in5, w5, acc, strides, dilations);
+      result = reshaped(r5, {n, f, oh, ow});
+    }
   }
   Value bias;
   if (foldedBias) {
@@ -943,10 +936,7 @@ llvm::Error Importer::importConv(const onnx::NodeProto &node) {
       return sum.takeError();
     result = *sum;
   }
-  if (nhwc)
-    defineChannelsLast(outputName, result);
-  else
-    values[outputName] = result;
+  defineIn(nhwc, outputName, result);
   return llvm::Error::success();
 }
 
@@ -1194,10 +1184,7 @@ llvm::Error Importer::importBinary(const onnx::NodeProto &node) {
     return r.takeError();
   if (op == "Pow" && !isFloat)
     return nodeError(node, "integer Pow is not supported");
-  if (nhwc)
-    defineChannelsLast(node.output(0), *r);
-  else
-    define(node, 0, *r);
+  defineIn(nhwc, node.output(0), *r);
   return llvm::Error::success();
 }
 
@@ -1339,35 +1326,15 @@ llvm::Error Importer::importPool(const onnx::NodeProto &node) {
   Value window = emptyTensor(k, elem);
   Value acc = nhwc ? filled({n, out[0], out[1], c}, elem, padValue)
                    : filled({n, c, out[0], out[1]}, elem, padValue);
-  auto defineResult = [&](Value v) {
-    if (nhwc)
-      defineChannelsLast(node.output(0), v);
-    else
-      define(node, 0, v);
-  };
-  auto stridesAttr = b.getI64TensorAttr(strides);
-  auto dilationsAttr = b.getI64TensorAttr(dilations);
-  Value r;
+  auto defineResult = [&](Value v) { defineIn(nhwc, node.output(0), v); };
   if (isMax) {
-    r = nhwc ? linalg::PoolingNhwcMaxOp::create(b, TypeRange{acc.getType()},
-                                                ValueRange{input, window}, ValueRange{acc},
-                                                stridesAttr, dilationsAttr)
-                   .getResult(0)
-             : linalg::PoolingNchwMaxOp::create(b, TypeRange{acc.getType()},
-                                                ValueRange{input, window}, ValueRange{acc},
-                                                stridesAttr, dilationsAttr)
-                   .getResult(0);
-    defineResult(r);
+    defineResult(
+        nhwc ? windowed<linalg::PoolingNhwcMaxOp>(input, window, acc, strides, dilations)
+             : windowed<linalg::PoolingNchwMaxOp>(input, window, acc, strides, dilations));
     return llvm::Error::success();
   }
-  r = nhwc ? linalg::PoolingNhwcSumOp::create(b, TypeRange{acc.getType()},
-                                              ValueRange{input, window}, ValueRange{acc},
-                                              stridesAttr, dilationsAttr)
-                 .getResult(0)
-           : linalg::PoolingNchwSumOp::create(b, TypeRange{acc.getType()},
-                                              ValueRange{input, window}, ValueRange{acc},
-                                              stridesAttr, dilationsAttr)
-                 .getResult(0);
+  Value r = nhwc ? windowed<linalg::PoolingNhwcSumOp>(input, window, acc, strides, dilations)
+                 : windowed<linalg::PoolingNchwSumOp>(input, window, acc, strides, dilations);
   // Divisors per output position: the window size, or the part of it
   // inside the input (count_include_pad=0); computed here, a constant.
   KnownTensor div;
@@ -1707,10 +1674,7 @@ llvm::Error Importer::importConcat(const onnx::NodeProto &node) {
     result = tensor::InsertSliceOp::create(b, v, result, offsets, sizes, strides);
     offset += t.getDimSize(axis);
   }
-  if (nhwc)
-    defineChannelsLast(node.output(0), result);
-  else
-    define(node, 0, result);
+  defineIn(nhwc, node.output(0), result);
   return llvm::Error::success();
 }
 

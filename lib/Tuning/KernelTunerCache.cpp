@@ -234,6 +234,21 @@ double KernelTunerCache::getOptimumMs() const {
   return best;
 }
 
+llvm::Expected<std::vector<KernelTunerCache>>
+KernelTunerCache::loadList(llvm::StringRef paths, std::vector<std::string> &names) {
+  llvm::SmallVector<llvm::StringRef> parts;
+  paths.split(parts, ',', -1, /*KeepEmpty=*/false);
+  std::vector<KernelTunerCache> caches;
+  for (llvm::StringRef part : parts) {
+    llvm::Expected<KernelTunerCache> cache = load(part.trim().str());
+    if (!cache)
+      return cache.takeError();
+    caches.push_back(std::move(*cache));
+    names.push_back(part.trim().str());
+  }
+  return caches;
+}
+
 double KernelTunerCache::getMedianMs() const {
   std::vector<double> times;
   for (const RecordedMeasurement &m : entries)

@@ -10,6 +10,8 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 using namespace mlir;
@@ -49,6 +51,12 @@ OwningOpRef<ModuleOp> parseFile(const std::string &path, MLIRContext &ctx) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   return parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&ctx));
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n == 0 ? NAN : (n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]));
 }
 
 } // namespace dltune_tool

@@ -12,6 +12,7 @@
 #include "llvm/Support/CommandLine.h"
 
 #include <string>
+#include <vector>
 
 namespace dltune_tool {
 
@@ -19,6 +20,10 @@ namespace dltune_tool {
 int fail(const llvm::Twine &msg);
 /// Shortest faithful text of a number ("1.5", "0.000123").
 std::string formatNumber(double v);
+
+/// The median of `v` (the mean of the middle two for an even count; NaN
+/// for none).
+double median(std::vector<double> v);
 /// Registers every dialect, extension and translation dltune needs.
 void setUpContext(mlir::MLIRContext &ctx);
 /// Parses an MLIR file; prints the diagnostics and returns null on error.

@@ -191,20 +191,14 @@ int replayCommand() {
   std::shared_ptr<const FeatureExtractor> features = createKnobFeatureExtractor(space);
   std::shared_ptr<const CostModel> pretrained;
   if (*mode != TransferMode::None) {
-    llvm::SmallVector<llvm::StringRef> parts;
-    llvm::StringRef(historyFiles).split(parts, ',', -1, /*KeepEmpty=*/false);
-    std::vector<KernelTunerCache> sources;
     std::vector<std::string> names;
-    for (llvm::StringRef part : parts) {
-      llvm::Expected<KernelTunerCache> source = KernelTunerCache::load(part.trim().str());
-      if (!source)
-        return fail(llvm::toString(source.takeError()));
-      sources.push_back(std::move(*source));
-      names.push_back(part.trim().str());
-    }
+    llvm::Expected<std::vector<KernelTunerCache>> sources =
+        KernelTunerCache::loadList(historyFiles, names);
+    if (!sources)
+      return fail(llvm::toString(sources.takeError()));
     std::vector<std::string> notes;
     llvm::Expected<PretrainingSet> set =
-        buildPretrainingSet(sources, names, cache->knobs, *features, notes);
+        buildPretrainingSet(*sources, names, cache->knobs, *features, notes);
     if (!set)
       return fail(llvm::toString(set.takeError()));
     for (const std::string &note : notes)
@@ -222,7 +216,7 @@ int replayCommand() {
       return fail(llvm::toString(model.takeError()));
     llvm::outs() << llvm::formatv("pretrained {0} on {1} recorded configurations of {2} "
                                   "device(s): {3}\n",
-                                  modelName, set->labels.size(), sources.size(),
+                                  modelName, set->labels.size(), sources->size(),
                                   model->reused ? std::string("reused from the cache")
                                                 : llvm::formatv("{0:f1} s", model->trainSeconds)
                                                       .str());

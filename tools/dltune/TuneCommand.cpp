@@ -134,10 +134,6 @@ static int measureModelLatency(const std::string &file, ModuleOp tuned, MLIRCont
     }
     byTuned.check = false; // once is enough
   }
-  auto median = [](std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-  };
   double d = median(defaultMs), t = median(tunedMs);
   os << llvm::formatv("model @{0} end to end: default configs {1:f3} ms, tuned {2:f3} "
                                 "ms ({3:f2}x); tuned check against the untuned lowering: {4}\n",

@@ -35,6 +35,10 @@ struct KernelTunerCache {
 
   /// Reads `path` (.json or .json.gz). Errors name the file and the problem.
   static llvm::Expected<KernelTunerCache> load(const std::string &path);
+  /// Reads every file of a comma-separated list (empty entries skipped);
+  /// `names` gets each file's path.
+  static llvm::Expected<std::vector<KernelTunerCache>>
+  loadList(llvm::StringRef paths, std::vector<std::string> &names);
   /// Reads the JSON text of a cache; `name` (the file) prefixes errors. Every
   /// field is type-checked; entries whose knob values are not in
   /// tune_params, whose time is neither a positive number nor a Kernel Tuner
