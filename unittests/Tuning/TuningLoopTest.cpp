@@ -113,10 +113,10 @@ TEST(SeededSearch, MeasuresSeedsFirstOnceAndThenTheWrappedStrategy) {
   history.configs.push_back({8, 1});
   history.records.push_back(r);
   history.measured.insert({8, 1});
-  // {8, 1} is in the history already and {1, 8} is given twice: one seed
-  // is left to measure, first.
+  // {8, 1} is in the history already and {1, 8} is given twice: two seeds
+  // are left to measure, first and in order.
   SeededSearch strategy(llvm::cantFail(createSearchStrategy("random")),
-                        {Config{8, 1}, Config{1, 8}, Config{1, 8}});
+                        {Config{8, 1}, Config{1, 8}, Config{1, 8}, Config{2, 4}});
   SyntheticMeasurer m;
   TuningOptions o;
   o.trials = 1 + 6;
@@ -125,6 +125,7 @@ TEST(SeededSearch, MeasuresSeedsFirstOnceAndThenTheWrappedStrategy) {
   EXPECT_EQ(p.trialsDone, 6);
   ASSERT_EQ(m.calls.size(), 6u);
   EXPECT_EQ(m.calls[0], (Config{1, 8}));
+  EXPECT_EQ(m.calls[1], (Config{2, 4}));
   std::set<Config> seen(m.calls.begin(), m.calls.end());
   EXPECT_EQ(seen.size(), m.calls.size()); // nothing twice
   EXPECT_FALSE(seen.count(Config{8, 1}));
