@@ -77,16 +77,22 @@ def hand_configs(kind, dims, threads):
     out = []
     if kind == "matmul":
         M, N, K = dims
+        # AVX-512 blockings (8x32 and wider), then AVX2 ones (4x16), each
+        # with and without operand packing.
         for tm, tn, tk, rm, rn in [(64, 128, 256, 8, 32), (128, 128, 128, 8, 32),
                                    (32, 256, 256, 4, 64), (64, 256, 128, 8, 32),
                                    (64, 64, 512, 8, 32), (128, 256, 256, 8, 48),
-                                   (48, 128, 256, 6, 64), (64, 128, 512, 4, 64)]:
-            for unroll in (1, 4):
+                                   (48, 128, 256, 6, 64), (64, 128, 512, 4, 64),
+                                   (64, 128, 256, 4, 16), (64, 256, 256, 4, 16),
+                                   (128, 128, 256, 4, 16)]:
+            for pack in (0, 1):
+                unroll = 4
                 if (M % threads or not divides(tm, M // threads) or not divides(tn, N)
                         or not divides(tk, K) or tm % rm or tn % rn or tk % unroll):
                     continue
                 out.append(f"tile_m = {tm}, tile_n = {tn}, tile_k = {tk}, reg_m = {rm}, "
-                           f"reg_n = {rn}, unroll = {unroll}, threads = {threads}, vectorize = 1")
+                           f"reg_n = {rn}, unroll = {unroll}, pack_a = {pack}, pack_b = {pack}, "
+                           f"threads = {threads}, vectorize = 1")
     elif kind == "conv":
         H, W, C, F = dims
         for toh, tow, rw, tf, rf, tc, rc in itertools.product(

@@ -205,15 +205,19 @@ llvm::Error confirmBest(const TuningTask &task, const TuningHistory &history,
   return db.commitConfirmations(taskId, deviceId, confirmed);
 }
 
-void attachConfig(TuningTask &task, const std::string &configText) {
+/// Fails (and attaches nothing) when the config does not fit the task's
+/// space, e.g. a record from before a knob was added.
+llvm::Error attachConfig(TuningTask &task, const std::string &configText) {
   llvm::Expected<Config> c = task.space.parseConfig(configText);
-  if (!c) {
-    llvm::consumeError(c.takeError());
-    return;
-  }
+  if (!c)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "the recorded configuration '%s' does not fit this "
+                                   "task's space (%s)",
+                                   configText.c_str(), llvm::toString(c.takeError()).c_str());
   for (Operation *op : task.ops)
     op->setAttr(DLTuneDialect::kConfigAttrName,
                 ConfigAttr::get(op->getContext(), task.space, *c));
+  return llvm::Error::success();
 }
 } // namespace
 
@@ -475,7 +479,9 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
         summary.bestMinMs = (*best)->minMs;
         summary.bestMaxMs = (*best)->maxMs;
       }
-      attachConfig(task, (*best)->config);
+      if (llvm::Error err = attachConfig(task, (*best)->config))
+        pt.events->warn("left without a configuration: " +
+                        llvm::toString(std::move(err)));
     }
     pt.events->emit(TuningEvent::Kind::TaskFinished, "", &summary);
     results[pt.index] = summary;
@@ -783,7 +789,13 @@ llvm::Expected<int> mlir::dltune::applyBestFromDatabase(ModuleOp module,
                                                       : best->generator)
                           << ", not " << getGeneratorString()
                           << "; re-measure it (dltune tune --remeasure) to be sure";
-    attachConfig(task, best->config);
+    if (llvm::Error err = attachConfig(task, best->config)) {
+      std::string why = llvm::toString(std::move(err));
+      for (Operation *op : task.ops)
+        op->emitWarning() << "dltune-apply-best: " << why
+                          << "; left without a configuration (re-tune it)";
+      continue;
+    }
     ++applied;
   }
   return applied;

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 using namespace mlir;
 using namespace mlir::dltune;
@@ -159,6 +160,11 @@ static FailureOr<SchedulePlan> buildCpuPlan(const std::string &kind, const OpLoo
     addTiledLoop(b, "k", K, 1024, tileK, {}, 1);
     b.knob("unroll", {1, 2, 4, 8}, 1);
     b.require("tile_k % unroll == 0");
+    // Operand packing (emitPackedRegisterTiles). B is copied once per call
+    // (K x N floats for 2MNK FLOPs): worth it unless M is a few rows.
+    bool packByDefault = M >= 16;
+    b.knob("pack_a", {0, 1}, packByDefault ? 1 : 0);
+    b.knob("pack_b", {0, 1}, packByDefault ? 1 : 0);
     b.param("max_acc", 512);
     b.require("reg_m * reg_n <= max_acc");
     // Threads split M, or N when M does not divide among them (M = 1 for a
@@ -402,8 +408,31 @@ FailureOr<SchedulePlan> mlir::dltune::buildSchedulePlan(linalg::LinalgOp op,
   }
   for (utils::IteratorType t : op.getIteratorTypesArray())
     plan->isReduction.push_back(t == utils::IteratorType::reduction);
+  // Packing copies a transposed operand's panels in its own layout, which
+  // the register loops then read with a stride: pack by default only
+  // operands in (m, k) and (k, n) order.
+  if (plan->namedContraction && target == ScheduleTarget::CPU) {
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    unsigned m = maps[0].getNumDims() - 3;
+    auto inOrder = [&](AffineMap map, unsigned outer, unsigned inner) {
+      unsigned r = map.getNumResults();
+      return r >= 2 && map.getResult(r - 2) == getAffineDimExpr(outer, op->getContext()) &&
+             map.getResult(r - 1) == getAffineDimExpr(inner, op->getContext());
+    };
+    if (!inOrder(maps[0], m, m + 2))
+      plan->preferred["pack_a"] = 0;
+    if (!inOrder(maps[1], m + 2, m + 1))
+      plan->preferred["pack_b"] = 0;
+  }
   if (auto shaped = dyn_cast<ShapedType>(op->getOperand(0).getType()))
     plan->elementBytes = std::max<int64_t>(1, shaped.getElementTypeBitWidth() / 8);
+  Builder builder(op->getContext());
+  for (Value operand : op->getOperands()) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << builder.getZeroAttr(getElementTypeOrSelf(operand.getType()));
+    plan->operandZeros.push_back(text);
+  }
   return plan;
 }
 
@@ -500,10 +529,12 @@ static std::string joinTiles(ArrayRef<int64_t> tiles) {
   return s + "]";
 }
 
-/// Emits a tile_using_for; returns the tiled op handle and loop handles.
+/// Emits a tile_using_for; returns the tiled op handle and loop handles
+/// (outermost first; `interchange`, if given, orders the loops).
 static std::string emitTileFor(ScriptWriter &w, const std::string &target,
                                ArrayRef<int64_t> tiles,
-                               SmallVectorImpl<std::string> &loops) {
+                               SmallVectorImpl<std::string> &loops,
+                               ArrayRef<int64_t> interchange = {}) {
   int numLoops = llvm::count_if(tiles, [](int64_t t) { return t != 0; });
   std::string tiled = w.fresh("tiled");
   if (numLoops == 0)
@@ -511,7 +542,10 @@ static std::string emitTileFor(ScriptWriter &w, const std::string &target,
   std::string loopVar = w.fresh("loops");
   w.os << "    " << tiled << ", " << loopVar << ":" << numLoops
        << " = transform.structured.tile_using_for " << target << " tile_sizes "
-       << joinTiles(tiles) << " : (!transform.any_op) -> (!transform.any_op";
+       << joinTiles(tiles);
+  if (!interchange.empty())
+    w.os << " interchange = " << joinTiles(interchange);
+  w.os << " : (!transform.any_op) -> (!transform.any_op";
   for (int i = 0; i < numLoops; ++i)
     w.os << ", !transform.any_op";
   w.os << ")\n";
@@ -593,6 +627,77 @@ static void emitVectorizeAndFinish(ScriptWriter &w, const SchedulePlan &plan,
          << unroll << "} : !transform.any_op\n";
 }
 
+/// Which operands of a (batch_)matmul are copied into contiguous panels.
+struct Packing {
+  bool a = false, b = false;
+  static Packing of(const SchedulePlan &plan, const std::map<std::string, int64_t> &values) {
+    auto on = [&](const char *knob) { return values.count(knob) && values.at(knob) != 0; };
+    if (!plan.namedContraction)
+      return {};
+    return {on("pack_a"), on("pack_b")};
+  }
+  bool any() const { return a || b; }
+};
+
+/// Register-tiles a cache tile of a (batch_)matmul whose cache loops run in
+/// BLIS order (n, k, m; `innerCacheLoop` is the m loop, empty if untiled),
+/// and copies its operands into panels that the register loops read
+/// contiguously: B (tile_k x reg_n panels) once per (n, k) cache block,
+/// hoisted above the m loop, A (reg_m x tile_k panels) once per cache tile.
+/// Unpacked B rows are N floats apart: with N a multiple of 1024 every row of
+/// a panel maps to the same L1 set and the panel cannot stay in L1.
+/// The register loops run n outside m so a B panel stays in L1 while A
+/// panels stream. Returns the op to vectorize; appends the register loops.
+static std::string emitPackedRegisterTiles(ScriptWriter &w, const SchedulePlan &plan,
+                                           std::string op, ArrayRef<int64_t> reg,
+                                           const std::string &innerCacheLoop, Packing pack,
+                                           SmallVectorImpl<std::string> &regLoops) {
+  size_t n = plan.loopSizes.size();
+  int m = static_cast<int>(n) - 3; // loops: [b,] m, n, k
+  SmallVector<int64_t> mn(reg.begin(), reg.end()), order;
+  mn[n - 1] = 0;
+  for (size_t i = 0; i < n; ++i)
+    order.push_back(i);
+  std::swap(order[m], order[m + 1]);
+  op = emitTileFor(w, op, mn, regLoops, order);
+  int regM = mn[m] ? 1 : 0, regN = mn[m + 1] ? 1 : 0;
+  // A panel hoisted above the register loops, B above them and the m loop.
+  int hoistA = regM + regN, hoistB = regM + regN + (innerCacheLoop.empty() ? 0 : 1);
+  pack.a = pack.a && hoistA > 0;
+  pack.b = pack.b && hoistB > 0;
+  if (pack.any()) {
+    std::string padded = w.fresh("padded"), pad = w.fresh("pad"), copy = w.fresh("copy");
+    w.os << "    " << padded << ", " << pad << ", " << copy
+         << " = transform.structured.pad " << op
+         << " {padding_values = [";
+    for (size_t i = 0; i < plan.operandZeros.size(); ++i)
+      w.os << (i ? ", " : "") << plan.operandZeros[i];
+    w.os << "], padding_dimensions = [";
+    for (size_t i = 0; i < n; ++i)
+      w.os << (i ? ", " : "") << i;
+    w.os << "], nofold_flags = [" << pack.a << ", " << pack.b
+         << ", 0], copy_back_op = \"none\"} : (!transform.any_op) -> (!transform.any_op, "
+            "!transform.any_op, !transform.any_op)\n";
+    op = padded;
+    // B's cache-block slice is taken inside the m loop; it does not depend
+    // on m, so move it out for the panel copy to be hoisted past m.
+    if (pack.b && !innerCacheLoop.empty())
+      w.os << "    transform.apply_licm to " << innerCacheLoop << " : !transform.any_op\n";
+    for (auto [operand, loops, on] : {std::tuple{0, hoistA, pack.a}, {1, hoistB, pack.b}}) {
+      if (!on)
+        continue;
+      std::string producer = w.fresh("panel");
+      w.os << "    " << producer << " = transform.get_producer_of_operand " << op << "["
+           << operand << "] : (!transform.any_op) -> !transform.any_op\n";
+      w.os << "    " << w.fresh("hoisted") << " = transform.structured.hoist_pad " << producer
+           << " by " << loops << " loops : (!transform.any_op) -> !transform.any_op\n";
+    }
+  }
+  SmallVector<int64_t> k(n, 0);
+  k[n - 1] = reg[n - 1];
+  return emitTileFor(w, op, k, regLoops);
+}
+
 static void emitCpuScript(ScriptWriter &w, const SchedulePlan &plan,
                           const std::map<std::string, int64_t> &values,
                           ArrayRef<int64_t> cache, ArrayRef<int64_t> reg) {
@@ -603,8 +708,22 @@ static void emitCpuScript(ScriptWriter &w, const SchedulePlan &plan,
     op = emitThreadForall(w, op, getThreadTiles(plan, cache, threads), threads, loop);
   }
   SmallVector<std::string> cacheLoops, regLoops;
-  op = emitTileFor(w, op, cache, cacheLoops);
-  op = emitTileFor(w, op, reg, regLoops);
+  Packing pack = Packing::of(plan, values);
+  if (pack.any()) {
+    // Cache loops in BLIS order (n, k, m), so B is packed once.
+    size_t n = plan.loopSizes.size();
+    int m = static_cast<int>(n) - 3;
+    SmallVector<int64_t> order;
+    for (int i = 0; i < m; ++i)
+      order.push_back(i);
+    order.append({m + 1, m + 2, m});
+    op = emitTileFor(w, op, cache, cacheLoops, order);
+    std::string mLoop = cache[m] ? cacheLoops.back() : "";
+    op = emitPackedRegisterTiles(w, plan, op, reg, mLoop, pack, regLoops);
+  } else {
+    op = emitTileFor(w, op, cache, cacheLoops);
+    op = emitTileFor(w, op, reg, regLoops);
+  }
   emitVectorizeAndFinish(w, plan, values, op, regLoops, "");
 }
 
@@ -658,11 +777,18 @@ static void emitFusedCpuScript(ScriptWriter &w, const SchedulePlan &plan,
   }
   SmallVector<std::string> tailLoops, cacheLoops, regLoops;
   tail = emitTileFor(w, tail, project(parallelCache), tailLoops);
+  Packing pack = Packing::of(plan, values);
   if (!tailLoops.empty()) {
     fuseInto(tailLoops.back());
     root = emitTileFor(w, root, reductionCache, cacheLoops);
-    root = emitTileFor(w, root, reg, regLoops);
+    // The m loop encloses the k loop here: B panels are copied per cache tile.
+    if (pack.any())
+      root = emitPackedRegisterTiles(w, plan, root, reg, "", pack, regLoops);
+    else
+      root = emitTileFor(w, root, reg, regLoops);
   } else {
+    // Register-level fusion (no cache tile splits a parallel loop): the
+    // operands are not packed.
     // No cache tile splits a parallel loop: fuse at the register tile, the
     // reduction loops then run inside it with the accumulator in registers.
     SmallVector<int64_t> parallelReg(n, 0), reductionReg(n, 0);

@@ -16,7 +16,7 @@
 // RUN: dltune db summary --db %t/chang.db | FileCheck %s --check-prefix=CHANG
 // A mix: some candidates crash or compute wrong results, the rest are timed
 // and the best of those is attached.
-// RUN: env DLTUNE_INJECT_FAULT=crash:0.3,wrong:0.3 DLTUNE_INJECT_SEED=7 dltune-opt %s --dltune-annotate --dltune-autotune="db=%t/mix.db trials=10 min-time-ms=5 quiet=true" | FileCheck %s --check-prefix=MIX
+// RUN: env DLTUNE_INJECT_FAULT=crash:0.3,wrong:0.3 DLTUNE_INJECT_SEED=8 dltune-opt %s --dltune-annotate --dltune-autotune="db=%t/mix.db trials=10 min-time-ms=5 quiet=true" | FileCheck %s --check-prefix=MIX
 // RUN: dltune db summary --db %t/mix.db | FileCheck %s --check-prefix=MIXDB
 
 // CRASH: 2 2 - runtime_crash=2

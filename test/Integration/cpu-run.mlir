@@ -21,7 +21,7 @@ func.func @matmul(%a: tensor<64x128xf32>, %b: tensor<128x128xf32>, %c: tensor<64
   %zero = arith.constant 0.0 : f32
   %init = linalg.fill ins(%zero : f32) outs(%c : tensor<64x128xf32>) -> tensor<64x128xf32>
   %r = linalg.matmul {dltune.config = #dltune.config<tile_m = 32, tile_n = 64, tile_k = 64,
-                        reg_m = 8, reg_n = 32, unroll = 4, threads = 2, vectorize = 1>}
+                        reg_m = 8, reg_n = 32, unroll = 4, pack_a = 1, pack_b = 1, threads = 2, vectorize = 1>}
        ins(%a, %b : tensor<64x128xf32>, tensor<128x128xf32>) outs(%init : tensor<64x128xf32>) -> tensor<64x128xf32>
   return %r : tensor<64x128xf32>
 }

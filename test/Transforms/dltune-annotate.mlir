@@ -5,18 +5,18 @@
 // registers) the register tile shrinks to 4x16 so the accumulators fit.
 // RUN: dltune-opt %s --split-input-file --dltune-annotate="threads=2 default-config=true cpu-lanes=8 cpu-registers=16 l1-kb=32 l2-kb=512" | FileCheck %s --check-prefix=AVX2
 // AVX2-LABEL: func.func @matmul
-// AVX2: dltune.config = #dltune.config<reg_m = 4, reg_n = 16,
+// AVX2: dltune.config = #dltune.config<pack_a = 1, pack_b = 1, reg_m = 4, reg_n = 16,
 
 // CHECK-LABEL: func.func @matmul
 // CHECK: linalg.matmul
 // CHECK-NOT: dltune.config
-// CHECK-SAME: dltune.space = #dltune.space<knobs {tile_m = pow2<1, 128>, reg_m = pow2<1, 16>, tile_n = pow2<1, 64>, reg_n = [1, 4, 8, 16, 32, 64], tile_k = pow2<1, 256>, unroll = pow2<1, 8>, threads = [1, 2], vectorize = [0, 1]}
+// CHECK-SAME: dltune.space = #dltune.space<knobs {tile_m = pow2<1, 128>, reg_m = pow2<1, 16>, tile_n = pow2<1, 64>, reg_n = [1, 4, 8, 16, 32, 64], tile_k = pow2<1, 256>, unroll = pow2<1, 8>, pack_a = [0, 1], pack_b = [0, 1], threads = [1, 2], vectorize = [0, 1]}
 // CHECK-SAME: params {D_k = 256, D_m = 128, D_n = 64, max_acc = 512}
 // CHECK-SAME: "D_m % tile_m == 0", "tile_m % reg_m == 0"
 // CHECK-SAME: "reg_m * reg_n <= max_acc", "D_m % threads == 0", "(D_m / threads) % tile_m == 0"
 // CHECK-SAME: dltune.target = "cpu"
 // DEFAULT-LABEL: func.func @matmul
-// DEFAULT: dltune.config = #dltune.config<reg_m = 8, reg_n = 32, threads = 2, tile_k = 256, tile_m = 64, tile_n = 64, unroll = 1, vectorize = 1>
+// DEFAULT: dltune.config = #dltune.config<pack_a = 1, pack_b = 1, reg_m = 8, reg_n = 32, threads = 2, tile_k = 256, tile_m = 64, tile_n = 64, unroll = 1, vectorize = 1>
 // GPU-LABEL: func.func @matmul
 // GPU: dltune.config = #dltune.config<block_m = 64, block_n = 64, promote = 0, thread_m = 4, thread_n = 4, tile_k = 16, unroll = 1>
 // GPU-SAME: "(block_m / thread_m) * (block_n / thread_n) <= max_threads"
@@ -33,8 +33,10 @@ func.func @matmul(%a: tensor<128x256xf32>, %b: tensor<256x64xf32>, %c: tensor<12
 // CHECK-LABEL: func.func @matmul_transpose_b
 // CHECK: linalg.matmul
 // CHECK-SAME: dltune.space = #dltune.space<knobs {tile_m
+// A transposed B is not packed by default (its panels would be read with a
+// stride), A still is.
 // DEFAULT-LABEL: func.func @matmul_transpose_b
-// DEFAULT: dltune.config = #dltune.config<
+// DEFAULT: dltune.config = #dltune.config<pack_a = 1, pack_b = 0,
 func.func @matmul_transpose_b(%a: tensor<64x32xf32>, %b: tensor<48x32xf32>, %c: tensor<64x48xf32>) -> tensor<64x48xf32> {
   %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
        ins(%a, %b : tensor<64x32xf32>, tensor<48x32xf32>) outs(%c : tensor<64x48xf32>) -> tensor<64x48xf32>

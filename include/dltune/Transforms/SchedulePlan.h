@@ -50,6 +50,8 @@ struct SchedulePlan {
   std::vector<std::vector<int>> operandLoops;
   std::vector<bool> isReduction;
   int64_t elementBytes = 4;
+  // Each operand's zero ("0.000000e+00 : f32"), the value pads are filled with.
+  std::vector<std::string> operandZeros;
   // The search space with preferred values for the default config.
   SearchSpace space;
   std::map<std::string, int64_t> preferred;

@@ -1,0 +1,170 @@
+// Operand packing of matmuls (pack_a, pack_b): the cache loops run n, k, m;
+// B's tile_k x reg_n panels are copied into one contiguous buffer per
+// (n, k) block, outside the m loop; A's reg_m x tile_k panels once per cache
+// tile. Every variant computes what the untuned lowering computes.
+// RUN: dltune-opt %s --split-input-file --dltune-apply | FileCheck %s --check-prefix=APPLY
+// RUN: dltune run %s --entry packed --check --repeat 1 | FileCheck %s --check-prefix=JIT
+// RUN: dltune run %s --entry packed_b_only --check --repeat 1 | FileCheck %s --check-prefix=JIT
+// RUN: dltune run %s --entry packed_threads --check --repeat 1 | FileCheck %s --check-prefix=JIT
+// RUN: dltune run %s --entry packed_whole_m --check --repeat 1 | FileCheck %s --check-prefix=JIT
+// RUN: dltune run %s --entry packed_transposed_b --check --repeat 1 | FileCheck %s --check-prefix=JIT
+// RUN: dltune run %s --entry packed_batch --check --repeat 1 | FileCheck %s --check-prefix=JIT
+// RUN: dltune run %s --entry packed_i32 --check --repeat 1 | FileCheck %s --check-prefix=JIT
+// RUN: dltune run %s --entry packed_bias_relu --check --repeat 1 | FileCheck %s --check-prefix=JIT
+// JIT: check: ok
+// The default packs both operands of a matmul with enough rows, and
+// neither for a single-row one (B would be copied for one row of FLOPs).
+// RUN: dltune-opt %s --split-input-file --dltune-annotate="threads=2 default-config=true" | FileCheck %s --check-prefix=DEFAULT
+// DEFAULT-LABEL: func.func @packed(
+// DEFAULT: pack_a = 1, pack_b = 1
+// DEFAULT-LABEL: func.func @one_row
+// DEFAULT: pack_a = 0, pack_b = 0
+
+// B's panels: tile_n/reg_n x tile_k x reg_n, filled inside the k loop
+// (tile_n = N: no n loop) and before the m loop; A's: tile_m/reg_m x reg_m x
+// tile_k inside the m loop; the register loops read both, n outside m.
+// APPLY-LABEL: func.func @packed(
+// APPLY: scf.for %[[K:.*]] = %c0 to %c48 step %c16
+// APPLY: tensor.empty() : tensor<2x16x16xf32>
+// APPLY: tensor.pad {{.*}} nofold
+// APPLY: scf.for %[[M:.*]] = %c0 to %c32 step %c8
+// APPLY: tensor.empty() : tensor<2x4x16xf32>
+// APPLY: tensor.pad {{.*}} nofold
+// APPLY: scf.for %{{.*}} = %c0 to %c32 step %c16
+// APPLY: scf.for %{{.*}} = %c0 to %c8 step %c4
+// APPLY: vector.fma
+func.func @packed(%a: tensor<32x48xf32>, %b: tensor<48x32xf32>, %c: tensor<32x32xf32>) -> tensor<32x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %init = linalg.fill ins(%zero : f32) outs(%c : tensor<32x32xf32>) -> tensor<32x32xf32>
+  %r = linalg.matmul {dltune.config = #dltune.config<tile_m = 8, tile_n = 32, tile_k = 16,
+                        reg_m = 4, reg_n = 16, unroll = 2, pack_a = 1, pack_b = 1, threads = 1, vectorize = 1>}
+       ins(%a, %b : tensor<32x48xf32>, tensor<48x32xf32>) outs(%init : tensor<32x32xf32>) -> tensor<32x32xf32>
+  return %r : tensor<32x32xf32>
+}
+
+// -----
+
+// Without pack_b the loops stay in m, n, k order and nothing is copied.
+// APPLY-LABEL: func.func @unpacked
+// APPLY-NOT: nofold
+// APPLY: return
+func.func @unpacked(%a: tensor<32x48xf32>, %b: tensor<48x32xf32>, %c: tensor<32x32xf32>) -> tensor<32x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %init = linalg.fill ins(%zero : f32) outs(%c : tensor<32x32xf32>) -> tensor<32x32xf32>
+  %r = linalg.matmul {dltune.config = #dltune.config<tile_m = 8, tile_n = 32, tile_k = 16,
+                        reg_m = 4, reg_n = 16, unroll = 2, pack_a = 0, pack_b = 0, threads = 1, vectorize = 1>}
+       ins(%a, %b : tensor<32x48xf32>, tensor<48x32xf32>) outs(%init : tensor<32x32xf32>) -> tensor<32x32xf32>
+  return %r : tensor<32x32xf32>
+}
+
+// -----
+
+func.func @packed_b_only(%a: tensor<32x48xf32>, %b: tensor<48x32xf32>, %c: tensor<32x32xf32>) -> tensor<32x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %init = linalg.fill ins(%zero : f32) outs(%c : tensor<32x32xf32>) -> tensor<32x32xf32>
+  %r = linalg.matmul {dltune.config = #dltune.config<tile_m = 8, tile_n = 16, tile_k = 16,
+                        reg_m = 4, reg_n = 8, unroll = 1, pack_a = 0, pack_b = 1, threads = 1, vectorize = 1>}
+       ins(%a, %b : tensor<32x48xf32>, tensor<48x32xf32>) outs(%init : tensor<32x32xf32>) -> tensor<32x32xf32>
+  return %r : tensor<32x32xf32>
+}
+
+// -----
+
+// Two threads split M; each packs its own panels.
+// APPLY-LABEL: func.func @packed_threads
+// APPLY: scf.forall
+// APPLY: tensor.pad {{.*}} nofold
+// APPLY: } {dltune.num_threads = 2 : i64}
+func.func @packed_threads(%a: tensor<64x48xf32>, %b: tensor<48x32xf32>, %c: tensor<64x32xf32>) -> tensor<64x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %init = linalg.fill ins(%zero : f32) outs(%c : tensor<64x32xf32>) -> tensor<64x32xf32>
+  %r = linalg.matmul {dltune.config = #dltune.config<tile_m = 16, tile_n = 16, tile_k = 16,
+                        reg_m = 4, reg_n = 16, unroll = 1, pack_a = 1, pack_b = 1, threads = 2, vectorize = 1>}
+       ins(%a, %b : tensor<64x48xf32>, tensor<48x32xf32>) outs(%init : tensor<64x32xf32>) -> tensor<64x32xf32>
+  return %r : tensor<64x32xf32>
+}
+
+// -----
+
+// tile_m = M: no m cache loop, B's panels are hoisted above the register
+// loops only.
+func.func @packed_whole_m(%a: tensor<16x32xf32>, %b: tensor<32x64xf32>, %c: tensor<16x64xf32>) -> tensor<16x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %init = linalg.fill ins(%zero : f32) outs(%c : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %r = linalg.matmul {dltune.config = #dltune.config<tile_m = 16, tile_n = 32, tile_k = 32,
+                        reg_m = 2, reg_n = 16, unroll = 1, pack_a = 1, pack_b = 1, threads = 1, vectorize = 1>}
+       ins(%a, %b : tensor<16x32xf32>, tensor<32x64xf32>) outs(%init : tensor<16x64xf32>) -> tensor<16x64xf32>
+  return %r : tensor<16x64xf32>
+}
+
+// -----
+
+func.func @packed_transposed_b(%a: tensor<32x48xf32>, %b: tensor<32x48xf32>, %c: tensor<32x32xf32>) -> tensor<32x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %init = linalg.fill ins(%zero : f32) outs(%c : tensor<32x32xf32>) -> tensor<32x32xf32>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+       {dltune.config = #dltune.config<tile_m = 8, tile_n = 32, tile_k = 16,
+                        reg_m = 4, reg_n = 16, unroll = 1, pack_a = 1, pack_b = 1, threads = 1, vectorize = 1>}
+       ins(%a, %b : tensor<32x48xf32>, tensor<32x48xf32>) outs(%init : tensor<32x32xf32>) -> tensor<32x32xf32>
+  return %r : tensor<32x32xf32>
+}
+
+// -----
+
+func.func @packed_batch(%a: tensor<3x32x48xf32>, %b: tensor<3x48x32xf32>, %c: tensor<3x32x32xf32>) -> tensor<3x32x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %init = linalg.fill ins(%zero : f32) outs(%c : tensor<3x32x32xf32>) -> tensor<3x32x32xf32>
+  %r = linalg.batch_matmul {dltune.config = #dltune.config<tile_m = 8, tile_n = 32, tile_k = 16,
+                        reg_m = 4, reg_n = 16, unroll = 1, pack_a = 1, pack_b = 1, threads = 1, vectorize = 1>}
+       ins(%a, %b : tensor<3x32x48xf32>, tensor<3x48x32xf32>) outs(%init : tensor<3x32x32xf32>) -> tensor<3x32x32xf32>
+  return %r : tensor<3x32x32xf32>
+}
+
+// -----
+
+// Integer operands are padded with integer zeros.
+// APPLY-LABEL: func.func @packed_i32
+// APPLY: tensor.pad {{.*}} nofold
+// APPLY: tensor.yield %{{.*}} : i32
+func.func @packed_i32(%a: tensor<32x48xi32>, %b: tensor<48x32xi32>, %c: tensor<32x32xi32>) -> tensor<32x32xi32> {
+  %zero = arith.constant 0 : i32
+  %init = linalg.fill ins(%zero : i32) outs(%c : tensor<32x32xi32>) -> tensor<32x32xi32>
+  %r = linalg.matmul {dltune.config = #dltune.config<tile_m = 8, tile_n = 32, tile_k = 16,
+                        reg_m = 4, reg_n = 16, unroll = 1, pack_a = 1, pack_b = 1, threads = 1, vectorize = 1>}
+       ins(%a, %b : tensor<32x48xi32>, tensor<48x32xi32>) outs(%init : tensor<32x32xi32>) -> tensor<32x32xi32>
+  return %r : tensor<32x32xi32>
+}
+
+// -----
+
+// With an epilogue the m loop encloses k (the epilogue's tile is finished
+// in cache): B's panels are copied per cache tile.
+// APPLY-LABEL: func.func @packed_bias_relu
+// APPLY: tensor.pad {{.*}} nofold
+// APPLY: vector.fma
+// APPLY: arith.maximumf {{.*}} : vector<
+func.func @packed_bias_relu(%a: tensor<32x48xf32>, %b: tensor<48x32xf32>, %bias: tensor<32xf32>) -> tensor<32x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<32x32xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e0 : tensor<32x32xf32>) -> tensor<32x32xf32>
+  %m = linalg.matmul {dltune.config = #dltune.config<tile_m = 8, tile_n = 32, tile_k = 16,
+                        reg_m = 4, reg_n = 16, unroll = 1, pack_a = 1, pack_b = 1, threads = 1, vectorize = 1>}
+       ins(%a, %b : tensor<32x48xf32>, tensor<48x32xf32>) outs(%init : tensor<32x32xf32>) -> tensor<32x32xf32>
+  %e1 = tensor.empty() : tensor<32x32xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%m, %bias : tensor<32x32xf32>, tensor<32xf32>) outs(%e1 : tensor<32x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    %z = arith.maximumf %s, %zero : f32
+    linalg.yield %z : f32
+  } -> tensor<32x32xf32>
+  return %r : tensor<32x32xf32>
+}
+
+// -----
+
+func.func @one_row(%a: tensor<1x512xf32>, %b: tensor<512x1000xf32>, %c: tensor<1x1000xf32>) -> tensor<1x1000xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<1x512xf32>, tensor<512x1000xf32>) outs(%c : tensor<1x1000xf32>) -> tensor<1x1000xf32>
+  return %r : tensor<1x1000xf32>
+}
