@@ -8,6 +8,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
 #include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
 #include "mlir/IR/Diagnostics.h"
@@ -91,6 +92,29 @@ buildGeneratedSchedule(linalg::LinalgOp op,
   return module;
 }
 
+/// Generated schedules pack operands with `nofold` pads of zero width:
+/// `nofold` keeps them alive until hoist_pad has built the packing loops;
+/// after that, one that feeds an insert_slice into the packed buffer only
+/// copies each panel into a temporary buffer (filled with the padding value
+/// first) before it is copied again. A hoisted pad without a packing loop
+/// is itself the copy into contiguous memory and stays.
+static void dropZeroPads(Operation *root) {
+  SmallVector<tensor::PadOp> pads;
+  root->walk([&](tensor::PadOp pad) {
+    auto zero = [](ArrayRef<int64_t> amounts) {
+      return llvm::all_of(amounts, [](int64_t a) { return a == 0; });
+    };
+    if (pad.getNofold() && zero(pad.getStaticLow()) && zero(pad.getStaticHigh()) &&
+        pad.getSourceType() == pad.getResultType() && pad->hasOneUse() &&
+        isa<tensor::InsertSliceOp>(*pad->user_begin()))
+      pads.push_back(pad);
+  });
+  for (tensor::PadOp pad : pads) {
+    pad.getResult().replaceAllUsesWith(pad.getSource());
+    pad.erase();
+  }
+}
+
 /// Applies `schedule` to a copy of the function holding `op`, and replaces
 /// the function body only on success, so a failed schedule leaves the op
 /// untouched.
@@ -155,6 +179,8 @@ static LogicalResult applySchedule(Operation *op, ModuleOp schedule,
           DLTuneDialect::kTargetAttrName, DLTuneDialect::kScheduleAttrName})
       inner->removeAttr(name);
   });
+  if (!bindOpItself)
+    dropZeroPads(copy);
   func->getRegion(0).takeBody(copy->getRegion(0));
   copy->erase();
   return success();

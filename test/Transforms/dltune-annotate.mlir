@@ -16,7 +16,7 @@
 // CHECK-SAME: "reg_m * reg_n <= max_acc", "D_m % threads == 0", "(D_m / threads) % tile_m == 0"
 // CHECK-SAME: dltune.target = "cpu"
 // DEFAULT-LABEL: func.func @matmul
-// DEFAULT: dltune.config = #dltune.config<pack_a = 1, pack_b = 1, reg_m = 8, reg_n = 32, threads = 2, tile_k = 256, tile_m = 64, tile_n = 64, unroll = 1, vectorize = 1>
+// DEFAULT: dltune.config = #dltune.config<pack_a = 1, pack_b = 1, reg_m = 8, reg_n = 32, threads = 2, tile_k = 256, tile_m = 64, tile_n = 64, unroll = 4, vectorize = 1>
 // GPU-LABEL: func.func @matmul
 // GPU: dltune.config = #dltune.config<block_m = 64, block_n = 64, promote = 0, thread_m = 4, thread_n = 4, tile_k = 16, unroll = 1>
 // GPU-SAME: "(block_m / thread_m) * (block_n / thread_n) <= max_threads"
