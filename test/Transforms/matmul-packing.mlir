@@ -25,14 +25,13 @@
 // tile_k inside the m loop; the register loops read both, n outside m.
 // APPLY-LABEL: func.func @packed(
 // The zero-width pads that marked the copies are gone once hoisted: each
-// panel is one insert_slice into the packed buffer.
-// APPLY-NOT: tensor.pad
+// panel is one insert_slice of the operand's slice into the packed buffer.
 // APPLY: scf.for %[[K:.*]] = %c0 to %c48 step %c16
 // APPLY: tensor.empty() : tensor<2x16x16xf32>
-// APPLY: tensor.insert_slice {{.*}} : tensor<16x16xf32> into tensor<2x16x16xf32>
+// APPLY: tensor.insert_slice %extracted_slice{{[_0-9]*}} into {{.*}} : tensor<16x16xf32> into tensor<2x16x16xf32>
 // APPLY: scf.for %[[M:.*]] = %c0 to %c32 step %c8
 // APPLY: tensor.empty() : tensor<2x4x16xf32>
-// APPLY: tensor.insert_slice {{.*}} : tensor<4x16xf32> into tensor<2x4x16xf32>
+// APPLY: tensor.insert_slice %extracted_slice{{[_0-9]*}} into {{.*}} : tensor<4x16xf32> into tensor<2x4x16xf32>
 // APPLY: scf.for %{{.*}} = %c0 to %c32 step %c16
 // APPLY: scf.for %{{.*}} = %c0 to %c8 step %c4
 // APPLY: vector.fma
