@@ -135,8 +135,11 @@ TEST_F(DLTuneAttrTest, CpuDefaultConfigFollowsTheMachine) {
   EXPECT_EQ(narrow["reg_n"], 16);
   EXPECT_EQ(narrow["reg_m"], 4);
   EXPECT_LE(narrow["reg_m"] * narrow["reg_n"] / 8 + narrow["reg_n"] / 8 + 2, 16);
-  EXPECT_EQ(narrow["tile_k"], 256); // capped: 512 rows of unpacked B thrash
-  EXPECT_EQ(narrow["tile_n"], 128); // 256 x 128 f32 = 128 KiB, a quarter of L2
+  EXPECT_EQ(narrow["tile_k"], 256); // 256 x 16 f32 = 16 KiB of B in L1
+  EXPECT_EQ(narrow["tile_n"], 256); // packed: 256 x 256 f32 = 256 KiB, half of L2
+  EXPECT_EQ(narrow["pack_a"], 1);
+  EXPECT_EQ(narrow["pack_b"], 1);
+  EXPECT_EQ(narrow["unroll"], 4);
   // A larger L2 allows a wider B block.
   CpuTarget bigL2 = avx2;
   bigL2.l2Bytes = 2 << 20;
