@@ -21,7 +21,8 @@ inline constexpr const char *kDLTuneVersion = "0.3.0";
 /// turns into change, so that old timings are recognised as such.
 /// 3: `threads` sets the OpenMP team size (num_threads) of the kernel.
 /// 4: elementwise epilogues are fused into the tiled loops of the op.
-/// 5: matmul operands packed into panels (pack_a, pack_b; BLIS loop order).
+/// 5: operands packed into panels (matmul pack_a/pack_b, conv pack_f) with
+///    the loop orders that packing needs.
 inline constexpr int kScheduleGeneratorVersion = 5;
 
 /// "dltune 0.3.0; LLVM 22.1.8; schedules 4": stored with every record.

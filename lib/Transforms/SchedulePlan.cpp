@@ -205,6 +205,9 @@ static FailureOr<SchedulePlan> buildCpuPlan(const std::string &kind, const OpLoo
     addTiledLoop(b, "c", s[6], 512, 64, {1, 2, 4, 8}, 1);
     b.knob("unroll", {1, 2, 4}, 1);
     b.require("(tile_c / reg_c) % unroll == 0");
+    // Filter packing (emitPackedRegisterTiles): unpacked, a register tile
+    // reads filter rows F floats apart.
+    b.knob("pack_f", {0, 1}, 1);
     b.param("max_acc", 512);
     b.require("reg_ow * reg_f <= max_acc");
     // Threads split the output rows, or the filters when the rows do not
@@ -632,75 +635,126 @@ static void emitVectorizeAndFinish(ScriptWriter &w, const SchedulePlan &plan,
          << unroll << "} : !transform.any_op\n";
 }
 
-/// Which operands of a (batch_)matmul are copied into contiguous panels.
+/// How a plan packs operands into panels (emitPackedRegisterTiles): which
+/// register loops tile the panels (the row loop streams, the column loop
+/// stays: n/m of a matmul, f/ow of a convolution), and which operands are
+/// packed - those marked `reused` are hoisted above the cache loops they do
+/// not depend on (the block is copied once and reused across them).
 struct Packing {
-  bool a = false, b = false;
+  int rowLoop = -1, colLoop = -1;
+  struct Panel {
+    int operand;
+    bool reused;
+  };
+  SmallVector<Panel> panels;
+
   static Packing of(const SchedulePlan &plan, const std::map<std::string, int64_t> &values) {
     auto on = [&](const char *knob) { return values.count(knob) && values.at(knob) != 0; };
-    if (!plan.namedContraction)
-      return {};
-    return {on("pack_a"), on("pack_b")};
+    Packing p;
+    if (plan.namedContraction) {
+      p.rowLoop = static_cast<int>(plan.loopSizes.size()) - 3; // [b,] m, n, k
+      p.colLoop = p.rowLoop + 1;
+      if (on("pack_a"))
+        p.panels.push_back({0, false});
+      if (on("pack_b"))
+        p.panels.push_back({1, true});
+    } else if (plan.opKind == "conv_2d_nhwc_hwcf") {
+      p.rowLoop = 2; // ow
+      p.colLoop = 3; // f
+      if (on("pack_f"))
+        p.panels.push_back({1, true});
+    }
+    return p;
   }
-  bool any() const { return a || b; }
+  bool any() const { return !panels.empty(); }
+  /// The operand whose panels are reused across cache loops, if any.
+  std::optional<int> getReusedOperand() const {
+    for (const Panel &p : panels)
+      if (p.reused)
+        return p.operand;
+    return std::nullopt;
+  }
+  /// Cache-loop order: the loops the reused operand depends on first, so
+  /// the others (matmul: m, as in BLIS's n, k, m; conv: the pixels, after
+  /// f and c) run inside its block.
+  SmallVector<int64_t> getCacheOrder(const SchedulePlan &plan) const {
+    SmallVector<int64_t> first, then;
+    std::optional<int> reused = getReusedOperand();
+    for (size_t i = 0; i < plan.loopSizes.size(); ++i)
+      (reused && llvm::is_contained(plan.operandLoops[*reused], static_cast<int>(i)) ? first
+                                                                                   : then)
+          .push_back(i);
+    first.append(then);
+    return first;
+  }
 };
 
-/// Register-tiles a cache tile of a (batch_)matmul whose cache loops run in
-/// BLIS order (n, k, m; `innerCacheLoop` is the m loop, empty if untiled),
-/// and copies its operands into panels that the register loops read
-/// contiguously: B (tile_k x reg_n panels) once per (n, k) cache block,
-/// hoisted above the m loop, A (reg_m x tile_k panels) once per cache tile.
-/// Unpacked B rows are N floats apart: with N a multiple of 1024 every row of
-/// a panel maps to the same L1 set and the panel cannot stay in L1.
-/// The register loops run n outside m so a B panel stays in L1 while A
-/// panels stream. Returns the op to vectorize; appends the register loops.
+/// Register-tiles a cache tile and copies the packed operands into panels
+/// that the register loops read contiguously. `reusedPast` are the loops
+/// (outermost first) between the cache block and the register tile that a
+/// reused panel is hoisted above; the others are hoisted above the register
+/// loops only. Unpacked, a matmul's B panel rows are N floats apart (with N
+/// a multiple of 1024 all in one L1 set), a conv filter's rows F floats
+/// apart. The column register loop runs outside the row loop so that a
+/// panel stays in L1 while rows stream. Returns the op to vectorize;
+/// appends the register loops.
 static std::string emitPackedRegisterTiles(ScriptWriter &w, const SchedulePlan &plan,
                                            std::string op, ArrayRef<int64_t> reg,
-                                           const std::string &innerCacheLoop, Packing pack,
+                                           ArrayRef<std::string> reusedPast,
+                                           const Packing &pack, bool mergeSlices,
                                            SmallVectorImpl<std::string> &regLoops) {
   size_t n = plan.loopSizes.size();
-  int m = static_cast<int>(n) - 3; // loops: [b,] m, n, k
-  SmallVector<int64_t> mn(reg.begin(), reg.end()), order;
-  mn[n - 1] = 0;
+  SmallVector<int64_t> rowCol(n, 0), rest(reg.begin(), reg.end()), order;
+  for (int l : {pack.rowLoop, pack.colLoop}) {
+    rowCol[l] = reg[l];
+    rest[l] = 0;
+  }
   for (size_t i = 0; i < n; ++i)
     order.push_back(i);
-  std::swap(order[m], order[m + 1]);
-  op = emitTileFor(w, op, mn, regLoops, order);
-  int regM = mn[m] ? 1 : 0, regN = mn[m + 1] ? 1 : 0;
-  // A panel hoisted above the register loops, B above them and the m loop.
-  int hoistA = regM + regN, hoistB = regM + regN + (innerCacheLoop.empty() ? 0 : 1);
-  pack.a = pack.a && hoistA > 0;
-  pack.b = pack.b && hoistB > 0;
-  if (pack.any()) {
-    std::string padded = w.fresh("padded"), pad = w.fresh("pad"), copy = w.fresh("copy");
-    w.os << "    " << padded << ", " << pad << ", " << copy
-         << " = transform.structured.pad " << op
-         << " {padding_values = [";
-    for (size_t i = 0; i < plan.operandZeros.size(); ++i)
-      w.os << (i ? ", " : "") << plan.operandZeros[i];
-    w.os << "], padding_dimensions = [";
-    for (size_t i = 0; i < n; ++i)
-      w.os << (i ? ", " : "") << i;
-    w.os << "], nofold_flags = [" << pack.a << ", " << pack.b
-         << ", 0], copy_back_op = \"none\"} : (!transform.any_op) -> (!transform.any_op, "
-            "!transform.any_op, !transform.any_op)\n";
-    op = padded;
-    // B's cache-block slice is taken inside the m loop; it does not depend
-    // on m, so move it out for the panel copy to be hoisted past m.
-    if (pack.b && !innerCacheLoop.empty())
-      w.os << "    transform.apply_licm to " << innerCacheLoop << " : !transform.any_op\n";
-    for (auto [operand, loops, on] : {std::tuple{0, hoistA, pack.a}, {1, hoistB, pack.b}}) {
-      if (!on)
-        continue;
-      std::string producer = w.fresh("panel");
-      w.os << "    " << producer << " = transform.get_producer_of_operand " << op << "["
-           << operand << "] : (!transform.any_op) -> !transform.any_op\n";
-      w.os << "    " << w.fresh("hoisted") << " = transform.structured.hoist_pad " << producer
-           << " by " << loops << " loops : (!transform.any_op) -> !transform.any_op\n";
-    }
+  std::swap(order[pack.rowLoop], order[pack.colLoop]);
+  op = emitTileFor(w, op, rowCol, regLoops, order);
+  int regTiled = (rowCol[pack.rowLoop] ? 1 : 0) + (rowCol[pack.colLoop] ? 1 : 0);
+  SmallVector<std::pair<int, int>> hoists; // operand, loops to hoist above
+  for (const Packing::Panel &p : pack.panels) {
+    int loops = regTiled + (p.reused ? static_cast<int>(reusedPast.size()) : 0);
+    if (loops > 0)
+      hoists.push_back({p.operand, loops});
   }
-  SmallVector<int64_t> k(n, 0);
-  k[n - 1] = reg[n - 1];
-  return emitTileFor(w, op, k, regLoops);
+  if (hoists.empty())
+    return emitTileFor(w, op, rest, regLoops);
+  // A fused root's operand is a slice of a slice of the whole tensor; as
+  // one slice its panel can be hoisted past the reduction loop too.
+  if (mergeSlices)
+    w.os << "    transform.apply_patterns to %root {\n"
+            "      transform.apply_patterns.tensor.merge_consecutive_insert_extract_slice\n"
+            "    } : !transform.any_op\n";
+  std::string padded = w.fresh("padded"), pad = w.fresh("pad"), copy = w.fresh("copy");
+  w.os << "    " << padded << ", " << pad << ", " << copy << " = transform.structured.pad "
+       << op << " {padding_values = [";
+  for (size_t i = 0; i < plan.operandZeros.size(); ++i)
+    w.os << (i ? ", " : "") << plan.operandZeros[i];
+  w.os << "], padding_dimensions = [";
+  for (size_t i = 0; i < n; ++i)
+    w.os << (i ? ", " : "") << i;
+  w.os << "], nofold_flags = [";
+  for (size_t i = 0; i < plan.operandZeros.size(); ++i)
+    w.os << (i ? ", " : "")
+         << llvm::any_of(hoists, [&](auto h) { return h.first == static_cast<int>(i); });
+  w.os << "], copy_back_op = \"none\"} : (!transform.any_op) -> (!transform.any_op, "
+          "!transform.any_op, !transform.any_op)\n";
+  op = padded;
+  // A reused block's slice is taken inside loops it does not depend on:
+  // move it out for its panel copy to be hoisted past them.
+  for (auto it = reusedPast.rbegin(); it != reusedPast.rend(); ++it)
+    w.os << "    transform.apply_licm to " << *it << " : !transform.any_op\n";
+  for (auto [operand, loops] : hoists) {
+    std::string producer = w.fresh("panel");
+    w.os << "    " << producer << " = transform.get_producer_of_operand " << op << "["
+         << operand << "] : (!transform.any_op) -> !transform.any_op\n";
+    w.os << "    " << w.fresh("hoisted") << " = transform.structured.hoist_pad " << producer
+         << " by " << loops << " loops : (!transform.any_op) -> !transform.any_op\n";
+  }
+  return emitTileFor(w, op, rest, regLoops);
 }
 
 static void emitCpuScript(ScriptWriter &w, const SchedulePlan &plan,
@@ -715,16 +769,21 @@ static void emitCpuScript(ScriptWriter &w, const SchedulePlan &plan,
   SmallVector<std::string> cacheLoops, regLoops;
   Packing pack = Packing::of(plan, values);
   if (pack.any()) {
-    // Cache loops in BLIS order (n, k, m), so B is packed once.
-    size_t n = plan.loopSizes.size();
-    int m = static_cast<int>(n) - 3;
-    SmallVector<int64_t> order;
-    for (int i = 0; i < m; ++i)
-      order.push_back(i);
-    order.append({m + 1, m + 2, m});
+    SmallVector<int64_t> order = pack.getCacheOrder(plan);
     op = emitTileFor(w, op, cache, cacheLoops, order);
-    std::string mLoop = cache[m] ? cacheLoops.back() : "";
-    op = emitPackedRegisterTiles(w, plan, op, reg, mLoop, pack, regLoops);
+    // The reused panel is hoisted above the cache loops it does not depend
+    // on, which `order` put innermost.
+    SmallVector<std::string> reusedPast;
+    std::optional<int> reused = pack.getReusedOperand();
+    int handle = 0;
+    for (int64_t l : order) {
+      if (!cache[l])
+        continue;
+      if (reused && !llvm::is_contained(plan.operandLoops[*reused], static_cast<int>(l)))
+        reusedPast.push_back(cacheLoops[handle]);
+      ++handle;
+    }
+    op = emitPackedRegisterTiles(w, plan, op, reg, reusedPast, pack, false, regLoops);
   } else {
     op = emitTileFor(w, op, cache, cacheLoops);
     op = emitTileFor(w, op, reg, regLoops);
@@ -781,16 +840,46 @@ static void emitFusedCpuScript(ScriptWriter &w, const SchedulePlan &plan,
       extent[i] = cache[i];
   }
   SmallVector<std::string> tailLoops, cacheLoops, regLoops;
-  tail = emitTileFor(w, tail, project(parallelCache), tailLoops);
   Packing pack = Packing::of(plan, values);
+  std::optional<int> reused = pack.getReusedOperand();
+  auto reusedDependsOn = [&](int64_t rootLoop) {
+    return reused && llvm::is_contained(plan.operandLoops[*reused], static_cast<int>(rootLoop));
+  };
+  // With a reused panel, the epilogue's loops the panel depends on go
+  // first (matmul: n; conv: f), so its block is copied once per iteration
+  // of those and reused across the others (m; the pixels) and the
+  // reductions inside them.
+  SmallVector<int64_t> tailOrder;
+  if (reused) {
+    size_t dims = epilogue.rootLoopOfDim.size();
+    for (bool dependent : {true, false})
+      for (size_t d = 0; d < dims; ++d)
+        if (reusedDependsOn(epilogue.rootLoopOfDim[d]) == dependent)
+          tailOrder.push_back(d);
+  }
+  SmallVector<int64_t> tailTiles = project(parallelCache);
+  tail = emitTileFor(w, tail, tailTiles, tailLoops, tailOrder);
   if (!tailLoops.empty()) {
     fuseInto(tailLoops.back());
     root = emitTileFor(w, root, reductionCache, cacheLoops);
-    // The m loop encloses the k loop here: B panels are copied per cache tile.
-    if (pack.any())
-      root = emitPackedRegisterTiles(w, plan, root, reg, "", pack, regLoops);
-    else
+    if (pack.any()) {
+      SmallVector<std::string> reusedPast;
+      if (reused) {
+        int handle = 0;
+        for (int64_t d : tailOrder) {
+          if (!tailTiles[d])
+            continue;
+          if (!reusedDependsOn(epilogue.rootLoopOfDim[d]))
+            reusedPast.push_back(tailLoops[handle]);
+          ++handle;
+        }
+        // The reductions become a dimension of the packed block.
+        reusedPast.append(cacheLoops.begin(), cacheLoops.end());
+      }
+      root = emitPackedRegisterTiles(w, plan, root, reg, reusedPast, pack, true, regLoops);
+    } else {
       root = emitTileFor(w, root, reg, regLoops);
+    }
   } else {
     // Register-level fusion (no cache tile splits a parallel loop): the
     // operands are not packed.

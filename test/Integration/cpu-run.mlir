@@ -31,7 +31,7 @@ func.func @conv(%in: tensor<1x14x14x32xf32>, %w: tensor<3x3x32x64xf32>, %out: te
   %init = linalg.fill ins(%zero : f32) outs(%out : tensor<1x12x12x64xf32>) -> tensor<1x12x12x64xf32>
   %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>,
          dltune.config = #dltune.config<tile_oh = 2, tile_ow = 12, reg_ow = 4, tile_f = 64, reg_f = 32,
-                                        tile_c = 32, reg_c = 2, unroll = 2, threads = 2, vectorize = 1>}
+                                        tile_c = 32, reg_c = 2, unroll = 2, pack_f = 1, threads = 2, vectorize = 1>}
          ins(%in, %w : tensor<1x14x14x32xf32>, tensor<3x3x32x64xf32>) outs(%init : tensor<1x12x12x64xf32>) -> tensor<1x12x12x64xf32>
   return %r : tensor<1x12x12x64xf32>
 }

@@ -1,4 +1,5 @@
-// Operand packing of matmuls (pack_a, pack_b): the cache loops run n, k, m;
+// Operand packing of matmuls (pack_a, pack_b) and conv filters (pack_f,
+// at the end of the file). Matmuls: the cache loops run n, k, m;
 // B's tile_k x reg_n panels are copied into one contiguous buffer per
 // (n, k) block, outside the m loop; A's reg_m x tile_k panels once per cache
 // tile. Every variant computes what the untuned lowering computes.
@@ -11,6 +12,8 @@
 // RUN: dltune run %s --entry packed_batch --check --repeat 1 | FileCheck %s --check-prefix=JIT
 // RUN: dltune run %s --entry packed_i32 --check --repeat 1 | FileCheck %s --check-prefix=JIT
 // RUN: dltune run %s --entry packed_bias_relu --check --repeat 1 | FileCheck %s --check-prefix=JIT
+// RUN: dltune run %s --entry conv_packed --check --repeat 1 | FileCheck %s --check-prefix=JIT
+// RUN: dltune run %s --entry conv_packed_bias_relu --check --repeat 1 | FileCheck %s --check-prefix=JIT
 // JIT: check: ok
 // The default packs both operands of a matmul with enough rows, and
 // neither for a single-row one (B would be copied for one row of FLOPs).
@@ -141,12 +144,12 @@ func.func @packed_i32(%a: tensor<32x48xi32>, %b: tensor<48x32xi32>, %c: tensor<3
 
 // -----
 
-// With an epilogue the m loop encloses k (the epilogue's tile is finished
-// in cache): B's panels are copied per cache tile.
+// With an epilogue the epilogue's loops run n, then m, with k inside
+// (each output tile is finished in cache): B's panels for all of K are
+// copied once per n block, above the m loop.
 // APPLY-LABEL: func.func @packed_bias_relu
-// APPLY: scf.for
-// APPLY: scf.for
-// APPLY: tensor.empty() : tensor<2x16x16xf32>
+// APPLY: tensor.empty() : tensor<3x2x16x16xf32>
+// APPLY: scf.for %{{.*}} = %c0 to %c32 step %c8
 // APPLY: vector.fma
 // APPLY: arith.maximumf {{.*}} : vector<
 func.func @packed_bias_relu(%a: tensor<32x48xf32>, %b: tensor<48x32xf32>, %bias: tensor<32xf32>) -> tensor<32x32xf32> {
@@ -173,4 +176,54 @@ func.func @packed_bias_relu(%a: tensor<32x48xf32>, %b: tensor<48x32xf32>, %bias:
 func.func @one_row(%a: tensor<1x512xf32>, %b: tensor<512x1000xf32>, %c: tensor<1x1000xf32>) -> tensor<1x1000xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<1x512xf32>, tensor<512x1000xf32>) outs(%c : tensor<1x1000xf32>) -> tensor<1x1000xf32>
   return %r : tensor<1x1000xf32>
+}
+
+// -----
+
+// Convolution filters (pack_f): the cache loops run f, c, then the pixels;
+// the filter block (3 x 3 x tile_c x tile_f, in reg_f-wide panels) is
+// copied above the pixel loops.
+// APPLY-LABEL: func.func @conv_packed
+// APPLY: scf.for %{{.*}} = %c0 to %c32 step %c16
+// APPLY: scf.for %{{.*}} = %c0 to %c16 step %c8
+// APPLY: tensor.empty() : tensor<2x3x3x8x8xf32>
+// APPLY: scf.for %{{.*}} = %c0 to %c6 step %c2
+// APPLY: vector.fma
+func.func @conv_packed(%in: tensor<1x8x8x16xf32>, %w: tensor<3x3x16x32xf32>, %out: tensor<1x6x6x32xf32>) -> tensor<1x6x6x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %init = linalg.fill ins(%zero : f32) outs(%out : tensor<1x6x6x32xf32>) -> tensor<1x6x6x32xf32>
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>,
+         dltune.config = #dltune.config<tile_oh = 2, tile_ow = 6, reg_ow = 2, tile_f = 16, reg_f = 8,
+                                        tile_c = 8, reg_c = 1, unroll = 1, pack_f = 1, threads = 1, vectorize = 1>}
+         ins(%in, %w : tensor<1x8x8x16xf32>, tensor<3x3x16x32xf32>) outs(%init : tensor<1x6x6x32xf32>) -> tensor<1x6x6x32xf32>
+  return %r : tensor<1x6x6x32xf32>
+}
+
+// -----
+
+// With an epilogue the epilogue's loops run f, then the pixels, with the
+// channels inside: the filter block for all channels is copied once per f
+// block.
+// APPLY-LABEL: func.func @conv_packed_bias_relu
+// APPLY: tensor.empty() : tensor<2x2x3x3x8x8xf32>
+// APPLY: scf.for %{{.*}} = %c0 to %c6 step %c2
+// APPLY: arith.maximumf {{.*}} : vector<
+func.func @conv_packed_bias_relu(%in: tensor<1x8x8x16xf32>, %w: tensor<3x3x16x32xf32>, %bias: tensor<32xf32>) -> tensor<1x6x6x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<1x6x6x32xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e0 : tensor<1x6x6x32xf32>) -> tensor<1x6x6x32xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>,
+         dltune.config = #dltune.config<tile_oh = 2, tile_ow = 6, reg_ow = 2, tile_f = 16, reg_f = 8,
+                                        tile_c = 8, reg_c = 1, unroll = 1, pack_f = 1, threads = 1, vectorize = 1>}
+         ins(%in, %w : tensor<1x8x8x16xf32>, tensor<3x3x16x32xf32>) outs(%init : tensor<1x6x6x32xf32>) -> tensor<1x6x6x32xf32>
+  %e1 = tensor.empty() : tensor<1x6x6x32xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c, %bias : tensor<1x6x6x32xf32>, tensor<32xf32>) outs(%e1 : tensor<1x6x6x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    %z = arith.maximumf %s, %zero : f32
+    linalg.yield %z : f32
+  } -> tensor<1x6x6x32xf32>
+  return %r : tensor<1x6x6x32xf32>
 }
