@@ -699,7 +699,8 @@ struct Packing {
 /// panel stays in L1 while rows stream. Returns the op to vectorize;
 /// appends the register loops.
 static std::string emitPackedRegisterTiles(ScriptWriter &w, const SchedulePlan &plan,
-                                           std::string op, ArrayRef<int64_t> reg,
+                                           std::string op, ArrayRef<int64_t> cache,
+                                           ArrayRef<int64_t> reg,
                                            ArrayRef<std::string> reusedPast,
                                            const Packing &pack, bool mergeSlices,
                                            SmallVectorImpl<std::string> &regLoops) {
@@ -716,8 +717,12 @@ static std::string emitPackedRegisterTiles(ScriptWriter &w, const SchedulePlan &
   int regTiled = (rowCol[pack.rowLoop] ? 1 : 0) + (rowCol[pack.colLoop] ? 1 : 0);
   SmallVector<std::pair<int, int>> hoists; // operand, loops to hoist above
   for (const Packing::Panel &p : pack.panels) {
+    // An operand that no tile so far slices is read whole and in order:
+    // nothing to pack (and hoist_pad needs a slice to start from).
+    bool sliced = llvm::any_of(plan.operandLoops[p.operand],
+                               [&](int l) { return cache[l] || rowCol[l]; });
     int loops = regTiled + (p.reused ? static_cast<int>(reusedPast.size()) : 0);
-    if (loops > 0)
+    if (sliced && loops > 0)
       hoists.push_back({p.operand, loops});
   }
   if (hoists.empty())
@@ -783,7 +788,7 @@ static void emitCpuScript(ScriptWriter &w, const SchedulePlan &plan,
         reusedPast.push_back(cacheLoops[handle]);
       ++handle;
     }
-    op = emitPackedRegisterTiles(w, plan, op, reg, reusedPast, pack, false, regLoops);
+    op = emitPackedRegisterTiles(w, plan, op, cache, reg, reusedPast, pack, false, regLoops);
   } else {
     op = emitTileFor(w, op, cache, cacheLoops);
     op = emitTileFor(w, op, reg, regLoops);
@@ -876,7 +881,7 @@ static void emitFusedCpuScript(ScriptWriter &w, const SchedulePlan &plan,
         // The reductions become a dimension of the packed block.
         reusedPast.append(cacheLoops.begin(), cacheLoops.end());
       }
-      root = emitPackedRegisterTiles(w, plan, root, reg, reusedPast, pack, true, regLoops);
+      root = emitPackedRegisterTiles(w, plan, root, cache, reg, reusedPast, pack, true, regLoops);
     } else {
       root = emitTileFor(w, root, reg, regLoops);
     }
