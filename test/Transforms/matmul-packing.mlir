@@ -227,3 +227,23 @@ func.func @conv_packed_bias_relu(%in: tensor<1x8x8x16xf32>, %w: tensor<3x3x16x32
   } -> tensor<1x6x6x32xf32>
   return %r : tensor<1x6x6x32xf32>
 }
+
+// -----
+
+// A 1x1 conv whose filter no tile slices before the register loop over
+// channels (tile_c = C, tile_f = reg_f = F) is read whole and in order:
+// nothing is packed, and the config still applies (MobileNet-v2's
+// pointwise convs failed to apply while a copy was attempted).
+// RUN: dltune run %s --entry conv_1x1_unsliced --check --repeat 1 | FileCheck %s --check-prefix=JIT
+// APPLY-LABEL: func.func @conv_1x1_unsliced
+// APPLY-NOT: tensor.pad
+// APPLY: vector.fma
+func.func @conv_1x1_unsliced(%in: tensor<1x8x8x32xf32>, %w: tensor<1x1x32x16xf32>, %out: tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %init = linalg.fill ins(%zero : f32) outs(%out : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>,
+         dltune.config = #dltune.config<tile_oh = 1, tile_ow = 8, reg_ow = 4, tile_f = 16, reg_f = 16,
+                                        tile_c = 32, reg_c = 1, unroll = 1, pack_f = 1, threads = 1, vectorize = 1>}
+         ins(%in, %w : tensor<1x8x8x32xf32>, tensor<1x1x32x16xf32>) outs(%init : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+  return %r : tensor<1x8x8x16xf32>
+}
