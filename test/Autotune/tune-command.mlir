@@ -15,7 +15,9 @@
 // IR-DAG: ins(%{{.*}} : tensor<1x8x8x16xf32>) outs(%{{.*}} : tensor<1x8x8x16xf32>) {{{$}}
 // IR-DAG: linalg.generic {{.*}}dltune.config = #dltune.config<
 // IR-DAG: linalg.matmul {dltune.config = #dltune.config<
-// LOG-COUNT-3: confirming the best 2 in fresh processes
+// Candidates cut off early (clearly slower than the best) are not
+// confirmed: a task may confirm fewer than 2 (timing-dependent).
+// LOG-COUNT-3: confirming the best {{[12]}} in fresh processes
 
 // A time budget in the pass stops long before the trial budget.
 // RUN: dltune-opt %s --dltune-annotate="threads=1" --dltune-autotune="db=%t/b.db trials=100000 time-budget=2 min-time-ms=1 confirm-top=0 quiet=true" -o /dev/null
