@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <tuple>
 
 using namespace mlir;
 using namespace mlir::dltune;
@@ -674,18 +673,42 @@ struct Packing {
         return p.operand;
     return std::nullopt;
   }
-  /// Cache-loop order: the loops the reused operand depends on first, so
+  /// Whether the reused operand depends on the op's loop `loop`.
+  bool reusedDependsOn(const SchedulePlan &plan, int64_t loop) const {
+    std::optional<int> reused = getReusedOperand();
+    return reused && llvm::is_contained(plan.operandLoops[*reused], static_cast<int>(loop));
+  }
+  /// An order for `count` loops (the op's own, or an epilogue's, mapped to
+  /// the op's by `opLoop`): those the reused operand depends on first, so
   /// the others (matmul: m, as in BLIS's n, k, m; conv: the pixels, after
   /// f and c) run inside its block.
-  SmallVector<int64_t> getCacheOrder(const SchedulePlan &plan) const {
-    SmallVector<int64_t> first, then;
-    std::optional<int> reused = getReusedOperand();
-    for (size_t i = 0; i < plan.loopSizes.size(); ++i)
-      (reused && llvm::is_contained(plan.operandLoops[*reused], static_cast<int>(i)) ? first
-                                                                                   : then)
-          .push_back(i);
-    first.append(then);
-    return first;
+  SmallVector<int64_t> orderDependentFirst(const SchedulePlan &plan, size_t count,
+                                           function_ref<int64_t(int64_t)> opLoop) const {
+    SmallVector<int64_t> order;
+    for (bool dependent : {true, false})
+      for (size_t i = 0; i < count; ++i)
+        if (reusedDependsOn(plan, opLoop(i)) == dependent)
+          order.push_back(i);
+    return order;
+  }
+  /// Of the loop handles `loops` made by tiling with `tiles` in `order`
+  /// (one handle per nonzero tile), those the reused panel is hoisted
+  /// above: the loops its operand does not depend on.
+  SmallVector<std::string> getIndependentLoops(const SchedulePlan &plan,
+                                               ArrayRef<int64_t> order,
+                                               ArrayRef<int64_t> tiles,
+                                               ArrayRef<std::string> loops,
+                                               function_ref<int64_t(int64_t)> opLoop) const {
+    SmallVector<std::string> independent;
+    int handle = 0;
+    for (int64_t l : order) {
+      if (!tiles[l])
+        continue;
+      if (!reusedDependsOn(plan, opLoop(l)))
+        independent.push_back(loops[handle]);
+      ++handle;
+    }
+    return independent;
   }
 };
 
@@ -774,20 +797,14 @@ static void emitCpuScript(ScriptWriter &w, const SchedulePlan &plan,
   SmallVector<std::string> cacheLoops, regLoops;
   Packing pack = Packing::of(plan, values);
   if (pack.any()) {
-    SmallVector<int64_t> order = pack.getCacheOrder(plan);
+    auto self = [](int64_t l) { return l; };
+    SmallVector<int64_t> order = pack.orderDependentFirst(plan, cache.size(), self);
     op = emitTileFor(w, op, cache, cacheLoops, order);
     // The reused panel is hoisted above the cache loops it does not depend
     // on, which `order` put innermost.
     SmallVector<std::string> reusedPast;
-    std::optional<int> reused = pack.getReusedOperand();
-    int handle = 0;
-    for (int64_t l : order) {
-      if (!cache[l])
-        continue;
-      if (reused && !llvm::is_contained(plan.operandLoops[*reused], static_cast<int>(l)))
-        reusedPast.push_back(cacheLoops[handle]);
-      ++handle;
-    }
+    if (pack.getReusedOperand())
+      reusedPast = pack.getIndependentLoops(plan, order, cache, cacheLoops, self);
     op = emitPackedRegisterTiles(w, plan, op, cache, reg, reusedPast, pack, false, regLoops);
   } else {
     op = emitTileFor(w, op, cache, cacheLoops);
@@ -846,22 +863,15 @@ static void emitFusedCpuScript(ScriptWriter &w, const SchedulePlan &plan,
   }
   SmallVector<std::string> tailLoops, cacheLoops, regLoops;
   Packing pack = Packing::of(plan, values);
-  std::optional<int> reused = pack.getReusedOperand();
-  auto reusedDependsOn = [&](int64_t rootLoop) {
-    return reused && llvm::is_contained(plan.operandLoops[*reused], static_cast<int>(rootLoop));
-  };
+  bool reused = pack.getReusedOperand().has_value();
+  auto rootLoop = [&](int64_t d) { return epilogue.rootLoopOfDim[d]; };
   // With a reused panel, the epilogue's loops the panel depends on go
   // first (matmul: n; conv: f), so its block is copied once per iteration
   // of those and reused across the others (m; the pixels) and the
   // reductions inside them.
   SmallVector<int64_t> tailOrder;
-  if (reused) {
-    size_t dims = epilogue.rootLoopOfDim.size();
-    for (bool dependent : {true, false})
-      for (size_t d = 0; d < dims; ++d)
-        if (reusedDependsOn(epilogue.rootLoopOfDim[d]) == dependent)
-          tailOrder.push_back(d);
-  }
+  if (reused)
+    tailOrder = pack.orderDependentFirst(plan, epilogue.rootLoopOfDim.size(), rootLoop);
   SmallVector<int64_t> tailTiles = project(parallelCache);
   tail = emitTileFor(w, tail, tailTiles, tailLoops, tailOrder);
   if (!tailLoops.empty()) {
@@ -870,14 +880,7 @@ static void emitFusedCpuScript(ScriptWriter &w, const SchedulePlan &plan,
     if (pack.any()) {
       SmallVector<std::string> reusedPast;
       if (reused) {
-        int handle = 0;
-        for (int64_t d : tailOrder) {
-          if (!tailTiles[d])
-            continue;
-          if (!reusedDependsOn(epilogue.rootLoopOfDim[d]))
-            reusedPast.push_back(tailLoops[handle]);
-          ++handle;
-        }
+        reusedPast = pack.getIndependentLoops(plan, tailOrder, tailTiles, tailLoops, rootLoop);
         // The reductions become a dimension of the packed block.
         reusedPast.append(cacheLoops.begin(), cacheLoops.end());
       }
@@ -886,10 +889,9 @@ static void emitFusedCpuScript(ScriptWriter &w, const SchedulePlan &plan,
       root = emitTileFor(w, root, reg, regLoops);
     }
   } else {
-    // Register-level fusion (no cache tile splits a parallel loop): the
-    // operands are not packed.
     // No cache tile splits a parallel loop: fuse at the register tile, the
-    // reduction loops then run inside it with the accumulator in registers.
+    // reduction loops then run inside it with the accumulator in registers
+    // (the operands are not packed).
     SmallVector<int64_t> parallelReg(n, 0), reductionReg(n, 0);
     for (size_t i = 0; i < n; ++i) {
       (plan.isReduction[i] ? reductionReg : parallelReg)[i] = reg[i];
