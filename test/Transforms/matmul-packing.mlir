@@ -18,7 +18,7 @@
 // The default packs both operands of a matmul with enough rows, and
 // neither for a single-row one (B would be copied for one row of FLOPs).
 // RUN: dltune-opt %s --split-input-file --dltune-annotate="threads=2 default-config=true" | FileCheck %s --check-prefix=DEFAULT
-// DEFAULT-LABEL: func.func @packed(
+// DEFAULT-LABEL: func.func @many_rows
 // DEFAULT: pack_a = 1, pack_b = 1
 // DEFAULT-LABEL: func.func @one_row
 // DEFAULT: pack_a = 0, pack_b = 0
@@ -172,6 +172,11 @@ func.func @packed_bias_relu(%a: tensor<32x48xf32>, %b: tensor<48x32xf32>, %bias:
 }
 
 // -----
+
+func.func @many_rows(%a: tensor<32x48xf32>, %b: tensor<48x32xf32>, %c: tensor<32x32xf32>) -> tensor<32x32xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<32x48xf32>, tensor<48x32xf32>) outs(%c : tensor<32x32xf32>) -> tensor<32x32xf32>
+  return %r : tensor<32x32xf32>
+}
 
 func.func @one_row(%a: tensor<1x512xf32>, %b: tensor<512x1000xf32>, %c: tensor<1x1000xf32>) -> tensor<1x1000xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<1x512xf32>, tensor<512x1000xf32>) outs(%c : tensor<1x1000xf32>) -> tensor<1x1000xf32>
