@@ -66,11 +66,12 @@ struct Problem {
   }
 
   /// The uniform box: the asymptote between 0 and 100x the best seen, the
-  /// half-way point within 1e-3 .. 1e3 x the trace length, c < 0 (rising)
-  /// and no steeper than a step, the noise above 0 and below the data.
+  /// half-way point within 1e-3 .. 1e3 x the trace length, c below
+  /// maxShape (rising) and no steeper than a step, the noise above 0 and
+  /// below the data.
   bool inBox(const CurveParams &p) const {
     return p[0] > 0 && p[0] < 100 * yMax && p[1] > std::log(xMax) - 7 &&
-           p[1] < std::log(xMax) + 7 && p[2] < -0.01 && p[2] > -20 &&
+           p[1] < std::log(xMax) + 7 && p[2] < options.maxShape && p[2] > -20 &&
            p[3] > std::log(1e-9 * yMax) && p[3] < std::log(yMax);
   }
 
@@ -94,7 +95,7 @@ struct Problem {
 CurveParams leastSquares(const Problem &prob, CurveParams start) {
   auto cost = [&](const std::array<double, 3> &v) -> double {
     CurveParams p{v[0], v[1], v[2], 0};
-    if (p[0] <= 0 || p[2] >= -0.01 || p[2] < -20)
+    if (p[0] <= 0 || p[2] >= prob.options.maxShape || p[2] < -20)
       return INFINITY;
     return prob.sse(p);
   };
@@ -174,7 +175,7 @@ CurvePosterior mlir::dltune::fitLearningCurve(llvm::ArrayRef<double> x, llvm::Ar
   CurveParams best{};
   double bestSse = INFINITY;
   double xMid = std::log(std::max(prob.x.front(), prob.xMax / 4));
-  for (double c : {-0.5, -1.5, -4.0})
+  for (double c : {std::min(-0.5, options.maxShape - 0.05), -1.5, -4.0})
     for (double b : {xMid, std::log(prob.xMax)}) {
       CurveParams p = leastSquares(prob, {prob.yMax * 1.05, b, c, 0});
       double s = prob.sse(p);
@@ -194,7 +195,7 @@ CurvePosterior mlir::dltune::fitLearningCurve(llvm::ArrayRef<double> x, llvm::Ar
       best[0] *= prob.y.back() / at * (1 + 1e-3);
   }
   best[1] = std::clamp(best[1], std::log(prob.xMax) - 6.9, std::log(prob.xMax) + 6.9);
-  best[2] = std::clamp(best[2], -19.9, -0.011);
+  best[2] = std::clamp(best[2], -19.9, options.maxShape - 1e-3);
 
   CurvePosterior post;
   post.leastSquares = best;

@@ -58,7 +58,7 @@ static cl::opt<double> ucbC("ucb-c", cl::desc("dynatune: the UCB exploration con
                             cl::init(2.0), cl::sub(replayModelCmd));
 static cl::opt<bool> paperDynaTune("paper-dynatune",
                                    cl::desc("dynatune without this project's changes (raw ms "
-                                            "rewards, no cost weighting, no similarity priors)"),
+                                            "rewards, no cost weighting, no similarity priors, curves that need not saturate)"),
                                    cl::sub(replayModelCmd));
 static cl::opt<double> latencyGoal("latency-goal", cl::desc("Stop at this model latency, ms (0: "
                                                             "none)"),
@@ -147,7 +147,7 @@ int replayModelCommand() {
   so.earlyStop = earlyStop;
   so.ucbC = ucbC;
   if (paperDynaTune)
-    so.normalizeReward = so.costAware = so.similarityPrior = false;
+    so.normalizeReward = so.costAware = so.similarityPrior = so.saturatingCurves = false;
   // Refuse a bad scheduler name before loading the files.
   if (auto check = createTaskScheduler(schedulerName, so); !check)
     return fail(llvm::toString(check.takeError()));

@@ -240,6 +240,28 @@ TEST(TaskScheduler, DynaTunePicksUntriedFirstThenTheLargestPredictedReduction) {
   EXPECT_EQ(pick(*fresh, t, 32), 0u);
 }
 
+// Two tasks that stopped improving long ago: neither curve promises much,
+// so the exploration bonus decides and the task with fewer slots gets the
+// next one. (Scaling rewards by the round's largest made the heavier
+// task's ~0 reward a 1 and kept it ahead: this test fails then.)
+TEST(TaskScheduler, DynaTuneStalledTasksAreExploredNotExploited) {
+  SchedulerOptions o;
+  o.mcmcSteps = 200;
+  std::vector<TaskState> t = {task(30, 10), task(1, 10)};
+  CurveParams done{2, std::log(4.0), -3, 0};
+  auto fill = [&](TaskState &ts, int slots) {
+    for (int x = 1; x <= 32 * slots; ++x)
+      ts.bestTrace.push_back(10 / logPowerCurve(done, std::min(x, 16)));
+    ts.bestMs = ts.bestTrace.back();
+    ts.trials = 32 * slots;
+    ts.slots = slots;
+    ts.seconds = slots;
+  };
+  fill(t[0], 10);
+  fill(t[1], 3);
+  EXPECT_EQ(pick(*make("dynatune", o), t, 32), 1u);
+}
+
 TEST(TaskScheduler, DynaTuneCostAwareRewardPrefersTheCheaperSlot) {
   SchedulerOptions o;
   o.mcmcSteps = 200;

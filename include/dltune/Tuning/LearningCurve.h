@@ -42,6 +42,10 @@ struct CurveFitOptions {
   /// Points of the trace the likelihood sees at most (evenly spaced, the
   /// last always kept): bounds the cost of long traces.
   size_t maxPoints = 64;
+  /// The prior box's upper bound on c (the paper's box: c < 0). Below -1
+  /// the curve saturates at least as fast as 1 - 1/x; closer to 0 it allows
+  /// a slow power-law rise that never flattens (see DynaTuneScheduler.cpp).
+  double maxShape = -0.01;
   /// Prior: the curve at `notBelowAt` is at least the last observed y.
   std::optional<double> notBelowAt;
   std::optional<CurvePrior> prior;

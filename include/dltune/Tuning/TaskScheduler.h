@@ -84,11 +84,12 @@ struct SchedulerOptions {
   int walkers = 10;
   int mcmcSteps = 500;
   int posteriorSamples = 200;
-  /// The three changes to the paper (docs/task-schedulers.md); each can be
+  /// The four changes to the paper (docs/task-schedulers.md); each can be
   /// turned off to get the paper's scheduler back.
-  bool normalizeReward = true;  // reward / model latency, scaled to [0, 1]
-  bool costAware = true;        // reward per second of tuning
-  bool similarityPrior = true;  // curves of similar tasks as priors
+  bool normalizeReward = true;   // reward in percent of the model latency
+  bool costAware = true;         // reward per second of tuning
+  bool similarityPrior = true;   // curves of similar tasks as priors
+  bool saturatingCurves = true;  // curve shape c <= -1
 };
 
 class TaskScheduler {
