@@ -6,6 +6,8 @@
 #include "dltune/Tuning/GaussianProcessCostModel.h"
 #include "dltune/Tuning/ModelShift.h"
 
+#include "llvm/ADT/StringSwitch.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -14,19 +16,14 @@
 using namespace mlir::dltune;
 
 std::optional<TransferMode> mlir::dltune::parseTransferMode(llvm::StringRef name) {
-  if (name == "none")
-    return TransferMode::None;
-  if (name == "dm")
-    return TransferMode::DirectReuse;
-  if (name == "map")
-    return TransferMode::Map;
-  if (name == "lms")
-    return TransferMode::LinearShift;
-  if (name == "nlms")
-    return TransferMode::NonLinearShift;
-  if (name == "gs")
-    return TransferMode::GuidedSampling;
-  return std::nullopt;
+  return llvm::StringSwitch<std::optional<TransferMode>>(name)
+      .Case("none", TransferMode::None)
+      .Case("dm", TransferMode::DirectReuse)
+      .Case("map", TransferMode::Map)
+      .Case("lms", TransferMode::LinearShift)
+      .Case("nlms", TransferMode::NonLinearShift)
+      .Case("gs", TransferMode::GuidedSampling)
+      .Default(std::nullopt);
 }
 
 namespace {

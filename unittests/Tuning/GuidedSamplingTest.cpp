@@ -39,12 +39,14 @@ std::set<std::pair<size_t, size_t>> termSet(const StepwiseRegression &model) {
   return out;
 }
 
-std::vector<Knob> sixKnobs() {
+/// Knobs x1..x<count>, each with `values`.
+std::vector<Knob> numberedKnobs(size_t count, const std::vector<int64_t> &values) {
   std::vector<Knob> knobs;
-  for (const char *name : {"x1", "x2", "x3", "x4", "x5", "x6"})
-    knobs.push_back({name, {1, 2, 3, 4, 5}});
+  for (size_t k = 1; k <= count; ++k)
+    knobs.push_back({"x" + std::to_string(k), values});
   return knobs;
 }
+
 } // namespace
 
 TEST(StudentT, TwoSidedPValuesMatchTables) {
@@ -65,7 +67,7 @@ TEST(StepwiseRegression, RetainsExactlyTheTermsThatExplainTheLabel) {
   llvm::Expected<StepwiseRegression> model = fitStepwiseRegression(s.x, s.y);
   ASSERT_TRUE(static_cast<bool>(model)) << llvm::toString(model.takeError());
   std::set<std::pair<size_t, size_t>> expected = {{0, 0}, {1, 1}, {0, 1}};
-  EXPECT_EQ(termSet(*model), expected) << model->formatTerms(sixKnobs());
+  EXPECT_EQ(termSet(*model), expected) << model->formatTerms(numberedKnobs(6, {}));
   EXPECT_GT(model->rSquared, 0.95);
   EXPECT_EQ(model->getInfluentialKnobs(), (std::vector<size_t>{0, 1}));
   for (double p : model->pValues)
@@ -81,7 +83,7 @@ TEST(StepwiseRegression, KeepsTheMainEffectsOfARetainedInteraction) {
   llvm::Expected<StepwiseRegression> model = fitStepwiseRegression(s.x, s.y);
   ASSERT_TRUE(static_cast<bool>(model)) << llvm::toString(model.takeError());
   std::set<std::pair<size_t, size_t>> expected = {{0, 0}, {1, 1}, {0, 1}};
-  EXPECT_EQ(termSet(*model), expected) << model->formatTerms(sixKnobs());
+  EXPECT_EQ(termSet(*model), expected) << model->formatTerms(numberedKnobs(6, {}));
   for (size_t i = 0; i < model->terms.size(); ++i)
     if (model->terms[i] == RegressionTerm{1, 1}) {
       EXPECT_GT(model->pValues[i], 0.05);
@@ -104,10 +106,7 @@ TEST(StepwiseRegression, DropsTermsBelowTheCoefficientCutAndNeedsRows) {
 }
 
 TEST(GuidedSampler, VariesTheKnobsOfTheRetainedTerms) {
-  std::vector<Knob> knobs;
-  for (const char *name : {"x1", "x2", "x3", "x4", "x5", "x6"})
-    knobs.push_back({name, {1, 2, 4, 8}});
-  llvm::Expected<SearchSpace> space = SearchSpace::create(knobs, {}, {});
+  llvm::Expected<SearchSpace> space = SearchSpace::create(numberedKnobs(6, {1, 2, 4, 8}), {}, {});
   ASSERT_TRUE(static_cast<bool>(space)) << llvm::toString(space.takeError());
   StepwiseRegression model;
   model.terms = {{0, 0}, {1, 1}, {0, 1}};
@@ -130,7 +129,8 @@ TEST(GuidedSampler, VariesTheKnobsOfTheRetainedTerms) {
 }
 
 TEST(GuidedSampler, StaysValidUnderConstraintsAndFillsWithoutTerms) {
-  std::vector<Knob> knobs = {{"x1", {1, 2, 4, 8}}, {"x2", {1, 2, 4, 8}}, {"x3", {1, 2}}};
+  std::vector<Knob> knobs = numberedKnobs(3, {1, 2, 4, 8});
+  knobs[2].values = {1, 2};
   llvm::Expected<SearchSpace> space = SearchSpace::create(knobs, {}, {"x1 * x2 <= 16"});
   ASSERT_TRUE(static_cast<bool>(space)) << llvm::toString(space.takeError());
   StepwiseRegression model;
@@ -146,10 +146,7 @@ TEST(GuidedSampler, StaysValidUnderConstraintsAndFillsWithoutTerms) {
 }
 
 TEST(GuidedSamplingTransfer, MeasuresTheGuidedSamplesFirstWithoutAPretrainedModel) {
-  std::vector<Knob> knobs;
-  for (const char *name : {"x1", "x2", "x3", "x4"})
-    knobs.push_back({name, {1, 2, 4, 8}});
-  llvm::Expected<SearchSpace> space = SearchSpace::create(knobs, {}, {});
+  llvm::Expected<SearchSpace> space = SearchSpace::create(numberedKnobs(4, {1, 2, 4, 8}), {}, {});
   ASSERT_TRUE(static_cast<bool>(space));
   auto model = std::make_shared<StepwiseRegression>();
   model->terms = {{2, 2}};

@@ -52,6 +52,14 @@ Grid makeGrid() {
   return g;
 }
 
+/// The target device's label of every row: `shift` of the source's.
+std::vector<double> shiftedTarget(const Grid &grid, const std::function<double(double)> &shift) {
+  std::vector<double> target;
+  for (double s : grid.source)
+    target.push_back(shift(s));
+  return target;
+}
+
 /// Every `stride`-th row, as the target rows measured before a fit.
 FeatureMatrix everyNth(const FeatureMatrix &x, size_t stride) {
   FeatureMatrix out;
@@ -109,9 +117,7 @@ TEST(LinearShift, ConstantSourceGivesTheMeanAndRejectsBadInput) {
 TEST(LinearModelShift, RecoversAKnownShiftOfTheSourceModel) {
   // The target device: target = 2 + 0.5 * source on every configuration.
   Grid grid = makeGrid();
-  std::vector<double> target;
-  for (double s : grid.source)
-    target.push_back(2 + 0.5 * s);
+  std::vector<double> target = shiftedTarget(grid, [](double s) { return 2 + 0.5 * s; });
   ShiftedCostModel lms(knownSource(), ShiftKind::Linear, /*seed=*/0);
   EXPECT_FALSE(lms.isTrained());
   // 12 measured target rows.
@@ -129,9 +135,7 @@ TEST(LinearModelShift, RecoversAKnownShiftOfTheSourceModel) {
 TEST(NonLinearModelShift, FitsAMonotoneNonLinearShiftBetterThanLinear) {
   // target = exp(4 * source): monotone, far from linear.
   Grid grid = makeGrid();
-  std::vector<double> target;
-  for (double s : grid.source)
-    target.push_back(std::exp(4 * s));
+  std::vector<double> target = shiftedTarget(grid, [](double s) { return std::exp(4 * s); });
   FeatureMatrix measuredX = everyNth(grid.x, 3);
   std::vector<double> measuredY = everyNth(target, 3);
   ShiftedCostModel lms(knownSource(), ShiftKind::Linear, 0);
@@ -158,9 +162,7 @@ TEST(NonLinearModelShift, FitsAMonotoneNonLinearShiftBetterThanLinear) {
 
 TEST(ShiftedTransferCostModel, KeepsTheShiftWhenItTransfers) {
   Grid grid = makeGrid();
-  std::vector<double> target;
-  for (double s : grid.source)
-    target.push_back(2 + 0.5 * s);
+  std::vector<double> target = shiftedTarget(grid, [](double s) { return 2 + 0.5 * s; });
   TransferOptions options;
   options.mode = TransferMode::LinearShift;
   auto log = std::make_shared<TransferLog>();
@@ -199,9 +201,7 @@ TEST(ShiftedTransferCostModel, FallsBackWhenTheSourceSaysNothing) {
 
 TEST(ShiftedTransferCostModel, FewRowsAreShiftedWithoutACheck) {
   Grid grid = makeGrid();
-  std::vector<double> target;
-  for (double s : grid.source)
-    target.push_back(1 - s);
+  std::vector<double> target = shiftedTarget(grid, [](double s) { return 1 - s; });
   TransferOptions options;
   options.mode = TransferMode::LinearShift;
   auto log = std::make_shared<TransferLog>();
