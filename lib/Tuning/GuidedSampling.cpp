@@ -131,8 +131,10 @@ public:
     std::vector<bool> barred(terms.size(), false);
     double residual = totalSquares;
     while (true) {
+      // Gains are per added term: more columns always fit better, and an
+      // interaction with its parents must not win on the parents' gain.
       std::vector<size_t> bestMove;
-      double bestResidual = residual;
+      double bestResidual = residual, bestGain = 0;
       for (size_t t = 0; t < terms.size(); ++t) {
         std::optional<std::vector<size_t>> move = forwardMove(t, model, barred);
         if (!move)
@@ -140,12 +142,16 @@ public:
         std::vector<size_t> candidate = model;
         candidate.insert(candidate.end(), move->begin(), move->end());
         std::optional<SubsetFit> fit = fitSubset(candidate, /*withPValues=*/false);
-        if (fit && fit->residual < bestResidual) {
+        if (!fit)
+          continue;
+        double gain = (residual - fit->residual) / totalSquares / move->size();
+        if (gain > bestGain) {
+          bestGain = gain;
           bestResidual = fit->residual;
           bestMove = *move;
         }
       }
-      if (bestMove.empty() || (residual - bestResidual) / totalSquares < options.minRSquaredGain)
+      if (bestMove.empty() || bestGain < options.minRSquaredGain)
         break;
       model.insert(model.end(), bestMove.begin(), bestMove.end());
       residual = bestResidual;

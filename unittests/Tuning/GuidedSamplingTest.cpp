@@ -90,6 +90,38 @@ TEST(StepwiseRegression, KeepsTheMainEffectsOfARetainedInteraction) {
     }
 }
 
+TEST(StepwiseRegression, LeavesOutSignificantButTinyEffects) {
+  // x3's effect is certain (t ~ 30 on 2000 rows) but explains 0.03% of the
+  // variance: the forward step's R^2 gain threshold keeps it out, so the
+  // sampler is not spread over knobs that hardly matter.
+  Sample s = drawSample({1, 2, 3, 4, 5}, 2000, 0.1,
+                        [](const Eigen::VectorXd &x) { return 3 * x(0) + 0.05 * x(2); });
+  llvm::Expected<StepwiseRegression> model = fitStepwiseRegression(s.x, s.y);
+  ASSERT_TRUE(static_cast<bool>(model)) << llvm::toString(model.takeError());
+  EXPECT_EQ(termSet(*model), (std::set<std::pair<size_t, size_t>>{{0, 0}}));
+  StepwiseOptions everyGain;
+  everyGain.minRSquaredGain = 0;
+  llvm::Expected<StepwiseRegression> loose = fitStepwiseRegression(s.x, s.y, everyGain);
+  ASSERT_TRUE(static_cast<bool>(loose)) << llvm::toString(loose.takeError());
+  EXPECT_TRUE(termSet(*loose).count({2, 2}));
+}
+
+TEST(StepwiseRegression, EliminatesTermsThatEnteredOnChance) {
+  // 40 noisy rows: irrelevant terms gain over 1% of R^2 by chance and
+  // enter; backward elimination removes them as not significant.
+  Sample s = drawSample({1, 2, 3, 4, 5}, 40, 3.0,
+                        [](const Eigen::VectorXd &x) { return 3 * x(0); });
+  llvm::Expected<StepwiseRegression> model = fitStepwiseRegression(s.x, s.y);
+  ASSERT_TRUE(static_cast<bool>(model)) << llvm::toString(model.takeError());
+  EXPECT_EQ(termSet(*model), (std::set<std::pair<size_t, size_t>>{{0, 0}}))
+      << model->formatTerms(numberedKnobs(6, {}));
+  StepwiseOptions keepAll;
+  keepAll.maxPValue = 1;
+  llvm::Expected<StepwiseRegression> forwardOnly = fitStepwiseRegression(s.x, s.y, keepAll);
+  ASSERT_TRUE(static_cast<bool>(forwardOnly)) << llvm::toString(forwardOnly.takeError());
+  EXPECT_GT(forwardOnly->terms.size(), 1u) << forwardOnly->formatTerms(numberedKnobs(6, {}));
+}
+
 TEST(StepwiseRegression, DropsTermsBelowTheCoefficientCutAndNeedsRows) {
   Sample s = drawSample({1, 2, 3, 4, 5}, 400, 0.5,
                         [](const Eigen::VectorXd &x) { return 3 * x(0) + 0.5 * x(2); });

@@ -15,8 +15,9 @@
 //     interaction is in the model only with both its main effects - a
 //     forward move adds an interaction together with any missing parent,
 //     and a main effect is not eliminated while an interaction uses it;
-//   - forward selection: the move with the largest gain in R^2 is taken
-//     while that gain is at least minRSquaredGain;
+//   - forward selection: the move with the largest gain in R^2 per term it
+//     adds is taken while that gain is at least minRSquaredGain (per term,
+//     so that an interaction does not enter on its parents' gain);
 //   - backward elimination after every forward move: the least significant
 //     removable term (two-sided t-test on its coefficient) is dropped while
 //     its p-value exceeds maxPValue; a dropped term does not come back
@@ -47,7 +48,8 @@ struct RegressionTerm {
 };
 
 struct StepwiseOptions {
-  /// A forward move must explain at least this share of the variance.
+  /// A forward move must explain at least this share of the variance per
+  /// term it adds.
   double minRSquaredGain = 0.01;
   /// Backward elimination drops a term whose p-value is above this.
   double maxPValue = 0.05;
