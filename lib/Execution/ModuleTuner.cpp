@@ -2,6 +2,7 @@
 
 #include "dltune/Execution/ModuleTuner.h"
 #include "dltune/Tuning/DatabaseHistory.h"
+#include "dltune/Tuning/GuidedSampling.h"
 #include "dltune/Tuning/PretrainedModel.h"
 #include "dltune/Tuning/SeededSearch.h"
 #include "dltune/Tuning/TransferSearch.h"
@@ -283,7 +284,27 @@ createTransferStrategy(const ModuleTunerOptions &options, Database &db, const Ta
          " task with 8 ok records); starting cold");
     return std::unique_ptr<SearchStrategy>();
   }
+  TransferSearchOptions to;
+  to.innerStrategy = options.strategy;
+  to.inner = so;
+  to.transfer.mode = *mode;
+  to.tuningSetSize = static_cast<size_t>(std::clamp<int64_t>(taskBudget / 4, 1, 300));
   std::vector<std::string> notes;
+  if (*mode == TransferMode::GuidedSampling) {
+    llvm::Expected<StepwiseRegression> regression =
+        fitGuidedSamplingRegression(sources, names, space.getKnobs(), notes);
+    if (!regression)
+      return regression.takeError();
+    for (const std::string &n : notes)
+      note("transfer: " + n);
+    note(llvm::formatv("transfer (gs): stepwise regression on {0} configurations of {1} other "
+                       "task(s), R^2 {2:f3}, terms: {3}",
+                       regression->rows, sources.size(), regression->rSquared,
+                       regression->formatTerms(space.getKnobs()))
+             .str());
+    to.guidedSampling = std::make_shared<const StepwiseRegression>(std::move(*regression));
+    return createTransferSearch(nullptr, to, std::make_shared<TransferLog>());
+  }
   llvm::Expected<PretrainingSet> set =
       buildPretrainingSet(sources, names, space.getKnobs(), *so.features, notes);
   if (!set)
@@ -301,11 +322,6 @@ createTransferStrategy(const ModuleTunerOptions &options, Database &db, const Ta
                      model->reused ? std::string(", reused")
                                    : llvm::formatv(" in {0:f1} s", model->trainSeconds).str())
            .str());
-  TransferSearchOptions to;
-  to.innerStrategy = options.strategy;
-  to.inner = so;
-  to.transfer.mode = *mode;
-  to.tuningSetSize = static_cast<size_t>(std::clamp<int64_t>(taskBudget / 4, 1, 300));
   return createTransferSearch(model->model, to, std::make_shared<TransferLog>());
 }
 

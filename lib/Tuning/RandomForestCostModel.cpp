@@ -37,7 +37,7 @@ struct Tree {
 
 class RandomForest : public CostModel {
 public:
-  explicit RandomForest(uint64_t seed) : seed(seed) {}
+  RandomForest(uint64_t seed, int treeCount) : seed(seed), treeCount(treeCount) {}
   llvm::StringRef getName() const override { return "rf"; }
   bool isTrained() const override { return !trees.empty(); }
   bool hasVariance() const override { return true; }
@@ -48,7 +48,7 @@ public:
                                      "random forest fit: %zu rows, %zu labels", x.rows(),
                                      y.size());
     std::mt19937_64 rng(seed);
-    trees.assign(kTrees, Tree());
+    trees.assign(treeCount, Tree());
     cols = x.cols;
     for (Tree &t : trees) {
       std::vector<size_t> rows(x.rows());
@@ -147,7 +147,7 @@ public:
   }
 
 private:
-  static constexpr int kTrees = 64, kMaxDepth = 14, kMinLeaf = 2;
+  static constexpr int kMaxDepth = 14, kMinLeaf = 2;
 
   int build(Tree &t, const FeatureMatrix &x, const std::vector<double> &y,
             std::vector<size_t> &rows, int depth, std::mt19937_64 &rng) {
@@ -210,13 +210,13 @@ private:
   }
 
   uint64_t seed;
+  int treeCount;
   size_t cols = 0;
   std::vector<Tree> trees;
 };
 } // namespace
 
-namespace mlir::dltune {
-std::unique_ptr<CostModel> createRandomForestCostModel(uint64_t seed) {
-  return std::make_unique<RandomForest>(seed);
+std::unique_ptr<CostModel> mlir::dltune::createRandomForestCostModel(uint64_t seed,
+                                                                     int treeCount) {
+  return std::make_unique<RandomForest>(seed, std::max(1, treeCount));
 }
-} // namespace mlir::dltune

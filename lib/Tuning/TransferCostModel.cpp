@@ -1,9 +1,12 @@
-//===- TransferCostModel.cpp - Pretrained model, MAP adaptation, guard ----===//
+//===- TransferCostModel.cpp - Pretrained model, adaptation or shift, guard ===//
 
 #include "dltune/Tuning/TransferCostModel.h"
 
 #include "dltune/Tuning/Error.h"
 #include "dltune/Tuning/GaussianProcessCostModel.h"
+#include "dltune/Tuning/ModelShift.h"
+
+#include "llvm/ADT/StringSwitch.h"
 
 #include <algorithm>
 #include <cmath>
@@ -13,13 +16,14 @@
 using namespace mlir::dltune;
 
 std::optional<TransferMode> mlir::dltune::parseTransferMode(llvm::StringRef name) {
-  if (name == "none")
-    return TransferMode::None;
-  if (name == "dm")
-    return TransferMode::DirectReuse;
-  if (name == "map")
-    return TransferMode::Map;
-  return std::nullopt;
+  return llvm::StringSwitch<std::optional<TransferMode>>(name)
+      .Case("none", TransferMode::None)
+      .Case("dm", TransferMode::DirectReuse)
+      .Case("map", TransferMode::Map)
+      .Case("lms", TransferMode::LinearShift)
+      .Case("nlms", TransferMode::NonLinearShift)
+      .Case("gs", TransferMode::GuidedSampling)
+      .Default(std::nullopt);
 }
 
 namespace {
@@ -63,17 +67,27 @@ public:
       : pretrained(std::move(pretrained)), options(std::move(options)), log(std::move(log)),
         rng(this->options.seed) {}
 
-  llvm::StringRef getName() const override { return pretrained->getName(); }
-  bool isTrained() const override { return true; }
-  bool hasVariance() const override { return active().hasVariance(); }
+  llvm::StringRef getName() const override {
+    return pretrained ? pretrained->getName() : llvm::StringRef(options.targetOnlyModel);
+  }
+  bool isTrained() const override { return current || pretrained; }
+  bool hasVariance() const override { return isTrained() && active().hasVariance(); }
   llvm::Expected<std::vector<double>> predict(const FeatureMatrix &x) const override {
+    if (!isTrained())
+      return makeError("transfer cost model: no pretrained model and no fit yet");
     return active().predict(x);
   }
   llvm::Error predictWithVariance(const FeatureMatrix &x, std::vector<double> &mean,
                                   std::vector<double> &variance) const override {
+    if (!isTrained())
+      return makeError("transfer cost model: no pretrained model and no fit yet");
     return active().predictWithVariance(x, mean, variance);
   }
-  llvm::Error save(const std::string &path) const override { return active().save(path); }
+  llvm::Error save(const std::string &path) const override {
+    if (!isTrained())
+      return makeError("transfer cost model: nothing to save before the first fit");
+    return active().save(path);
+  }
   llvm::Error load(const std::string &) override {
     return makeError("a transfer cost model is built from its pretrained model, not loaded");
   }
@@ -81,25 +95,28 @@ public:
   llvm::Error fit(const FeatureMatrix &x, const std::vector<double> &y) override {
     TransferDecision decision;
     decision.rows = x.rows();
-    if (options.mode != TransferMode::Map) {
+    if (options.mode == TransferMode::None || options.mode == TransferMode::DirectReuse ||
+        options.mode == TransferMode::GuidedSampling) {
       llvm::Expected<std::unique_ptr<CostModel>> cold = fitTargetOnly(x, y);
       if (!cold)
         return cold.takeError();
       current = std::move(*cold);
       decision.usedTransfer = false;
-      decision.reason = "dm: target-only " + options.targetOnlyModel + " refit";
+      decision.reason = std::string(options.mode == TransferMode::GuidedSampling ? "gs" : "dm") +
+                        ": target-only " + options.targetOnlyModel + " refit";
       record(std::move(decision));
       return llvm::Error::success();
     }
     if (x.rows() < options.guardMinRows) {
-      double strength = priorStrength ? priorStrength : 1.0;
-      llvm::Expected<std::unique_ptr<CostModel>> adapted =
-          adaptDeepGPCostModel(*pretrained, x, y, strength, options.adaptIterations);
-      if (!adapted)
-        return adapted.takeError();
-      current = std::move(*adapted);
-      decision.priorStrength = strength;
-      decision.reason = "too few rows to hold out; adapted without a check";
+      llvm::Expected<std::unique_ptr<CostModel>> transferred =
+          fitTransferred(x, y, initialPriorStrength());
+      if (!transferred)
+        return transferred.takeError();
+      decision.priorStrength = isMap() ? initialPriorStrength() : 0;
+      decision.reason = "too few rows to hold out; " +
+                        (isMap() ? std::string("adapted") : lastShift) +
+                        " without a check";
+      current = std::move(*transferred);
       record(std::move(decision));
       return llvm::Error::success();
     }
@@ -115,7 +132,7 @@ public:
     std::vector<double> yTrain = selectLabels(y, trainRows), yHeld = selectLabels(y, heldRows);
 
     std::unique_ptr<CostModel> transferOnSplit;
-    if (priorStrength == 0 && options.priorStrength == 0) {
+    if (isMap() && priorStrength == 0 && options.priorStrength == 0) {
       // First adaptation: the strength with the best held-out likelihood.
       double bestNll = INFINITY;
       for (double candidate : kPriorStrengthCandidates) {
@@ -135,13 +152,13 @@ public:
       if (!transferOnSplit)
         return makeError("MAP adaptation: no prior strength gave a finite held-out likelihood");
     } else {
-      if (priorStrength == 0)
+      if (isMap() && priorStrength == 0)
         priorStrength = options.priorStrength;
-      llvm::Expected<std::unique_ptr<CostModel>> adapted = adaptDeepGPCostModel(
-          *pretrained, xTrain, yTrain, priorStrength, options.adaptIterations);
-      if (!adapted)
-        return adapted.takeError();
-      transferOnSplit = std::move(*adapted);
+      llvm::Expected<std::unique_ptr<CostModel>> transferred =
+          fitTransferred(xTrain, yTrain, priorStrength);
+      if (!transferred)
+        return transferred.takeError();
+      transferOnSplit = std::move(*transferred);
     }
     llvm::Expected<std::unique_ptr<CostModel>> coldOnSplit = fitTargetOnly(xTrain, yTrain);
     if (!coldOnSplit)
@@ -159,11 +176,11 @@ public:
     decision.reason = decision.usedTransfer ? "transfer ranks held-out rows as well or better"
                                             : "target-only ranks held-out rows better: fall back";
     llvm::Expected<std::unique_ptr<CostModel>> chosen =
-        decision.usedTransfer
-            ? adaptDeepGPCostModel(*pretrained, x, y, priorStrength, options.adaptIterations)
-            : fitTargetOnly(x, y);
+        decision.usedTransfer ? fitTransferred(x, y, priorStrength) : fitTargetOnly(x, y);
     if (!chosen)
       return chosen.takeError();
+    if (decision.usedTransfer && !isMap())
+      decision.reason += "; " + lastShift;
     current = std::move(*chosen);
     record(std::move(decision));
     return llvm::Error::success();
@@ -171,6 +188,30 @@ public:
 
 private:
   const CostModel &active() const { return current ? *current : *pretrained; }
+  bool isMap() const { return options.mode == TransferMode::Map; }
+
+  /// The prior strength before one has been chosen: the option, else 1.
+  double initialPriorStrength() const {
+    if (priorStrength)
+      return priorStrength;
+    return options.priorStrength ? options.priorStrength : 1.0;
+  }
+
+  /// The MAP-adapted deep GP or the shifted pretrained model on `x`, `y`.
+  llvm::Expected<std::unique_ptr<CostModel>> fitTransferred(const FeatureMatrix &x,
+                                                            const std::vector<double> &y,
+                                                            double strength) {
+    if (isMap())
+      return adaptDeepGPCostModel(*pretrained, x, y, strength, options.adaptIterations);
+    auto shifted = std::make_unique<ShiftedCostModel>(
+        pretrained,
+        options.mode == TransferMode::LinearShift ? ShiftKind::Linear : ShiftKind::NonLinear,
+        options.seed);
+    if (llvm::Error e = shifted->fit(x, y))
+      return std::move(e);
+    lastShift = shifted->describe();
+    return std::unique_ptr<CostModel>(std::move(shifted));
+  }
 
   llvm::Expected<std::unique_ptr<CostModel>> fitTargetOnly(const FeatureMatrix &x,
                                                            const std::vector<double> &y) {
@@ -193,6 +234,8 @@ private:
   std::shared_ptr<TransferLog> log;
   std::unique_ptr<CostModel> current;
   double priorStrength = 0;
+  /// The latest shift's ShiftedCostModel::describe(), for the log.
+  std::string lastShift;
   std::mt19937_64 rng;
 };
 } // namespace

@@ -32,9 +32,14 @@ public:
     probeScores.clear();
     next = 0;
     checked = options.proxyProbes == 0;
+    rng.seed(seed ^ 0x7a11u);
+    if (options.transfer.mode == TransferMode::GuidedSampling) {
+      tuningSet = sampleGuidedConfigs(space, *options.guidedSampling, options.tuningSetSize, rng);
+      checked = true;
+      return;
+    }
     // The distinct configurations a bounded number of draws reaches (all of
     // them on a small recorded space).
-    rng.seed(seed ^ 0x7a11u);
     std::set<Config> drawn;
     for (size_t draw = 0; draw < 3 * options.rankedSampleSize &&
                           drawn.size() < options.rankedSampleSize;
@@ -185,7 +190,10 @@ llvm::Expected<std::unique_ptr<SearchStrategy>>
 mlir::dltune::createTransferSearch(std::shared_ptr<const CostModel> pretrained,
                                    TransferSearchOptions options,
                                    std::shared_ptr<TransferLog> log) {
-  if (!pretrained || !pretrained->isTrained())
+  bool guided = options.transfer.mode == TransferMode::GuidedSampling;
+  if (guided && !options.guidedSampling)
+    return makeError("transfer 'gs' needs the stepwise regression on the history");
+  if (!guided && (!pretrained || !pretrained->isTrained()))
     return makeError("transfer needs a trained pretrained model");
   if (options.innerStrategy != "sa" && options.innerStrategy != "evolutionary")
     return makeError("transfer needs the model-based strategy sa or evolutionary, not '" +

@@ -237,10 +237,6 @@ private:
 };
 } // namespace
 
-namespace mlir::dltune {
-std::unique_ptr<CostModel> createRandomForestCostModel(uint64_t seed);
-} // namespace mlir::dltune
-
 llvm::Expected<std::unique_ptr<CostModel>>
 mlir::dltune::createCostModel(llvm::StringRef name, uint64_t seed, int planSize) {
   if (name == "xgb")

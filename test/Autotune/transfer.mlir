@@ -16,7 +16,9 @@
 // RUN: not dltune tune %s --transfer map --strategy random --db %t/x.db 2>&1 | FileCheck %s --check-prefix=RANDOM
 // RANDOM: transfer=map needs strategy sa or evolutionary
 // RUN: not dltune tune %s --transfer mapp --strategy sa --db %t/x.db 2>&1 | FileCheck %s --check-prefix=MODE
-// MODE: transfer must be none, dm or map, got 'mapp'
+// MODE: transfer must be one of none, dm, map, lms, nlms, gs, got 'mapp'
+// RUN: not dltune tune %s --transfer gs --strategy sa --cost-model xgb --db %t/x.db 2>&1 | FileCheck %s --check-prefix=GSMODEL
+// GSMODEL: transfer=gs pretrains no model: leave cost-model out (its learner is xgb), got 'xgb'
 // RUN: not dltune tune %s --transfer map --strategy sa --cost-model xgb --db %t/x.db 2>&1 | FileCheck %s --check-prefix=MAPXGB
 // MAPXGB: transfer=map adapts a deep GP: cost-model must be dgp
 // RUN: not dltune tune %s --transfer dm --strategy sa --history %t/none.json --trials 2 --db %t/x.db 2>&1 | FileCheck %s --check-prefix=NOFILE

@@ -3,7 +3,7 @@
 //   dltune replay --dataset FILE [--strategy random] [--cost-model M]
 //                 [--plan-size P] [--first-fit F] [--trials N] [--seeds K]
 //                 [--time-budget S] [--stochastic] [--report OUT.csv]
-//                 [--history FILE[,FILE...] --transfer none|dm|map
+//                 [--history FILE[,FILE...] --transfer none|dm|map|lms|nlms|gs
 //                  [--tuning-set T] [--prior-strength S] [--adapt-iterations N]
 //                  [--transfer-fallback M] [--pretrained-cache DIR]
 //                  [--pretrain-iterations N] [--dgp-inducing M] [--dgp-hidden H]]
@@ -18,6 +18,7 @@
 #include "ReplayOptions.h"
 
 #include "dltune/Tuning/DeepGaussianProcess.h"
+#include "dltune/Tuning/GuidedSampling.h"
 #include "dltune/Tuning/PretrainedModel.h"
 #include "dltune/Tuning/ReplayMeasurer.h"
 #include "dltune/Tuning/TransferSearch.h"
@@ -79,12 +80,16 @@ static cl::opt<std::string>
 static cl::opt<std::string>
     transferMode("transfer",
                  cl::desc("none; dm (the pretrained model picks the tuning set, target-only "
-                          "refits); map (MAP-adapted deep GP with the negative-transfer guard)"),
+                          "refits); map (MAP-adapted deep GP); lms / nlms (the pretrained "
+                          "model shifted by a linear map / 16-tree forest of its prediction); "
+                          "map, lms and nlms under the negative-transfer guard; gs (guided "
+                          "sampling: the tuning set varies the knobs a stepwise regression on "
+                          "the history names, then target-only refits; no pretrained model)"),
                  cl::init("none"), cl::sub(replayCmd));
 static cl::opt<int64_t>
     tuningSetSize("tuning-set",
                   cl::desc("Transfer: configurations measured first in the pretrained model's "
-                           "order (default min(300, trials / 4))"),
+                           "order, or gs's guided samples (default min(300, trials / 4))"),
                   cl::init(-1), cl::sub(replayCmd));
 static cl::opt<double>
     priorStrength("prior-strength",
@@ -106,7 +111,7 @@ static cl::opt<int> dgpHidden("dgp-hidden",
                               cl::init(0), cl::sub(replayCmd));
 static cl::opt<std::string>
     transferFallback("transfer-fallback",
-                     cl::desc("Target-only model of dm and of the guard's fallback"),
+                     cl::desc("Target-only model of dm and gs, and of the guard's fallback"),
                      cl::init("xgb"), cl::sub(replayCmd));
 static cl::opt<std::string>
     pretrainedCache("pretrained-cache",
@@ -175,21 +180,26 @@ int replayCommand() {
 
   std::optional<TransferMode> mode = parseTransferMode(transferMode);
   if (!mode)
-    return fail("unknown --transfer '" + transferMode + "' (known: none, dm, map)");
+    return fail("unknown --transfer '" + transferMode + "' (known: " + kKnownTransferModes +
+                ")");
   if (*mode != TransferMode::None && historyFiles.empty())
     return fail("--transfer " + transferMode + " needs --history FILE[,FILE...]");
   if (*mode == TransferMode::None && !historyFiles.empty())
-    return fail("--history is used only with --transfer dm or map");
+    return fail("--history is used only with --transfer");
   // Checked before pretraining, which takes a while (the library checks too).
   if (*mode != TransferMode::None && strategyName != "sa" && strategyName != "evolutionary")
     return fail("transfer needs the model-based strategy sa or evolutionary, not '" +
                 strategyName + "'");
   if (*mode == TransferMode::Map && !costModel.empty() && costModel != "dgp")
     return fail("transfer 'map' adapts a deep GP: use --cost-model dgp, not '" + costModel + "'");
+  if (*mode == TransferMode::GuidedSampling && !costModel.empty())
+    return fail("transfer 'gs' pretrains no model: leave --cost-model out (its learner is "
+                "--transfer-fallback)");
   if (adaptIterations < 1 || priorStrength < 0)
     return fail("--adapt-iterations must be at least 1 and --prior-strength at least 0");
   std::shared_ptr<const FeatureExtractor> features = createKnobFeatureExtractor(space);
   std::shared_ptr<const CostModel> pretrained;
+  std::shared_ptr<const StepwiseRegression> guide;
   if (*mode != TransferMode::None) {
     std::vector<std::string> names;
     llvm::Expected<std::vector<KernelTunerCache>> sources =
@@ -197,30 +207,43 @@ int replayCommand() {
     if (!sources)
       return fail(llvm::toString(sources.takeError()));
     std::vector<std::string> notes;
-    llvm::Expected<PretrainingSet> set =
-        buildPretrainingSet(*sources, names, cache->knobs, *features, notes);
-    if (!set)
-      return fail(llvm::toString(set.takeError()));
-    for (const std::string &note : notes)
-      llvm::outs() << "note: " << note << "\n";
-    DeepGPOptions dgpOptions;
-    if (pretrainIterations > 0)
-      dgpOptions.iterations = pretrainIterations;
-    if (dgpInducing > 0)
-      dgpOptions.inducingPoints = dgpInducing;
-    dgpOptions.hiddenDims = dgpHidden;
-    std::string modelName = costModel.empty() ? std::string("dgp") : std::string(costModel);
-    llvm::Expected<PretrainedModel> model =
-        getPretrainedModel(modelName, *set, /*seed=*/0, pretrainedCache, dgpOptions);
-    if (!model)
-      return fail(llvm::toString(model.takeError()));
-    llvm::outs() << llvm::formatv("pretrained {0} on {1} recorded configurations of {2} "
-                                  "device(s): {3}\n",
-                                  modelName, set->labels.size(), sources->size(),
-                                  model->reused ? std::string("reused from the cache")
-                                                : llvm::formatv("{0:f1} s", model->trainSeconds)
-                                                      .str());
-    pretrained = model->model;
+    if (*mode == TransferMode::GuidedSampling) {
+      llvm::Expected<StepwiseRegression> regression =
+          fitGuidedSamplingRegression(*sources, names, cache->knobs, notes);
+      if (!regression)
+        return fail(llvm::toString(regression.takeError()));
+      for (const std::string &note : notes)
+        llvm::outs() << "note: " << note << "\n";
+      llvm::outs() << llvm::formatv("guided sampling: stepwise regression on {0} recorded "
+                                    "configurations of {1} device(s), R^2 {2:f3}, terms: {3}\n",
+                                    regression->rows, sources->size(), regression->rSquared,
+                                    regression->formatTerms(cache->knobs));
+      guide = std::make_shared<const StepwiseRegression>(std::move(*regression));
+    } else {
+      llvm::Expected<PretrainingSet> set =
+          buildPretrainingSet(*sources, names, cache->knobs, *features, notes);
+      if (!set)
+        return fail(llvm::toString(set.takeError()));
+      for (const std::string &note : notes)
+        llvm::outs() << "note: " << note << "\n";
+      DeepGPOptions dgpOptions;
+      if (pretrainIterations > 0)
+        dgpOptions.iterations = pretrainIterations;
+      if (dgpInducing > 0)
+        dgpOptions.inducingPoints = dgpInducing;
+      dgpOptions.hiddenDims = dgpHidden;
+      std::string modelName = costModel.empty() ? std::string("dgp") : std::string(costModel);
+      llvm::Expected<PretrainedModel> model =
+          getPretrainedModel(modelName, *set, /*seed=*/0, pretrainedCache, dgpOptions);
+      if (!model)
+        return fail(llvm::toString(model.takeError()));
+      llvm::outs() << llvm::formatv(
+          "pretrained {0} on {1} recorded configurations of {2} device(s): {3}\n", modelName,
+          set->labels.size(), sources->size(),
+          model->reused ? std::string("reused from the cache")
+                        : llvm::formatv("{0:f1} s", model->trainSeconds).str());
+      pretrained = model->model;
+    }
   }
   size_t tuningSet = tuningSetSize >= 0 ? static_cast<size_t>(tuningSetSize)
                                         : std::min<size_t>(300, trials / 4);
@@ -235,7 +258,7 @@ int replayCommand() {
     auto log = std::make_shared<TransferLog>();
     llvm::Expected<std::unique_ptr<SearchStrategy>> strategy =
         createSearchStrategy(strategyName, so);
-    if (strategy && pretrained) {
+    if (strategy && *mode != TransferMode::None) {
       TransferSearchOptions transferOptions;
       transferOptions.innerStrategy = strategyName;
       transferOptions.inner = so;
@@ -244,6 +267,7 @@ int replayCommand() {
       transferOptions.transfer.adaptIterations = adaptIterations;
       transferOptions.transfer.targetOnlyModel = transferFallback;
       transferOptions.tuningSetSize = tuningSet;
+      transferOptions.guidedSampling = guide;
       strategy = createTransferSearch(pretrained, transferOptions, log);
     }
     if (!strategy)
@@ -268,10 +292,13 @@ int replayCommand() {
     for (const TransferDecision &d : *log) {
       llvm::outs() << llvm::formatv("  transfer decision on {0} rows: {1}", d.rows,
                                     d.usedTransfer ? "transferred model" : "target-only model");
-      if (!std::isnan(d.transferRho))
-        llvm::outs() << llvm::formatv(" (held-out Spearman transfer {0:f3}, target-only {1:f3}, "
-                                      "prior strength {2})",
-                                      d.transferRho, d.targetOnlyRho, d.priorStrength);
+      if (!std::isnan(d.transferRho)) {
+        llvm::outs() << llvm::formatv(" (held-out Spearman transfer {0:f3}, target-only {1:f3}",
+                                      d.transferRho, d.targetOnlyRho);
+        if (d.priorStrength > 0)
+          llvm::outs() << llvm::formatv(", prior strength {0}", d.priorStrength);
+        llvm::outs() << ")";
+      }
       llvm::outs() << ": " << d.reason << "\n";
     }
   }

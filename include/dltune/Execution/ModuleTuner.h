@@ -13,6 +13,7 @@
 #include "dltune/Execution/TuningEvents.h"
 #include "dltune/Tuning/SearchStrategy.h"
 #include "dltune/Tuning/TaskScheduler.h"
+#include "dltune/Tuning/TransferCostModel.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
@@ -59,7 +60,9 @@ struct ModuleTunerOptions {
   unsigned confirmRepeats = 5;
   double rtol = -1, atol = -1; // result-check tolerances; negative: by element type
   /// Transfer learning (docs/cost-models.md): none, dm (direct reuse of a
-  /// model pretrained on `history`) or map (MAP adaptation of a deep GP).
+  /// model pretrained on `history`), map (MAP adaptation of a deep GP), lms
+  /// or nlms (the pretrained model shifted onto the task), gs (guided
+  /// sampling from a stepwise regression on `history`).
   std::string transfer = "none";
   /// What transfer pretrains on: "db" (other tasks of the same op in the
   /// database) or comma-separated Kernel Tuner cache files.
@@ -108,8 +111,11 @@ template <typename Fn> void forEachTunerOption(ModuleTunerOptions &o, Fn &&fn) {
      "refused for random and grid",
      false);
   fn("transfer", o.transfer,
-     "Transfer learning: none, dm (reuse a model pretrained on history) or map (adapt a "
-     "pretrained deep GP); needs strategy sa or evolutionary",
+     "Transfer learning: none, dm (reuse a model pretrained on history), map (adapt a "
+     "pretrained deep GP), lms / nlms (shift the pretrained model by a linear map / random "
+     "forest of its prediction) or gs (first measure configurations that vary the knobs a "
+     "stepwise regression on history names; pretrains nothing); needs strategy sa or "
+     "evolutionary",
      false);
   fn("history", o.history,
      "With transfer: db (other tasks of the same op in the database) or comma-separated "
@@ -175,14 +181,19 @@ inline llvm::Error validateTunerOptions(const ModuleTunerOptions &o) {
   llvm::Expected<std::unique_ptr<SearchStrategy>> s = createSearchStrategy(o.strategy, probe);
   if (!s)
     return s.takeError();
-  if (o.transfer != "none" && o.transfer != "dm" && o.transfer != "map")
-    return bad("transfer must be none, dm or map, got '" + o.transfer + "'");
+  std::optional<TransferMode> transfer = parseTransferMode(o.transfer);
+  if (!transfer)
+    return bad("transfer must be one of " + llvm::Twine(kKnownTransferModes) + ", got '" +
+               o.transfer + "'");
   if (o.transfer != "none" && o.strategy != "sa" && o.strategy != "evolutionary")
     return bad("transfer=" + o.transfer + " needs strategy sa or evolutionary (the search "
                "that follows the tuning set), got '" + o.strategy + "'");
   if (o.transfer == "map" && !o.costModel.empty() && o.costModel != "dgp")
     return bad("transfer=map adapts a deep GP: cost-model must be dgp (or left out), got '" +
                o.costModel + "'");
+  if (o.transfer == "gs" && !o.costModel.empty())
+    return bad("transfer=gs pretrains no model: leave cost-model out (its learner is xgb), "
+               "got '" + o.costModel + "'");
   return llvm::Error::success();
 }
 

@@ -72,6 +72,10 @@ llvm::Expected<std::unique_ptr<CostModel>> createCostModel(llvm::StringRef name,
                                                            uint64_t seed = 0,
                                                            int planSize = 64);
 
+/// The "rf" model with `treeCount` trees (createCostModel's has 64;
+/// NLMS's shift of a source model has the OpML'19 code's 16).
+std::unique_ptr<CostModel> createRandomForestCostModel(uint64_t seed, int treeCount = 64);
+
 /// AutoTVM's labels: throughput 1/time normalised by its maximum; failed
 /// configurations (NaN or non-positive time) get 0.
 std::vector<double> normalizedThroughput(const std::vector<double> &timesMs);

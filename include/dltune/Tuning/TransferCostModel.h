@@ -3,15 +3,21 @@
 // The cost model a search strategy sees when tuning with transfer. It
 // predicts with the model pretrained on history until target measurements
 // come in; then, on every fit,
-//   - dm:  direct model reuse (OpML'19): the pretrained model has done its
-//          part (it chose the first measurements); a target-only model is
-//          fitted on the target rows;
-//   - map: the deep GP is adapted by MAP (adaptDeepGPCostModel) to the
-//          target rows, under the negative-transfer guard: the adapted
-//          model and a target-only model are both fitted on a random 75% of
-//          the target rows and ranked on the other 25% (Spearman); when the
-//          target-only model ranks clearly better the tuner falls back to
-//          it. Every decision is logged.
+//   - dm:   direct model reuse (OpML'19): the pretrained model has done its
+//           part (it chose the first measurements); a target-only model is
+//           fitted on the target rows;
+//   - map:  the deep GP is adapted by MAP (adaptDeepGPCostModel) to the
+//           target rows;
+//   - lms, nlms: the pretrained model shifted onto the target by a linear
+//           map or a random forest of its prediction (ModelShift.h);
+//   - gs:   guided sampling (GuidedSampling.h) chose the first
+//           measurements; like dm, a target-only model is fitted (there may
+//           be no pretrained model at all).
+// map, lms and nlms run under the negative-transfer guard: the transferred
+// model and a target-only model are both fitted on a random 75% of the
+// target rows and ranked on the other 25% (Spearman); when the target-only
+// model ranks clearly better the tuner falls back to it. Every decision is
+// logged.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLTUNE_TUNING_TRANSFERCOSTMODEL_H
@@ -23,9 +29,18 @@
 
 namespace mlir::dltune {
 
-enum class TransferMode { None, DirectReuse, Map };
-/// "none", "dm", "map"; nullopt for anything else.
+enum class TransferMode {
+  None,
+  DirectReuse,
+  Map,
+  LinearShift,
+  NonLinearShift,
+  GuidedSampling
+};
+/// "none", "dm", "map", "lms", "nlms", "gs"; nullopt for anything else.
 std::optional<TransferMode> parseTransferMode(llvm::StringRef name);
+/// The names parseTransferMode knows, for error messages.
+inline constexpr const char *kKnownTransferModes = "none, dm, map, lms, nlms, gs";
 
 struct TransferOptions {
   TransferMode mode = TransferMode::Map;
@@ -35,7 +50,7 @@ struct TransferOptions {
   double priorStrength = 0;
   /// Adam steps of each MAP adaptation.
   int adaptIterations = 300;
-  /// The target-only model of dm and of the guard's fallback.
+  /// The target-only model of dm and gs, and of the guard's fallback.
   std::string targetOnlyModel = "xgb";
   /// The guard falls back when the target-only model's held-out Spearman
   /// exceeds the transferred one's by more than this.
@@ -61,7 +76,8 @@ struct TransferDecision {
 /// Collects the decisions of every TransferCostModel made for one run.
 using TransferLog = std::vector<TransferDecision>;
 
-/// `pretrained` must be trained (a "dgp" for map); `log` may be null.
+/// `pretrained` must be trained (a "dgp" for map; gs may pass null: it
+/// never predicts with it); `log` may be null.
 std::unique_ptr<CostModel> createTransferCostModel(std::shared_ptr<const CostModel> pretrained,
                                                    const TransferOptions &options,
                                                    std::shared_ptr<TransferLog> log);

@@ -5,8 +5,14 @@
 // pretrained on history, measure the best `tuningSetSize` of them first
 // (best predicted first; they count in the trial budget), then hand over to
 // the inner strategy, whose cost model is a TransferCostModel (MAP
-// adaptation with the negative-transfer guard, or direct reuse) refitted as
-// measurements arrive.
+// adaptation or a model shift with the negative-transfer guard, or direct
+// reuse) refitted as measurements arrive.
+//
+// Guided sampling (gs, OpML'19) replaces the ranked tuning set: the first
+// tuningSetSize measurements vary the knobs of the stepwise regression
+// fitted on the history (sampleGuidedConfigs), the proxy check is skipped
+// (no pretrained ranking is used) and the inner strategy refits the
+// target-only model.
 //
 // Before committing to the tuning set, a proxy-device check (the
 // monotonicity assumption of the edge-devices paper): the first probes are
@@ -20,6 +26,7 @@
 #ifndef DLTUNE_TUNING_TRANSFERSEARCH_H
 #define DLTUNE_TUNING_TRANSFERSEARCH_H
 
+#include "dltune/Tuning/GuidedSampling.h"
 #include "dltune/Tuning/SearchStrategy.h"
 #include "dltune/Tuning/TransferCostModel.h"
 
@@ -39,9 +46,13 @@ struct TransferSearchOptions {
   /// The proxy-device check; 0 probes: none.
   size_t proxyProbes = 16;
   double proxyMinSpearman = 0.5;
+  /// gs: the stepwise regression on the history (fitGuidedSamplingRegression).
+  std::shared_ptr<const StepwiseRegression> guidedSampling;
 };
 
-/// Errors: an inner strategy that is not model-based, map without a dgp.
+/// Errors: an inner strategy that is not model-based, map without a dgp,
+/// gs without its regression, any other mode without a trained pretrained
+/// model (gs takes none).
 /// Decisions of every fit are appended to `log` (may be null).
 llvm::Expected<std::unique_ptr<SearchStrategy>>
 createTransferSearch(std::shared_ptr<const CostModel> pretrained, TransferSearchOptions options,
