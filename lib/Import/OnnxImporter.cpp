@@ -995,10 +995,18 @@ llvm::Error Importer::importGemm(const onnx::NodeProto &node) {
   Value av = *a, bv = *bm;
   if (typeOf(av).getRank() != 2 || typeOf(bv).getRank() != 2)
     return nodeError(node, "A and B must be 2-D");
+  // A constant operand (the usual transposed FC weight) is transposed here,
+  // once, rather than by a linalg.transpose on every call.
+  auto transposedInput = [&](int input, Value v) {
+    const KnownTensor *k = known(node.input(input));
+    if (k && k->size() > 0 && (k->isFloat ? k->f.size() : k->i.size()) == size_t(k->size()))
+      return materialize(permutedKnown(*k, {1, 0}), typeOf(v).getElementType());
+    return transposed(v, {1, 0});
+  };
   if (intAttr(node, "transA", 0))
-    av = transposed(av, {1, 0});
+    av = transposedInput(0, av);
   if (intAttr(node, "transB", 0))
-    bv = transposed(bv, {1, 0});
+    bv = transposedInput(1, bv);
   int64_t m = typeOf(av).getDimSize(0), k = typeOf(av).getDimSize(1),
           n = typeOf(bv).getDimSize(1);
   if (typeOf(bv).getDimSize(0) != k)

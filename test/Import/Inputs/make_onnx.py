@@ -175,6 +175,12 @@ def case_gemm():
     return [node], {"a": a}, {"b": b, "c": c}, [("y", (0.5 * a @ b.T + 2.0 * c).astype(np.float32))]
 
 
+def case_gemm_inputs():
+    a, b = rand(7, 5), rand(6, 7)
+    node = helper.make_node("Gemm", ["a", "b"], ["y"], name="fc_in", transA=1, transB=1)
+    return [node], {"a": a, "b": b}, {}, [("y", (a.T @ b.T).astype(np.float32))]
+
+
 def case_matmul_batched():
     a, b = rand(2, 3, 4, 5), rand(2, 3, 5, 6)
     node = helper.make_node("MatMul", ["a", "b"], ["y"], name="bmm")
