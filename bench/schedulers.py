@@ -115,6 +115,49 @@ def reach(trace, target):
     return float("inf"), float("inf")
 
 
+def plot(models, schedulers, curves, best_of):
+    """One figure per model: median model latency against measurements."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        for model in models:
+            plt.figure(figsize=(7, 4))
+            for sched in schedulers:
+                pts = [(c[2], c[3]) for c in curves if c[0] == model and c[1] == sched]
+                plt.plot([p[0] for p in pts], [p[1] for p in pts], label=sched)
+            plt.axhline(1.05 * best_of[model], color="grey", linestyle="--", linewidth=0.8,
+                        label="5% above best reachable")
+            plt.xlabel("measurements")
+            plt.ylabel("model latency (ms), median over seeds")
+            plt.yscale("log")
+            plt.legend()
+            plt.title(model)
+            plt.tight_layout()
+            plt.savefig(os.path.join(HERE, "results", f"schedulers_{model}.png"), dpi=120)
+    except ImportError:
+        print("matplotlib is not installed: no plot (the curves are in "
+              "bench/results/schedulers_curves.csv)")
+
+
+def replot():
+    """Redraws the figures from the committed CSVs (no replay)."""
+    res = os.path.join(HERE, "results")
+    curves, best_of, models, scheds = [], {}, [], []
+    with open(os.path.join(res, "schedulers_curves.csv")) as f:
+        for r in csv.DictReader(f):
+            curves.append([r["model"], r["scheduler"], int(r["trial"]),
+                           float(r["median_model_latency_ms"])])
+            if r["model"] not in models:
+                models.append(r["model"])
+            if r["scheduler"] not in scheds:
+                scheds.append(r["scheduler"])
+    with open(os.path.join(res, "schedulers.csv")) as f:
+        for r in csv.DictReader(f):
+            best_of[r["model"]] = float(r["best_reachable_ms"])
+    plot(models, scheds, curves, best_of)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
@@ -127,12 +170,16 @@ def main():
     ap.add_argument("--jobs", type=int, default=1, help="replays run at once")
     ap.add_argument("--schedulers", default=",".join(SCHEDULERS))
     ap.add_argument("--models", default=",".join(MODELS))
+    ap.add_argument("--replot", action="store_true",
+                    help="only redraw the figures from results/*.csv")
     args = ap.parse_args()
+    if args.replot:
+        return replot()
     if not os.path.isdir(HUB):
         sys.exit(f"datasets not found at {HUB}")
     dltune = os.path.join(args.build, "bin", "dltune")
     os.makedirs(os.path.join(HERE, "results"), exist_ok=True)
-    out_rows, curves = [], []
+    out_rows, curves, best_of = [], [], {}
     summary = []
     with tempfile.TemporaryDirectory() as tmp:
         pairs = [(m, s) for m in args.models.split(",") for s in args.schedulers.split(",")]
@@ -155,6 +202,7 @@ def main():
                 curves.append([model, sched, k + 1, statistics.median(lat)])
             summary.append((model, sched, per, overhead, len(rows), wall,
                             statistics.median(t[-1][1] for t in rows.values()) / best))
+            best_of[model] = best
             print(f"# {model} {sched}: {len(rows)} seeds in {wall:.0f} s", file=sys.stderr)
     with open(os.path.join(HERE, "results", "schedulers.csv"), "w", newline="") as f:
         w = csv.writer(f)
@@ -198,24 +246,7 @@ def main():
                 a, b = med[(model, other)], med[(model, "dynatune")]
                 cols.append(f"vs {other} {a[0] / b[0]:.2f}x; {a[1] / b[1]:.2f}x")
         print(f"{model:8} " + "   ".join(cols))
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-        for model in args.models.split(","):
-            plt.figure(figsize=(7, 4))
-            for sched in args.schedulers.split(","):
-                pts = [(c[2], c[3]) for c in curves if c[0] == model and c[1] == sched]
-                plt.plot([p[0] for p in pts], [p[1] for p in pts], label=sched)
-            plt.xlabel("measurements")
-            plt.ylabel("model latency (ms), median over seeds")
-            plt.yscale("log")
-            plt.legend()
-            plt.title(model)
-            plt.savefig(os.path.join(HERE, "results", f"schedulers_{model}.png"), dpi=120)
-    except ImportError:
-        print("matplotlib is not installed: no plot (the curves are in "
-              "bench/results/schedulers_curves.csv)")
+    plot(args.models.split(","), args.schedulers.split(","), curves, best_of)
 
 
 if __name__ == "__main__":
