@@ -38,7 +38,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import make_models  # noqa: E402
 
-DLTUNE = os.path.join(ROOT, "build", "bin", "dltune")
+DLTUNE = os.path.join(ROOT, "build", "bin", "dltune")  # --build changes it
 
 
 def run_dltune(mlir, threads, extra, save=None, inp=None):
@@ -72,7 +72,12 @@ def main():
     p.add_argument("--repeat", type=int, default=5)
     p.add_argument("--workdir", default="/tmp/dltune-models")
     p.add_argument("--tuned-db")
+    # Run from a copy of the build so that rebuilding does not break a run.
+    p.add_argument("--build", default=os.path.join(ROOT, "build"))
+    p.add_argument("--out", default="models", help="results/NAME.csv")
     a = p.parse_args()
+    global DLTUNE
+    DLTUNE = os.path.join(a.build, "bin", "dltune")
     os.makedirs(a.workdir, exist_ok=True)
     names = a.models.split(",")
     subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "make_models.py"), a.workdir,
@@ -86,7 +91,7 @@ def main():
                     "default": (base + ".mlir", ["--default-config"])}
         if a.tuned_db:
             tuned = base + ".tuned.mlir"
-            subprocess.run(f"{os.path.join(ROOT, 'build', 'bin', 'dltune-opt')} {base}.mlir "
+            subprocess.run(f"{os.path.join(a.build, 'bin', 'dltune-opt')} {base}.mlir "
                            f"--dltune-annotate=threads=1 --dltune-apply-best=db={a.tuned_db} "
                            f"-o {tuned}", shell=True, check=True, stderr=subprocess.DEVNULL)
             variants["tuned"] = (tuned, [])
@@ -114,9 +119,10 @@ def main():
             med = {k: statistics.median(v) for k, v in samples.items()}
             print(f"{name:14s} {threads}t  " + "  ".join(f"{k} {v:9.2f} ms" for k, v in med.items())
                   + f"  torch/default {med['pytorch'] / med['default']:.2f}x"
+                  + (f"  torch/tuned {med['pytorch'] / med['tuned']:.2f}x" if "tuned" in med else "")
                   + f"  max rel err {err:.1e}", flush=True)
     os.makedirs(os.path.join(HERE, "results"), exist_ok=True)
-    with open(os.path.join(HERE, "results", "models.csv"), "w", newline="") as f:
+    with open(os.path.join(HERE, "results", a.out + ".csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
         w.writeheader()
         w.writerows(rows)

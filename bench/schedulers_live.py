@@ -3,6 +3,7 @@
 
     python3 bench/schedulers_live.py MODEL.mlir [--schedulers sequential,gradient,dynatune]
                                      [--trials N] [--slot-trials S] [--threads T]
+                                     [--build DIR] [--keep-db DIR] [--out NAME]
 
 For each scheduler: a fresh database, `dltune tune MODEL --scheduler NAME
 --trials N` (one model budget), the progress lines read as they arrive and
@@ -25,14 +26,13 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DLTUNE = os.path.join(os.path.dirname(HERE), "build", "bin", "dltune")
 LINE = re.compile(r"model trial (\d+)/(\d+): \[(\d+)/\d+\] .*; model ([0-9.]+) ms "
                   r"\(untuned ([0-9.]+)\)")
 
 
 def run(model, scheduler, a, workdir):
     db = os.path.join(workdir, f"{scheduler}.db")
-    cmd = [DLTUNE, "tune", model, "--scheduler", scheduler, "--trials", str(a.trials),
+    cmd = [os.path.join(a.build, "bin", "dltune"), "tune", model, "--scheduler", scheduler, "--trials", str(a.trials),
            "--slot-trials", str(a.slot_trials), "--threads", str(a.threads), "--db", db,
            "--jobs", "2", "--confirm-top", "0", "--seed", str(a.seed)]
     start = time.monotonic()
@@ -63,9 +63,17 @@ def main():
     p.add_argument("--slot-trials", type=int, default=8)
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--seed", type=int, default=0)
+    # Run from a copy of the build so that rebuilding does not break a run.
+    p.add_argument("--build", default=os.path.join(os.path.dirname(HERE), "build"))
+    # Keep each scheduler's database there (DIR/SCHEDULER.db), e.g. to
+    # apply the tuned configurations with bench/models.py --tuned-db.
+    p.add_argument("--keep-db")
+    p.add_argument("--out", default="schedulers_live", help="results/NAME.csv")
     a = p.parse_args()
     curves = {}
-    with tempfile.TemporaryDirectory() as workdir:
+    with tempfile.TemporaryDirectory() as tmp:
+        workdir = a.keep_db or tmp
+        os.makedirs(workdir, exist_ok=True)
         for s in a.schedulers.split(","):
             curves[s] = run(a.model, s, a, workdir)
     best = min(c[-1][2] for c in curves.values() if c)
@@ -86,7 +94,7 @@ def main():
         print(f"{'':12s} measurements per task: " +
               " ".join(f"#{k}:{v}" for k, v in sorted(counts.items())))
     os.makedirs(os.path.join(HERE, "results"), exist_ok=True)
-    with open(os.path.join(HERE, "results", "schedulers_live.csv"), "w", newline="") as f:
+    with open(os.path.join(HERE, "results", a.out + ".csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
         w.writeheader()
         w.writerows(rows)
