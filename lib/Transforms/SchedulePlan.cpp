@@ -80,13 +80,28 @@ void addTiledLoop(SpaceBuilder &b, const std::string &dim, int64_t size,
 struct OpLoops {
   SmallVector<int64_t> sizes;
   SmallVector<std::string> names;
+  SmallVector<bool> reduction;
 };
 
 } // namespace
 
+/// A linalg.generic with reduction loops, one result and projected
+/// permutation maps (a 0 standing for a kept unit dimension, as ONNX's
+/// keepdims reductions import): what gets the "reduction" space.
+static bool isReductionGeneric(linalg::LinalgOp op) {
+  if (!isa<linalg::GenericOp>(op) || op.getNumReductionLoops() == 0 ||
+      op.getNumDpsInits() != 1)
+    return false;
+  return llvm::all_of(op.getIndexingMapsArray(), [](AffineMap map) {
+    return map.isProjectedPermutation(/*allowZeroInResults=*/true);
+  });
+}
+
 static LogicalResult getStaticLoops(linalg::LinalgOp op, OpLoops &loops,
                                     std::string &whyNot) {
   loops.sizes = op.getStaticLoopRanges();
+  for (utils::IteratorType t : op.getIteratorTypesArray())
+    loops.reduction.push_back(t == utils::IteratorType::reduction);
   for (int64_t s : loops.sizes)
     if (ShapedType::isDynamic(s)) {
       whyNot = "has dynamic loop bounds";
@@ -277,6 +292,55 @@ static FailureOr<SchedulePlan> buildCpuPlan(const std::string &kind, const OpLoo
     }
     plan.cacheTiles.push_back(T("tile_" + inner));
     plan.registerTiles.push_back(T("reg_" + inner));
+  } else if (kind == "reduction") {
+    // A generic reduction (softmax's max and sum, layer norm's moments,
+    // global pooling). The innermost loop is the vector loop, reduction or
+    // not: the operands are contiguous along it (a row reduction reduces
+    // vectors and then lanes; an NHWC global pool adds channel vectors).
+    // Other reduction loops run whole, one step at a time, with the
+    // accumulator tile kept in registers; the innermost other parallel
+    // loop is cache-tiled and split among threads.
+    int64_t rank = s.size();
+    for (int64_t i = 0; i < rank; ++i)
+      plan.loopNames.push_back("d" + std::to_string(i));
+    int64_t vec = rank - 1, par = -1;
+    for (int64_t i = rank - 2; i >= 0 && par < 0; --i)
+      if (!loops.reduction[i] && s[i] > 1)
+        par = i;
+    if (par < 0 && !loops.reduction[vec])
+      par = vec;
+    std::string v = "d" + std::to_string(vec);
+    std::vector<int64_t> vecTiles = divisorsUpTo(s[vec], 4096);
+    int64_t lanes = dividing(s[vec], {16, 8, 4, 1}).front();
+    addTiledLoop(b, v, s[vec], 4096, vecTiles.back(), {1, 4, 8, 16, 32, 64},
+                 std::min<int64_t>(lanes, 2 * cpu.lanes));
+    b.knob("unroll", {1}, 1);
+    if (par >= 0) {
+      std::string p = "d" + std::to_string(par);
+      if (par != vec) {
+        std::vector<int64_t> parTiles = divisorsUpTo(s[par], 256);
+        addTiledLoop(b, p, s[par], 256, parTiles[std::min<size_t>(3, parTiles.size() - 1)], {},
+                     1);
+      }
+      addThreads(b, p, maxThreads, maxThreads);
+      plan.parallelDim = par;
+    } else {
+      b.knob("threads", {1}, 1);
+      plan.parallelDim = 0;
+    }
+    for (int64_t i = 0; i < rank; ++i) {
+      std::string d = "d" + std::to_string(i);
+      if (i == vec) {
+        plan.cacheTiles.push_back(T("tile_" + d));
+        plan.registerTiles.push_back(T("reg_" + d));
+      } else if (i == par) {
+        plan.cacheTiles.push_back(T("tile_" + d));
+        plan.registerTiles.push_back(C(1));
+      } else {
+        plan.cacheTiles.push_back(loops.reduction[i] ? C(0) : C(1));
+        plan.registerTiles.push_back(C(1));
+      }
+    }
   } else {
     whyNot = "no CPU schedule for this op kind";
     return failure();
@@ -389,6 +453,8 @@ FailureOr<SchedulePlan> mlir::dltune::buildSchedulePlan(linalg::LinalgOp op,
     kind = name.str();
   else if (isElementwiseGeneric(op))
     kind = "elementwise";
+  else if (isReductionGeneric(op))
+    kind = "reduction";
   else {
     whyNot = "op kind is not supported";
     return failure();
@@ -613,10 +679,18 @@ static void emitVectorizeAndFinish(ScriptWriter &w, const SchedulePlan &plan,
          << " : !transform.any_op\n";
     if (!epilogue.empty())
       w.os << "    transform.structured.vectorize " << epilogue << " : !transform.any_op\n";
+    // Reductions (kind "reduction") vectorize to vector.multi_reduction,
+    // which the LLVM conversion does not take: with the vector loop a
+    // reduction, each register tile becomes a vector.reduction; with it
+    // parallel (a global pool over channels), elementwise vector adds.
+    bool innerParallel = !plan.isReduction.empty() && !plan.isReduction.back();
     w.os << "    transform.apply_patterns to %root {\n"
             "      transform.apply_patterns.vector.lower_contraction "
             "lowering_strategy = \"outerproduct\"\n"
             "      transform.apply_patterns.vector.lower_outerproduct\n"
+            "      transform.apply_patterns.vector.lower_multi_reduction "
+            "lowering_strategy = \""
+         << (innerParallel ? "innerparallel" : "innerreduction") << "\"\n"
             "    } : !transform.any_op\n";
     // Canonicalization in its own block: with shape_cast lowering in the
     // same block it can loop without bound.
