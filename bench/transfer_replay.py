@@ -2,7 +2,8 @@
 """Issue 8: measurements to reach 90/95/99% of the optimum, cold vs transfer.
 
 Replays recorded Kernel Tuner spaces with `dltune replay`: cold XGBoost + SA
-against deep-GP transfer (dm, map) pretrained on the other devices, on
+against deep-GP transfer (dm, map, and OpML'19's lms, nlms) pretrained on the
+other devices and OpML'19's guided sampling (gs), on
 leave-one-device-out CLBlast GEMM pairs and the dissimilar NVIDIA -> AMD
 convolution pair. Writes per-run CSVs and transfer_replay.json under
 bench/results/ and prints the medians over seeds (a run that never reaches
@@ -51,7 +52,7 @@ def main():
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument("--trials", type=int, default=400)
     ap.add_argument("--pairs", default="gemm-3090,gemm-2080ti,conv-amd")
-    ap.add_argument("--modes", default="cold,dm,map")
+    ap.add_argument("--modes", default="cold,dm,map,lms,nlms,gs")
     ap.add_argument("--pretrain-iterations", type=int, default=500)
     ap.add_argument("--dgp-inducing", type=int, default=50)
     ap.add_argument("--dgp-hidden", type=int, default=8)
@@ -71,6 +72,10 @@ def main():
                    "--trials", str(args.trials), "--seeds", str(args.seeds), "--report", report]
             if mode == "cold":
                 cmd += ["--cost-model", "xgb"]
+            elif mode == "gs":
+                # Guided sampling pretrains no model: a stepwise regression
+                # on the history picks the first configurations, then xgb.
+                cmd += ["--transfer", "gs", "--history", ",".join(history)]
             else:
                 cmd += ["--cost-model", "dgp", "--transfer", mode, "--history", ",".join(history),
                         "--pretrain-iterations", str(args.pretrain_iterations),
