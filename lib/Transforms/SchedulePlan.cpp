@@ -479,8 +479,7 @@ FailureOr<SchedulePlan> mlir::dltune::buildSchedulePlan(linalg::LinalgOp op,
         dims.push_back(static_cast<int>(d));
     plan->operandLoops.push_back(std::move(dims));
   }
-  for (utils::IteratorType t : op.getIteratorTypesArray())
-    plan->isReduction.push_back(t == utils::IteratorType::reduction);
+  plan->isReduction.assign(loops.reduction.begin(), loops.reduction.end());
   // Packing copies a transposed operand's panels in its own layout, which
   // the register loops then read with a stride: pack by default only
   // operands in (m, k) and (k, n) order.
@@ -869,14 +868,13 @@ static void emitCpuScript(ScriptWriter &w, const SchedulePlan &plan,
                           ArrayRef<int64_t> cache, ArrayRef<int64_t> reg) {
   std::string op = "%op";
   int64_t threads = values.count("threads") ? values.at("threads") : 1;
+  Packing pack = Packing::of(plan, values);
   if (threads > 1) {
     std::string loop;
-    op = emitThreadForall(w, op,
-                          getThreadTiles(plan, cache, threads, Packing::of(plan, values).any()),
-                          threads, loop);
+    op = emitThreadForall(w, op, getThreadTiles(plan, cache, threads, pack.any()), threads,
+                          loop);
   }
   SmallVector<std::string> cacheLoops, regLoops;
-  Packing pack = Packing::of(plan, values);
   if (pack.any()) {
     auto self = [](int64_t l) { return l; };
     SmallVector<int64_t> order = pack.orderDependentFirst(plan, cache.size(), self);
@@ -927,9 +925,9 @@ static void emitFusedCpuScript(ScriptWriter &w, const SchedulePlan &plan,
   size_t n = plan.loopSizes.size();
   SmallVector<int64_t> extent(plan.loopSizes.begin(), plan.loopSizes.end());
   int64_t threads = values.count("threads") ? values.at("threads") : 1;
+  Packing pack = Packing::of(plan, values);
   if (threads > 1) {
-    SmallVector<int64_t> forall =
-        getThreadTiles(plan, cache, threads, Packing::of(plan, values).any());
+    SmallVector<int64_t> forall = getThreadTiles(plan, cache, threads, pack.any());
     for (size_t i = 0; i < n; ++i)
       if (forall[i])
         extent[i] = forall[i];
@@ -944,7 +942,6 @@ static void emitFusedCpuScript(ScriptWriter &w, const SchedulePlan &plan,
       extent[i] = cache[i];
   }
   SmallVector<std::string> tailLoops, cacheLoops, regLoops;
-  Packing pack = Packing::of(plan, values);
   bool reused = pack.getReusedOperand().has_value();
   auto rootLoop = [&](int64_t d) { return epilogue.rootLoopOfDim[d]; };
   // With a reused panel, the epilogue's loops the panel depends on go
