@@ -42,10 +42,13 @@ public:
         ((features.rowwise() - inputMean.transpose()).colwise().squaredNorm() / features.rows())
             .cwiseSqrt()
             .transpose();
-    // Constant columns keep scale 1 instead of dividing by zero.
+    // A column constant over the training rows says nothing the model could
+    // learn: scale 0 drops it (standardise maps it to 0 for every row), so
+    // that a new value at prediction - an unseen device's features - is not
+    // read as a far-away input.
     for (double &s : inputScale)
       if (!(s > 1e-12))
-        s = 1;
+        s = 0;
     MatrixXd standard = standardise(features);
     VectorXd feasible(y.size());
     std::vector<Eigen::Index> feasibleRows;
@@ -218,7 +221,8 @@ public:
 
 private:
   MatrixXd standardise(const MatrixXd &x) const {
-    return (x.rowwise() - inputMean.transpose()) * inputScale.cwiseInverse().asDiagonal();
+    VectorXd inverse = inputScale.unaryExpr([](double s) { return s > 0 ? 1 / s : 0.0; });
+    return (x.rowwise() - inputMean.transpose()) * inverse.asDiagonal();
   }
 
   std::string name;

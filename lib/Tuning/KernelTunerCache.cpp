@@ -127,6 +127,7 @@ parseEntry(const json &entry, llvm::ArrayRef<Knob> knobs) {
   fields.number("benchmark_time", m.benchmarkMs, FieldReader::Nullable, true);
   fields.number("verification_time", m.verificationMs, FieldReader::Nullable, true);
   fields.number("framework_time", m.frameworkMs, FieldReader::Nullable, true);
+  fields.number("GFLOP/s", m.gflopPerSecond, FieldReader::Nullable, true);
   if (!fields.ok())
     return fields.takeError();
   return m;
@@ -259,6 +260,18 @@ double KernelTunerCache::getMedianMs() const {
   std::sort(times.begin(), times.end());
   size_t n = times.size();
   return n % 2 ? times[n / 2] : 0.5 * (times[n / 2 - 1] + times[n / 2]);
+}
+
+std::optional<double> KernelTunerCache::getFlopsPerCall() const {
+  std::vector<double> flops;
+  for (const RecordedMeasurement &m : entries)
+    if (m.status == MeasureStatus::Ok && std::isfinite(m.gflopPerSecond) && m.gflopPerSecond > 0)
+      flops.push_back(m.gflopPerSecond * 1e9 * m.timeMs * 1e-3);
+  if (flops.empty())
+    return std::nullopt;
+  std::sort(flops.begin(), flops.end());
+  size_t n = flops.size();
+  return n % 2 ? flops[n / 2] : 0.5 * (flops[n / 2 - 1] + flops[n / 2]);
 }
 
 const RecordedMeasurement *KernelTunerCache::find(const Config &config) const {

@@ -37,9 +37,40 @@ llvm::Expected<KnobMatch> mlir::dltune::matchKnobsByName(llvm::ArrayRef<Knob> so
   return match;
 }
 
-void TimedConfigs::append(const TimedConfigs &other) {
+llvm::Error TimedConfigs::append(const TimedConfigs &other) {
+  if (other.size() && size() && context.empty() != other.context.empty())
+    return makeError("cannot join rows with device features and rows without");
   configs.insert(configs.end(), other.configs.begin(), other.configs.end());
   timesMs.insert(timesMs.end(), other.timesMs.begin(), other.timesMs.end());
+  context.insert(context.end(), other.context.begin(), other.context.end());
+  return llvm::Error::success();
+}
+
+void TimedConfigs::setContext(const std::vector<float> &rowContext) {
+  context.assign(configs.size(), rowContext);
+}
+
+void TimedConfigs::appendRow(const TimedConfigs &other, size_t i) {
+  configs.push_back(other.configs[i]);
+  timesMs.push_back(other.timesMs[i]);
+  if (!other.context.empty())
+    context.push_back(other.context[i]);
+}
+
+FeatureMatrix mlir::dltune::extractFeatures(const FeatureExtractor &features,
+                                            const TimedConfigs &rows) {
+  FeatureMatrix x = features.extractAll(rows.configs);
+  if (rows.context.empty() || rows.context.front().empty())
+    return x;
+  size_t extra = rows.context.front().size();
+  FeatureMatrix joined;
+  joined.cols = x.cols + extra;
+  joined.data.reserve(rows.size() * joined.cols);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    joined.data.insert(joined.data.end(), x.row(i), x.row(i) + x.cols);
+    joined.data.insert(joined.data.end(), rows.context[i].begin(), rows.context[i].end());
+  }
+  return joined;
 }
 
 TimedConfigs mlir::dltune::getValidMeasurements(const KernelTunerCache &cache) {

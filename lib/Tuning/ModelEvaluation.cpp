@@ -3,6 +3,7 @@
 #include "dltune/Tuning/ModelEvaluation.h"
 
 #include "dltune/Tuning/CostModel.h"
+#include "dltune/Tuning/DeviceMean.h"
 #include "dltune/Tuning/Error.h"
 #include "dltune/Tuning/GaussianProcessCostModel.h"
 
@@ -161,12 +162,17 @@ mlir::dltune::createLogTimeRegressor(llvm::StringRef model, uint64_t seed, int d
 llvm::Expected<ModelEvalCase>
 mlir::dltune::evaluateModelOnTarget(llvm::StringRef model, const TimedConfigs &history,
                                     const TimedConfigs &target, const FeatureExtractor &features,
-                                    size_t targetSamples, uint64_t seed, int dgpIterations) {
+                                    size_t targetSamples, uint64_t seed,
+                                    const ModelEvalOptions &options) {
   if (targetSamples >= target.size())
     return makeError("cannot sample " + llvm::Twine(targetSamples) + " of the target's " +
                      llvm::Twine(target.size()) + " valid configurations and keep any to test");
   if (history.size() + targetSamples == 0)
     return makeError("nothing to train on: no history and no target samples");
+  if (history.size() && history.context.empty() != target.context.empty())
+    return makeError("history and target must both have device features or neither");
+  if (options.deviceMean && target.context.empty())
+    return makeError("a device mean needs rows with device features");
   std::vector<size_t> order(target.size());
   std::iota(order.begin(), order.end(), 0);
   std::mt19937_64 rng(seed);
@@ -174,33 +180,42 @@ mlir::dltune::evaluateModelOnTarget(llvm::StringRef model, const TimedConfigs &h
 
   TimedConfigs train = history;
   TimedConfigs test;
-  for (size_t i = 0; i < order.size(); ++i) {
-    TimedConfigs &into = i < targetSamples ? train : test;
-    into.configs.push_back(target.configs[order[i]]);
-    into.timesMs.push_back(target.timesMs[order[i]]);
-  }
+  for (size_t i = 0; i < order.size(); ++i)
+    (i < targetSamples ? train : test).appendRow(target, order[i]);
   auto logOf = [](const std::vector<double> &times) {
     std::vector<double> logs(times.size());
     std::transform(times.begin(), times.end(), logs.begin(),
                    [](double t) { return std::log(t); });
     return logs;
   };
+  std::vector<double> trainLogs = logOf(train.timesMs);
+  std::optional<DeviceMean> deviceMean;
+  if (options.deviceMean) {
+    deviceMean = DeviceMean::fit(train.context, trainLogs);
+    for (size_t i = 0; i < train.size(); ++i)
+      trainLogs[i] -= deviceMean->predict(train.context[i]);
+  }
 
   llvm::Expected<std::unique_ptr<LogTimeRegressor>> regressor =
-      createLogTimeRegressor(model, seed, dgpIterations);
+      createLogTimeRegressor(model, seed, options.dgpIterations);
   if (!regressor)
     return regressor.takeError();
   ModelEvalCase result;
   result.trainRows = train.size();
   result.testRows = test.size();
   auto start = std::chrono::steady_clock::now();
-  if (llvm::Error e = (*regressor)->fit(features.extractAll(train.configs), logOf(train.timesMs)))
+  if (llvm::Error e = (*regressor)->fit(extractFeatures(features, train), trainLogs))
     return std::move(e);
   result.fitSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::vector<double> mean, variance;
-  if (llvm::Error e = (*regressor)->predict(features.extractAll(test.configs), mean, variance))
+  if (llvm::Error e = (*regressor)->predict(extractFeatures(features, test), mean, variance))
     return std::move(e);
+  if (deviceMean) {
+    for (size_t i = 0; i < test.size(); ++i)
+      mean[i] += deviceMean->predict(test.context[i]);
+    result.targetDeviceMean = deviceMean->predict(test.context.front());
+  }
   result.metrics = computePredictionMetrics(logOf(test.timesMs), mean, variance);
   return result;
 }

@@ -28,6 +28,14 @@
 // RUN: dltune replay-model --task %dltune_src/test/Inputs/kt-grid.json --scheduler gradient-ms --trials 8 | FileCheck %s --check-prefix=ONE
 // RUN: dltune replay-model --task %dltune_src/test/Inputs/kt-grid.json --scheduler flops --trials 8 | FileCheck %s --check-prefix=ONE
 // RUN: dltune replay-model --task %dltune_src/test/Inputs/kt-grid.json --scheduler random --trials 8 | FileCheck %s --check-prefix=ONE
+
+// A task without a GFLOP count takes it from its recording's GFLOP/s x time
+// (median over the ok entries that have one); a given count wins.
+// RUN: dltune replay-model --task %dltune_src/test/Inputs/kt-gflops.json --task %dltune_src/test/Inputs/kt-small.json --scheduler flops --trials 8 | FileCheck %s --check-prefix=FLOPS
+// RUN: dltune replay-model --task %dltune_src/test/Inputs/kt-gflops.json:1:5 --scheduler flops --trials 4 | FileCheck %s --check-prefix=GIVEN
+// FLOPS: note: task flop_kernel: 2.000 GFLOP per call from its recorded GFLOP/s x time
+// FLOPS-NOT: note: task test_kernel
+// GIVEN-NOT: GFLOP per call
 // SEEDS-COUNT-2: seed {{[01]}}: 40 measurements
 // ONE: seed 0: 8 measurements
 

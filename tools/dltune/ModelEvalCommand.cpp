@@ -3,20 +3,26 @@
 //   dltune model-eval --train FILE[,FILE...] --test FILE
 //                     [--model dgp,gp,xgb,rf] [--target-samples 0,10,30,100]
 //                     [--seeds K] [--dgp-iterations N] [--report OUT.csv]
+//                     [--device-features [--device-mean] [--device-specs FILE]]
 //
 // How well a cost model trained on other devices' recorded spaces (matched
 // to the test space by knob names) predicts the test space, with 0 or a few
 // random test configurations added to the training rows: transfer's
 // zero-shot and few-shot accuracy, one CSV row per model, count and seed.
+// With --device-features every row also carries its device's published
+// specifications (DeviceSpecs), so that a model can tell devices apart;
+// --device-mean adds a linear mean in them (DeviceMean).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Common.h"
 
+#include "dltune/Tuning/DeviceSpecs.h"
 #include "dltune/Tuning/ModelEvaluation.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <fstream>
@@ -48,6 +54,38 @@ static cl::opt<int> evalDgpIterations("dgp-iterations",
                                       cl::init(0), cl::sub(modelEvalCmd));
 static cl::opt<std::string> evalReport("report", cl::desc("CSV with one row per case"),
                                        cl::sub(modelEvalCmd));
+static cl::opt<bool> evalDeviceFeatures(
+    "device-features",
+    cl::desc("Give models each row's device specifications (by the cache's device_name, "
+             "or the file name when it has none) as inputs"),
+    cl::sub(modelEvalCmd));
+static cl::opt<bool> evalDeviceMean(
+    "device-mean",
+    cl::desc("With --device-features: models learn log-time relative to a linear mean in "
+             "the device features fitted across the training devices"),
+    cl::sub(modelEvalCmd));
+static cl::opt<std::string> evalDeviceSpecs(
+    "device-specs", cl::desc("JSON file with specifications of devices not built in"),
+    cl::sub(modelEvalCmd));
+
+/// The device features of a cache's rows, or an error naming the device.
+static llvm::Expected<std::vector<float>>
+getDeviceFeaturesOf(const KernelTunerCache &cache, const std::string &file,
+                    const std::vector<DeviceSpec> &extra) {
+  std::string name = cache.deviceName;
+  if (name.empty()) {
+    llvm::StringRef stem = llvm::sys::path::filename(file);
+    for (llvm::StringRef suffix : {".gz", ".json"})
+      stem.consume_back(suffix);
+    name = stem.str();
+  }
+  std::optional<DeviceSpec> spec = findDeviceSpec(name, extra);
+  if (!spec)
+    return llvm::createStringError("no specifications for device '" + name + "' (of '" + file +
+                                   "'); give them with --device-specs FILE");
+  llvm::outs() << "device: " << file << " -> " << spec->name << "\n";
+  return getDeviceFeatures(*spec);
+}
 
 static std::vector<std::string> splitList(llvm::StringRef text) {
   llvm::SmallVector<llvm::StringRef> parts;
@@ -86,10 +124,26 @@ int modelEvalCommand() {
   if (counts.empty())
     return fail("--target-samples needs at least one count");
 
+  if (evalDeviceMean && !evalDeviceFeatures)
+    return fail("--device-mean needs --device-features");
+  std::vector<DeviceSpec> extraSpecs;
+  if (!evalDeviceSpecs.empty()) {
+    llvm::Expected<std::vector<DeviceSpec>> loaded = loadDeviceSpecs(evalDeviceSpecs);
+    if (!loaded)
+      return fail(llvm::toString(loaded.takeError()));
+    extraSpecs = std::move(*loaded);
+  }
+
   llvm::Expected<KernelTunerCache> test = KernelTunerCache::load(testFile);
   if (!test)
     return fail(llvm::toString(test.takeError()));
   TimedConfigs target = getValidMeasurements(*test);
+  if (evalDeviceFeatures) {
+    llvm::Expected<std::vector<float>> device = getDeviceFeaturesOf(*test, testFile, extraSpecs);
+    if (!device)
+      return fail(llvm::toString(device.takeError()));
+    target.setContext(*device);
+  }
   TimedConfigs history;
   std::vector<std::string> notes;
   for (const std::string &file : trains) {
@@ -99,7 +153,14 @@ int modelEvalCommand() {
     llvm::Expected<TimedConfigs> rows = getValidMeasurementsFor(*source, test->knobs, file, notes);
     if (!rows)
       return fail(llvm::toString(rows.takeError()));
-    history.append(*rows);
+    if (evalDeviceFeatures) {
+      llvm::Expected<std::vector<float>> device = getDeviceFeaturesOf(*source, file, extraSpecs);
+      if (!device)
+        return fail(llvm::toString(device.takeError()));
+      rows->setContext(*device);
+    }
+    if (llvm::Error e = history.append(*rows))
+      return fail(llvm::toString(std::move(e)));
   }
   for (size_t count : counts)
     if (count >= target.size())
@@ -132,9 +193,11 @@ int modelEvalCommand() {
       double rmse = 0, mape = 0, rho = 0, tau = 0, top = 0, nll = 0, cover = 0, fit = 0;
       bool hasVariance = true;
       for (int seed = 0; seed < evalSeeds; ++seed) {
+        ModelEvalOptions options;
+        options.dgpIterations = evalDgpIterations;
+        options.deviceMean = evalDeviceMean;
         llvm::Expected<ModelEvalCase> result =
-            evaluateModelOnTarget(model, history, target, *features, count, seed,
-                                  evalDgpIterations);
+            evaluateModelOnTarget(model, history, target, *features, count, seed, options);
         if (!result)
           return fail(model + " with " + llvm::Twine(count) + " target samples, seed " +
                       llvm::Twine(seed) + ": " + llvm::toString(result.takeError()));

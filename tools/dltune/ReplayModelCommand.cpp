@@ -70,6 +70,7 @@ namespace {
 struct RecordedTask {
   std::string name;
   double weight = 1, flops = 0;
+  bool flopsFromCache = false;
   KernelTunerCache cache;
 };
 
@@ -103,6 +104,13 @@ llvm::Expected<RecordedTask> parseTask(llvm::StringRef spec) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "'%s' holds no valid measurement", path.str().c_str());
   task.name = task.cache.kernelName.empty() ? path.str() : task.cache.kernelName;
+  // Without a GFLOP count, the recording's own GFLOP/s x time gives it
+  // (FLOP-based schedulers and similarity groups need it).
+  if (task.flops == 0)
+    if (std::optional<double> flops = task.cache.getFlopsPerCall()) {
+      task.flops = *flops;
+      task.flopsFromCache = true;
+    }
   return task;
 }
 
@@ -161,6 +169,10 @@ int replayModelCommand() {
     // Two tasks from kernels of one name are told apart by their position.
     if (names[task->name]++)
       task->name += "#" + std::to_string(recorded.size());
+    if (task->flopsFromCache)
+      llvm::outs() << llvm::formatv("note: task {0}: {1:f3} GFLOP per call from its recorded "
+                                    "GFLOP/s x time\n",
+                                    task->name, task->flops * 1e-9);
     recorded.push_back(std::move(*task));
   }
 

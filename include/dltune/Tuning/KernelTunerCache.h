@@ -14,6 +14,7 @@
 #include "dltune/Tuning/SearchSpace.h"
 
 #include <map>
+#include <optional>
 
 namespace mlir::dltune {
 
@@ -23,6 +24,8 @@ struct RecordedMeasurement {
   double timeMs = NAN;
   std::vector<double> repeatsMs;
   double compileMs = 0, benchmarkMs = 0, verificationMs = 0, frameworkMs = 0;
+  /// The entry's "GFLOP/s", when the recording computed one (NaN if not).
+  double gflopPerSecond = NAN;
 };
 
 struct KernelTunerCache {
@@ -54,6 +57,9 @@ struct KernelTunerCache {
   /// Median ok mean time (NaN when none): replay's untuned latency, the
   /// time of a configuration nobody chose.
   double getMedianMs() const;
+  /// FLOPs of one call: the median over ok entries of GFLOP/s x time, when
+  /// entries record GFLOP/s (nullopt otherwise).
+  std::optional<double> getFlopsPerCall() const;
   const RecordedMeasurement *find(const Config &config) const;
 };
 

@@ -9,6 +9,7 @@
 #ifndef DLTUNE_TUNING_KNOBMATCHING_H
 #define DLTUNE_TUNING_KNOBMATCHING_H
 
+#include "dltune/Tuning/FeatureExtractor.h"
 #include "dltune/Tuning/KernelTunerCache.h"
 
 namespace mlir::dltune {
@@ -32,9 +33,20 @@ llvm::Expected<KnobMatch> matchKnobsByName(llvm::ArrayRef<Knob> sourceKnobs,
 struct TimedConfigs {
   std::vector<Config> configs;
   std::vector<double> timesMs;
+  /// Per row, features of where it was measured (device features), or
+  /// empty for all rows: cost models see them after the config's features.
+  std::vector<std::vector<float>> context;
   size_t size() const { return configs.size(); }
-  void append(const TimedConfigs &other);
+  /// Fails when one side has context and the other does not.
+  llvm::Error append(const TimedConfigs &other);
+  /// Gives every row the same context.
+  void setContext(const std::vector<float> &rowContext);
+  /// Row `i` of `other` (with its context, if any) appended.
+  void appendRow(const TimedConfigs &other, size_t i);
 };
+
+/// The configs' features followed by their context columns.
+FeatureMatrix extractFeatures(const FeatureExtractor &features, const TimedConfigs &rows);
 
 /// The cache's ok entries (positive finite time), in the cache's knob order.
 TimedConfigs getValidMeasurements(const KernelTunerCache &cache);

@@ -67,17 +67,26 @@ createLogTimeRegressor(llvm::StringRef model, uint64_t seed, int dgpIterations =
 /// One model-eval case: trains `model` on `history` plus `targetSamples`
 /// random configurations of `target` (drawn with `seed`), and scores it on
 /// the rest of `target`. Configs of both are in the extractor's knob order.
+/// Rows with context (device features) give the model those as inputs;
+/// with `deviceMean` the model also learns log-time relative to a
+/// DeviceMean fitted on the training rows.
 struct ModelEvalCase {
   PredictionMetrics metrics;
   size_t trainRows = 0, testRows = 0;
   double fitSeconds = 0;
+  /// With a device mean: its prediction for the target's first test row.
+  std::optional<double> targetDeviceMean;
+};
+struct ModelEvalOptions {
+  int dgpIterations = 0;
+  bool deviceMean = false;
 };
 llvm::Expected<ModelEvalCase> evaluateModelOnTarget(llvm::StringRef model,
                                                     const TimedConfigs &history,
                                                     const TimedConfigs &target,
                                                     const FeatureExtractor &features,
                                                     size_t targetSamples, uint64_t seed,
-                                                    int dgpIterations = 0);
+                                                    const ModelEvalOptions &options = {});
 
 } // namespace mlir::dltune
 
