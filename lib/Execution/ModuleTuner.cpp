@@ -164,12 +164,16 @@ private:
 /// Re-measures the task's best candidates in fresh processes so that the
 /// reported best is a confirmed median, not the luckiest of many samples.
 /// Cut-off records are slow by definition and never candidates; noisy ones
-/// are, and are settled here. Skipped when nothing new was measured and the
+/// are, and are settled here. `reference` (dltune's default config), when
+/// it was measured, is confirmed with them: one unlucky sample of it (a
+/// measurement beside a compiling worker) must not let a worse candidate
+/// win, so tuning never ends on a config slower than the default in the
+/// same confirmation. Skipped when nothing new was measured and the
 /// current candidates were confirmed before.
 llvm::Error confirmBest(const TuningTask &task, const TuningHistory &history,
                         ProcessMeasurer &measurer, Database &db, int64_t taskId,
                         int64_t deviceId, bool measuredNew, const ModuleTunerOptions &options,
-                        const TaskEvents &events) {
+                        const TaskEvents &events, const std::optional<Config> &reference) {
   if (options.confirmTop == 0 || options.confirmRepeats == 0)
     return llvm::Error::success();
   std::vector<size_t> order;
@@ -183,6 +187,13 @@ llvm::Error confirmBest(const TuningTask &task, const TuningHistory &history,
     return history.records[a].timeMs < history.records[b].timeMs;
   });
   order.resize(std::min<size_t>(order.size(), options.confirmTop));
+  if (reference)
+    for (size_t i = 0; i < history.records.size(); ++i)
+      if (history.configs[i] == *reference && history.records[i].isOk() &&
+          !llvm::is_contained(order, i)) {
+        order.push_back(i);
+        break;
+      }
   if (!measuredNew) {
     llvm::Expected<std::vector<Confirmation>> earlier =
         db.getLatestConfirmations(taskId, deviceId);
@@ -481,7 +492,8 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
       if (!r.isOk())
         ++summary.failures;
     if (llvm::Error e = confirmBest(task, pt.history, *pt.measurerRef(), **db, pt.taskId,
-                                    *deviceId, pt.newTrials > 0, options, *pt.events))
+                                    *deviceId, pt.newTrials > 0, options, *pt.events,
+                                    getGeneratedDefaultConfig(task)))
       return e;
     summary.tuningSeconds = pt.measurerRef()->getClockSeconds();
     llvm::Expected<std::optional<MeasureRecord>> best = (*db)->getBest(pt.taskId, *deviceId);
