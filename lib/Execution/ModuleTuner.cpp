@@ -161,6 +161,32 @@ private:
   Forwarder forwarder{*this};
 };
 
+} // namespace
+
+std::vector<size_t> mlir::dltune::getConfirmationCandidates(const TuningHistory &history,
+                                                           size_t top,
+                                                           const std::optional<Config> &reference) {
+  std::vector<size_t> order;
+  for (size_t i = 0; i < history.records.size(); ++i)
+    if (history.records[i].isOk() && !history.records[i].cutOff &&
+        std::isfinite(history.records[i].timeMs))
+      order.push_back(i);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return history.records[a].timeMs < history.records[b].timeMs;
+  });
+  std::vector<size_t> chosen(order.begin(), order.begin() + std::min(top, order.size()));
+  if (reference)
+    for (size_t i : order)
+      if (history.configs[i] == *reference) {
+        if (!llvm::is_contained(chosen, i))
+          chosen.push_back(i);
+        break;
+      }
+  return chosen;
+}
+
+namespace {
+
 /// Re-measures the task's best candidates in fresh processes so that the
 /// reported best is a confirmed median, not the luckiest of many samples.
 /// Cut-off records are slow by definition and never candidates; noisy ones
@@ -176,24 +202,10 @@ llvm::Error confirmBest(const TuningTask &task, const TuningHistory &history,
                         const TaskEvents &events, const std::optional<Config> &reference) {
   if (options.confirmTop == 0 || options.confirmRepeats == 0)
     return llvm::Error::success();
-  std::vector<size_t> order;
-  for (size_t i = 0; i < history.records.size(); ++i)
-    if (history.records[i].isOk() && !history.records[i].cutOff &&
-        std::isfinite(history.records[i].timeMs))
-      order.push_back(i);
+  std::vector<size_t> order =
+      getConfirmationCandidates(history, options.confirmTop, reference);
   if (order.empty())
     return llvm::Error::success();
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return history.records[a].timeMs < history.records[b].timeMs;
-  });
-  order.resize(std::min<size_t>(order.size(), options.confirmTop));
-  if (reference)
-    for (size_t i = 0; i < history.records.size(); ++i)
-      if (history.configs[i] == *reference && history.records[i].isOk() &&
-          !llvm::is_contained(order, i)) {
-        order.push_back(i);
-        break;
-      }
   if (!measuredNew) {
     llvm::Expected<std::vector<Confirmation>> earlier =
         db.getLatestConfirmations(taskId, deviceId);

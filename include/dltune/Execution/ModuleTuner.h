@@ -252,6 +252,12 @@ struct TaskSummary {
   double tuningSeconds = 0;
 };
 
+/// Indices of the records re-measured at the end of a task: the `top`
+/// fastest ok records (cut-off ones excluded), and `reference` (dltune's
+/// default config) if it was measured ok, whatever its sampled time.
+std::vector<size_t> getConfirmationCandidates(const TuningHistory &history, size_t top,
+                                              const std::optional<Config> &reference);
+
 /// Tunes every task of `module` and sets dltune.config on its ops. Nothing
 /// is printed: progress, notes and warnings reach `onEvent` (may be empty),
 /// and the result is the summaries (printTaskTable shows them). A task whose
