@@ -205,16 +205,22 @@ static FailureOr<SchedulePlan> buildCpuPlan(const std::string &kind, const OpLoo
     // vectors by up to 4 pixels, unless the row count that divides the
     // width is small (7x7 maps: 7 divides, 2 and 4 do not): then one vector
     // by more pixels holds more accumulators (7x1 beats 1x2).
-    std::vector<int64_t> owOptions = dividing(s[2], {1, 2, 4, 7, 8, 14});
-    int64_t regOW = std::min<int64_t>(4, pickRegisterRows(owOptions, 2, cpu));
+    // Odd widths (SqueezeNet's 27 and 13) need odd row counts: 9 or 13 rows
+    // of one vector (as many as the registers hold) rather than 1.
+    const std::initializer_list<int64_t> rowCounts = {1, 2, 3, 4, 6, 7, 8, 9, 13, 14};
+    std::vector<int64_t> owOptions = dividing(s[2], rowCounts), upToFour;
+    for (int64_t rows : owOptions)
+      if (rows <= 4)
+        upToFour.push_back(rows);
+    int64_t regOW = pickRegisterRows(upToFour, 2, cpu);
     int64_t regF = 2 * cpu.lanes;
-    int64_t singleRows = std::min<int64_t>(8, pickRegisterRows(owOptions, 1, cpu));
+    int64_t singleRows = pickRegisterRows(owOptions, 1, cpu);
     if (singleRows > 2 * regOW && s[3] % cpu.lanes == 0) {
       regOW = singleRows;
       regF = cpu.lanes;
     }
     addTiledLoop(b, "oh", s[1], 64, 1, {}, 1);
-    addTiledLoop(b, "ow", s[2], 64, 64, {1, 2, 4, 7, 8, 14}, regOW);
+    addTiledLoop(b, "ow", s[2], 64, 64, rowCounts, regOW);
     addTiledLoop(b, "f", s[3], 512, 64, {1, 4, 8, 16, 32, 64}, regF);
     addTiledLoop(b, "c", s[6], 512, 64, {1, 2, 4, 8}, 1);
     b.knob("unroll", {1, 2, 4}, 1);
