@@ -120,8 +120,11 @@ namespace {
 /// whole row of 4 to 64 elements, else 64/32/16/8 dividing it); 0 when the
 /// copy cannot be vectorized so.
 static int64_t getCopyChunk(MemRefType source, MemRefType target) {
-  if (!source.hasStaticShape() || source.getRank() == 0 ||
-      !source.getElementType().isIntOrFloat())
+  // Sub-byte elements (i1) are stored one per byte but load as packed
+  // vector bits: they stay scalar.
+  Type element = source.getElementType();
+  if (!source.hasStaticShape() || source.getRank() == 0 || !element.isIntOrFloat() ||
+      element.getIntOrFloatBitWidth() % 8 != 0)
     return 0;
   for (MemRefType type : {source, target}) {
     SmallVector<int64_t> strides;

@@ -41,3 +41,15 @@ func.func @odd_rows(%src: memref<4x1024xf32>, %dst: memref<4x100xf32>, %col: mem
   memref.copy %c, %cdst : memref<64x1xf32, strided<[4, 1], offset: 2>> to memref<64x1xf32>
   return
 }
+
+// i1 elements are stored one per byte but load as packed vector bits: they
+// stay scalar.
+// CHECK-LABEL: llvm.func @bools
+// CHECK-NOT: vector<
+// CHECK: llvm.return
+func.func @bools(%src: memref<4x64xi1>, %dst: memref<4x16xi1>) {
+  %s = memref.subview %src[0, 16] [4, 16] [1, 1]
+      : memref<4x64xi1> to memref<4x16xi1, strided<[64, 1], offset: 16>>
+  memref.copy %s, %dst : memref<4x16xi1, strided<[64, 1], offset: 16>> to memref<4x16xi1>
+  return
+}
