@@ -122,6 +122,12 @@ def main():
         plain = entry.get("plain", {}).get("means", {}).get("xgb/0")
         for variant in variants:
             table = entry[variant]["means"]
+            # The target: dgp against XGBoost on the same rows and inputs.
+            if "dgp/0" in table and "xgb/0" in table:
+                same = table["dgp/0"]["rmse"] / table["xgb/0"]["rmse"]
+                entry[variant]["dgp_over_xgb_zero_shot_rmse"] = same
+                print("%s, %s: dgp / xgb zero-shot RMSE %.3f (target <= 0.8)"
+                      % (case, variant, same))
             for model in args.models.split(","):
                 key = model + "/0"
                 if plain and key in table:

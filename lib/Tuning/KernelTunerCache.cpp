@@ -250,16 +250,19 @@ KernelTunerCache::loadList(llvm::StringRef paths, std::vector<std::string> &name
   return caches;
 }
 
+/// The median of non-empty `values`.
+static double getMedian(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  size_t n = values.size();
+  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
 double KernelTunerCache::getMedianMs() const {
   std::vector<double> times;
   for (const RecordedMeasurement &m : entries)
     if (m.status == MeasureStatus::Ok)
       times.push_back(m.timeMs);
-  if (times.empty())
-    return NAN;
-  std::sort(times.begin(), times.end());
-  size_t n = times.size();
-  return n % 2 ? times[n / 2] : 0.5 * (times[n / 2 - 1] + times[n / 2]);
+  return times.empty() ? NAN : getMedian(std::move(times));
 }
 
 std::optional<double> KernelTunerCache::getFlopsPerCall() const {
@@ -269,9 +272,7 @@ std::optional<double> KernelTunerCache::getFlopsPerCall() const {
       flops.push_back(m.gflopPerSecond * 1e9 * m.timeMs * 1e-3);
   if (flops.empty())
     return std::nullopt;
-  std::sort(flops.begin(), flops.end());
-  size_t n = flops.size();
-  return n % 2 ? flops[n / 2] : 0.5 * (flops[n / 2 - 1] + flops[n / 2]);
+  return getMedian(std::move(flops));
 }
 
 const RecordedMeasurement *KernelTunerCache::find(const Config &config) const {

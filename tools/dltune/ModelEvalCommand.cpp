@@ -186,6 +186,9 @@ int modelEvalCommand() {
   llvm::outs() << llvm::formatv("{0,-5} {1,7} {2,7} {3,8} {4,8} {5,8} {6,8} {7,8} {8,8} {9,8}\n",
                                 "model", "samples", "rmse", "mape%", "spearman", "kendall",
                                 "top1%rec", "nll", "cov90", "fit_s");
+  ModelEvalOptions options;
+  options.dgpIterations = evalDgpIterations;
+  options.deviceMean = evalDeviceMean;
   for (const std::string &model : models)
     for (size_t count : counts) {
       // Means over seeds for the table; NaN sums stay NaN for models
@@ -193,9 +196,6 @@ int modelEvalCommand() {
       double rmse = 0, mape = 0, rho = 0, tau = 0, top = 0, nll = 0, cover = 0, fit = 0;
       bool hasVariance = true;
       for (int seed = 0; seed < evalSeeds; ++seed) {
-        ModelEvalOptions options;
-        options.dgpIterations = evalDgpIterations;
-        options.deviceMean = evalDeviceMean;
         llvm::Expected<ModelEvalCase> result =
             evaluateModelOnTarget(model, history, target, *features, count, seed, options);
         if (!result)
