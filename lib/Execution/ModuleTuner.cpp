@@ -684,8 +684,13 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
     // dltune's heuristic default is measured first: a short run never ends
     // worse than no tuning.
     std::vector<Config> seeds;
-    if (std::optional<Config> d = getGeneratedDefaultConfig(task))
+    if (std::optional<Config> d = getGeneratedDefaultConfig(task)) {
       seeds.push_back(*d);
+      if (task.descriptor.target != "gpu")
+        mo.anchorConfig = task.space.formatConfig(*d);
+    }
+    mo.anchorTolerance = options.anchorTolerance;
+    mo.warn = [ev = eventsOwner.get()](std::string message) { ev->warn(std::move(message)); };
     pt.strategy = std::make_unique<SeededSearch>(std::move(*strategy), std::move(seeds));
     pt.measurer = std::make_unique<ProcessMeasurer>(task.space, mo, historyBest);
     pt.measurerPtr = pt.measurer.get();

@@ -1,6 +1,7 @@
 //===- ProcessMeasurer.cpp - Building and timing in child processes -------===//
 
 #include "dltune/Execution/ProcessMeasurer.h"
+#include "dltune/Execution/AnchoredTiming.h"
 #include "dltune/Execution/CpuKernel.h"
 #include "dltune/Tuning/WorkerProtocol.h"
 
@@ -136,6 +137,12 @@ MeasureRecord mlir::dltune::classifyWorkerResult(const ChildResult &r, bool buil
     // changes); the median still counts, the flag warns.
     rec.noisy = !rec.cutOff && rec.repeats > 1 && rec.timeMs > 0 &&
                 (rec.stddevMs / rec.timeMs > 0.1 || rec.minMs < 0.8 * rec.timeMs);
+    // Timed in a slow phase of the machine that did not end in time, or
+    // no two blocks between fast anchors agreed.
+    rec.noisy |= report->getBoolean("slow_phase").value_or(false) ||
+                 !report->getBoolean("settled").value_or(true);
+    rec.anchorMs = report->getNumber("anchor_ms").value_or(NAN);
+    rec.anchorSlowdown = report->getNumber("anchor_slowdown").value_or(NAN);
     if (std::isnan(rec.timeMs)) {
       rec.status = MeasureStatus::RuntimeCrash;
       rec.error = "the worker reported no time";
@@ -195,6 +202,14 @@ MeasureRecord ProcessMeasurer::runMeasureWorker(const Config &config, const std:
     argv.insert(argv.end(), {"--atol", std::to_string(options.atol)});
   if (allowCutoff && options.cutoffFactor > 0 && std::isfinite(bestMs))
     argv.insert(argv.end(), {"--cutoff-ms", std::to_string(options.cutoffFactor * bestMs)});
+  double knownAnchorMs = getFastPhaseTime(anchorReports);
+  if (ensureAnchor())
+    argv.insert(argv.end(),
+                {"--anchor-so", anchorSo, "--anchor-ms",
+                 std::to_string(std::isfinite(knownAnchorMs) ? knownAnchorMs : 0.0),
+                 "--phase-tolerance",
+                 std::to_string(options.anchorTolerance), "--max-phase-wait-s",
+                 std::to_string(options.maxPhaseWaitSeconds)});
   MeasureRecord rec;
   llvm::Expected<ChildResult> run = runChild(argv, options.runLimits);
   if (!run) {
@@ -204,7 +219,45 @@ MeasureRecord ProcessMeasurer::runMeasureWorker(const Config &config, const std:
   }
   rec = classifyWorkerResult(*run, /*building=*/false);
   rec.runSeconds = run->wallSeconds;
+  if (std::isfinite(rec.anchorMs))
+    anchorReports.push_back(rec.anchorMs);
   return rec;
+}
+
+bool ProcessMeasurer::ensureAnchor() {
+  if (anchorTried)
+    return !anchorSo.empty();
+  anchorTried = true;
+  if (options.anchorConfig.empty() || options.anchorTolerance <= 0)
+    return false;
+  llvm::Expected<Config> config = space.parseConfig(options.anchorConfig);
+  auto warn = [&](const std::string &why) {
+    if (options.warn)
+      options.warn("timing without an anchor: " + why);
+  };
+  if (!config) {
+    warn(llvm::toString(config.takeError()));
+    return false;
+  }
+  std::vector<MeasureRecord> built(1);
+  std::string so = buildCandidates({*config}, built, [](size_t, const MeasureRecord &) {})[0];
+  if (!built[0].isOk()) {
+    warn("its build failed (" + toString(built[0].status).str() + "): " + built[0].error);
+    return false;
+  }
+  anchorSo = options.workDir + "/anchor-" + std::to_string(::getpid()) + ".so";
+  if (std::error_code ec = llvm::sys::fs::rename(so, anchorSo)) {
+    llvm::sys::fs::remove(so);
+    anchorSo.clear();
+    warn("cannot keep its build: " + ec.message());
+    return false;
+  }
+  return true;
+}
+
+ProcessMeasurer::~ProcessMeasurer() {
+  if (!anchorSo.empty())
+    llvm::sys::fs::remove(anchorSo);
 }
 
 std::vector<MeasureRecord> ProcessMeasurer::measureEach(const std::vector<Config> &configs,

@@ -49,10 +49,12 @@
 // RUN: not dltune tune %s --db %t/a.db --strategy random --cost-model xgb 2>&1 | FileCheck %s --check-prefix=NOMODEL
 // RUN: not dltune tune %s --db %t/a.db --strategy bo --cost-model xgb 2>&1 | FileCheck %s --check-prefix=VARIANCE
 // RUN: not dltune tune %s --db %t/a.db --jobs 0 2>&1 | FileCheck %s --check-prefix=JOBS
+// RUN: not dltune tune %s --db %t/a.db --anchor-tolerance -0.1 2>&1 | FileCheck %s --check-prefix=ANCHOR
 // RUN: not test -e %t/a.db
 // NOMODEL: dltune: error: strategy 'random' uses no cost model (cost model 'xgb' given); use sa, evolutionary or bo
 // VARIANCE: dltune: error: strategy 'bo' needs a cost model with variance (rf, dgp, gp); 'xgb' has none
 // JOBS: dltune: error: plan-size and jobs must be at least 1
+// ANCHOR: dltune: error: time-budget, min-time-ms and anchor-tolerance must not be negative
 
 // -o with several inputs: a file is refused before tuning; a directory gets
 // one tuned file per input, named after it.

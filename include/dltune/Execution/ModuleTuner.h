@@ -59,6 +59,10 @@ struct ModuleTunerOptions {
   unsigned confirmTop = 5;
   unsigned confirmRepeats = 5;
   double rtol = -1, atol = -1; // result-check tolerances; negative: by element type
+  /// CPU tasks: each candidate is timed between runs of dltune's default
+  /// config, and a time counts only when that anchor ran within this
+  /// fraction of its fastest (Execution/AnchoredTiming.h); 0: no anchor.
+  double anchorTolerance = 0.1;
   /// Transfer learning (docs/cost-models.md): none, dm (direct reuse of a
   /// model pretrained on `history`), map (MAP adaptation of a deep GP), lms
   /// or nlms (the pretrained model shifted onto the task), gs (guided
@@ -130,6 +134,11 @@ template <typename Fn> void forEachTunerOption(ModuleTunerOptions &o, Fn &&fn) {
   fn("run-timeout", o.runTimeoutSeconds, "Wall-time limit of one measurement (s)", false);
   fn("mem-limit-mb", o.memoryLimitMB, "Address-space limit of build and run workers (MiB)", false);
   fn("min-time-ms", o.minTimeMs, "Minimum measured time per candidate (ms)", false);
+  fn("anchor-tolerance", o.anchorTolerance,
+     "CPU tasks: time each candidate between runs of dltune's default config and count the "
+     "time only when that anchor ran within this fraction of its fastest, waiting out the "
+     "machine's slow phases (0: no anchor)",
+     false);
   fn("worker", o.workerPath,
      "Path of the dltune executable that runs the workers (default: $DLTUNE_WORKER, "
      "dltune next to this executable, or on PATH)",
@@ -165,8 +174,8 @@ inline llvm::Error validateTunerOptions(const ModuleTunerOptions &o) {
     return bad("plan-size and jobs must be at least 1");
   if (!(o.buildTimeoutSeconds > 0) || !(o.runTimeoutSeconds > 0) || o.memoryLimitMB < 1)
     return bad("build-timeout, run-timeout and mem-limit-mb must be positive");
-  if (o.timeBudgetSeconds < 0 || o.minTimeMs < 0)
-    return bad("time-budget and min-time-ms must not be negative");
+  if (o.timeBudgetSeconds < 0 || o.minTimeMs < 0 || !(o.anchorTolerance >= 0))
+    return bad("time-budget, min-time-ms and anchor-tolerance must not be negative");
   if (o.trialsPerTask < 0 || o.latencyGoalMs < 0 || o.slotTrials < 1 || o.earlyStop < 0)
     return bad("trials-per-task, latency-goal-ms and early-stop must not be negative, "
                "slot-trials must be at least 1");

@@ -16,6 +16,7 @@
 #include "dltune/Tuning/TuningLoop.h"
 
 #include <chrono>
+#include <functional>
 
 namespace mlir::dltune {
 
@@ -40,6 +41,15 @@ struct ProcessMeasurerOptions {
   /// of the build worker); empty: the worker asks the driver, else uses
   /// sm_90 and its limits.
   std::string gpuChip, gpuLimits;
+  /// CPU: the configuration built once as the timing anchor (AnchoredTiming.h:
+  /// each candidate is timed between two runs of it, and a time counts only
+  /// when the anchor ran within `anchorTolerance` of its fastest); empty or
+  /// a tolerance of 0: no anchor.
+  std::string anchorConfig;
+  double anchorTolerance = 0.1;
+  double maxPhaseWaitSeconds = 3;
+  /// Hears why timing goes on without the anchor (its build failed).
+  std::function<void(std::string)> warn;
 };
 
 class ProcessMeasurer : public Measurer {
@@ -47,6 +57,7 @@ public:
   /// `bestMs`: the best time already known for the task (from history).
   ProcessMeasurer(const SearchSpace &space, ProcessMeasurerOptions options,
                   double bestMs = INFINITY);
+  ~ProcessMeasurer() override;
   std::vector<MeasureRecord> measure(const std::vector<Config> &configs) override;
   std::vector<MeasureRecord> measureEach(const std::vector<Config> &configs,
                                          const ResultHandler &onResult) override;
@@ -74,12 +85,20 @@ private:
                                            const ResultHandler &onFailure);
   MeasureRecord runMeasureWorker(const Config &config, const std::string &so,
                                  bool allowCutoff);
+  /// Builds the anchor on first use; false (after a warning) when there is
+  /// none to use.
+  bool ensureAnchor();
 
   const SearchSpace &space;
   ProcessMeasurerOptions options;
   std::chrono::steady_clock::time_point start;
   uint64_t counter = 0;
   double bestMs;
+  std::string anchorSo; // built anchor; empty before the first use or without one
+  bool anchorTried = false;
+  /// The anchor's fast-phase time reported by each measure worker; their
+  /// fast-phase time (getFastPhaseTime) is passed to the next one.
+  std::vector<double> anchorReports;
 };
 
 /// Classifies how a worker ended. `building` selects the compile-side

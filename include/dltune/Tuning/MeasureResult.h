@@ -38,6 +38,12 @@ struct MeasureRecord {
   double minMs = NAN, maxMs = NAN, stddevMs = NAN;
   int repeats = 0;
   bool noisy = false;          // spread too large to trust the median
+  /// Anchored timing (Execution/AnchoredTiming.h), not stored in the
+  /// database: the anchor's fastest time in the measuring process and how
+  /// much slower its runs around the kept candidate block were (NAN:
+  /// timed without an anchor). A slowdown past the tolerance makes the
+  /// record noisy.
+  double anchorMs = NAN, anchorSlowdown = NAN;
   bool cutOff = false;         // timed by one probe call: far slower than the best
   bool confirmed = false;      // times are those of a confirmation (Database::getBest)
   std::optional<double> energyJ; // per kernel call, when a meter was readable
