@@ -99,6 +99,7 @@ def main():
                 build(dltune, work, config, sos[label])
             anchor_so, anchor_reports = sos["default"], []
             times = {(label, mode): [] for label, _ in configs for mode in ("plain", "anchored")}
+            flags = {label: [] for label, _ in configs}  # anchored runs flagged noisy
             walls = {mode: [] for mode in ("plain", "anchored")}
             flagged = 0
             for r in range(args.rounds):
@@ -113,18 +114,25 @@ def main():
                         walls[mode].append(rep["wall_s"])
                         if mode == "anchored":
                             anchor_reports.append(rep["anchor_ms"])
-                            flagged += bool(rep.get("slow_phase")) or not rep.get("settled", True)
+                            flag = bool(rep.get("slow_phase")) or not rep.get("settled", True)
+                            flags[label].append(flag)
+                            flagged += flag
             for label, _ in configs:
                 fastest = min(times[(label, "plain")] + times[(label, "anchored")])
                 for mode in ("plain", "anchored"):
                     t = times[(label, mode)]
+                    # What the tuner trusts: anchored records not flagged noisy.
+                    kept = ([x for x, f in zip(t, flags[label]) if not f]
+                            if mode == "anchored" else t)
                     rows.append({
                         "kernel": name, "config": label, "mode": mode, "processes": len(t),
                         "median_ms": statistics.median(t), "min_ms": min(t), "max_ms": max(t),
                         "spread": (max(t) - min(t)) / min(t),
                         "within5pct": sum(x <= 1.05 * fastest for x in t) / len(t),
                         "mean_wall_s": statistics.mean(walls[mode]),
-                        "slow_phase_flags": flagged if mode == "anchored" else "",
+                        "flagged": len(t) - len(kept),
+                        "unflagged_max_ms": max(kept) if kept else "",
+                        "unflagged_spread": (max(kept) - min(kept)) / min(kept) if kept else "",
                         "times_ms": ";".join(f"{x:.3f}" for x in t),
                     })
             print(f"{name}: done ({flagged} anchored runs flagged: slow phase or unsettled)",
@@ -135,15 +143,21 @@ def main():
         w.writeheader()
         w.writerows(rows)
     lines = [f"{'kernel':16} {'config':11} {'mode':9} {'n':>3} {'median':>8} {'min':>8} "
-             f"{'max':>8} {'spread':>7} {'<=5%':>5} {'wall s':>7}"]
+             f"{'max':>8} {'spread':>7} {'<=5%':>5} {'flagged':>7} {'kept max':>8} "
+             f"{'kept spr':>8} {'wall s':>7}"]
     for r in rows:
+        kept_max = f"{r['unflagged_max_ms']:8.3f}" if r["unflagged_max_ms"] != "" else f"{'-':>8}"
+        kept_spread = (f"{100 * r['unflagged_spread']:7.1f}%" if r["unflagged_spread"] != ""
+                       else f"{'-':>8}")
         lines.append(f"{r['kernel']:16} {r['config']:11} {r['mode']:9} {r['processes']:3d} "
                      f"{r['median_ms']:8.3f} {r['min_ms']:8.3f} {r['max_ms']:8.3f} "
                      f"{100 * r['spread']:6.1f}% {100 * r['within5pct']:4.0f}% "
-                     f"{r['mean_wall_s']:7.2f}")
+                     f"{r['flagged']:7d} {kept_max} {kept_spread} {r['mean_wall_s']:7.2f}")
     lines.append(f"(ms per call: each process's median; {args.rounds} rounds, plain and "
                  "anchored alternating; <=5%: share of processes within 5% of the fastest "
-                 "process of either mode; wall s: mean seconds per measure worker)")
+                 "process of either mode; flagged: anchored runs reported as a slow phase or "
+                 "unsettled, which the tuner records as noisy; kept max / spread: over the "
+                 "others; wall s: mean seconds per measure worker)")
     text = "\n".join(lines)
     print(text)
     with open(os.path.join(results, args.out + ".txt"), "w") as f:
