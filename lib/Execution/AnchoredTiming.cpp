@@ -71,7 +71,7 @@ mlir::dltune::timeAgainstAnchor(llvm::function_ref<llvm::Expected<AnchoredAttemp
     if (findSettled() && (known || elapsedSeconds() >= options.learnSeconds))
       break;
     if (static_cast<int>(attempts.size()) >= options.maxAttempts ||
-        elapsedSeconds() >= options.maxWaitSeconds)
+        elapsedSeconds() >= options.maxWaitSeconds + (known ? 0 : options.learnSeconds))
       break;
   }
   AnchoredTiming result;

@@ -40,13 +40,14 @@ struct AnchoredAttempt {
 
 struct AnchoredTimingOptions {
   /// The anchor's fastest time known from earlier runs; 0: unknown, then
-  /// attempts go on for at least `learnSeconds` (a slow phase can last a
-  /// second or more, and one fast anchor block is all it takes to know).
+  /// attempts go on for at least `learnSeconds` (slow phases of 1.5 s were
+  /// taken for normal with 1.5 s; one fast anchor block is all it takes to
+  /// know), and the wait below starts after them.
   double knownAnchorMs = 0;
-  double learnSeconds = 1.5;
+  double learnSeconds = 3;
   double tolerance = 0.1; // the anchor may run this fraction slower
   double maxWaitSeconds = 3;
-  int maxAttempts = 30;
+  int maxAttempts = 100;
   /// Two passing blocks whose medians differ by at most this fraction
   /// settle the time.
   double agreement = 0.05;
