@@ -17,9 +17,10 @@ Writes bench/results/cross_task.{csv,txt}.
 Usage: python3 bench/cross_task.py [--build build] [--history-trials 60]
        [--trials 100] [--seeds 1]
 """
-import argparse, csv, os, shutil, sqlite3, subprocess, sys, tempfile, time
+import argparse, os, shutil, sqlite3, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(__file__))
+from results_io import write_results  # noqa: E402
 from cpu_kernels import conv_mlir  # noqa: E402
 
 # (H, W, C, F) of ResNet-18's 3x3 stride-1 convs. The target is the layer
@@ -110,10 +111,6 @@ def main():
                 print(f"{mode} seed {seed}: " + ", ".join(
                     f"{k}: {row[f'gflops_{k}']}" for k in CHECKPOINTS) + f" ({secs:.0f} s)",
                     file=sys.stderr)
-    with open(os.path.join(results, args.out + ".csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
-        w.writeheader()
-        w.writerows(rows)
     lines = [f"target conv {TARGET} (H, W, C, F), history {HISTORY} x {args.history_trials} "
              f"trials (sa + xgb); 1 thread, anchored timing",
              f"{'mode':14} {'seed':>4} " + " ".join(f"{'GF/s@' + str(k):>9}" for k in CHECKPOINTS)
@@ -122,10 +119,7 @@ def main():
         lines.append(f"{r['mode']:14} {r['seed']:4d} " +
                      " ".join(f"{r[f'gflops_{k}']:>9}" for k in CHECKPOINTS) +
                      f" {r['seconds']:7.0f}")
-    text = "\n".join(lines)
-    print(text)
-    with open(os.path.join(results, args.out + ".txt"), "w") as f:
-        f.write(text + "\n")
+    write_results(results, args.out, rows, lines)
 
 
 if __name__ == "__main__":

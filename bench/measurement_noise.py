@@ -20,9 +20,10 @@ processes within 5% of the fastest process of either mode.
 Writes bench/results/measurement_noise.{csv,txt}.
 Usage: python3 bench/measurement_noise.py [--build build] [--rounds 12]
 """
-import argparse, csv, glob, json, os, sqlite3, statistics, subprocess, sys, tempfile, time
+import argparse, glob, json, os, sqlite3, statistics, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(__file__))
+from results_io import write_results  # noqa: E402
 from cpu_kernels import matmul_mlir, conv_mlir  # noqa: E402
 
 KERNELS = [
@@ -137,11 +138,6 @@ def main():
                     })
             print(f"{name}: done ({flagged} anchored runs flagged: slow phase or unsettled)",
                   file=sys.stderr)
-    fields = list(rows[0].keys())
-    with open(os.path.join(results, args.out + ".csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=fields)
-        w.writeheader()
-        w.writerows(rows)
     lines = [f"{'kernel':16} {'config':11} {'mode':9} {'n':>3} {'median':>8} {'min':>8} "
              f"{'max':>8} {'spread':>7} {'<=5%':>5} {'flagged':>7} {'kept max':>8} "
              f"{'kept spr':>8} {'wall s':>7}"]
@@ -158,10 +154,7 @@ def main():
                  "process of either mode; flagged: anchored runs reported as a slow phase or "
                  "unsettled, which the tuner records as noisy; kept max / spread: over the "
                  "others; wall s: mean seconds per measure worker)")
-    text = "\n".join(lines)
-    print(text)
-    with open(os.path.join(results, args.out + ".txt"), "w") as f:
-        f.write(text + "\n")
+    write_results(results, args.out, rows, lines)
 
 
 if __name__ == "__main__":

@@ -4,8 +4,9 @@
 
 #include <algorithm>
 #include <chrono>
-#include <optional>
 #include <cmath>
+#include <optional>
+#include <utility>
 #include <vector>
 
 using namespace mlir::dltune;
@@ -76,23 +77,16 @@ mlir::dltune::timeAgainstAnchor(llvm::function_ref<llvm::Expected<AnchoredAttemp
   }
   AnchoredTiming result;
   std::optional<size_t> settled = findSettled();
-  size_t best = 0;
-  if (settled) {
-    best = *settled;
-  } else {
-    // Unsettled: the fastest passing attempt, else the least slowed one.
-    bool anyPasses = false;
-    for (size_t i = 0; i < attempts.size(); ++i) {
-      bool better = passes(attempts[i])
-                        ? !anyPasses || attempts[i].candidate.medianMs <
-                                            attempts[best].candidate.medianMs
-                        : !anyPasses && attempts[i].getSlowerAnchorMs() <
-                                            attempts[best].getSlowerAnchorMs();
-      if (better || i == 0)
-        best = i;
-      anyPasses |= passes(attempts[i]);
-    }
-  }
+  // Unsettled: the fastest passing attempt, else the least slowed one.
+  auto rank = [&](const AnchoredAttempt &a) {
+    return passes(a) ? std::pair(0, a.candidate.medianMs) : std::pair(1, a.getSlowerAnchorMs());
+  };
+  size_t best = settled ? *settled
+                        : std::min_element(attempts.begin(), attempts.end(),
+                                           [&](const AnchoredAttempt &x, const AnchoredAttempt &y) {
+                                             return rank(x) < rank(y);
+                                           }) -
+                              attempts.begin();
   result.chosen = attempts[best];
   result.fastestAnchorMs = fastest;
   result.anchorMs = getFastPhaseTime(anchorBlocks);

@@ -245,13 +245,7 @@ bool ProcessMeasurer::ensureAnchor() {
     warn("its build failed (" + toString(built[0].status).str() + "): " + built[0].error);
     return false;
   }
-  anchorSo = options.workDir + "/anchor-" + std::to_string(::getpid()) + ".so";
-  if (std::error_code ec = llvm::sys::fs::rename(so, anchorSo)) {
-    llvm::sys::fs::remove(so);
-    anchorSo.clear();
-    warn("cannot keep its build: " + ec.message());
-    return false;
-  }
+  anchorSo = so; // kept until the measurer goes
   return true;
 }
 

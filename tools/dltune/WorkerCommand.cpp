@@ -234,6 +234,15 @@ timeKernel(llvm::function_ref<llvm::Expected<double>()> timedCall, double minTot
   return summarizeTimes(std::move(times));
 }
 
+/// Joules per call of a timed block, whose warm-up call is inside the
+/// metered interval.
+static std::optional<double> getJoulesPerCall(std::optional<double> joules,
+                                              const TimingStats &block) {
+  if (joules)
+    *joules /= block.repeats + 1;
+  return joules;
+}
+
 /// The candidate's timing between blocks of the anchor (--anchor-so): an
 /// anchor block is a warm-up call and at least `minRepeats` calls and 10
 /// ms; the anchor has its own arguments, and the candidate's block starts
@@ -264,18 +273,21 @@ timeBetweenAnchors(const KernelSignature &sig,
     return probe.takeError();
   if (probe->medianMs < kShortestAnchoredMs)
     return std::nullopt;
+  // The probe was timed right before the first candidate block: it is that
+  // attempt's first anchor block.
+  std::optional<TimingStats> unusedProbe = *probe;
   auto attempt = [&]() -> llvm::Expected<AnchoredAttempt> {
     AnchoredAttempt a;
-    llvm::Expected<TimingStats> before = timeKernel(anchorCall, kAnchorBlockMs);
+    llvm::Expected<TimingStats> before = unusedProbe ? llvm::Expected<TimingStats>(*unusedProbe)
+                                                     : timeKernel(anchorCall, kAnchorBlockMs);
+    unusedProbe.reset();
     if (!before)
       return before.takeError();
     (void)meter.readJoulesSinceLast();
     llvm::Expected<TimingStats> c = timeKernel(candidateCall, minTimeMs);
     if (!c)
       return c.takeError();
-    a.joules = meter.readJoulesSinceLast();
-    if (a.joules)
-      *a.joules /= c->repeats + 1; // the warm-up call is inside the metered interval
+    a.joules = getJoulesPerCall(meter.readJoulesSinceLast(), *c);
     llvm::Expected<TimingStats> after = timeKernel(anchorCall, kAnchorBlockMs);
     if (!after)
       return after.takeError();
@@ -443,9 +455,6 @@ static int measure(ModuleOp kernel, const KernelSignature &sig) {
                                                   {"cut_off", true},
                                                   {"max_rel_error", maxError}});
   EnergyMeter meter(gpu ? EnergyMeter::Source::Gpu : EnergyMeter::Source::Cpu);
-  llvm::json::Object anchorReport;
-  std::optional<TimingStats> t;
-  std::optional<double> joules;
   std::optional<AnchoredTiming> anchored;
   if (!anchorSoPath.empty() && !gpu) {
     llvm::Expected<std::optional<AnchoredTiming>> a = timeBetweenAnchors(sig, timedCall, meter);
@@ -453,30 +462,30 @@ static int measure(ModuleOp kernel, const KernelSignature &sig) {
       return reportError(worker::kRunError, llvm::toString(a.takeError()));
     anchored = std::move(*a);
   }
+  TimingStats t;
+  std::optional<double> joules;
   if (anchored) {
     t = anchored->chosen.candidate;
     joules = anchored->chosen.joules;
-    anchorReport = llvm::json::Object{{"anchor_ms", anchored->anchorMs},
-                                      {"anchor_slowdown", anchored->slowdown},
-                                      {"phase_attempts", anchored->attempts},
-                                      {"slow_phase", anchored->slowPhase},
-                                      {"settled", anchored->settled}};
   } else {
     llvm::Expected<TimingStats> plain = timeKernel(timedCall, minTimeMs);
     if (!plain)
       return reportError(worker::kRunError, llvm::toString(plain.takeError()));
     t = *plain;
-    joules = meter.readJoulesSinceLast();
-    if (joules)
-      *joules /= t->repeats + 1; // the warm-up call is inside the metered interval
+    joules = getJoulesPerCall(meter.readJoulesSinceLast(), t);
   }
-  llvm::json::Object obj{{"median_ms", t->medianMs}, {"min_ms", t->minMs},
-                         {"max_ms", t->maxMs},       {"stddev_ms", t->stddevMs},
-                         {"repeats", t->repeats},    {"max_rel_error", maxError}};
-  for (auto &kv : anchorReport)
-    obj[kv.first] = std::move(kv.second);
+  llvm::json::Object obj{{"median_ms", t.medianMs}, {"min_ms", t.minMs},
+                         {"max_ms", t.maxMs},       {"stddev_ms", t.stddevMs},
+                         {"repeats", t.repeats},    {"max_rel_error", maxError}};
+  if (anchored) {
+    obj["anchor_ms"] = anchored->anchorMs;
+    obj["anchor_slowdown"] = anchored->slowdown;
+    obj["phase_attempts"] = anchored->attempts;
+    obj["slow_phase"] = anchored->slowPhase;
+    obj["settled"] = anchored->settled;
+  }
   if (joules)
-    obj["energy_j"] = *joules; // per call
+    obj["energy_j"] = *joules;
   if (gpu)
     obj["timing"] = "cuda_events";
   return report(worker::kOk, std::move(obj));
