@@ -202,25 +202,53 @@ static FailureOr<SchedulePlan> buildCpuPlan(const std::string &kind, const OpLoo
     // Loops: n, oh, ow, f, kh, kw, c.
     plan.loopNames = {"n", "oh", "ow", "f", "kh", "kw", "c"};
     // As for matmul: reg_f vectors of filters per output pixel row. Two
-    // vectors by up to 4 pixels, unless the row count that divides the
+    // vectors by up to 5 pixels, unless the row count that divides the
     // width is small (7x7 maps: 7 divides, 2 and 4 do not): then one vector
     // by more pixels holds more accumulators (7x1 beats 1x2).
     // Odd widths (SqueezeNet's 27 and 13) need odd row counts: 9 or 13 rows
-    // of one vector (as many as the registers hold) rather than 1.
-    const std::initializer_list<int64_t> rowCounts = {1, 2, 3, 4, 6, 7, 8, 9, 13, 14};
-    std::vector<int64_t> owOptions = dividing(s[2], rowCounts), upToFour;
+    // of one vector (as many as the registers hold) rather than 1; widths
+    // of 5 x 11 (55) take 5 rows of two vectors (measured: 93 GFLOP/s
+    // against 30 with one row and 81 with 11 rows of one vector).
+    const std::initializer_list<int64_t> rowCounts = {1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 13, 14};
+    std::vector<int64_t> owOptions = dividing(s[2], rowCounts), upToFive;
     for (int64_t rows : owOptions)
-      if (rows <= 4)
-        upToFour.push_back(rows);
-    int64_t regOW = pickRegisterRows(upToFour, 2, cpu);
+      if (rows <= 5)
+        upToFive.push_back(rows);
+    int64_t regOW = pickRegisterRows(upToFive, 2, cpu);
     int64_t regF = 2 * cpu.lanes;
     int64_t singleRows = pickRegisterRows(owOptions, 1, cpu);
-    if (singleRows > 2 * regOW && s[3] % cpu.lanes == 0) {
+    if (singleRows > 2 * regOW && regOW < 4 && s[3] % cpu.lanes == 0) {
       regOW = singleRows;
       regF = cpu.lanes;
     }
+    // Partial register rows: a row count that does not divide the width
+    // leaves a last, shorter register tile, which the packed schedule pads
+    // to full size (emitPackedRegisterTiles), so it needs pack_f = 1. The
+    // pad copies the tile's input window each time, so it pays only where
+    // no divisor gives 3 rows or more (a prime width such as SqueezeNet's
+    // 109: 4 rows of two vectors run its 7x7 stem 1.6x faster than 1 row;
+    // 14 = 4 + 4 + 4 + 2 padded ran 1.7x slower than 7 rows of one vector).
+    std::vector<int64_t> regOWOptions = owOptions;
+    const int64_t partialRows = 4;
+    if (s[2] > partialRows && s[2] % partialRows != 0) {
+      regOWOptions.push_back(partialRows);
+      std::sort(regOWOptions.begin(), regOWOptions.end());
+      if (regOW < 3 && singleRows < 3) {
+        regOW = partialRows;
+        regF = 2 * cpu.lanes;
+      }
+    }
+    b.param("D_ow", s[2]);
     addTiledLoop(b, "oh", s[1], 64, 1, {}, 1);
-    addTiledLoop(b, "ow", s[2], 64, 64, rowCounts, regOW);
+    // The whole row is also a cache tile: a prime width has no other
+    // divisor for partial register rows to work in.
+    std::vector<int64_t> tileOWOptions = divisorsUpTo(s[2], 64);
+    if (s[2] > 64)
+      tileOWOptions.push_back(s[2]);
+    b.knob("tile_ow", tileOWOptions, 64);
+    b.require("D_ow % tile_ow == 0");
+    b.knob("reg_ow", regOWOptions, regOW);
+    b.require("tile_ow % reg_ow == 0 || (pack_f == 1 && reg_ow < tile_ow)");
     addTiledLoop(b, "f", s[3], 512, 64, {1, 4, 8, 16, 32, 64}, regF);
     addTiledLoop(b, "c", s[6], 512, 64, {1, 2, 4, 8}, 1);
     b.knob("unroll", {1, 2, 4}, 1);
@@ -1076,10 +1104,20 @@ mlir::dltune::buildTransformScript(const SchedulePlan &plan,
   if (!resolveTiles(plan.cacheTiles, values, cache, error) ||
       !resolveTiles(plan.registerTiles, values, reg, error))
     return failure();
+  // With packing, the row register loop may leave a partial last tile:
+  // the packed register tile is padded to full size
+  // (emitPackedRegisterTiles).
+  int partialRowLoop = -1;
+  if (plan.target == ScheduleTarget::CPU) {
+    Packing pack = Packing::of(plan, values);
+    if (pack.any())
+      partialRowLoop = pack.rowLoop;
+  }
   for (size_t i = 0; i < cache.size(); ++i) {
     int64_t size = plan.loopSizes[i];
+    bool partialOk = static_cast<int>(i) == partialRowLoop && reg[i] < (cache[i] ? cache[i] : size);
     if (cache[i] < 0 || (cache[i] && size % cache[i]) ||
-        (reg[i] && cache[i] && cache[i] % reg[i]) || reg[i] < 0) {
+        (!partialOk && reg[i] && cache[i] && cache[i] % reg[i]) || reg[i] < 0) {
       error = "tile sizes of loop '" + plan.loopNames[i] +
               "' do not divide its extent " + std::to_string(size);
       return failure();

@@ -57,7 +57,7 @@ func.func @batch_matmul(%a: tensor<2x32x16xf32>, %b: tensor<2x16x8xf32>, %c: ten
 
 // CHECK-LABEL: func.func @conv_nhwc
 // CHECK: linalg.conv_2d_nhwc_hwcf
-// CHECK-SAME: dltune.space = #dltune.space<knobs {tile_oh = [1, 2, 7, 14], tile_ow = [1, 2, 7, 14], reg_ow = [1, 2, 7, 14], tile_f = pow2<1, 32>, reg_f = [1, 4, 8, 16, 32]
+// CHECK-SAME: dltune.space = #dltune.space<knobs {tile_oh = [1, 2, 7, 14], tile_ow = [1, 2, 7, 14], reg_ow = [1, 2, 4, 7, 14], tile_f = pow2<1, 32>, reg_f = [1, 4, 8, 16, 32]
 // CHECK-SAME: params {D_c = 16, D_f = 32, D_oh = 14, D_ow = 14, max_acc = 512}
 // DEFAULT-LABEL: func.func @conv_nhwc
 // DEFAULT: dltune.config = #dltune.config<pack_f = 1, reg_c

@@ -38,3 +38,16 @@ func.func @one_bad_one_good(%a: tensor<8x8xf32>, %b: tensor<8x8xf32>, %c: tensor
        ins(%r, %b : tensor<8x8xf32>, tensor<8x8xf32>) outs(%c : tensor<8x8xf32>) -> tensor<8x8xf32>
   return %s : tensor<8x8xf32>
 }
+
+// -----
+
+// A register row count that does not divide the conv's width is a partial
+// tile, which only the packed schedule pads: unpacked it is refused.
+func.func @partial_rows_unpacked(%i: tensor<1x9x9x8xf32>, %f: tensor<3x3x8x16xf32>, %o: tensor<1x7x7x16xf32>) -> tensor<1x7x7x16xf32> {
+  // expected-error @below {{dltune.config: tile sizes of loop 'ow' do not divide its extent 7}}
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>,
+         dltune.config = #dltune.config<pack_f = 0, reg_c = 1, reg_f = 16, reg_ow = 4, threads = 1, tile_c = 8,
+                                        tile_f = 16, tile_oh = 1, tile_ow = 7, unroll = 1, vectorize = 1>}
+      ins(%i, %f : tensor<1x9x9x8xf32>, tensor<3x3x8x16xf32>) outs(%o : tensor<1x7x7x16xf32>) -> tensor<1x7x7x16xf32>
+  return %r : tensor<1x7x7x16xf32>
+}
