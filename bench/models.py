@@ -2,7 +2,7 @@
 """End-to-end latency of whole models, side by side in one run (issue 9).
 
     python3 bench/models.py [--models resnet18,...] [--threads 1,2] [--repeat N]
-                            [--workdir DIR] [--tuned-db DB]
+                            [--workdir DIR] [--tuned-db DB] [--skip-untuned]
 
 For each model: exports it with scripts/make_models.py (random weights, fixed
 seed), imports it with `dltune import`, checks dltune's output against
@@ -75,6 +75,8 @@ def main():
     # Run from a copy of the build so that rebuilding does not break a run.
     p.add_argument("--build", default=os.path.join(ROOT, "build"))
     p.add_argument("--out", default="models", help="results/NAME.csv")
+    p.add_argument("--skip-untuned", action="store_true",
+                   help="leave out the untuned column (VGG-16's takes minutes per run)")
     a = p.parse_args()
     global DLTUNE
     DLTUNE = os.path.join(a.build, "bin", "dltune")
@@ -89,6 +91,8 @@ def main():
         subprocess.run([DLTUNE, "import", base + ".onnx", "-o", base + ".mlir"], check=True)
         variants = {"untuned": (base + ".mlir", []),
                     "default": (base + ".mlir", ["--default-config"])}
+        if a.skip_untuned:
+            del variants["untuned"]
         if a.tuned_db:
             tuned = base + ".tuned.mlir"
             subprocess.run(f"{os.path.join(a.build, 'bin', 'dltune-opt')} {base}.mlir "
