@@ -8,6 +8,8 @@
 // RUN: dltune run %s --entry conv_bias_relu --default-config --threads 2 --check --repeat 1 | FileCheck %s --check-prefix=JIT
 // RUN: dltune run %s --entry conv_bias_relu --default-config --threads 1 --check --repeat 1 | FileCheck %s --check-prefix=JIT
 // RUN: dltune run %s --entry matmul_gelu_like --default-config --threads 2 --check --repeat 1 | FileCheck %s --check-prefix=JIT
+// RUN: dltune run %s --entry matmul_gelu_like --default-config --threads 1 --check --repeat 1 | FileCheck %s --check-prefix=JIT
+// RUN: dltune run %s --entry matmul_few_rows --default-config --threads 1 --check --repeat 1 | FileCheck %s --check-prefix=JIT
 // RUN: dltune run %s --entry two_users --default-config --threads 1 --check --repeat 1 | FileCheck %s --check-prefix=JIT
 // JIT: check: ok
 // The per-task breakdown of `dltune run`: the fused task, then the rest.
@@ -79,13 +81,15 @@ func.func @conv_bias_relu(%i: tensor<1x10x10x16xf32>, %f: tensor<3x3x16x32xf32>,
 // ANN-NOT: dltune.space
 // ANN: tensor.expand_shape
 // The default config keeps this small matmul on one thread with cache
-// tiles spanning the output: the epilogue fuses at the register tile, the
-// fill and the k loop run inside it.
+// tiles spanning the output and both operands packed: the first loop the B
+// panel does not depend on (m) is halved, so that the root and its fill
+// fuse into the epilogue's loop over the halves and B is packed once,
+// outside it.
 // APPLY-LABEL: func.func @matmul_gelu_like
 // APPLY-NOT: linalg.fill {{.*}} tensor<32x64xf32>
-// APPLY: scf.for
-// APPLY: scf.for
-// APPLY: linalg.fill {{.*}} tensor<4x16xf32>
+// APPLY: tensor.empty() : tensor<4x48x16xf32>
+// APPLY: scf.for %{{.*}} = %c0 to %c32 step %c16
+// APPLY: linalg.fill {{.*}} tensor<16x64xf32>
 // APPLY: vector.fma
 // APPLY: math.tanh {{.*}} : vector<
 // APPLY-NOT: linalg.
@@ -106,6 +110,36 @@ func.func @matmul_gelu_like(%a: tensor<32x48xf32>, %w: tensor<48x64xf32>, %bias:
     linalg.yield %t : f32
   } -> tensor<1x32x64xf32>
   return %r : tensor<1x32x64xf32>
+}
+
+// -----
+
+// Too few rows to pack (M < 16) and cache tiles spanning the output: the
+// epilogue fuses at the register tile, the fill and the k loop run inside.
+// APPLY-LABEL: func.func @matmul_few_rows
+// APPLY-NOT: linalg.fill {{.*}} tensor<8x64xf32>
+// APPLY: scf.for
+// APPLY: scf.for
+// APPLY: linalg.fill {{.*}} tensor<4x16xf32>
+// APPLY: vector.fma
+// APPLY: math.tanh {{.*}} : vector<
+// APPLY-NOT: linalg.
+// APPLY: return
+func.func @matmul_few_rows(%a: tensor<8x48xf32>, %w: tensor<48x64xf32>, %bias: tensor<64xf32>) -> tensor<8x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<8x64xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e0 : tensor<8x64xf32>) -> tensor<8x64xf32>
+  %m = linalg.matmul ins(%a, %w : tensor<8x48xf32>, tensor<48x64xf32>) outs(%acc : tensor<8x64xf32>) -> tensor<8x64xf32>
+  %e1 = tensor.empty() : tensor<8x64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%m, %bias : tensor<8x64xf32>, tensor<64xf32>) outs(%e1 : tensor<8x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    %t = math.tanh %s : f32
+    linalg.yield %t : f32
+  } -> tensor<8x64xf32>
+  return %r : tensor<8x64xf32>
 }
 
 // -----
