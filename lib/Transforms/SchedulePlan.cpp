@@ -230,7 +230,7 @@ static FailureOr<SchedulePlan> buildCpuPlan(const std::string &kind, const OpLoo
     int64_t regOW = pickRegisterRows(upToFive, 2, cpu);
     int64_t regF = 2 * cpu.lanes;
     int64_t singleRows = pickRegisterRows(owOptions, 1, cpu);
-    if (singleRows > 2 * regOW && regOW < 4 && s[3] % cpu.lanes == 0) {
+    if (singleRows > 2 * regOW && regOW != 5 && s[3] % cpu.lanes == 0) {
       regOW = singleRows;
       regF = cpu.lanes;
     }
@@ -261,7 +261,7 @@ static FailureOr<SchedulePlan> buildCpuPlan(const std::string &kind, const OpLoo
     b.knob("tile_ow", tileOWOptions, 64);
     b.require("D_ow % tile_ow == 0");
     b.knob("reg_ow", regOWOptions, regOW);
-    b.require("tile_ow % reg_ow == 0 || (pack_f == 1 && reg_ow < tile_ow)");
+    b.require("tile_ow % reg_ow == 0 || (pack_f == 1 && reg_ow < tile_ow && tile_ow == D_ow)");
     addTiledLoop(b, "f", s[3], 512, 64, {1, 4, 8, 16, 32, 64}, regF);
     addTiledLoop(b, "c", s[6], 512, 64, {1, 2, 4, 8}, 1);
     b.knob("unroll", {1, 2, 4}, 1);
@@ -876,7 +876,12 @@ static std::string emitPackedRegisterTiles(ScriptWriter &w, const SchedulePlan &
     if (sliced && loops > 0)
       hoists.push_back({p.operand, loops});
   }
-  if (hoists.empty())
+  // A partial last row tile (allowed for the packed conv, see
+  // buildTransformScript) is padded to static shapes even when no operand
+  // needs copying into panels (e.g. the whole filter in one block).
+  int64_t rowExtent = cache[pack.rowLoop] ? cache[pack.rowLoop] : plan.loopSizes[pack.rowLoop];
+  bool partialRows = reg[pack.rowLoop] && rowExtent % reg[pack.rowLoop] != 0;
+  if (hoists.empty() && !partialRows)
     return emitTileFor(w, op, rest, regLoops);
   // A fused root's operand is a slice of a slice of the whole tensor; as
   // one slice its panel can be hoisted past the reduction loop too.
@@ -998,8 +1003,10 @@ static void emitFusedCpuScript(ScriptWriter &w, const SchedulePlan &plan,
   if (pack.any() && !anyParallelTile) {
     for (size_t i = 0; i < n; ++i) {
       int64_t half = extent[i] / 2;
+      // reg[i] == 0: the register tile is the whole loop; halving it
+      // would change the register tile.
       if (plan.isReduction[i] || extent[i] % 2 != 0 || pack.reusedDependsOn(plan, i) ||
-          (reg[i] && half % reg[i] != 0) || half < std::max<int64_t>(reg[i], 1))
+          reg[i] == 0 || half % reg[i] != 0 || half < reg[i])
         continue;
       cacheTiles[i] = half;
       break;
@@ -1171,6 +1178,17 @@ mlir::dltune::buildTransformScript(const SchedulePlan &plan,
       if (reg[i] == (cache[i] ? cache[i] : extent))
         reg[i] = 0;
     }
+  }
+  // The fused schedule pads a partial row tile only where it packs, which
+  // needs a tiled output loop to fuse the root into.
+  if (partialRowLoop >= 0 && epilogue && reg[partialRowLoop] &&
+      (cache[partialRowLoop] ? cache[partialRowLoop] : plan.loopSizes[partialRowLoop]) %
+              reg[partialRowLoop] != 0 &&
+      llvm::none_of(llvm::seq<size_t>(0, cache.size()),
+                    [&](size_t i) { return !plan.isReduction[i] && cache[i] != 0; })) {
+    error = "partial register rows of loop '" + plan.loopNames[partialRowLoop] +
+            "' need a cache tile that splits an output loop when an epilogue is fused";
+    return failure();
   }
   ScriptWriter w;
   if (plan.target == ScheduleTarget::CPU && epilogue)
