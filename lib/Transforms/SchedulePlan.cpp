@@ -840,6 +840,18 @@ struct Packing {
   }
 };
 
+/// Whether a register tile `reg` leaves a partial last tile in a cache tile
+/// `cache` (0: the whole loop of `loopSize`).
+static bool leavesPartialTile(int64_t cache, int64_t reg, int64_t loopSize) {
+  return reg && (cache ? cache : loopSize) % reg != 0;
+}
+
+/// Whether a cache tile splits one of the op's parallel (output) loops.
+static bool tilesAnOutputLoop(const SchedulePlan &plan, ArrayRef<int64_t> cache) {
+  return llvm::any_of(llvm::seq<size_t>(0, cache.size()),
+                      [&](size_t i) { return !plan.isReduction[i] && cache[i] != 0; });
+}
+
 /// Register-tiles a cache tile and copies the packed operands into panels
 /// that the register loops read contiguously. `reusedPast` are the loops
 /// (outermost first) between the cache block and the register tile that a
@@ -879,8 +891,8 @@ static std::string emitPackedRegisterTiles(ScriptWriter &w, const SchedulePlan &
   // A partial last row tile (allowed for the packed conv, see
   // buildTransformScript) is padded to static shapes even when no operand
   // needs copying into panels (e.g. the whole filter in one block).
-  int64_t rowExtent = cache[pack.rowLoop] ? cache[pack.rowLoop] : plan.loopSizes[pack.rowLoop];
-  bool partialRows = reg[pack.rowLoop] && rowExtent % reg[pack.rowLoop] != 0;
+  bool partialRows = leavesPartialTile(cache[pack.rowLoop], reg[pack.rowLoop],
+                                       plan.loopSizes[pack.rowLoop]);
   if (hoists.empty() && !partialRows)
     return emitTileFor(w, op, rest, regLoops);
   // A fused root's operand is a slice of a slice of the whole tensor; as
@@ -997,10 +1009,7 @@ static void emitFusedCpuScript(ScriptWriter &w, const SchedulePlan &plan,
   // tile_m = 64), halve the first parallel loop that the reused panel does
   // not depend on, so that its block is still packed once and reused
   // (measured: a 64x256x1024 matmul + bias + residual, 0.70 -> 0.41 ms).
-  bool anyParallelTile = llvm::any_of(llvm::seq<size_t>(0, n), [&](size_t i) {
-    return !plan.isReduction[i] && cacheTiles[i] != 0;
-  });
-  if (pack.any() && !anyParallelTile) {
+  if (pack.any() && !tilesAnOutputLoop(plan, cacheTiles)) {
     for (size_t i = 0; i < n; ++i) {
       int64_t half = extent[i] / 2;
       // reg[i] == 0: the register tile is the whole loop; halving it
@@ -1181,11 +1190,10 @@ mlir::dltune::buildTransformScript(const SchedulePlan &plan,
   }
   // The fused schedule pads a partial row tile only where it packs, which
   // needs a tiled output loop to fuse the root into.
-  if (partialRowLoop >= 0 && epilogue && reg[partialRowLoop] &&
-      (cache[partialRowLoop] ? cache[partialRowLoop] : plan.loopSizes[partialRowLoop]) %
-              reg[partialRowLoop] != 0 &&
-      llvm::none_of(llvm::seq<size_t>(0, cache.size()),
-                    [&](size_t i) { return !plan.isReduction[i] && cache[i] != 0; })) {
+  if (partialRowLoop >= 0 && epilogue &&
+      leavesPartialTile(cache[partialRowLoop], reg[partialRowLoop],
+                        plan.loopSizes[partialRowLoop]) &&
+      !tilesAnOutputLoop(plan, cache)) {
     error = "partial register rows of loop '" + plan.loopNames[partialRowLoop] +
             "' need a cache tile that splits an output loop when an epilogue is fused";
     return failure();
