@@ -46,6 +46,16 @@ def conv_case(target):
     return train, os.path.join(CONV, target + ".json.gz")
 
 
+RTX_CONV = os.path.join(HUB, "rtx_convolution")
+RTX_PNPOLY = os.path.join(HUB, "rtx_pnpoly")
+DEDISP = os.path.join(HUB, "dedispersion_milo")
+
+
+def leave_one_out(folder, devices, target):
+    train = [os.path.join(folder, g + ".json.gz") for g in devices if g != target]
+    return train, os.path.join(folder, target + ".json.gz")
+
+
 CASES = {
     "gemm-3090": gemm_case("RTX_3090"),
     "gemm-2080ti": gemm_case("RTX_2080_Ti"),
@@ -56,6 +66,11 @@ CASES = {
 }
 for _gpu in CONV_GPUS:
     CASES["conv-loo-" + _gpu.lower()] = conv_case(_gpu)
+    CASES["dedisp-loo-" + _gpu.lower()] = leave_one_out(DEDISP, CONV_GPUS, _gpu)
+for _gpu in GEMM_GPUS:
+    _short = _gpu.lower().replace("rtx_", "").replace("_", "")
+    CASES["rtxconv-loo-" + _short] = leave_one_out(RTX_CONV, GEMM_GPUS, _gpu)
+    CASES["pnpoly-loo-" + _short] = leave_one_out(RTX_PNPOLY, GEMM_GPUS, _gpu)
 VARIANT_FLAGS = {"plain": [], "features": ["--device-features"],
                  "mean": ["--device-features", "--device-mean"]}
 METRICS = ["rmse", "mape", "spearman", "kendall", "top1_recall", "nll", "coverage90"]

@@ -57,6 +57,10 @@ def main():
     ap.add_argument("--dgp-inducing", type=int, default=50)
     ap.add_argument("--dgp-hidden", type=int, default=8)
     ap.add_argument("--adapt-iterations", type=int, default=100)
+    ap.add_argument("--tuning-set-rerank", type=int, default=0,
+                    help="dltune replay --tuning-set-rerank for map/lms/nlms (0: paper's order)")
+    ap.add_argument("--tuning-set-explore", type=float, default=0,
+                    help="dltune replay --tuning-set-explore for the transfer modes")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "results"))
     args = ap.parse_args()
@@ -82,7 +86,9 @@ def main():
                         "--dgp-inducing", str(args.dgp_inducing),
                         "--dgp-hidden", str(args.dgp_hidden),
                         "--adapt-iterations", str(args.adapt_iterations),
-                        "--pretrained-cache", cache]
+                        "--pretrained-cache", cache,
+                        "--tuning-set-rerank", str(args.tuning_set_rerank),
+                        "--tuning-set-explore", str(args.tuning_set_explore)]
             jobs.append((pair, mode, report, cmd))
     # dm before map of the same pair shares the pretrained model through the
     # cache directory; run pairs' dm runs first so map finds it.

@@ -312,6 +312,8 @@ createTransferStrategy(const ModuleTunerOptions &options, Database &db, const Ta
   to.inner = so;
   to.transfer.mode = *mode;
   to.tuningSetSize = static_cast<size_t>(std::clamp<int64_t>(taskBudget / 4, 1, 300));
+  to.exploreShare = options.tuningSetExplore;
+  to.reRankEvery = static_cast<size_t>(options.tuningSetReRank);
   std::vector<std::string> notes;
   if (*mode == TransferMode::GuidedSampling) {
     llvm::Expected<StepwiseRegression> regression =

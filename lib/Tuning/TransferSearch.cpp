@@ -28,9 +28,13 @@ public:
     this->seed = seed;
     inner->initialize(space, seed);
     tuningSet.clear();
+    candidates.clear();
     probes.clear();
     probeScores.clear();
     next = 0;
+    rowsAtReRank = 0;
+    reRanker.reset();
+    reRankLog.reset();
     checked = options.proxyProbes == 0;
     rng.seed(seed ^ 0x7a11u);
     if (options.transfer.mode == TransferMode::GuidedSampling) {
@@ -49,49 +53,44 @@ public:
         break;
       drawn.insert(*c);
     }
-    std::vector<Config> candidates(drawn.begin(), drawn.end());
-    std::shared_ptr<const FeatureExtractor> features = options.inner.features;
-    std::unique_ptr<FeatureExtractor> own;
+    candidates.assign(drawn.begin(), drawn.end());
+    features = options.inner.features;
     if (!features)
       features = createKnobFeatureExtractor(space);
-    llvm::Expected<std::vector<double>> scores =
-        pretrained->predict(features->extractAll(candidates));
-    if (!scores) {
+    FeatureMatrix x = features->extractAll(candidates);
+    std::vector<double> scores, variance;
+    if (llvm::Error e = predictCandidates(*pretrained, x, scores, variance)) {
       // Without a ranking the inner strategy starts as it would cold.
-      if (options.inner.observer)
-        options.inner.observer->onModelError(scores.takeError());
-      else
-        llvm::consumeError(scores.takeError());
+      reportError(std::move(e));
       return;
     }
-    std::vector<size_t> order(candidates.size());
-    std::iota(order.begin(), order.end(), 0);
-    size_t keep = std::min(options.tuningSetSize, order.size());
-    std::partial_sort(order.begin(), order.begin() + keep, order.end(),
-                      [&](size_t a, size_t b) { return (*scores)[a] > (*scores)[b]; });
-    for (size_t i = 0; i < keep; ++i)
-      tuningSet.push_back(candidates[order[i]]);
+    fillTuningSet(scores, variance, nullptr);
     if (checked)
       return;
     // Probes: the top of the ranking, then random configurations ranked
     // below it, so that a model that transfers ranks the first above the
     // second.
+    std::vector<size_t> order(candidates.size());
+    std::iota(order.begin(), order.end(), 0);
     size_t top = std::min(options.proxyProbes / 2, tuningSet.size());
+    std::partial_sort(order.begin(), order.begin() + top, order.end(),
+                      [&](size_t a, size_t b) { return scores[a] > scores[b]; });
     std::set<Config> inTuningSet(tuningSet.begin(), tuningSet.end());
     for (size_t i = 0; i < top; ++i) {
       probes.push_back(candidates[order[i]]);
-      probeScores.push_back((*scores)[order[i]]);
+      probeScores.push_back(scores[order[i]]);
     }
     std::uniform_int_distribution<size_t> pick(0, candidates.size() - 1);
     for (size_t attempt = 0; attempt < 100 * options.proxyProbes &&
-                             probes.size() < options.proxyProbes && candidates.size() > keep;
+                             probes.size() < options.proxyProbes &&
+                             candidates.size() > tuningSet.size();
          ++attempt) {
       size_t i = pick(rng);
       if (inTuningSet.count(candidates[i]) ||
           std::find(probes.begin(), probes.end(), candidates[i]) != probes.end())
         continue;
       probes.push_back(candidates[i]);
-      probeScores.push_back((*scores)[i]);
+      probeScores.push_back(scores[i]);
     }
   }
 
@@ -105,7 +104,13 @@ public:
         return out;
       checkProxy(history);
     }
-    while (out.size() < count && next < tuningSet.size()) {
+    if (next < tuningSet.size() && reRanks() &&
+        history.records.size() >= rowsAtReRank + options.reRankEvery)
+      reRank(history);
+    size_t limit = count;
+    if (reRanks())
+      limit = std::min(limit, rowsAtReRank + options.reRankEvery - history.records.size());
+    while (out.size() < limit && next < tuningSet.size()) {
       const Config &c = tuningSet[next++];
       if (!history.contains(c))
         out.push_back(c);
@@ -124,6 +129,123 @@ public:
   }
 
 private:
+  /// Only map re-ranks: lms and nlms shift the pretrained prediction by a
+  /// function of itself, which keeps (lms) or barely changes its order.
+  bool reRanks() const {
+    return options.reRankEvery > 0 && options.transfer.mode == TransferMode::Map;
+  }
+  bool explores() const { return options.exploreShare > 0; }
+
+  void reportError(llvm::Error e) {
+    if (options.inner.observer)
+      options.inner.observer->onModelError(std::move(e));
+    else
+      llvm::consumeError(std::move(e));
+  }
+
+  /// The model's score of each row, and its variance when exploring with a
+  /// model that has one (else `variance` is left empty).
+  llvm::Error predictCandidates(const CostModel &model, const FeatureMatrix &x,
+                                std::vector<double> &scores, std::vector<double> &variance) {
+    variance.clear();
+    if (explores() && model.hasVariance())
+      return model.predictWithVariance(x, scores, variance);
+    llvm::Expected<std::vector<double>> predicted = model.predict(x);
+    if (!predicted)
+      return predicted.takeError();
+    scores = std::move(*predicted);
+    return llvm::Error::success();
+  }
+
+  /// Fills the tuning set after its first `next` entries up to
+  /// tuningSetSize with candidates not in it and not measured (`history`
+  /// may be null): by `scores`, best first, with every slot that the
+  /// exploration share claims taken by the best upper bound that differs
+  /// from every configuration in the set in at least two knobs.
+  void fillTuningSet(const std::vector<double> &scores, const std::vector<double> &variance,
+                     const TuningHistory *history) {
+    tuningSet.resize(std::min(next, tuningSet.size()));
+    std::set<Config> taken(tuningSet.begin(), tuningSet.end());
+    auto available = [&](size_t i) {
+      return !taken.count(candidates[i]) && !(history && history->contains(candidates[i]));
+    };
+    std::vector<size_t> byMean(candidates.size()), byBound;
+    std::iota(byMean.begin(), byMean.end(), 0);
+    std::stable_sort(byMean.begin(), byMean.end(),
+                     [&](size_t a, size_t b) { return scores[a] > scores[b]; });
+    size_t total = std::min(options.tuningSetSize, candidates.size());
+    size_t explore = variance.empty() ? 0
+                                      : static_cast<size_t>(std::lround(options.exploreShare * total));
+    if (explore) {
+      byBound = byMean;
+      auto bound = [&](size_t i) {
+        return scores[i] + options.exploreWeight * std::sqrt(std::max(variance[i], 0.0));
+      };
+      std::stable_sort(byBound.begin(), byBound.end(),
+                       [&](size_t a, size_t b) { return bound(a) > bound(b); });
+    }
+    auto differsInTwoKnobs = [&](const Config &c) {
+      for (const Config &t : tuningSet) {
+        size_t differ = 0;
+        for (size_t k = 0; k < c.size() && differ < 2; ++k)
+          differ += c[k] != t[k];
+        if (differ < 2)
+          return false;
+      }
+      return true;
+    };
+    size_t meanPos = 0, boundPos = 0;
+    for (size_t slot = tuningSet.size(); slot < total; ++slot) {
+      // Slot `slot` explores when the even spread of `explore` picks over
+      // `total` slots steps up there.
+      bool exploreSlot = explore && (slot + 1) * explore / total > slot * explore / total;
+      std::optional<size_t> chosen;
+      if (exploreSlot)
+        for (; boundPos < byBound.size() && !chosen; ++boundPos)
+          if (available(byBound[boundPos]) && differsInTwoKnobs(candidates[byBound[boundPos]]))
+            chosen = byBound[boundPos];
+      for (; meanPos < byMean.size() && !chosen; ++meanPos)
+        if (available(byMean[meanPos]))
+          chosen = byMean[meanPos];
+      if (!chosen)
+        break;
+      taken.insert(candidates[*chosen]);
+      tuningSet.push_back(candidates[*chosen]);
+    }
+  }
+
+  /// Fits the transfer model on the target rows so far and re-ranks the
+  /// rest of the tuning set with it, unless the guard prefers the
+  /// target-only model (whose ranking on a few rows is worse than the
+  /// pretrained one that passed the proxy check).
+  void reRank(const TuningHistory &history) {
+    rowsAtReRank = history.records.size();
+    if (!reRanker) {
+      TransferOptions seeded = options.transfer;
+      seeded.seed = seed ^ 0x5e7u;
+      reRankLog = std::make_shared<TransferLog>();
+      reRanker = createTransferCostModel(pretrained, seeded, reRankLog);
+    }
+    std::vector<double> times;
+    for (const MeasureRecord &r : history.records)
+      times.push_back(r.isOk() ? r.timeMs : NAN);
+    if (llvm::Error e = reRanker->fit(features->extractAll(history.configs),
+                                      normalizedThroughput(times)))
+      return reportError(std::move(e));
+    TransferDecision decision = reRankLog->empty() ? TransferDecision() : reRankLog->back();
+    decision.reason = "tuning set re-rank: " + decision.reason +
+                      (decision.usedTransfer ? "" : "; order kept");
+    if (log)
+      log->push_back(decision);
+    if (!decision.usedTransfer)
+      return;
+    std::vector<double> scores, variance;
+    if (llvm::Error e =
+            predictCandidates(*reRanker, features->extractAll(candidates), scores, variance))
+      return reportError(std::move(e));
+    fillTuningSet(scores, variance, &history);
+  }
+
   /// Spearman of the pretrained scores with the probes' measured
   /// throughput (failures 0); below the threshold, go on cold.
   void checkProxy(const TuningHistory &history) {
@@ -161,13 +283,8 @@ private:
     cold.costModel = options.transfer.targetOnlyModel;
     llvm::Expected<std::unique_ptr<SearchStrategy>> coldStrategy =
         createSearchStrategy(options.innerStrategy, cold);
-    if (!coldStrategy) {
-      if (options.inner.observer)
-        options.inner.observer->onModelError(coldStrategy.takeError());
-      else
-        llvm::consumeError(coldStrategy.takeError());
-      return;
-    }
+    if (!coldStrategy)
+      return reportError(coldStrategy.takeError());
     inner = std::move(*coldStrategy);
     inner->initialize(*space, seed);
   }
@@ -178,9 +295,16 @@ private:
   std::shared_ptr<TransferLog> log;
   const SearchSpace *space = nullptr;
   uint64_t seed = 0;
-  std::vector<Config> tuningSet, probes;
+  std::shared_ptr<const FeatureExtractor> features;
+  /// The ranked sample, and the tuning set taken from it.
+  std::vector<Config> candidates, tuningSet, probes;
   std::vector<double> probeScores;
   size_t next = 0;
+  /// Re-ranking: target rows at the last one, and its transfer model (one
+  /// per run, so that the prior strength is chosen once).
+  size_t rowsAtReRank = 0;
+  std::unique_ptr<CostModel> reRanker;
+  std::shared_ptr<TransferLog> reRankLog;
   bool checked = true;
   std::mt19937_64 rng{0x9e3779b9u};
 };
@@ -201,6 +325,15 @@ mlir::dltune::createTransferSearch(std::shared_ptr<const CostModel> pretrained,
   if (options.transfer.mode == TransferMode::Map && pretrained->getName() != "dgp")
     return makeError("transfer 'map' adapts a deep GP: use --cost-model dgp, not '" +
                      pretrained->getName() + "'");
+  if (options.exploreShare < 0 || options.exploreShare > 1)
+    return makeError("the tuning set's exploration share must be between 0 and 1");
+  if (options.exploreShare > 0 && (guided || !pretrained->hasVariance()))
+    return makeError("exploring the tuning set needs a pretrained model with a variance (dgp "
+                     "or gp), not '" +
+                     (guided ? std::string("gs") : pretrained->getName().str()) + "'");
+  if (options.reRankEvery > 0 && options.transfer.mode != TransferMode::Map)
+    return makeError("re-ranking the tuning set needs transfer 'map' (the other modes do not "
+                     "change the pretrained order)");
   StrategyOptions innerOptions = options.inner;
   innerOptions.costModel.clear();
   TransferOptions transfer = options.transfer;

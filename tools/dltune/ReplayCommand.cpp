@@ -91,6 +91,17 @@ static cl::opt<int64_t>
                   cl::desc("Transfer: configurations measured first in the pretrained model's "
                            "order, or gs's guided samples (default min(300, trials / 4))"),
                   cl::init(-1), cl::sub(replayCmd));
+static cl::opt<int64_t> tuningSetReRank(
+    "tuning-set-rerank",
+    cl::desc("Transfer map: re-rank the rest of the tuning set with the transfer "
+             "model fitted on the target rows every N measurements (0: the paper's fixed order)"),
+    cl::init(0), cl::sub(replayCmd));
+static cl::opt<double> tuningSetExplore(
+    "tuning-set-explore",
+    cl::desc("Transfer: share of the tuning set chosen by the model's upper bound (mean + 2 sd, "
+             "models with a variance) among configurations that differ from the rest of the "
+             "set in at least two knobs, rather than by the mean (0: none)"),
+    cl::init(0), cl::sub(replayCmd));
 static cl::opt<double>
     priorStrength("prior-strength",
                   cl::desc("map: precision of the prior on the pretrained parameters (0: chosen "
@@ -165,6 +176,10 @@ int replayCommand() {
     return fail("--seeds must be at least 1");
   if (planSize < 1 || firstFit < 1)
     return fail("--plan-size and --first-fit must be at least 1");
+  if (tuningSetExplore < 0 || tuningSetExplore > 1)
+    return fail("--tuning-set-explore is a share between 0 and 1");
+  if (tuningSetReRank < 0)
+    return fail("--tuning-set-rerank must be at least 0");
   llvm::Expected<KernelTunerCache> cache = KernelTunerCache::load(dataset);
   if (!cache)
     return fail(llvm::toString(cache.takeError()));
@@ -267,6 +282,8 @@ int replayCommand() {
       transferOptions.transfer.adaptIterations = adaptIterations;
       transferOptions.transfer.targetOnlyModel = transferFallback;
       transferOptions.tuningSetSize = tuningSet;
+      transferOptions.reRankEvery = static_cast<size_t>(std::max<int64_t>(0, tuningSetReRank));
+      transferOptions.exploreShare = tuningSetExplore;
       transferOptions.guidedSampling = guide;
       strategy = createTransferSearch(pretrained, transferOptions, log);
     }

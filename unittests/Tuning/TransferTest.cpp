@@ -171,6 +171,19 @@ TEST(PretrainingSet, MatchesKnobsByNameOnAPermutedSpace) {
 }
 
 namespace {
+/// Appends measurements of `configs` at `time` to `history`.
+void record(TuningHistory &history, const std::vector<Config> &configs,
+            const std::function<double(double, double)> &time) {
+  for (const Config &c : configs) {
+    MeasureRecord r;
+    r.status = MeasureStatus::Ok;
+    r.timeMs = time(c[0], c[1]);
+    history.configs.push_back(c);
+    history.records.push_back(r);
+    history.measured.insert(c);
+  }
+}
+
 /// Runs TransferSearch's proxy check on an 8 x 8 space whose target times
 /// are `targetTime`, with a model pretrained on sourceTime.
 TransferLog runProxyCheck(const std::function<double(double, double)> &targetTime) {
@@ -199,17 +212,8 @@ TransferLog runProxyCheck(const std::function<double(double, double)> &targetTim
   TuningHistory history;
   std::vector<Config> probes = (*search)->propose(16, history);
   EXPECT_EQ(probes.size(), 16u);
-  std::vector<MeasureRecord> records;
-  for (const Config &c : probes) {
-    MeasureRecord r;
-    r.status = MeasureStatus::Ok;
-    r.timeMs = targetTime(c[0], c[1]);
-    history.configs.push_back(c);
-    history.records.push_back(r);
-    history.measured.insert(c);
-    records.push_back(r);
-  }
-  (*search)->update(probes, records);
+  record(history, probes, targetTime);
+  (*search)->update(probes, history.records);
   EXPECT_FALSE((*search)->propose(4, history).empty());
   return *log;
 }
@@ -225,4 +229,129 @@ TEST(ProxyCheck, KeepsTransferFromAScaledDevice) {
   TransferLog log = runProxyCheck([](double a, double b) { return 2 * sourceTime(a, b); });
   ASSERT_GE(log.size(), 1u);
   EXPECT_TRUE(log[0].usedTransfer) << log[0].reason;
+}
+
+namespace {
+struct SmallSpace {
+  std::vector<int64_t> values = {0, 1, 2, 3, 4, 5, 6, 7};
+  SearchSpace space;
+  std::shared_ptr<const FeatureExtractor> features;
+  std::shared_ptr<const CostModel> pretrained;
+};
+
+/// The 8 x 8 space with a deep GP pretrained on sourceTime over all of it.
+SmallSpace makeSmallSpace() {
+  SmallSpace s;
+  llvm::Expected<SearchSpace> space =
+      SearchSpace::create({{"a", s.values}, {"b", s.values}}, {}, {});
+  EXPECT_TRUE(static_cast<bool>(space));
+  s.space = std::move(*space);
+  s.features = createKnobFeatureExtractor(s.space);
+  std::vector<Config> all;
+  std::vector<double> times;
+  for (int64_t a : s.values)
+    for (int64_t b : s.values) {
+      all.push_back({a, b});
+      times.push_back(sourceTime(a, b));
+    }
+  std::unique_ptr<CostModel> model = createDeepGPCostModel(smallDeepGP());
+  EXPECT_FALSE(static_cast<bool>(
+      model->fit(s.features->extractAll(all), normalizedThroughput(times))));
+  s.pretrained = std::shared_ptr<const CostModel>(std::move(model));
+  return s;
+}
+
+/// The whole tuning set of a search with `options` (no proxy check), in
+/// proposal order.
+std::vector<Config> tuningSetOf(const SmallSpace &s, TransferSearchOptions options) {
+  options.inner.features = s.features;
+  options.proxyProbes = 0;
+  llvm::Expected<std::unique_ptr<SearchStrategy>> search =
+      createTransferSearch(s.pretrained, options, nullptr);
+  EXPECT_TRUE(static_cast<bool>(search));
+  (*search)->initialize(s.space, 1);
+  return (*search)->propose(options.tuningSetSize, TuningHistory());
+}
+
+} // namespace
+
+TEST(TuningSet, ExplorationSpendsItsShareOnDiverseUpperBounds) {
+  SmallSpace s = makeSmallSpace();
+  TransferSearchOptions options;
+  options.tuningSetSize = 20;
+  std::vector<Config> byMean = tuningSetOf(s, options);
+  options.tuningSetSize = 64;
+  std::vector<Config> ranking = tuningSetOf(s, options);
+  options.tuningSetSize = 20;
+  options.exploreShare = 0.25;
+  std::vector<Config> explored = tuningSetOf(s, options);
+  ASSERT_EQ(byMean.size(), 20u);
+  ASSERT_EQ(ranking.size(), 64u);
+  ASSERT_EQ(explored.size(), 20u);
+  // Slots 3, 7, 11, 15 and 19 explore; each of the others takes the best
+  // by the mean that is not in the set yet.
+  for (size_t slot = 0; slot < 20; ++slot) {
+    std::vector<Config> earlier(explored.begin(), explored.begin() + slot);
+    if (slot % 4 != 3) {
+      auto best = std::find_if(ranking.begin(), ranking.end(), [&](const Config &c) {
+        return std::find(earlier.begin(), earlier.end(), c) == earlier.end();
+      });
+      EXPECT_EQ(explored[slot], *best) << "slot " << slot;
+      continue;
+    }
+    for (const Config &e : earlier)
+      EXPECT_EQ((explored[slot][0] != e[0]) + (explored[slot][1] != e[1]), 2) << "slot " << slot;
+  }
+  size_t outsideMeanSet = 0;
+  for (const Config &c : explored)
+    outsideMeanSet += std::find(byMean.begin(), byMean.end(), c) == byMean.end();
+  EXPECT_GE(outsideMeanSet, 3u);
+}
+
+TEST(TuningSet, ReRankingFollowsTheAdaptedModel) {
+  SmallSpace s = makeSmallSpace();
+  // The target's optimum moved from (5, 2) to (2, 5).
+  auto targetTime = [](double a, double b) {
+    return 1 + 0.3 * (a - 2) * (a - 2) + 0.2 * (b - 5) * (b - 5);
+  };
+  auto run = [&](size_t reRankEvery, std::shared_ptr<TransferLog> log) {
+    TransferSearchOptions options;
+    options.inner.features = s.features;
+    options.proxyProbes = 0;
+    options.tuningSetSize = 40;
+    options.reRankEvery = reRankEvery;
+    options.transfer.adaptIterations = 300;
+    llvm::Expected<std::unique_ptr<SearchStrategy>> search =
+        createTransferSearch(s.pretrained, options, log);
+    EXPECT_TRUE(static_cast<bool>(search));
+    (*search)->initialize(s.space, 1);
+    TuningHistory history;
+    std::vector<Config> all;
+    while (all.size() < 40) {
+      std::vector<Config> batch = (*search)->propose(8, history);
+      if (batch.empty())
+        break;
+      record(history, batch, targetTime);
+      all.insert(all.end(), batch.begin(), batch.end());
+    }
+    return all;
+  };
+  auto log = std::make_shared<TransferLog>();
+  std::vector<Config> fixed = run(0, nullptr), reRanked = run(16, log);
+  ASSERT_EQ(fixed.size(), 40u);
+  ASSERT_EQ(reRanked.size(), 40u);
+  // Both measure the pretrained top 16 first; then the re-ranked set moves
+  // towards the target's optimum.
+  EXPECT_TRUE(std::equal(fixed.begin(), fixed.begin() + 16, reRanked.begin()));
+  auto meanTime = [&](const std::vector<Config> &configs) {
+    double sum = 0;
+    for (size_t i = 16; i < configs.size(); ++i)
+      sum += targetTime(configs[i][0], configs[i][1]);
+    return sum / (configs.size() - 16);
+  };
+  EXPECT_LT(meanTime(reRanked), 0.8 * meanTime(fixed));
+  bool logged = false;
+  for (const TransferDecision &d : *log)
+    logged |= llvm::StringRef(d.reason).starts_with("tuning set re-rank");
+  EXPECT_TRUE(logged);
 }

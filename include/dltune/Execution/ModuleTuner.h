@@ -18,6 +18,7 @@
 #include "mlir/IR/BuiltinOps.h"
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <memory>
@@ -71,6 +72,11 @@ struct ModuleTunerOptions {
   /// What transfer pretrains on: "db" (other tasks of the same op in the
   /// database) or comma-separated Kernel Tuner cache files.
   std::string history = "db";
+  /// With transfer: the tuning set's share chosen by the model's upper
+  /// bound among diverse configurations, and how often map re-ranks its
+  /// rest (TransferSearchOptions::exploreShare, reRankEvery; 0: off).
+  double tuningSetExplore = 0;
+  int64_t tuningSetReRank = 0;
   /// Move the task's records on this device aside (kept in
   /// replaced_records) and measure again instead of resuming.
   bool remeasure = false;
@@ -124,6 +130,14 @@ template <typename Fn> void forEachTunerOption(ModuleTunerOptions &o, Fn &&fn) {
   fn("history", o.history,
      "With transfer: db (other tasks of the same op in the database) or comma-separated "
      "Kernel Tuner cache files",
+     false);
+  fn("tuning-set-explore", o.tuningSetExplore,
+     "With transfer: share of the tuning set chosen by the pretrained model's mean + 2 sd "
+     "among configurations differing from the rest of the set in two knobs (0: by the mean)",
+     false);
+  fn("tuning-set-rerank", o.tuningSetReRank,
+     "With transfer=map: re-rank the rest of the tuning set with the adapted model every N "
+     "measurements (0: the pretrained order, as in the paper)",
      false);
   fn("plan-size", o.planSize,
      "Model-based strategies: fit after this many measurements, then refit and re-plan "
@@ -199,6 +213,18 @@ inline llvm::Error validateTunerOptions(const ModuleTunerOptions &o) {
                "that follows the tuning set), got '" + o.strategy + "'");
   if (o.transfer == "map" && !o.costModel.empty() && o.costModel != "dgp")
     return bad("transfer=map adapts a deep GP: cost-model must be dgp (or left out), got '" +
+               o.costModel + "'");
+  if (o.tuningSetExplore < 0 || o.tuningSetExplore > 1)
+    return bad("tuning-set-explore is a share between 0 and 1, got " +
+               llvm::formatv("{0}", o.tuningSetExplore).str());
+  if (o.tuningSetReRank < 0)
+    return bad("tuning-set-rerank must be >= 0, got " + llvm::Twine(o.tuningSetReRank));
+  if (o.tuningSetReRank > 0 && o.transfer != "map")
+    return bad("tuning-set-rerank needs transfer=map, got '" + o.transfer + "'");
+  if (o.tuningSetExplore > 0 && o.transfer != "map" && o.costModel != "dgp" &&
+      o.costModel != "gp")
+    return bad("tuning-set-explore needs transfer with a model that has a variance (map, or "
+               "cost-model dgp or gp), got transfer=" + o.transfer + " cost-model='" +
                o.costModel + "'");
   if (o.transfer == "gs" && !o.costModel.empty())
     return bad("transfer=gs pretrains no model: leave cost-model out (its learner is xgb), "

@@ -14,6 +14,12 @@
 // (no pretrained ranking is used) and the inner strategy refits the
 // target-only model.
 //
+// Where the paper is weak, two options (both off by default in the
+// library; the tools choose their defaults, docs/cost-models.md): the rest of
+// the tuning set can be re-ranked by the adapted model as target rows arrive
+// (the paper measures all T in the pretrained order), and part of it can be
+// spent on the model's uncertainty with diversity.
+//
 // Before committing to the tuning set, a proxy-device check (the
 // monotonicity assumption of the edge-devices paper): the first probes are
 // the pretrained model's top proxyProbes/2 configurations and as many random
@@ -41,6 +47,17 @@ struct TransferSearchOptions {
   TransferOptions transfer;
   /// Measured first, in the pretrained model's order (the paper: 300).
   size_t tuningSetSize = 300;
+  /// Every this many target measurements, the rest of the tuning set is
+  /// re-ranked from the whole ranked sample by the transfer model fitted on
+  /// the target rows so far (map only; the order is kept when the guard
+  /// prefers the target-only model). 0: the paper's fixed order.
+  size_t reRankEvery = 0;
+  /// Share of the tuning set chosen for exploration rather than by the
+  /// mean: by the upper bound mean + exploreWeight * sd (models with a
+  /// variance), each differing from every configuration already in the set
+  /// in at least two knobs; interleaved evenly with the mean's picks.
+  double exploreShare = 0;
+  double exploreWeight = 2;
   /// Random valid configurations the pretrained model ranks.
   size_t rankedSampleSize = 20000;
   /// The proxy-device check; 0 probes: none.
