@@ -221,8 +221,9 @@ inline llvm::Error validateTunerOptions(const ModuleTunerOptions &o) {
     return bad("tuning-set-rerank must be >= 0, got " + llvm::Twine(o.tuningSetReRank));
   if (o.tuningSetReRank > 0 && o.transfer != "map")
     return bad("tuning-set-rerank needs transfer=map, got '" + o.transfer + "'");
-  if (o.tuningSetExplore > 0 && o.transfer != "map" && o.costModel != "dgp" &&
-      o.costModel != "gp")
+  if (o.tuningSetExplore > 0 &&
+      (o.transfer == "none" || o.transfer == "gs" ||
+       (o.transfer != "map" && o.costModel != "dgp" && o.costModel != "gp")))
     return bad("tuning-set-explore needs transfer with a model that has a variance (map, or "
                "cost-model dgp or gp), got transfer=" + o.transfer + " cost-model='" +
                o.costModel + "'");
