@@ -20,6 +20,14 @@ bench/results/models.csv. Needs Debian's python3-torchvision (not CI).
 
 Two-thread runs on these VMs are bimodal (bench/README.md): the table shows
 the median of the rounds, and min/max are in the CSV.
+
+--paired N (one thread only) adds a comparison that the VM's slow phases
+(which move whole-process figures by 20-50% from minute to minute) cannot
+bias: dltune's model is built into a library with `dltune compile` and
+called from this process (bench/dltune_library.py), alternating with
+PyTorch call by call, N rounds; the ratio of each round's pair is taken and
+their median (and quartiles) reported. Not for two threads: PyTorch's and
+dltune's OpenMP runtimes in one process would spin against each other.
 """
 import argparse
 import csv
@@ -37,6 +45,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import make_models  # noqa: E402
+from dltune_library import DltuneLibrary  # noqa: E402
 
 DLTUNE = os.path.join(ROOT, "build", "bin", "dltune")  # --build changes it
 
@@ -65,6 +74,57 @@ def time_torch(model, x, threads):
     return statistics.median(times)
 
 
+def quartiles(values):
+    q = statistics.quantiles(values, n=4)
+    return q[0], statistics.median(values), q[2]
+
+
+def time_paired(model, x, base, variants, calls, build):
+    """One thread, in this process: each variant's `dltune compile` library
+    and PyTorch called in turn, `calls` rounds, the order alternating round
+    by round, so that the VM's slow phases hit both sides of every pair.
+    Returns the CSV columns: medians and the per-pair torch/dltune ratio."""
+    torch.set_num_threads(1)
+    libraries = {}
+    for k, (path, extra) in variants.items():
+        if k == "untuned":
+            continue  # minutes to build for VGG; the process-level column has it
+        so = base + "." + k + ".so"
+        subprocess.run([DLTUNE, "compile", path, "--entry", "main", "-o", so, "--threads", "1"]
+                       + [e for e in extra if e == "--default-config"], check=True,
+                       stdout=subprocess.DEVNULL)
+        out_shape = np.load(base + ".torch.npy").shape
+        libraries[k] = DltuneLibrary(so, "main", out_shape)
+    inp = np.ascontiguousarray(x.numpy())
+    times = {k: [] for k in ["pytorch"] + list(libraries)}
+
+    def call(k):
+        t = time.perf_counter()
+        if k == "pytorch":
+            with torch.no_grad():
+                model(x)
+        else:
+            libraries[k](inp)
+        return (time.perf_counter() - t) * 1e3
+
+    for k in times:  # warm-up
+        call(k)
+    order = list(times)
+    for i in range(calls):
+        for k in (order if i % 2 == 0 else order[::-1]):
+            times[k].append(call(k))
+    cols = {"paired_calls": calls,
+            "paired_pytorch_ms": f"{statistics.median(times['pytorch']):.3f}"}
+    for k in libraries:
+        ratios = [t / d for t, d in zip(times["pytorch"], times[k])]
+        q1, med, q3 = quartiles(ratios)
+        cols[f"paired_{k}_ms"] = f"{statistics.median(times[k]):.3f}"
+        cols[f"paired_{k}_ratio"] = f"{med:.2f}"
+        cols[f"paired_{k}_q1"] = f"{q1:.2f}"
+        cols[f"paired_{k}_q3"] = f"{q3:.2f}"
+    return cols
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--models", default="resnet18,mobilenet_v2,squeezenet1_0,encoder")
@@ -75,6 +135,10 @@ def main():
     # Run from a copy of the build so that rebuilding does not break a run.
     p.add_argument("--build", default=os.path.join(ROOT, "build"))
     p.add_argument("--out", default="models", help="results/NAME.csv")
+    p.add_argument("--paired", type=int, default=0, metavar="N",
+                   help="1 thread: also time dltune (its `dltune compile` library) and PyTorch "
+                        "in this process, N alternating calls each, and report the median of "
+                        "the per-pair ratios")
     p.add_argument("--skip-untuned", action="store_true",
                    help="leave out the untuned column (VGG-16's takes minutes per run)")
     a = p.parse_args()
@@ -119,15 +183,27 @@ def main():
                 row[f"{k}_ms"] = f"{statistics.median(v):.3f}"
                 row[f"{k}_min_ms"] = f"{min(v):.3f}"
                 row[f"{k}_max_ms"] = f"{max(v):.3f}"
+            if a.paired and threads == 1:
+                row.update(time_paired(model, x, base, variants, a.paired, a.build))
             rows.append(row)
             med = {k: statistics.median(v) for k, v in samples.items()}
             print(f"{name:14s} {threads}t  " + "  ".join(f"{k} {v:9.2f} ms" for k, v in med.items())
                   + f"  torch/default {med['pytorch'] / med['default']:.2f}x"
                   + (f"  torch/tuned {med['pytorch'] / med['tuned']:.2f}x" if "tuned" in med else "")
                   + f"  max rel err {err:.1e}", flush=True)
+            for k in variants:
+                if f"paired_{k}_ratio" in row:
+                    print(f"{'':14s} {threads}t  paired, {a.paired} calls: torch/{k} "
+                          f"{row[f'paired_{k}_ratio']}x [{row[f'paired_{k}_q1']}-"
+                          f"{row[f'paired_{k}_q3']}] (median per-pair ratio [quartiles]; "
+                          f"medians torch {row['paired_pytorch_ms']} ms, {k} "
+                          f"{row[f'paired_{k}_ms']} ms)", flush=True)
     os.makedirs(os.path.join(HERE, "results"), exist_ok=True)
     with open(os.path.join(HERE, "results", a.out + ".csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        fields = []
+        for r in rows:
+            fields += [k for k in r if k not in fields]
+        w = csv.DictWriter(f, fieldnames=fields)
         w.writeheader()
         w.writerows(rows)
 

@@ -50,9 +50,10 @@ int workerCommand();
 int tuneCommand();
 int importCommand();
 int modelEvalCommand();
+int compileCommand();
 
 extern llvm::cl::SubCommand runCmd, compareCmd, replayCmd, replayModelCmd, dbCmd, workerCmd,
-    tuneCmd, importCmd, modelEvalCmd;
+    tuneCmd, importCmd, modelEvalCmd, compileCmd;
 
 } // namespace dltune_tool
 

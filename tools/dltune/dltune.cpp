@@ -2,7 +2,8 @@
 //
 // Subcommands: run, compare (RunCommands.cpp), replay (ReplayCommand.cpp),
 // replay-model (ReplayModelCommand.cpp), db (DbCommand.cpp), import
-// (ImportCommand.cpp), model-eval (ModelEvalCommand.cpp), worker
+// (ImportCommand.cpp), model-eval (ModelEvalCommand.cpp), compile
+// (CompileCommand.cpp), worker
 // (WorkerCommand.cpp, used by the tuner).
 //
 //===----------------------------------------------------------------------===//
@@ -43,7 +44,9 @@ int main(int argc, char **argv) {
     return importCommand();
   if (modelEvalCmd)
     return modelEvalCommand();
-  llvm::errs() << "dltune: error: expected a subcommand (import, tune, run, compare, replay, "
+  if (compileCmd)
+    return compileCommand();
+  llvm::errs() << "dltune: error: expected a subcommand (import, tune, run, compare, compile, replay, "
                   "replay-model, model-eval, db); "
                   "see dltune --help\n";
   return 1;
