@@ -3,6 +3,7 @@
 #include "dltune/Execution/SharedObjectKernel.h"
 #include "dltune/Tuning/Error.h"
 #include "dltune/Execution/GpuKernel.h"
+#include "dltune/Execution/MallocPolicy.h"
 #include "dltune/Execution/MemRefDescriptors.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -70,6 +71,7 @@ llvm::Error mlir::dltune::buildSharedObjectWith(ModuleOp module, StringRef entry
   auto t1 = Clock::now();
   phases->scheduleAndLower = seconds(t0, t1);
 
+  addKeepFreedMemoryConstructor(**lowered);
   prepareForCodegen(module.getContext());
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule = translateModuleToLLVMIR(**lowered, llvmContext);

@@ -10,6 +10,7 @@
 
 #include "Common.h"
 
+#include "dltune/Execution/MallocPolicy.h"
 #include "dltune/InitAllPasses.h"
 #include "dltune/Version.h"
 
@@ -20,6 +21,9 @@
 using namespace dltune_tool;
 
 int main(int argc, char **argv) {
+  // Kernels timed here (and in the tuner's workers, which are this program)
+  // reuse freed memory as the libraries `dltune compile` writes do.
+  mlir::dltune::keepFreedMemoryInProcess();
   mlir::registerAllPasses();
   mlir::dltune::registerAllDLTunePassesAndPipelines();
   llvm::cl::SetVersionPrinter([](llvm::raw_ostream &os) {
