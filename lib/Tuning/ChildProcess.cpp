@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -73,6 +74,7 @@ llvm::Error startChild(const std::vector<std::string> &argv, const ChildLimits &
     cenv.push_back(const_cast<char *>(e.c_str()));
   cenv.push_back(nullptr);
   r.start = std::chrono::steady_clock::now();
+  pid_t parent = getpid();
   pid_t pid = fork();
   if (pid < 0)
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "fork: %s",
@@ -80,6 +82,12 @@ llvm::Error startChild(const std::vector<std::string> &argv, const ChildLimits &
   if (pid == 0) {
     // Own process group: a timeout kills the child and anything it started.
     setpgid(0, 0);
+    // A tuner killed outright (SIGKILL, OOM) must not leave a hanging
+    // candidate running: the child dies with the thread that started it
+    // (dltune starts children from its one tuning thread).
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+      _exit(127);
     dup2(outPipe[1], STDOUT_FILENO);
     dup2(errPipe[1], STDERR_FILENO);
     if (limits.memoryBytes && !DLTUNE_ASAN) {

@@ -5,6 +5,10 @@
 #include "gtest/gtest.h"
 
 #include <csignal>
+#include <fstream>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
 
 using namespace mlir::dltune;
 
@@ -65,4 +69,50 @@ TEST(ChildProcess, RunsSeveralInParallelAndKeepsOrder) {
   auto missing = runChild({"/nonexistent/program"}, {5, 0});
   ASSERT_TRUE(static_cast<bool>(missing));
   EXPECT_EQ(missing->exitCode, 127);
+}
+
+namespace {
+/// Whether process `pid` is gone or a zombie (killed, not yet reaped by
+/// whoever adopted it).
+bool isDead(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(stat, line))
+    return true;
+  size_t close = line.rfind(')');
+  return close != std::string::npos && close + 2 < line.size() && line[close + 2] == 'Z';
+}
+} // namespace
+
+TEST(ChildProcess, DiesWithAKilledParent) {
+  // A helper process starts a child that would sleep for a minute, reports
+  // the child's pid and is killed with SIGKILL, as a tuner killed
+  // mid-measurement is: the child must not outlive it.
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  pid_t helper = fork();
+  ASSERT_GE(helper, 0);
+  if (helper == 0) {
+    close(fds[0]);
+    std::string script = "echo $$ >&" + std::to_string(fds[1]) + "; exec sleep 60";
+    auto r = runChild({"/bin/sh", "-c", script}, {120, 0});
+    _exit(r ? 0 : 1);
+  }
+  close(fds[1]);
+  char buffer[32] = {};
+  ssize_t n = read(fds[0], buffer, sizeof(buffer) - 1);
+  close(fds[0]);
+  ASSERT_GT(n, 0);
+  pid_t child = static_cast<pid_t>(std::stol(buffer));
+  EXPECT_FALSE(isDead(child));
+  kill(helper, SIGKILL);
+  waitpid(helper, nullptr, 0);
+  bool dead = false;
+  for (int i = 0; i < 100 && !dead; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    dead = isDead(child);
+  }
+  EXPECT_TRUE(dead) << "child " << child << " outlived its killed parent";
+  if (!dead)
+    kill(child, SIGKILL);
 }
