@@ -79,7 +79,7 @@ def quartiles(values):
     return q[0], statistics.median(values), q[2]
 
 
-def time_paired(model, x, base, variants, calls, build):
+def time_paired(model, x, base, variants, calls):
     """One thread, in this process: each variant's `dltune compile` library
     and PyTorch called in turn, `calls` rounds, the order alternating round
     by round, so that the VM's slow phases hit both sides of every pair.
@@ -142,6 +142,8 @@ def main():
     p.add_argument("--skip-untuned", action="store_true",
                    help="leave out the untuned column (VGG-16's takes minutes per run)")
     a = p.parse_args()
+    if a.paired == 1:
+        p.error("--paired needs at least 2 calls (quartiles of the per-pair ratios)")
     global DLTUNE
     DLTUNE = os.path.join(a.build, "bin", "dltune")
     os.makedirs(a.workdir, exist_ok=True)
@@ -184,7 +186,7 @@ def main():
                 row[f"{k}_min_ms"] = f"{min(v):.3f}"
                 row[f"{k}_max_ms"] = f"{max(v):.3f}"
             if a.paired and threads == 1:
-                row.update(time_paired(model, x, base, variants, a.paired, a.build))
+                row.update(time_paired(model, x, base, variants, a.paired))
             rows.append(row)
             med = {k: statistics.median(v) for k, v in samples.items()}
             print(f"{name:14s} {threads}t  " + "  ".join(f"{k} {v:9.2f} ms" for k, v in med.items())

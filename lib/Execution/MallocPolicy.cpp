@@ -10,6 +10,9 @@
 
 using namespace mlir;
 
+static_assert(mlir::dltune::kMallocTrimThresholdParam == M_TRIM_THRESHOLD);
+static_assert(mlir::dltune::kMallocMmapThresholdParam == M_MMAP_THRESHOLD);
+
 void mlir::dltune::keepFreedMemoryInProcess() {
   mallopt(kMallocTrimThresholdParam, kKeptTrimThreshold);
   mallopt(kMallocMmapThresholdParam, kKeptMmapThreshold);

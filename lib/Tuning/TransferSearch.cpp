@@ -108,7 +108,7 @@ public:
         history.records.size() >= rowsAtReRank + options.reRankEvery)
       reRank(history);
     size_t limit = count;
-    if (reRanks())
+    if (reRanks() && next < tuningSet.size())
       limit = std::min(limit, rowsAtReRank + options.reRankEvery - history.records.size());
     while (out.size() < limit && next < tuningSet.size()) {
       const Config &c = tuningSet[next++];
@@ -164,6 +164,11 @@ private:
   /// from every configuration in the set in at least two knobs.
   void fillTuningSet(const std::vector<double> &scores, const std::vector<double> &variance,
                      const TuningHistory *history) {
+    // A re-rank replaces only the entries still to be measured: those the
+    // probes already measured are used up, as they are in the fixed order.
+    size_t remaining = 0;
+    for (size_t i = next; i < tuningSet.size(); ++i)
+      remaining += !(history && history->contains(tuningSet[i]));
     tuningSet.resize(std::min(next, tuningSet.size()));
     std::set<Config> taken(tuningSet.begin(), tuningSet.end());
     auto available = [&](size_t i) {
@@ -194,8 +199,9 @@ private:
       }
       return true;
     };
+    size_t end = history ? tuningSet.size() + remaining : total;
     size_t meanPos = 0, boundPos = 0;
-    for (size_t slot = tuningSet.size(); slot < total; ++slot) {
+    for (size_t slot = tuningSet.size(); slot < end; ++slot) {
       // Slot `slot` explores when the even spread of `explore` picks over
       // `total` slots steps up there.
       bool exploreSlot = explore && (slot + 1) * explore / total > slot * explore / total;
@@ -325,11 +331,11 @@ mlir::dltune::createTransferSearch(std::shared_ptr<const CostModel> pretrained,
   if (options.transfer.mode == TransferMode::Map && pretrained->getName() != "dgp")
     return makeError("transfer 'map' adapts a deep GP: use --cost-model dgp, not '" +
                      pretrained->getName() + "'");
-  if (options.exploreShare < 0 || options.exploreShare > 1)
+  if (!(options.exploreShare >= 0 && options.exploreShare <= 1))
     return makeError("the tuning set's exploration share must be between 0 and 1");
   if (options.exploreShare > 0 && (guided || !pretrained->hasVariance()))
-    return makeError("exploring the tuning set needs a pretrained model with a variance (dgp "
-                     "or gp), not '" +
+    return makeError("exploring the tuning set needs a pretrained model with a variance (dgp, "
+                     "gp or rf), not '" +
                      (guided ? std::string("gs") : pretrained->getName().str()) + "'");
   if (options.reRankEvery > 0 && options.transfer.mode != TransferMode::Map)
     return makeError("re-ranking the tuning set needs transfer 'map' (the other modes do not "

@@ -23,10 +23,12 @@
 // MAPXGB: transfer=map adapts a deep GP: cost-model must be dgp
 // RUN: not dltune tune %s --transfer map --strategy sa --tuning-set-explore 2 --db %t/x.db 2>&1 | FileCheck %s --check-prefix=EXPLORE
 // EXPLORE: tuning-set-explore is a share between 0 and 1, got 2
+// RUN: not dltune tune %s --transfer map --strategy sa --tuning-set-explore nan --db %t/x.db 2>&1 | FileCheck %s --check-prefix=EXPLORENAN
+// EXPLORENAN: tuning-set-explore is a share between 0 and 1, got nan
 // RUN: not dltune tune %s --transfer map --strategy sa --tuning-set-rerank -3 --db %t/x.db 2>&1 | FileCheck %s --check-prefix=RERANK
 // RERANK: tuning-set-rerank must be >= 0, got -3
 // RUN: not dltune tune %s --transfer dm --strategy sa --cost-model xgb --tuning-set-explore 0.25 --db %t/x.db 2>&1 | FileCheck %s --check-prefix=NOVARIANCE
-// NOVARIANCE: tuning-set-explore needs transfer with a model that has a variance (map, or cost-model dgp or gp), got transfer=dm cost-model='xgb'
+// NOVARIANCE: tuning-set-explore needs transfer with a pretrained model that has a variance (cost-model dgp, the default, gp or rf), got transfer=dm cost-model='xgb'
 // RUN: not dltune tune %s --transfer dm --strategy sa --tuning-set-rerank 8 --db %t/x.db 2>&1 | FileCheck %s --check-prefix=RERANKDM
 // RERANKDM: tuning-set-rerank needs transfer=map, got 'dm'
 // RUN: not dltune tune %s --transfer dm --strategy sa --history %t/none.json --trials 2 --db %t/x.db 2>&1 | FileCheck %s --check-prefix=NOFILE

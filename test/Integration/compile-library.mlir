@@ -12,6 +12,8 @@
 // ENTRY: dltune: error: no function 'nope'
 // RUN: not dltune compile %s --entry two -o %t/x.so 2>&1 | FileCheck %s --check-prefix=TWO
 // TWO: dltune: error: 'two' returns 2 values; the C interface of a library returns at most one
+// RUN: not dltune compile %s --entry mm -o %t/x.so --threads 2 2>&1 | FileCheck %s --check-prefix=THREADS
+// THREADS: dltune: error: --threads sets the default configurations' threads: it needs --default-config
 // RUN: not dltune compile %s --entry mm 2>&1 | FileCheck %s --check-prefix=NOOUT
 // NOOUT: for the -o option: must be specified at least once
 // RUN: not dltune compile %s --entry mm -o %t/missing-dir/x.so 2>&1 | FileCheck %s --check-prefix=WRITE

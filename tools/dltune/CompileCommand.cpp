@@ -58,6 +58,9 @@ int compileCommand() {
     return 1;
   if (compileThreads < 0)
     return fail("--threads must not be negative");
+  if (compileThreads.getNumOccurrences() && !compileDefaultConfig)
+    return fail("--threads sets the default configurations' threads: it needs --default-config "
+                "(configs the module carries have their own)");
   llvm::Expected<KernelSignature> signature = getKernelSignature(*module, compileEntry);
   if (!signature)
     return fail(llvm::toString(signature.takeError()));

@@ -176,10 +176,15 @@ int replayCommand() {
     return fail("--seeds must be at least 1");
   if (planSize < 1 || firstFit < 1)
     return fail("--plan-size and --first-fit must be at least 1");
-  if (tuningSetExplore < 0 || tuningSetExplore > 1)
+  if (!(tuningSetExplore >= 0 && tuningSetExplore <= 1))
     return fail("--tuning-set-explore is a share between 0 and 1");
   if (tuningSetReRank < 0)
     return fail("--tuning-set-rerank must be at least 0");
+  if ((tuningSetExplore > 0 || tuningSetReRank > 0) && transferMode == "none")
+    return fail("--tuning-set-explore and --tuning-set-rerank need --transfer");
+  if (tuningSetReRank > 0 && transferMode != "map")
+    return fail("--tuning-set-rerank needs --transfer map (the other modes do not change the "
+                "pretrained order)");
   llvm::Expected<KernelTunerCache> cache = KernelTunerCache::load(dataset);
   if (!cache)
     return fail(llvm::toString(cache.takeError()));

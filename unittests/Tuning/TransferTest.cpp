@@ -355,3 +355,32 @@ TEST(TuningSet, ReRankingFollowsTheAdaptedModel) {
     logged |= llvm::StringRef(d.reason).starts_with("tuning set re-rank");
   EXPECT_TRUE(logged);
 }
+
+TEST(TuningSet, ReRanksAfterExactlyEveryNMeasurements) {
+  SmallSpace s = makeSmallSpace();
+  TransferSearchOptions options;
+  options.inner.features = s.features;
+  options.proxyProbes = 0;
+  options.tuningSetSize = 40;
+  options.reRankEvery = 16;
+  options.transfer.adaptIterations = 50;
+  auto log = std::make_shared<TransferLog>();
+  llvm::Expected<std::unique_ptr<SearchStrategy>> search =
+      createTransferSearch(s.pretrained, options, log);
+  ASSERT_TRUE(static_cast<bool>(search));
+  (*search)->initialize(s.space, 1);
+  TuningHistory history;
+  // Batches of 10 stop at the re-rank points: 10, 6 (16 rows), 10, 6 (32).
+  std::vector<size_t> sizes;
+  for (int i = 0; i < 4; ++i) {
+    std::vector<Config> batch = (*search)->propose(10, history);
+    sizes.push_back(batch.size());
+    record(history, batch, sourceTime);
+  }
+  EXPECT_EQ(sizes, (std::vector<size_t>{10, 6, 10, 6}));
+  std::vector<size_t> reRankRows;
+  for (const TransferDecision &d : *log)
+    if (llvm::StringRef(d.reason).starts_with("tuning set re-rank"))
+      reRankRows.push_back(d.rows);
+  EXPECT_EQ(reRankRows, (std::vector<size_t>{16}));
+}

@@ -7,7 +7,7 @@
 // MobileNet-v2 at 40 ms per call in a fresh process, against 65 and 15 ms
 // with the policy below (and with the JIT inside `dltune run`, whose heap
 // happened not to shrink). The policy: serve blocks up to 32 MiB (glibc's
-// largest mmap threshold) from the heap and never trim it, so freed memory
+// largest mmap threshold) from the heap and trim it only above 2 GiB free, so freed memory
 // is reused, as PyTorch's and oneDNN's own allocators do.
 //
 //===----------------------------------------------------------------------===//

@@ -214,19 +214,22 @@ inline llvm::Error validateTunerOptions(const ModuleTunerOptions &o) {
   if (o.transfer == "map" && !o.costModel.empty() && o.costModel != "dgp")
     return bad("transfer=map adapts a deep GP: cost-model must be dgp (or left out), got '" +
                o.costModel + "'");
-  if (o.tuningSetExplore < 0 || o.tuningSetExplore > 1)
+  if (!(o.tuningSetExplore >= 0 && o.tuningSetExplore <= 1))
     return bad("tuning-set-explore is a share between 0 and 1, got " +
                llvm::formatv("{0}", o.tuningSetExplore).str());
   if (o.tuningSetReRank < 0)
     return bad("tuning-set-rerank must be >= 0, got " + llvm::Twine(o.tuningSetReRank));
   if (o.tuningSetReRank > 0 && o.transfer != "map")
     return bad("tuning-set-rerank needs transfer=map, got '" + o.transfer + "'");
+  // The pretrained model is cost-model (default dgp); dgp, gp and rf have
+  // a variance.
   if (o.tuningSetExplore > 0 &&
       (o.transfer == "none" || o.transfer == "gs" ||
-       (o.transfer != "map" && o.costModel != "dgp" && o.costModel != "gp")))
-    return bad("tuning-set-explore needs transfer with a model that has a variance (map, or "
-               "cost-model dgp or gp), got transfer=" + o.transfer + " cost-model='" +
-               o.costModel + "'");
+       (!o.costModel.empty() && o.costModel != "dgp" && o.costModel != "gp" &&
+        o.costModel != "rf")))
+    return bad("tuning-set-explore needs transfer with a pretrained model that has a variance "
+               "(cost-model dgp, the default, gp or rf), got transfer=" + o.transfer +
+               " cost-model='" + o.costModel + "'");
   if (o.transfer == "gs" && !o.costModel.empty())
     return bad("transfer=gs pretrains no model: leave cost-model out (its learner is xgb), "
                "got '" + o.costModel + "'");
