@@ -90,9 +90,9 @@ def time_paired(model, x, base, variants, calls):
         if k == "untuned":
             continue  # minutes to build for VGG; the process-level column has it
         so = base + "." + k + ".so"
-        subprocess.run([DLTUNE, "compile", path, "--entry", "main", "-o", so, "--threads", "1"]
-                       + [e for e in extra if e == "--default-config"], check=True,
-                       stdout=subprocess.DEVNULL)
+        defaults = ["--default-config", "--threads", "1"] if "--default-config" in extra else []
+        subprocess.run([DLTUNE, "compile", path, "--entry", "main", "-o", so] + defaults,
+                       check=True, stdout=subprocess.DEVNULL)
         out_shape = np.load(base + ".torch.npy").shape
         libraries[k] = DltuneLibrary(so, "main", out_shape)
     inp = np.ascontiguousarray(x.numpy())
