@@ -80,11 +80,8 @@ std::vector<Config> ModelBasedStrategy::propose(size_t count, const TuningHistor
 void ModelBasedStrategy::retrain(const TuningHistory &history) {
   plan.clear();
   planPos = 0;
-  std::vector<double> times;
-  for (const MeasureRecord &r : history.records)
-    times.push_back(r.isOk() ? r.timeMs : NAN);
   FeatureMatrix x = options.features->extractAll(history.configs);
-  if (llvm::Error e = model->fit(x, normalizedThroughput(times)))
+  if (llvm::Error e = model->fit(x, normalizedThroughput(history)))
     return reportError(std::move(e));
   if (options.observer)
     options.observer->onModelFit(x.rows());
@@ -199,4 +196,11 @@ mlir::dltune::createModelBasedStrategy(llvm::StringRef name, const StrategyOptio
   if (name == "evolutionary")
     return createEvolutionarySearch(options);
   return createBayesianOptimization(options);
+}
+
+std::vector<double> mlir::dltune::normalizedThroughput(const TuningHistory &history) {
+  std::vector<double> times;
+  for (const MeasureRecord &r : history.records)
+    times.push_back(r.isOk() ? r.timeMs : NAN);
+  return normalizedThroughput(times);
 }

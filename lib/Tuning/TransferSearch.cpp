@@ -129,11 +129,8 @@ public:
   }
 
 private:
-  /// Only map re-ranks: lms and nlms shift the pretrained prediction by a
-  /// function of itself, which keeps (lms) or barely changes its order.
-  bool reRanks() const {
-    return options.reRankEvery > 0 && options.transfer.mode == TransferMode::Map;
-  }
+  /// Only with map (createTransferSearch refuses the other modes).
+  bool reRanks() const { return options.reRankEvery > 0; }
   bool explores() const { return options.exploreShare > 0; }
 
   void reportError(llvm::Error e) {
@@ -232,11 +229,8 @@ private:
       reRankLog = std::make_shared<TransferLog>();
       reRanker = createTransferCostModel(pretrained, seeded, reRankLog);
     }
-    std::vector<double> times;
-    for (const MeasureRecord &r : history.records)
-      times.push_back(r.isOk() ? r.timeMs : NAN);
     if (llvm::Error e = reRanker->fit(features->extractAll(history.configs),
-                                      normalizedThroughput(times)))
+                                      normalizedThroughput(history)))
       return reportError(std::move(e));
     TransferDecision decision = reRankLog->empty() ? TransferDecision() : reRankLog->back();
     decision.reason = "tuning set re-rank: " + decision.reason +
@@ -337,6 +331,8 @@ mlir::dltune::createTransferSearch(std::shared_ptr<const CostModel> pretrained,
     return makeError("exploring the tuning set needs a pretrained model with a variance (dgp, "
                      "gp or rf), not '" +
                      (guided ? std::string("gs") : pretrained->getName().str()) + "'");
+  // lms and nlms shift the pretrained prediction by a function of itself,
+  // which keeps (lms) or barely changes (nlms) its order.
   if (options.reRankEvery > 0 && options.transfer.mode != TransferMode::Map)
     return makeError("re-ranking the tuning set needs transfer 'map' (the other modes do not "
                      "change the pretrained order)");

@@ -18,6 +18,10 @@ using namespace mlir;
 
 namespace dltune_tool {
 
+std::string getDefaultConfigPipeline(int threads) {
+  return "dltune-annotate{default-config=true threads=" + std::to_string(threads) + "}";
+}
+
 std::string formatNumber(double v) {
   char buf[64];
   std::snprintf(buf, sizeof(buf), "%.9g", v);

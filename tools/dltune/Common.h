@@ -24,6 +24,9 @@ std::string formatNumber(double v);
 /// The median of `v` (the mean of the middle two for an even count; NaN
 /// for none).
 double median(std::vector<double> v);
+/// The pass that attaches dltune's default configurations for CPU kernels
+/// using `threads` threads (0: the machine's cores).
+std::string getDefaultConfigPipeline(int threads);
 /// Registers every dialect, extension and translation dltune needs.
 void setUpContext(mlir::MLIRContext &ctx);
 /// Parses an MLIR file; prints the diagnostics and returns null on error.

@@ -15,6 +15,7 @@
 #include "Common.h"
 
 #include "dltune/Execution/CpuKernel.h"
+#include "dltune/Execution/KernelRunner.h"
 #include "dltune/Execution/SharedObjectKernel.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -67,10 +68,10 @@ int compileCommand() {
   if (signature->results.size() > 1)
     return fail("'" + compileEntry + "' returns " + llvm::Twine(signature->results.size()) +
                 " values; the C interface of a library returns at most one");
-  std::string pipeline = "dltune-apply,dltune-strip";
+  // As `dltune run` schedules and lowers.
+  std::string pipeline = RunOptions().schedulePipeline;
   if (compileDefaultConfig)
-    pipeline = "dltune-annotate{default-config=true threads=" +
-               std::to_string(compileThreads.getValue()) + "}," + pipeline;
+    pipeline = getDefaultConfigPipeline(compileThreads) + "," + pipeline;
   BuildPhases phases;
   if (llvm::Error e =
           buildSharedObject(*module, compileEntry, pipeline, compileOutput, true, &phases))

@@ -287,7 +287,7 @@ int replayCommand() {
       transferOptions.transfer.adaptIterations = adaptIterations;
       transferOptions.transfer.targetOnlyModel = transferFallback;
       transferOptions.tuningSetSize = tuningSet;
-      transferOptions.reRankEvery = static_cast<size_t>(std::max<int64_t>(0, tuningSetReRank));
+      transferOptions.reRankEvery = static_cast<size_t>(tuningSetReRank.getValue());
       transferOptions.exploreShare = tuningSetExplore;
       transferOptions.guidedSampling = guide;
       strategy = createTransferSearch(pretrained, transferOptions, log);

@@ -72,10 +72,7 @@ static cl::opt<int> threads("threads",
 
 
 
-static std::string annotatePipeline() {
-  return "dltune-annotate{default-config=true threads=" +
-         std::to_string(threads.getValue()) + "}";
-}
+static std::string annotatePipeline() { return getDefaultConfigPipeline(threads); }
 
 /// The per-task table of `dltune run --breakdown`.
 static int printBreakdown(ModuleOp module, double modelMs) {

@@ -261,16 +261,28 @@ SmallSpace makeSmallSpace() {
   return s;
 }
 
-/// The whole tuning set of a search with `options` (no proxy check), in
-/// proposal order.
-std::vector<Config> tuningSetOf(const SmallSpace &s, TransferSearchOptions options) {
+/// A transfer search over the small space with `options` and no proxy
+/// check, initialized with seed 1; null (and a test failure) if refused.
+std::unique_ptr<SearchStrategy> startSearch(const SmallSpace &s, TransferSearchOptions options,
+                                            std::shared_ptr<TransferLog> log = nullptr) {
   options.inner.features = s.features;
   options.proxyProbes = 0;
   llvm::Expected<std::unique_ptr<SearchStrategy>> search =
-      createTransferSearch(s.pretrained, options, nullptr);
+      createTransferSearch(s.pretrained, options, std::move(log));
   EXPECT_TRUE(static_cast<bool>(search));
+  if (!search) {
+    llvm::consumeError(search.takeError());
+    return nullptr;
+  }
   (*search)->initialize(s.space, 1);
-  return (*search)->propose(options.tuningSetSize, TuningHistory());
+  return std::move(*search);
+}
+
+/// The whole tuning set of a search with `options` (no proxy check), in
+/// proposal order.
+std::vector<Config> tuningSetOf(const SmallSpace &s, TransferSearchOptions options) {
+  std::unique_ptr<SearchStrategy> search = startSearch(s, options);
+  return search ? search->propose(options.tuningSetSize, TuningHistory()) : std::vector<Config>();
 }
 
 } // namespace
@@ -316,19 +328,14 @@ TEST(TuningSet, ReRankingFollowsTheAdaptedModel) {
   };
   auto run = [&](size_t reRankEvery, std::shared_ptr<TransferLog> log) {
     TransferSearchOptions options;
-    options.inner.features = s.features;
-    options.proxyProbes = 0;
     options.tuningSetSize = 40;
     options.reRankEvery = reRankEvery;
     options.transfer.adaptIterations = 300;
-    llvm::Expected<std::unique_ptr<SearchStrategy>> search =
-        createTransferSearch(s.pretrained, options, log);
-    EXPECT_TRUE(static_cast<bool>(search));
-    (*search)->initialize(s.space, 1);
+    std::unique_ptr<SearchStrategy> search = startSearch(s, options, log);
     TuningHistory history;
     std::vector<Config> all;
-    while (all.size() < 40) {
-      std::vector<Config> batch = (*search)->propose(8, history);
+    while (search && all.size() < 40) {
+      std::vector<Config> batch = search->propose(8, history);
       if (batch.empty())
         break;
       record(history, batch, targetTime);
@@ -359,21 +366,17 @@ TEST(TuningSet, ReRankingFollowsTheAdaptedModel) {
 TEST(TuningSet, ReRanksAfterExactlyEveryNMeasurements) {
   SmallSpace s = makeSmallSpace();
   TransferSearchOptions options;
-  options.inner.features = s.features;
-  options.proxyProbes = 0;
   options.tuningSetSize = 40;
   options.reRankEvery = 16;
   options.transfer.adaptIterations = 50;
   auto log = std::make_shared<TransferLog>();
-  llvm::Expected<std::unique_ptr<SearchStrategy>> search =
-      createTransferSearch(s.pretrained, options, log);
-  ASSERT_TRUE(static_cast<bool>(search));
-  (*search)->initialize(s.space, 1);
+  std::unique_ptr<SearchStrategy> search = startSearch(s, options, log);
+  ASSERT_TRUE(search);
   TuningHistory history;
   // Batches of 10 stop at the re-rank points: 10, 6 (16 rows), 10, 6 (32).
   std::vector<size_t> sizes;
   for (int i = 0; i < 4; ++i) {
-    std::vector<Config> batch = (*search)->propose(10, history);
+    std::vector<Config> batch = search->propose(10, history);
     sizes.push_back(batch.size());
     record(history, batch, sourceTime);
   }

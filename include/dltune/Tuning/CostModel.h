@@ -80,6 +80,10 @@ std::unique_ptr<CostModel> createRandomForestCostModel(uint64_t seed, int treeCo
 /// configurations (NaN or non-positive time) get 0.
 std::vector<double> normalizedThroughput(const std::vector<double> &timesMs);
 
+struct TuningHistory;
+/// The labels of a history's records (failed ones 0), in record order.
+std::vector<double> normalizedThroughput(const TuningHistory &history);
+
 /// AutoTVM's average recall@n (xgb_average_recalln_curve_score): the
 /// configurations in predicted order get their 0-based true rank, and
 /// curve[i] = |{j < i : rank[j] <= i}| / (i + 1) (AutoTVM's recall_curve,
