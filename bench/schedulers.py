@@ -55,10 +55,30 @@ MODELS = {
         ("rtx_gemm_clblast/RTX_Titan.json.gz", 2),
         ("rtx_convolution/RTX_Titan.json.gz", 12),
     ],
+    # Held out: added after dynatune's gap reward was chosen on the four
+    # models above, to check it on models it was not designed on.
+    "rtx3060": [  # GEMM, convolution, pnpoly on the RTX 3060 laptop GPU; pnpoly on two more
+        ("rtx_gemm_clblast/RTX_3060_laptop.json.gz", 3),
+        ("rtx_convolution/RTX_3060_laptop.json.gz", 8),
+        ("rtx_pnpoly/RTX_3060_laptop.json.gz", 2),
+        ("rtx_pnpoly/RTX_2080_Ti.json.gz", 2),
+        ("rtx_pnpoly/RTX_Titan.json.gz", 2),
+    ],
+    "amd7": [  # convolution and dedispersion on three AMD GPUs, hotspot on the W7800
+        ("convolution_milo/MI250X.json.gz", 20),
+        ("dedispersion_milo/MI250X.json.gz", 1),
+        ("convolution_milo/W6600.json.gz", 12),
+        ("dedispersion_milo/W6600.json.gz", 1),
+        ("convolution_milo/W7800.json.gz", 12),
+        ("dedispersion_milo/W7800.json.gz", 1),
+        ("hotspot_milo/W7800_partial_9c18e9b.json.gz", 3),
+    ],
 }
 SCHEDULERS = ["sequential", "round-robin", "random", "flops", "gradient", "gradient-ms", "dynatune"]
 # Variants run with extra replay-model flags (ablation).
-VARIANTS = {"dynatune-paper": ["--scheduler", "dynatune", "--paper-dynatune"]}
+VARIANTS = {"dynatune-paper": ["--scheduler", "dynatune", "--paper-dynatune"],
+            "dynatune-curve": ["--scheduler", "dynatune", "--curve-reward"],
+            "dynatune-cost": ["--scheduler", "dynatune", "--cost-aware"]}
 
 
 def quartiles(xs):

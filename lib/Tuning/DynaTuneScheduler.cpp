@@ -28,6 +28,17 @@
 //    some tasks than on others);
 //  - similarityPrior: a task's (b, c) get a Gaussian prior from the curve
 //    of a similar task (same kind and FLOP class) with more measurements.
+//  - gapReward (default): the reward is not read from the curve but from
+//    what the task's measurements say is left to gain,
+//      weight * current * log(median / best) / c_k,
+//    the spread of its measured latencies standing for its remaining gap.
+//    Best-so-far traces of model-guided search are step functions with long
+//    plateaus, and curves fitted to them predicted small, similar gains for
+//    every task, so the bonus decided (the scheduler ran like round-robin).
+//    A large task whose configurations all run within a few percent (a
+//    memory-bound kernel) has little to gain however long it takes; one
+//    whose configurations spread over 3x has much. With it the curve
+//    options do nothing and no curve is fitted.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,11 +46,25 @@
 
 #include "dltune/Tuning/LearningCurve.h"
 
+#include <algorithm>
 #include <map>
 
 using namespace mlir::dltune;
 
 namespace {
+/// log(median / best) over the task's valid measurements: how much better
+/// than a typical configuration the best one is, taken as the log-ratio the
+/// rest of the space may still hold. 0 with fewer than two.
+double estimateRemainingGap(const TaskState &t) {
+  if (t.validMs.size() < 2)
+    return 0;
+  std::vector<double> ms = t.validMs;
+  auto mid = ms.begin() + static_cast<std::ptrdiff_t>(ms.size() / 2);
+  std::nth_element(ms.begin(), mid, ms.end());
+  double best = *std::min_element(ms.begin(), ms.end());
+  return best > 0 ? std::log(*mid / best) : 0;
+}
+
 struct CurveCache {
   int64_t trials = -1; // the task's trials when fitted
   int64_t slotTrials = 0;
@@ -102,6 +127,8 @@ public:
   /// The expected, weighted latency reduction (ms) of task `i`'s next slot.
   double expectedReduction(llvm::ArrayRef<TaskState> tasks, size_t i, int64_t slotTrials) {
     const TaskState &t = tasks[i];
+    if (o.gapReward)
+      return t.weight * t.currentMs() * estimateRemainingGap(t) / std::max<int64_t>(1, t.slots);
     CurveCache &c = cache[i];
     if (c.trials == t.trials && c.slotTrials == slotTrials)
       return c.reductionMs;

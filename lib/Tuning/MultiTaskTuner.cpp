@@ -26,6 +26,8 @@ std::vector<TaskState> statesOf(llvm::ArrayRef<ModelTask> tasks) {
 void recordMeasurement(TaskState &s, const MeasureRecord &r) {
   ++s.trials;
   ++s.trialsSinceImprovement;
+  if (r.isOk() && std::isfinite(r.timeMs))
+    s.validMs.push_back(r.timeMs);
   if (r.isOk() && r.timeMs < s.bestMs) {
     s.bestMs = r.timeMs;
     s.trialsSinceImprovement = 0;
@@ -81,6 +83,7 @@ ModelProgress mlir::dltune::runModelTuning(std::vector<ModelTask> &tasks,
     TaskState &s = t.state;
     s.bestMs = INFINITY;
     s.bestTrace.clear();
+    s.validMs.clear();
     s.trials = s.trialsSinceImprovement = 0;
     for (const MeasureRecord &r : t.history.records)
       recordMeasurement(s, r);

@@ -58,8 +58,16 @@ static cl::opt<double> ucbC("ucb-c", cl::desc("dynatune: the UCB exploration con
                             cl::init(2.0), cl::sub(replayModelCmd));
 static cl::opt<bool> paperDynaTune("paper-dynatune",
                                    cl::desc("dynatune without this project's changes (raw ms "
-                                            "rewards, no cost weighting, no similarity priors, curves that need not saturate)"),
+                                            "rewards, no cost weighting, no similarity priors, curves that need not saturate, the curve reward)"),
                                    cl::sub(replayModelCmd));
+static cl::opt<bool> curveReward("curve-reward",
+                                  cl::desc("dynatune: the reward from the learning curves (the "
+                                           "paper's), not from the measured spread"),
+                                  cl::sub(replayModelCmd));
+static cl::opt<bool> costAware("cost-aware",
+                                cl::desc("dynatune: reward per second of tuning (divide by the "
+                                         "task's seconds per slot over the mean)"),
+                                cl::sub(replayModelCmd));
 static cl::opt<double> latencyGoal("latency-goal", cl::desc("Stop at this model latency, ms (0: "
                                                             "none)"),
                                    cl::init(0), cl::sub(replayModelCmd));
@@ -155,7 +163,12 @@ int replayModelCommand() {
   so.earlyStop = earlyStop;
   so.ucbC = ucbC;
   if (paperDynaTune)
-    so.normalizeReward = so.costAware = so.similarityPrior = so.saturatingCurves = false;
+    so.normalizeReward = so.costAware = so.similarityPrior = so.saturatingCurves =
+        so.gapReward = false;
+  if (curveReward)
+    so.gapReward = false;
+  if (costAware)
+    so.costAware = true;
   // Refuse a bad scheduler name before loading the files.
   if (auto check = createTaskScheduler(schedulerName, so); !check)
     return fail(llvm::toString(check.takeError()));

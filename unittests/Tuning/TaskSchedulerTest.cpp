@@ -215,6 +215,7 @@ TEST(TaskScheduler, GradientMSFollowsMetaSchedulesFormula) {
 TEST(TaskScheduler, DynaTunePicksUntriedFirstThenTheLargestPredictedReduction) {
   SchedulerOptions o;
   o.mcmcSteps = 200;
+  o.gapReward = false; // the learning curves decide
   auto s = make("dynatune", o);
   std::vector<TaskState> t = {task(1, 10), task(1, 10), task(1, 10)};
   // A still-rising speedup curve (far from its asymptote of 5) and a
@@ -247,6 +248,7 @@ TEST(TaskScheduler, DynaTunePicksUntriedFirstThenTheLargestPredictedReduction) {
 TEST(TaskScheduler, DynaTuneStalledTasksAreExploredNotExploited) {
   SchedulerOptions o;
   o.mcmcSteps = 200;
+  o.gapReward = false;
   std::vector<TaskState> t = {task(30, 10), task(1, 10)};
   CurveParams done{2, std::log(4.0), -3, 0};
   auto fill = [&](TaskState &ts, int slots) {
@@ -265,6 +267,8 @@ TEST(TaskScheduler, DynaTuneStalledTasksAreExploredNotExploited) {
 TEST(TaskScheduler, DynaTuneCostAwareRewardPrefersTheCheaperSlot) {
   SchedulerOptions o;
   o.mcmcSteps = 200;
+  o.gapReward = false;
+  o.costAware = true;
   o.ucbC = 0; // rewards alone
   std::vector<TaskState> t = {task(1, 10), task(1, 10)};
   CurveParams rising{5, std::log(200.0), -1, 0};
@@ -281,6 +285,63 @@ TEST(TaskScheduler, DynaTuneCostAwareRewardPrefersTheCheaperSlot) {
   EXPECT_EQ(pick(*make("dynatune", o), t, 32), 1u);
   o.costAware = false; // without cost weighting, the larger reduction wins
   EXPECT_EQ(pick(*make("dynatune", o), t, 32), 0u);
+}
+
+/// Gives `t` a slot whose valid measurements are `ms`.
+void giveMeasuredSlot(TaskState &t, std::initializer_list<double> ms) {
+  for (double v : ms) {
+    t.validMs.push_back(v);
+    t.bestMs = std::min(t.bestMs, v);
+    t.bestTrace.push_back(std::min(t.untunedMs, t.bestMs));
+    ++t.trials;
+  }
+  ++t.slots;
+  t.seconds += 1;
+  t.slotBest.push_back(t.bestTrace.back());
+}
+
+// The default reward: weight x latency x log(median / best) / slots. Two
+// tasks cost the model the same; one's configurations spread over 3x, the
+// other's within 2%: the spread one gets the slot, wherever it stands.
+TEST(TaskScheduler, DynaTuneGapRewardFollowsTheMeasuredSpread) {
+  SchedulerOptions o;
+  o.ucbC = 0; // rewards alone
+  std::vector<TaskState> t = {task(1, 10), task(1, 10)};
+  giveMeasuredSlot(t[0], {5.0, 5.05, 5.1, 5.02, 5.08});
+  giveMeasuredSlot(t[1], {5.0, 9.0, 15.0, 12.0, 7.0});
+  EXPECT_EQ(pick(*make("dynatune", o), t, 8), 1u);
+  std::swap(t[0], t[1]);
+  EXPECT_EQ(pick(*make("dynatune", o), t, 8), 0u);
+  // A task costing the model 10x more whose configurations run within 2%:
+  // 10 x 50 x log(50.5 / 50) = 4.98 ms against 1 x 5 x log(9 / 5) = 2.94 ms,
+  // so the heavier task still holds more to gain; within 0.2% it does not
+  // (0.50 ms): the milo6 replay model's dedispersion tasks.
+  std::vector<TaskState> u = {task(10, 60), task(1, 10)};
+  giveMeasuredSlot(u[0], {50.0, 50.5, 51.0, 50.2, 50.8});
+  giveMeasuredSlot(u[1], {5.0, 9.0, 15.0, 12.0, 7.0});
+  EXPECT_EQ(pick(*make("dynatune", o), u, 8), 0u);
+  u[0].validMs = {50.0, 50.05, 50.1, 50.02, 50.08}; // within 0.2%
+  EXPECT_EQ(pick(*make("dynatune", o), u, 8), 1u);
+}
+
+// The same spread is worth less after more slots (the gap closes as the
+// search goes on), and a task with fewer than two valid measurements
+// promises nothing but is tried first while it has fewer than 3.
+TEST(TaskScheduler, DynaTuneGapRewardDecaysWithSlots) {
+  SchedulerOptions o;
+  o.ucbC = 0;
+  std::vector<TaskState> t = {task(1, 10), task(1, 10)};
+  giveMeasuredSlot(t[0], {5.0, 9.0, 15.0});
+  giveMeasuredSlot(t[1], {5.0, 9.0, 15.0});
+  giveMeasuredSlot(t[1], {5.0, 9.0, 15.0});
+  EXPECT_EQ(pick(*make("dynatune", o), t, 8), 0u);
+  giveMeasuredSlot(t[0], {5.0, 9.0, 15.0});
+  giveMeasuredSlot(t[0], {5.0, 9.0, 15.0});
+  EXPECT_EQ(pick(*make("dynatune", o), t, 8), 1u);
+  std::vector<TaskState> fresh = {task(1, 10), task(5, 10)};
+  giveMeasuredSlot(fresh[0], {5.0, 9.0, 15.0});
+  giveMeasuredSlot(fresh[1], {8.0});
+  EXPECT_EQ(pick(*make("dynatune", o), fresh, 8), 1u);
 }
 
 TEST(MultiTaskTuner, SequentialEarlyStopPassesBudgetOn) {
@@ -426,8 +487,15 @@ TEST(MultiTaskTuner, ResumedRunContinuesWhereItStopped) {
   for (size_t i = 0; i < 2; ++i) {
     EXPECT_EQ(tasks[i].history.measured.size(), tasks[i].history.records.size());
     EXPECT_EQ(tasks[i].state.trials, static_cast<int64_t>(tasks[i].history.records.size()));
+    // Every line measurement is valid; rebuilt, not appended to.
+    EXPECT_EQ(tasks[i].state.validMs.size(), tasks[i].history.records.size());
     for (const Config &c : before[i])
       EXPECT_TRUE(tasks[i].history.measured.count(c));
   }
   EXPECT_EQ(tasks[0].history.records.size() + tasks[1].history.records.size(), 80u);
+  // Once more with the states as the last run left them: rebuilt again.
+  mo.trials = 96;
+  runModelTuning(tasks, *make("round-robin"), mo);
+  for (ModelTask &t : tasks)
+    EXPECT_EQ(t.state.validMs.size(), t.history.records.size());
 }
