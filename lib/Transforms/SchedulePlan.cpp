@@ -1019,7 +1019,7 @@ static void emitFusedCpuScript(ScriptWriter &w, const SchedulePlan &plan,
       // reg[i] == 0: the register tile is the whole loop; halving it
       // would change the register tile.
       if (plan.isReduction[i] || extent[i] % 2 != 0 || pack.reusedDependsOn(plan, i) ||
-          reg[i] == 0 || half % reg[i] != 0 || half < reg[i])
+          reg[i] == 0 || half % reg[i] != 0 || half <= reg[i])
         continue;
       cacheTiles[i] = half;
       break;

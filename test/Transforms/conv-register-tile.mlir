@@ -5,7 +5,7 @@
 // three dependent FMAs per step (latency-bound: ResNet-18's 56x56x64 conv
 // ran at 82 GFLOP/s instead of 94, its 7x7x512 convs far lower). The
 // channel loop is unrolled by 4 (four copies of the step in its body).
-// RUN: dltune-opt %s --dltune-annotate="threads=1 default-config=true" --dltune-apply | FileCheck %s
+// RUN: dltune-opt %s --dltune-annotate="threads=1 default-config=true cpu-lanes=8 cpu-registers=16" --dltune-apply | FileCheck %s
 // RUN: dltune run %s --entry conv7 --default-config --threads 1 --check --repeat 1 | FileCheck %s --check-prefix=JIT
 // CHECK-LABEL: func.func @conv7
 // CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1

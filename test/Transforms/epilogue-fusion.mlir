@@ -3,7 +3,7 @@
 // fill of the op's output) into the op's tiled loops; each result matches
 // the unfused lowering.
 // RUN: dltune-opt %s --split-input-file --dltune-annotate="threads=2" | FileCheck %s --check-prefix=ANN
-// RUN: dltune-opt %s --split-input-file --dltune-annotate="threads=2 default-config=true" --dltune-apply | FileCheck %s --check-prefix=APPLY
+// RUN: dltune-opt %s --split-input-file --dltune-annotate="threads=2 default-config=true cpu-lanes=8 cpu-registers=16" --dltune-apply | FileCheck %s --check-prefix=APPLY
 // RUN: dltune-opt %s --split-input-file --dltune-annotate="threads=2 fuse-epilogues=false" | FileCheck %s --check-prefix=NOFUSE
 // RUN: dltune run %s --entry conv_bias_relu --default-config --threads 2 --check --repeat 1 | FileCheck %s --check-prefix=JIT
 // RUN: dltune run %s --entry conv_bias_relu --default-config --threads 1 --check --repeat 1 | FileCheck %s --check-prefix=JIT
@@ -213,6 +213,17 @@ func.func @user_config(%x: tensor<16x64xf32>) -> tensor<16x64xf32> {
 // ANN-NOT: dltune.space
 // ANN: return
 // RUN: dltune run %s --entry two_reads --default-config --threads 1 --check --repeat 1 | FileCheck %s --check-prefix=JIT
+// An AVX-512 host's default (8x32 register tile) makes both cache tiles whole
+// loops of one register tile each: halving one for fused packing left a
+// one-iteration register loop and the schedule failed ("tracking listener
+// failed to find replacement op"); no halving then, fused at the register
+// tile instead.
+// RUN: dltune-opt %s --split-input-file --dltune-annotate="threads=1 default-config=true cpu-lanes=16 cpu-registers=32" --dltune-apply | FileCheck %s --check-prefix=APPLY512
+// APPLY512-LABEL: func.func @two_reads
+// APPLY512: scf.for %{{.*}} = %c0 to %c16 step %c8
+// APPLY512: vector.fma {{.*}} : vector<32xf32>
+// APPLY512-NOT: linalg.matmul
+// APPLY512: return
 func.func @two_reads(%a: tensor<16x32xf32>, %w: tensor<32x64xf32>, %bias: tensor<64xf32>) -> tensor<16x64xf32> {
   %zero = arith.constant 0.0 : f32
   %e0 = tensor.empty() : tensor<16x64xf32>
