@@ -96,18 +96,22 @@ static void addBufferization(OpPassManager &pm, bool deallocate) {
 }
 
 namespace {
-/// math.erf has no LLVM intrinsic, and libm's erff takes no vectors: upstream's
-/// polynomial approximation instead, which vectorizes (an internal step of
+/// math.erf has no LLVM intrinsic, and libm's erff and expf take no vectors:
+/// LLVM scalarizes a vector exp into one expf call per lane (a softmax's
+/// exponentials were 3% of an encoder's time in calls to libm). Upstream's
+/// polynomial approximations instead, which vectorize (an internal step of
 /// the CPU lowering, not a registered pass).
-struct ApproximateErfPass : public PassWrapper<ApproximateErfPass, OperationPass<>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ApproximateErfPass)
-  StringRef getArgument() const final { return "dltune-approximate-erf"; }
+struct ApproximateMathPass : public PassWrapper<ApproximateMathPass, OperationPass<>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ApproximateMathPass)
+  StringRef getArgument() const final { return "dltune-approximate-math"; }
   void getDependentDialects(DialectRegistry &registry) const override {
     registry.insert<arith::ArithDialect, math::MathDialect, vector::VectorDialect>();
   }
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     populatePolynomialApproximateErfPattern(patterns);
+    populateMathPolynomialApproximationPatterns(
+        patterns, [](StringRef name) { return name == "math.exp"; });
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
@@ -211,7 +215,7 @@ struct StridedCopyToLoopsPass
 // needs every upstream pass in the global registry, which a downstream
 // tool that registers only dltune's passes does not have.
 void mlir::dltune::buildCpuLoweringPipeline(OpPassManager &pm, bool openmp) {
-  pm.addPass(std::make_unique<ApproximateErfPass>());
+  pm.addPass(std::make_unique<ApproximateMathPass>());
   addBufferization(pm, /*deallocate=*/true);
   pm.addPass(std::make_unique<StridedCopyToLoopsPass>());
   pm.addPass(createConvertLinalgToLoopsPass());

@@ -34,3 +34,25 @@ func.func @two_sizes(%a: tensor<64x32xf32>, %b: tensor<32x64xf32>, %c: tensor<64
        ins(%a, %b : tensor<64x32xf32>, tensor<32x64xf32>) outs(%r : tensor<64x64xf32>) -> tensor<64x64xf32>
   return %s : tensor<64x64xf32>
 }
+
+// A vectorized exp (a softmax's) becomes a polynomial of FMAs, not one libm
+// expf call per lane (LLVM scalarizes llvm.exp on vectors into such calls).
+// CHECK-LABEL: llvm.func @softmax_exp
+// CHECK-NOT: llvm.intr.exp
+// CHECK-NOT: @expf
+// CHECK: llvm.intr.fma{{.*}}vector<16xf32>
+// CHECK-NOT: llvm.intr.exp
+// CHECK: llvm.return
+func.func @softmax_exp(%a: tensor<4x64xf32>) -> tensor<4x64xf32> {
+  %e = tensor.empty() : tensor<4x64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+       ins(%a : tensor<4x64xf32>) outs(%e : tensor<4x64xf32>)
+       attrs = {dltune.config = #dltune.config<reg_d1 = 16, threads = 1, tile_d0 = 4, tile_d1 = 64,
+                                               unroll = 1, vectorize = 1>} {
+  ^bb0(%x: f32, %o: f32):
+    %y = math.exp %x : f32
+    linalg.yield %y : f32
+  } -> tensor<4x64xf32>
+  return %r : tensor<4x64xf32>
+}
