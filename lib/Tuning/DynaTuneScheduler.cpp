@@ -3,15 +3,16 @@
 // DynaTune (Yu et al., ICLR'21): every slot goes to the task with the
 // largest upper confidence bound
 //   u_k = r_k + sqrt(C log t / c_k)       (c_k slots so far, t = slot + 1)
-// where r_k is the expected latency reduction of the task's next slot,
-// predicted by a Bayesian log-power learning curve (LearningCurve.h) fitted
+// where r_k is the expected latency reduction of the task's next slot; in
+// the paper (and here with gapReward off) predicted by a Bayesian
+// log-power learning curve (LearningCurve.h) fitted
 // to the task's best-so-far trace (the last segment after jumps of more
 // than 20%): the mean over posterior samples of
 //   weight * max(0, current - untuned / f(trials + slot)).
 // Tasks that have not had a slot (or have fewer than 3 measurements) come
 // first, the one that costs the model most first.
 //
-// Four changes to the paper, each an option (SchedulerOptions):
+// Five changes to the paper, each an option (SchedulerOptions):
 //  - normalizeReward: r_k is in percent of the current model latency, so C
 //    means the same on any model (the paper adds ms to a unitless bonus and
 //    needs C = 0.2 below 1 ms). Not scaled by the round's largest reward:
@@ -23,9 +24,10 @@
 //    a task at its optimum) lands there: on a replayed GEMM at its optimum
 //    for 500 measurements it kept predicting 3.6% per slot and drew most
 //    of the budget;
-//  - costAware: r_k is divided by the task's seconds per slot relative to
-//    the mean, i.e. reduction per second of tuning (slots cost 10x more on
-//    some tasks than on others);
+//  - costAware (off by default: with gapReward it cost measurements on
+//    every replay model): r_k is divided by the task's seconds per slot
+//    relative to the mean, i.e. reduction per second of tuning (slots cost
+//    10x more on some tasks than on others);
 //  - similarityPrior: a task's (b, c) get a Gaussian prior from the curve
 //    of a similar task (same kind and FLOP class) with more measurements.
 //  - gapReward (default): the reward is not read from the curve but from
