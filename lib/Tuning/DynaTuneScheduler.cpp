@@ -129,8 +129,12 @@ public:
   /// The expected, weighted latency reduction (ms) of task `i`'s next slot.
   double expectedReduction(llvm::ArrayRef<TaskState> tasks, size_t i, int64_t slotTrials) {
     const TaskState &t = tasks[i];
-    if (o.gapReward)
-      return t.weight * t.currentMs() * estimateRemainingGap(t) / std::max<int64_t>(1, t.slots);
+    if (o.gapReward) {
+      // No spread (fewer than two valid measurements) promises nothing, also
+      // when the latency is unknown (infinite): 0, not inf x 0.
+      double gap = estimateRemainingGap(t);
+      return gap > 0 ? t.weight * t.currentMs() * gap / std::max<int64_t>(1, t.slots) : 0;
+    }
     CurveCache &c = cache[i];
     if (c.trials == t.trials && c.slotTrials == slotTrials)
       return c.reductionMs;

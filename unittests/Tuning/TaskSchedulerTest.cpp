@@ -338,6 +338,19 @@ TEST(TaskScheduler, DynaTuneGapRewardDecaysWithSlots) {
   giveMeasuredSlot(t[0], {5.0, 9.0, 15.0});
   giveMeasuredSlot(t[0], {5.0, 9.0, 15.0});
   EXPECT_EQ(pick(*make("dynatune", o), t, 8), 1u);
+  // A task whose measurements all failed and whose untuned latency is
+  // unknown has no spread: reward 0 (not NaN), so the count bonus can still
+  // pick it once the other task has had many more slots.
+  o.ucbC = 2;
+  std::vector<TaskState> failing = {task(1, INFINITY), task(1, 10)};
+  for (int k = 0; k < 3; ++k)
+    failing[0].bestTrace.push_back(INFINITY);
+  failing[0].trials = 3;
+  failing[0].slots = 1;
+  for (int k = 0; k < 30; ++k)
+    giveMeasuredSlot(failing[1], {9.99, 10.0});
+  EXPECT_EQ(pick(*make("dynatune", o), failing, 8), 0u);
+  o.ucbC = 0;
   std::vector<TaskState> fresh = {task(1, 10), task(5, 10)};
   giveMeasuredSlot(fresh[0], {5.0, 9.0, 15.0});
   giveMeasuredSlot(fresh[1], {8.0});
