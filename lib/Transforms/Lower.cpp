@@ -214,7 +214,11 @@ struct StridedCopyToLoopsPass
 // Built from pass constructors, not parsed from text: a pipeline string
 // needs every upstream pass in the global registry, which a downstream
 // tool that registers only dltune's passes does not have.
-void mlir::dltune::buildCpuLoweringPipeline(OpPassManager &pm, bool openmp) {
+void mlir::dltune::buildCpuLoweringPipeline(OpPassManager &pm, bool openmp,
+                                            bool foldConstantPacks) {
+  // Before anything folds or CSEs the packing loops' index arithmetic.
+  if (foldConstantPacks)
+    pm.addPass(createDLTuneFoldConstantPacks());
   pm.addPass(std::make_unique<ApproximateMathPass>());
   addBufferization(pm, /*deallocate=*/true);
   pm.addPass(std::make_unique<StridedCopyToLoopsPass>());
@@ -255,7 +259,7 @@ struct LowerCPUPass : public dltune::impl::DLTuneLowerCPUBase<LowerCPUPass> {
 
   void getDependentDialects(DialectRegistry &registry) const override {
     OpPassManager pm("builtin.module");
-    buildCpuLoweringPipeline(pm, openmp);
+    buildCpuLoweringPipeline(pm, openmp, foldConstantPacks);
     pm.getDependentDialects(registry);
     registry.insert<LLVM::LLVMDialect, omp::OpenMPDialect>();
   }
@@ -272,7 +276,7 @@ struct LowerCPUPass : public dltune::impl::DLTuneLowerCPUBase<LowerCPUPass> {
     for (Operation *op : scripts)
       op->erase();
     OpPassManager pm("builtin.module");
-    buildCpuLoweringPipeline(pm, openmp);
+    buildCpuLoweringPipeline(pm, openmp, foldConstantPacks);
     if (failed(runPipeline(pm, module)))
       return signalPassFailure();
   }

@@ -45,6 +45,11 @@ static cl::opt<bool> compileDefaultConfig(
 static cl::opt<int> compileThreads(
     "threads", cl::desc("Threads the default configurations use (0: the machine's cores)"),
     cl::init(0), cl::sub(compileCmd));
+static cl::opt<bool> compileFoldConstantPacks(
+    "fold-constant-packs",
+    cl::desc("Pack constant operands (weights) at compile time, not on every call "
+             "(--dltune-fold-constant-packs; =false for A/B comparisons)"),
+    cl::init(true), cl::sub(compileCmd));
 
 /// "memref<1x3x224x224xf32> *" for the printed C signature.
 static std::string describe(const BufferType &type) {
@@ -73,8 +78,10 @@ int compileCommand() {
   if (compileDefaultConfig)
     pipeline = getDefaultConfigPipeline(compileThreads) + "," + pipeline;
   BuildPhases phases;
-  if (llvm::Error e =
-          buildSharedObject(*module, compileEntry, pipeline, compileOutput, true, &phases))
+  if (llvm::Error e = buildSharedObjectWith(
+          *module, compileEntry, pipeline,
+          compileFoldConstantPacks ? "dltune-lower-cpu" : "dltune-lower-cpu{fold-constant-packs=false}",
+          compileOutput, &phases))
     return fail(llvm::toString(std::move(e)));
   std::vector<std::string> params;
   for (const BufferType &r : signature->results)

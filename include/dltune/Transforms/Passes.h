@@ -32,8 +32,9 @@ namespace mlir::dltune {
 void registerScheduleExtensions(DialectRegistry &registry);
 
 /// Adds the passes `--dltune-lower-cpu` runs (bufferize, loops, OpenMP or
-/// scf.parallel, LLVM) to a module-level `pm`.
-void buildCpuLoweringPipeline(OpPassManager &pm, bool openmp);
+/// scf.parallel, LLVM) to a module-level `pm`; with `foldConstantPacks`,
+/// packing loops over constants are evaluated at compile time first.
+void buildCpuLoweringPipeline(OpPassManager &pm, bool openmp, bool foldConstantPacks = true);
 
 /// Registers the dltune passes and the `dltune-pipeline` /
 /// `dltune-default-pipeline` pass pipelines.

@@ -92,6 +92,40 @@ def DLTuneStrip : Pass<"dltune-strip", "ModuleOp"> {
   }];
 }
 
+def DLTuneFoldConstantPacks : Pass<"dltune-fold-constant-packs", "ModuleOp"> {
+  let summary = "Evaluate packing loops over constant operands at compile time";
+  let description = [{
+    A packed CPU schedule (`pack_a`, `pack_b`, `pack_f`) copies each block
+    of an operand into contiguous panels every time the kernel runs. When
+    that operand is a constant (a model's weights), this pass evaluates the
+    packing loop nest - `scf.for` over `tensor.empty`, `tensor.extract_slice`,
+    `tensor.insert_slice`, `tensor.pad` with a constant value and folding
+    integer arithmetic - for every iteration of the enclosing loops whose
+    induction variables it reads, stores the panels as one new
+    `dense_resource` constant `[iterations..., panel shape]`, and replaces
+    the loop nest by a slice of it:
+
+    ```mlir
+    // before: per call, for each n block %n
+    %p = scf.for %i = %c0 to %c256 step %c16 iter_args(%b = %empty) -> (tensor<16x256x16xf32>) {
+      %s = tensor.extract_slice %weights[0, %n + %i] [256, 16] [1, 1] : ...
+      %r = tensor.insert_slice %s into %b[%i floordiv 16, 0, 0] [1, 256, 16] [1, 1, 1] : ...
+      scf.yield %r : tensor<16x256x16xf32>
+    }
+    // after
+    %packed = arith.constant dense_resource<dltune_packed> : tensor<3x16x256x16xf32>
+    %p = tensor.extract_slice %packed[%n floordiv 256, 0, 0, 0] [1, 16, 256, 16] [1, 1, 1, 1]
+    ```
+
+    A loop nest that reads anything else (a function argument, a dynamic
+    bound) is left alone, and so is one whose panels would take more than
+    twice the bytes of the constants they come from (a remark says so).
+    `--dltune-lower-cpu` runs it first unless `fold-constant-packs=false`.
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def DLTuneForallToOpenMP : Pass<"dltune-forall-to-openmp", "ModuleOp"> {
   let summary = "Lower scf.forall loops to OpenMP with the team size they ask for";
   let description = [{
@@ -122,6 +156,8 @@ def DLTuneLowerCPU : Pass<"dltune-lower-cpu", "ModuleOp"> {
   let options = [
     Option<"openmp", "openmp", "bool", /*default=*/"true",
            "Lower scf.forall/scf.parallel loops to OpenMP">,
+    Option<"foldConstantPacks", "fold-constant-packs", "bool", /*default=*/"true",
+           "Pack constant operands at compile time (--dltune-fold-constant-packs)">,
   ];
 }
 

@@ -193,6 +193,22 @@ def case_matmul_weight():
     return [node], {"a": a}, {"w": w}, [("y", (a @ w).astype(np.float32))]
 
 
+def case_packed_weights():
+    """A weight the default schedule packs into panels (32 rows; on AVX2
+    two n blocks of 256 columns), which is packed at compile time."""
+    x, w, b = rand(32, 512), rand(512, 512), rand(512)
+    nodes = [helper.make_node("MatMul", ["x", "w"], ["m"], name="proj"),
+             helper.make_node("Add", ["m", "b"], ["a"], name="bias"),
+             helper.make_node("Relu", ["a"], ["y"], name="relu")]
+    return nodes, {"x": x}, {"w": w, "b": b}, [("y", np.maximum(x @ w + b, 0).astype(np.float32))]
+
+
+def case_packed_conv():
+    x, w, b = rand(1, 16, 12, 12), rand(32, 16, 3, 3), rand(32)
+    node = helper.make_node("Conv", ["x", "w", "b"], ["y"], name="conv3x3", pads=[1, 1, 1, 1])
+    return [node], {"x": x}, {"w": w, "b": b}, [("y", conv2d(x, w, b, pads=(1, 1, 1, 1)))]
+
+
 def case_broadcast():
     x, y = rand(2, 3, 4), rand(3, 1)
     z = rand(4, lo=0.5, hi=2.0)
