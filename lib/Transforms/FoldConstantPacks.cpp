@@ -25,6 +25,8 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <cstring>
 #include <memory>
 
@@ -61,7 +63,8 @@ struct TensorData {
 static std::optional<TensorData> getConstantTensor(Value value) {
   auto type = dyn_cast<RankedTensorType>(value.getType());
   Attribute attr;
-  if (!type || !type.hasStaticShape() || !matchPattern(value, m_Constant(&attr)))
+  if (!type || !type.hasStaticShape() || !type.getElementType().isIntOrFloat() ||
+      !matchPattern(value, m_Constant(&attr)))
     return std::nullopt;
   unsigned bits = type.getElementType().getIntOrFloatBitWidth();
   if (bits % 8 != 0)
@@ -70,7 +73,7 @@ static std::optional<TensorData> getConstantTensor(Value value) {
   tensor.shape.assign(type.getShape().begin(), type.getShape().end());
   tensor.elementBytes = bits / 8;
   ArrayRef<char> bytes;
-  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+  if (auto dense = dyn_cast<DenseIntOrFPElementsAttr>(attr)) {
     if (dense.isSplat())
       return std::nullopt;
     bytes = dense.getRawData();
@@ -200,6 +203,14 @@ private:
     SmallVector<OpFoldResult> results;
     if (failed(op->fold(operands, results)) || results.size() != 1)
       return failure();
+    // `addi x, 0` and the like fold to one of their operands.
+    if (auto same = dyn_cast<Value>(results[0])) {
+      FailureOr<int64_t> v = getInt(same);
+      if (failed(v))
+        return failure();
+      ints[op->getResult(0)] = *v;
+      return success();
+    }
     auto attr = dyn_cast_if_present<IntegerAttr>(dyn_cast<Attribute>(results[0]));
     if (!attr)
       return failure();
@@ -212,7 +223,8 @@ private:
       return evalFor(forOp);
     if (auto empty = dyn_cast<tensor::EmptyOp>(op)) {
       auto type = empty.getType();
-      if (!type.hasStaticShape() || type.getElementType().getIntOrFloatBitWidth() % 8)
+      if (!type.hasStaticShape() || !type.getElementType().isIntOrFloat() ||
+          type.getElementType().getIntOrFloatBitWidth() % 8)
         return failure();
       TensorData t;
       t.shape.assign(type.getShape().begin(), type.getShape().end());
@@ -227,6 +239,10 @@ private:
       return evalInsert(insert);
     if (auto pad = dyn_cast<tensor::PadOp>(op))
       return evalPad(pad);
+    // A pad's padding value defined inside the loop: read where it is used.
+    if (op->hasTrait<OpTrait::ConstantLike>() && op->getNumResults() == 1 &&
+        !op->getResult(0).getType().isIntOrIndex())
+      return success();
     if (op->getNumRegions() == 0 && isPure(op))
       return foldIntOp(op);
     return failure();
@@ -238,11 +254,18 @@ private:
     FailureOr<int64_t> step = getInt(forOp.getStep());
     if (failed(lb) || failed(ub) || failed(step) || *step <= 0)
       return failure();
+    if (forOp.getUnsignedCmp())
+      return failure();
     SmallVector<TensorData> carried;
     for (Value init : forOp.getInitArgs()) {
       FailureOr<TensorData> t = getTensor(init);
-      if (failed(t) || !t->owned)
+      if (failed(t))
         return failure();
+      // The loop updates its iter_args in place: an init anything else may
+      // still read is copied first.
+      if (!t->owned || !init.hasOneUse() || init.getParentBlock() != forOp->getBlock())
+        t->owned = std::make_shared<std::vector<char>>(t->data(),
+                                                       t->data() + t->numElements() * t->elementBytes);
       carried.push_back(*t);
     }
     Block *body = forOp.getBody();
@@ -258,6 +281,11 @@ private:
         FailureOr<TensorData> t = getTensor(value);
         if (failed(t))
           return failure();
+        // Likewise a yielded value from outside the body or yielded twice.
+        if (!t->owned || value.getParentBlock() != body ||
+            llvm::count(yield.getOperands(), value) != 1)
+          t->owned = std::make_shared<std::vector<char>>(
+              t->data(), t->data() + t->numElements() * t->elementBytes);
         carried[i] = *t;
       }
     }
@@ -322,12 +350,15 @@ private:
     FailureOr<TensorData> source = getTensor(op.getSource());
     FailureOr<TensorData> dest = getTensor(op.getDest());
     SmallVector<int64_t> offsets, sizes, strides;
-    // Updated in place: the dest must have no other reader (the packing
-    // loops thread one buffer through their iter_args).
-    if (failed(source) || failed(dest) || !dest->owned || !op.getDest().hasOneUse() ||
-        source->elementBytes != dest->elementBytes ||
+    if (failed(source) || failed(dest) || source->elementBytes != dest->elementBytes ||
         failed(readSliceParams(op, offsets, sizes, strides)))
       return failure();
+    // Updated in place only when nothing else can read the dest (the
+    // packing loops thread one buffer through their iter_args); else copied.
+    if (!dest->owned || !op.getDest().hasOneUse() ||
+        op.getDest().getParentBlock() != op->getBlock())
+      dest->owned = std::make_shared<std::vector<char>>(
+          dest->data(), dest->data() + dest->numElements() * dest->elementBytes);
     int64_t bytes = dest->elementBytes, in = 0;
     bool inBounds = true;
     forEachIndex(sizes, [&](ArrayRef<int64_t> index) {
@@ -415,7 +446,7 @@ struct OuterLoop {
 /// with constant bounds; nullopt otherwise.
 static std::optional<OuterLoop> getOuterLoop(Value value, Operation *root) {
   auto arg = dyn_cast<BlockArgument>(value);
-  if (!arg)
+  if (!arg || !value.getType().isIndex())
     return std::nullopt;
   Operation *owner = arg.getOwner()->getParentOp();
   if (!owner || !owner->isProperAncestor(root))
@@ -429,7 +460,7 @@ static std::optional<OuterLoop> getOuterLoop(Value value, Operation *root) {
     return OuterLoop{value, *l, *s, (*u - *l + *s - 1) / *s};
   };
   if (auto forOp = dyn_cast<scf::ForOp>(owner)) {
-    if (value != forOp.getInductionVar())
+    if (value != forOp.getInductionVar() || forOp.getUnsignedCmp())
       return std::nullopt;
     return make(forOp.getLowerBound(), forOp.getUpperBound(), forOp.getStep());
   }
@@ -506,7 +537,8 @@ static bool isPackingCandidate(Operation *op) {
   if (op->getNumResults() != 1)
     return false;
   auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  if (!type || !type.hasStaticShape())
+  if (!type || !type.hasStaticShape() || !type.getElementType().isIntOrFloat() ||
+      type.getElementType().getIntOrFloatBitWidth() % 8)
     return false;
   if (auto forOp = dyn_cast<scf::ForOp>(op)) {
     if (forOp.getInitArgs().size() != 1 ||
@@ -555,13 +587,16 @@ struct FoldConstantPacksPass
     int64_t iterations = 1, sourceBytes = 0;
     for (const OuterLoop &loop : loops) {
       tripCounts.push_back(loop.tripCount);
-      iterations *= loop.tripCount;
+      if (llvm::MulOverflow(iterations, loop.tripCount, iterations))
+        return failure();
     }
     for (Value c : constants)
       sourceBytes += getConstantTensor(c)->numElements() * getConstantTensor(c)->elementBytes;
     int64_t elementBytes = rootType.getElementType().getIntOrFloatBitWidth() / 8;
     int64_t rootBytes = rootType.getNumElements() * elementBytes;
-    int64_t totalBytes = iterations * rootBytes;
+    int64_t totalBytes;
+    if (llvm::MulOverflow(iterations, rootBytes, totalBytes))
+      return failure();
     // Panels may pad, but a pack that repeats its data over loops it does
     // not really depend on would multiply the binary's weights: refuse
     // more than twice the constants it reads.

@@ -133,3 +133,43 @@ func.func @repeated(%out: tensor<3x2x2xi32>) -> tensor<3x2x2xi32> {
   }
   return %r : tensor<3x2x2xi32>
 }
+
+// -----
+
+// A buffer read on every iteration (%d, defined outside the loop that
+// updates it) is copied before an insert, not updated in place: at run time
+// the result is [[3, 2], [1, 4]].
+// CHECK-LABEL: func.func @no_aliasing
+// CHECK: arith.constant dense_resource<[[R:dltune_packed[_0-9]*]]> : tensor<2x2xi32>
+// CHECK: [[R]]: "0x1000000003000000020000000100000004000000"
+func.func @no_aliasing() -> tensor<2x2xi32> {
+  %w = arith.constant dense<[[1, 2], [3, 4]]> : tensor<2x2xi32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %e = tensor.empty() : tensor<2x2xi32>
+  %d = tensor.extract_slice %w[0, 0] [1, 2] [1, 1] : tensor<2x2xi32> to tensor<1x2xi32>
+  %r = scf.for %i = %c0 to %c2 step %c1 iter_args(%a = %e) -> (tensor<2x2xi32>) {
+    %v = tensor.extract_slice %w[1, %i] [1, 1] [1, 1] : tensor<2x2xi32> to tensor<1x1xi32>
+    %u = tensor.insert_slice %v into %d[0, %i] [1, 1] [1, 1] : tensor<1x1xi32> into tensor<1x2xi32>
+    %o = tensor.insert_slice %u into %a[%i, 0] [1, 2] [1, 1] : tensor<1x2xi32> into tensor<2x2xi32>
+    scf.yield %o : tensor<2x2xi32>
+  }
+  return %r : tensor<2x2xi32>
+}
+
+// -----
+
+// Element types the evaluator cannot copy bytewise (index) are left alone.
+// CHECK-LABEL: func.func @index_elements
+// CHECK-NOT: dltune_packed
+// CHECK: tensor.pad
+func.func @index_elements() -> tensor<4xindex> {
+  %w = arith.constant dense<[1, 2, 3]> : tensor<3xindex>
+  %c0 = arith.constant 0 : index
+  %p = tensor.pad %w nofold low[0] high[1] {
+  ^bb0(%i: index):
+    tensor.yield %c0 : index
+  } : tensor<3xindex> to tensor<4xindex>
+  return %p : tensor<4xindex>
+}
