@@ -24,6 +24,7 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -40,6 +41,16 @@ using namespace mlir::dltune;
 
 namespace {
 
+/// Bytes per element of a static tensor type whose elements the evaluator
+/// can copy bytewise (ints and floats of whole bytes); nullopt otherwise.
+static std::optional<int64_t> getElementBytes(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.hasStaticShape() || !tensor.getElementType().isIntOrFloat() ||
+      tensor.getElementType().getIntOrFloatBitWidth() % 8)
+    return std::nullopt;
+  return tensor.getElementType().getIntOrFloatBitWidth() / 8;
+}
+
 /// A tensor value during evaluation: row-major elements of `elementBytes`.
 struct TensorData {
   SmallVector<int64_t> shape;
@@ -48,30 +59,35 @@ struct TensorData {
   const char *constant = nullptr;
   std::shared_ptr<std::vector<char>> owned;
 
+  /// Zero-filled storage for a type getElementBytes accepts.
+  static TensorData allocate(RankedTensorType type, int64_t elementBytes) {
+    TensorData t;
+    t.shape.assign(type.getShape().begin(), type.getShape().end());
+    t.elementBytes = elementBytes;
+    t.owned = std::make_shared<std::vector<char>>(t.sizeInBytes(), 0);
+    return t;
+  }
+
   const char *data() const { return owned ? owned->data() : constant; }
   char *mutableData() { return owned->data(); }
-  int64_t numElements() const {
-    int64_t n = 1;
-    for (int64_t d : shape)
-      n *= d;
-    return n;
-  }
+  int64_t numElements() const { return ShapedType::getNumElements(shape); }
+  int64_t sizeInBytes() const { return numElements() * elementBytes; }
+
+  /// Makes the storage this value's own, so that writing to it changes no
+  /// other value sharing it (or the constant it views).
+  void copyOnWrite() { owned = std::make_shared<std::vector<char>>(data(), data() + sizeInBytes()); }
 };
 
 /// The bytes of a constant tensor, if it has a byte-addressable dense
 /// layout (not a splat, not sub-byte elements, data present).
 static std::optional<TensorData> getConstantTensor(Value value) {
-  auto type = dyn_cast<RankedTensorType>(value.getType());
+  std::optional<int64_t> elementBytes = getElementBytes(value.getType());
   Attribute attr;
-  if (!type || !type.hasStaticShape() || !type.getElementType().isIntOrFloat() ||
-      !matchPattern(value, m_Constant(&attr)))
-    return std::nullopt;
-  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
-  if (bits % 8 != 0)
+  if (!elementBytes || !matchPattern(value, m_Constant(&attr)))
     return std::nullopt;
   TensorData tensor;
-  tensor.shape.assign(type.getShape().begin(), type.getShape().end());
-  tensor.elementBytes = bits / 8;
+  llvm::append_range(tensor.shape, cast<RankedTensorType>(value.getType()).getShape());
+  tensor.elementBytes = *elementBytes;
   ArrayRef<char> bytes;
   if (auto dense = dyn_cast<DenseIntOrFPElementsAttr>(attr)) {
     if (dense.isSplat())
@@ -85,7 +101,7 @@ static std::optional<TensorData> getConstantTensor(Value value) {
   } else {
     return std::nullopt;
   }
-  if (static_cast<int64_t>(bytes.size()) != tensor.numElements() * tensor.elementBytes)
+  if (static_cast<int64_t>(bytes.size()) != tensor.sizeInBytes())
     return std::nullopt;
   tensor.constant = bytes.data();
   return tensor;
@@ -222,15 +238,10 @@ private:
     if (auto forOp = dyn_cast<scf::ForOp>(op))
       return evalFor(forOp);
     if (auto empty = dyn_cast<tensor::EmptyOp>(op)) {
-      auto type = empty.getType();
-      if (!type.hasStaticShape() || !type.getElementType().isIntOrFloat() ||
-          type.getElementType().getIntOrFloatBitWidth() % 8)
+      std::optional<int64_t> elementBytes = getElementBytes(empty.getType());
+      if (!elementBytes)
         return failure();
-      TensorData t;
-      t.shape.assign(type.getShape().begin(), type.getShape().end());
-      t.elementBytes = type.getElementType().getIntOrFloatBitWidth() / 8;
-      t.owned = std::make_shared<std::vector<char>>(t.numElements() * t.elementBytes, 0);
-      tensors[empty.getResult()] = std::move(t);
+      tensors[empty.getResult()] = TensorData::allocate(empty.getType(), *elementBytes);
       return success();
     }
     if (auto extract = dyn_cast<tensor::ExtractSliceOp>(op))
@@ -264,8 +275,7 @@ private:
       // The loop updates its iter_args in place: an init anything else may
       // still read is copied first.
       if (!t->owned || !init.hasOneUse() || init.getParentBlock() != forOp->getBlock())
-        t->owned = std::make_shared<std::vector<char>>(t->data(),
-                                                       t->data() + t->numElements() * t->elementBytes);
+        t->copyOnWrite();
       carried.push_back(*t);
     }
     Block *body = forOp.getBody();
@@ -284,8 +294,7 @@ private:
         // Likewise a yielded value from outside the body or yielded twice.
         if (!t->owned || value.getParentBlock() != body ||
             llvm::count(yield.getOperands(), value) != 1)
-          t->owned = std::make_shared<std::vector<char>>(
-              t->data(), t->data() + t->numElements() * t->elementBytes);
+          t->copyOnWrite();
         carried[i] = *t;
       }
     }
@@ -294,18 +303,34 @@ private:
     return success();
   }
 
-  /// Element offset in `source` of slice position `index` (over `sizes`).
-  static bool sliceOffset(const TensorData &source, ArrayRef<int64_t> offsets,
-                          ArrayRef<int64_t> strides, ArrayRef<int64_t> index,
-                          int64_t &linear) {
-    linear = 0;
-    for (size_t d = 0; d < source.shape.size(); ++d) {
-      int64_t i = offsets[d] + index[d] * strides[d];
-      if (i < 0 || i >= source.shape[d])
-        return false;
-      linear = linear * source.shape[d] + i;
-    }
-    return true;
+  /// Copies every element of the slice (`offsets`, `sizes`, `strides`) of
+  /// `whole` between `whole` and the contiguous `part` (in the slice's
+  /// row-major order, which rank reduction keeps): into `part` for an
+  /// extract, into `whole` for an insert. Fails if the slice leaves `whole`
+  /// or `part` does not hold exactly its elements.
+  static LogicalResult copySlice(TensorData &whole, ArrayRef<int64_t> offsets,
+                                 ArrayRef<int64_t> sizes, ArrayRef<int64_t> strides,
+                                 TensorData &part, bool intoWhole) {
+    int64_t bytes = whole.elementBytes, partIndex = 0;
+    bool inBounds = true;
+    forEachIndex(sizes, [&](ArrayRef<int64_t> index) {
+      int64_t wholeIndex = 0;
+      for (size_t d = 0; inBounds && d < whole.shape.size(); ++d) {
+        int64_t i = offsets[d] + index[d] * strides[d];
+        inBounds = i >= 0 && i < whole.shape[d];
+        wholeIndex = wholeIndex * whole.shape[d] + i;
+      }
+      if (!inBounds || partIndex >= part.numElements()) {
+        inBounds = false;
+        return;
+      }
+      if (intoWhole)
+        std::memcpy(whole.mutableData() + wholeIndex * bytes, part.data() + partIndex * bytes, bytes);
+      else
+        std::memcpy(part.mutableData() + partIndex * bytes, whole.data() + wholeIndex * bytes, bytes);
+      ++partIndex;
+    });
+    return success(inBounds && partIndex == part.numElements());
   }
 
   LogicalResult readSliceParams(OffsetSizeAndStrideOpInterface op, SmallVectorImpl<int64_t> &offsets,
@@ -324,23 +349,8 @@ private:
     if (failed(source) || !type.hasStaticShape() ||
         failed(readSliceParams(op, offsets, sizes, strides)))
       return failure();
-    TensorData result;
-    result.shape.assign(type.getShape().begin(), type.getShape().end());
-    result.elementBytes = source->elementBytes;
-    result.owned = std::make_shared<std::vector<char>>(result.numElements() * result.elementBytes);
-    int64_t bytes = source->elementBytes, out = 0;
-    bool inBounds = true;
-    // Rank reduction drops unit dims, so the slice's row-major order is the
-    // result's.
-    forEachIndex(sizes, [&](ArrayRef<int64_t> index) {
-      int64_t in;
-      if (!inBounds || !sliceOffset(*source, offsets, strides, index, in)) {
-        inBounds = false;
-        return;
-      }
-      std::memcpy(result.mutableData() + out++ * bytes, source->data() + in * bytes, bytes);
-    });
-    if (!inBounds || out != result.numElements())
+    TensorData result = TensorData::allocate(type, source->elementBytes);
+    if (failed(copySlice(*source, offsets, sizes, strides, result, /*intoWhole=*/false)))
       return failure();
     tensors[op.getResult()] = std::move(result);
     return success();
@@ -357,19 +367,8 @@ private:
     // packing loops thread one buffer through their iter_args); else copied.
     if (!dest->owned || !op.getDest().hasOneUse() ||
         op.getDest().getParentBlock() != op->getBlock())
-      dest->owned = std::make_shared<std::vector<char>>(
-          dest->data(), dest->data() + dest->numElements() * dest->elementBytes);
-    int64_t bytes = dest->elementBytes, in = 0;
-    bool inBounds = true;
-    forEachIndex(sizes, [&](ArrayRef<int64_t> index) {
-      int64_t out;
-      if (!inBounds || !sliceOffset(*dest, offsets, strides, index, out)) {
-        inBounds = false;
-        return;
-      }
-      std::memcpy(dest->mutableData() + out * bytes, source->data() + in++ * bytes, bytes);
-    });
-    if (!inBounds || in != source->numElements())
+      dest->copyOnWrite();
+    if (failed(copySlice(*dest, offsets, sizes, strides, *source, /*intoWhole=*/true)))
       return failure();
     tensors[op.getResult()] = *dest;
     return success();
@@ -387,27 +386,20 @@ private:
     if (failed(getMixedInts(op.getMixedLowPad(), low)))
       return failure();
     // The padding value's bytes, as the constant's element type stores them.
-    SmallVector<char, 8> fill(source->elementBytes, 0);
-    if (auto f = dyn_cast<FloatAttr>(padAttr)) {
-      APInt bits = f.getValue().bitcastToAPInt();
-      if (bits.getBitWidth() != source->elementBytes * 8)
-        return failure();
-      for (int64_t b = 0; b < source->elementBytes; ++b)
-        fill[b] = static_cast<char>(bits.extractBitsAsZExtValue(8, b * 8));
-    } else if (auto i = dyn_cast<IntegerAttr>(padAttr)) {
-      APInt bits = i.getValue();
-      if (bits.getBitWidth() != source->elementBytes * 8)
-        return failure();
-      for (int64_t b = 0; b < source->elementBytes; ++b)
-        fill[b] = static_cast<char>(bits.extractBitsAsZExtValue(8, b * 8));
-    } else {
+    APInt bits;
+    if (auto f = dyn_cast<FloatAttr>(padAttr))
+      bits = f.getValue().bitcastToAPInt();
+    else if (auto i = dyn_cast<IntegerAttr>(padAttr))
+      bits = i.getValue();
+    else
       return failure();
-    }
-    TensorData result;
-    result.shape.assign(type.getShape().begin(), type.getShape().end());
-    result.elementBytes = source->elementBytes;
-    int64_t bytes = result.elementBytes;
-    result.owned = std::make_shared<std::vector<char>>(result.numElements() * bytes);
+    int64_t bytes = source->elementBytes;
+    if (bits.getBitWidth() != bytes * 8)
+      return failure();
+    SmallVector<char, 8> fill(bytes, 0);
+    for (int64_t b = 0; b < bytes; ++b)
+      fill[b] = static_cast<char>(bits.extractBitsAsZExtValue(8, b * 8));
+    TensorData result = TensorData::allocate(type, bytes);
     for (int64_t e = 0; e < result.numElements(); ++e)
       std::memcpy(result.mutableData() + e * bytes, fill.data(), bytes);
     bool inBounds = true;
@@ -473,19 +465,19 @@ static std::optional<OuterLoop> getOuterLoop(Value value, Operation *root) {
   return std::nullopt;
 }
 
+/// The values `root` and the ops inside it read that are defined outside it.
+static SetVector<Value> getValuesFromOutside(Operation *root) {
+  SetVector<Value> values(root->operand_begin(), root->operand_end());
+  getUsedValuesDefinedAbove(root->getRegions(), values);
+  return values;
+}
+
 /// What a packing root reads from outside: the constant tensors and the
 /// enclosing loops whose iterations the result depends on. Fails if it
 /// reads anything else (a function argument, a loop-carried value, ...).
 static LogicalResult collectInputs(Operation *root, SmallVectorImpl<Value> &constants,
                                    SmallVectorImpl<OuterLoop> &loops) {
-  SmallVector<Value> worklist;
-  root->walk([&](Operation *op) {
-    for (Value operand : op->getOperands())
-      if (Operation *def = operand.getDefiningOp(); !def || !root->isAncestor(def))
-        if (auto arg = dyn_cast<BlockArgument>(operand);
-            !arg || !root->isAncestor(arg.getOwner()->getParentOp()))
-          worklist.push_back(operand);
-  });
+  SmallVector<Value> worklist(getValuesFromOutside(root).takeVector());
   DenseSet<Value> seen;
   while (!worklist.empty()) {
     Value value = worklist.pop_back_val();
@@ -536,9 +528,7 @@ static LogicalResult collectInputs(Operation *root, SmallVectorImpl<Value> &cons
 static bool isPackingCandidate(Operation *op) {
   if (op->getNumResults() != 1)
     return false;
-  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  if (!type || !type.hasStaticShape() || !type.getElementType().isIntOrFloat() ||
-      type.getElementType().getIntOrFloatBitWidth() % 8)
+  if (!getElementBytes(op->getResult(0).getType()))
     return false;
   if (auto forOp = dyn_cast<scf::ForOp>(op)) {
     if (forOp.getInitArgs().size() != 1 ||
@@ -591,9 +581,8 @@ struct FoldConstantPacksPass
         return failure();
     }
     for (Value c : constants)
-      sourceBytes += getConstantTensor(c)->numElements() * getConstantTensor(c)->elementBytes;
-    int64_t elementBytes = rootType.getElementType().getIntOrFloatBitWidth() / 8;
-    int64_t rootBytes = rootType.getNumElements() * elementBytes;
+      sourceBytes += getConstantTensor(c)->sizeInBytes();
+    int64_t rootBytes = rootType.getNumElements() * *getElementBytes(rootType);
     int64_t totalBytes;
     if (llvm::MulOverflow(iterations, rootBytes, totalBytes))
       return failure();
@@ -616,7 +605,7 @@ struct FoldConstantPacksPass
       for (auto [loop, i] : llvm::zip(loops, index))
         outer[loop.inductionVar] = loop.lowerBound + i * loop.step;
       FailureOr<TensorData> panel = PackEvaluator(root, outer).run();
-      if (failed(panel) || panel->numElements() * panel->elementBytes != rootBytes) {
+      if (failed(panel) || panel->sizeInBytes() != rootBytes) {
         ok = false;
         return;
       }
@@ -666,16 +655,14 @@ struct FoldConstantPacksPass
     // The root's inputs built outside it (its tensor.empty, a pad's source
     // slice, the unpacked weights) go with it when nothing else uses them.
     SmallVector<Operation *> inputs;
-    root->walk([&](Operation *op) {
-      for (Value operand : op->getOperands())
-        if (Operation *def = operand.getDefiningOp(); def && !root->isAncestor(def))
-          inputs.push_back(def);
-    });
+    for (Value value : getValuesFromOutside(root))
+      if (Operation *def = value.getDefiningOp())
+        inputs.push_back(def);
     root->erase();
     DenseSet<Operation *> erased;
     while (!inputs.empty()) {
       Operation *op = inputs.pop_back_val();
-      if (erased.contains(op) || !op->use_empty() || !isPure(op))
+      if (erased.contains(op) || !isOpTriviallyDead(op))
         continue;
       erased.insert(op);
       for (Value operand : op->getOperands())
