@@ -23,7 +23,9 @@ inline constexpr const char *kDLTuneVersion = "0.3.0";
 /// 4: elementwise epilogues are fused into the tiled loops of the op.
 /// 5: operands packed into panels (matmul pack_a/pack_b, conv pack_f) with
 ///    the loop orders that packing needs.
-inline constexpr int kScheduleGeneratorVersion = 5;
+/// 6: constant operands packed at compile time, and task kernels carry
+///    their constant weights (CPU), so packing them is no longer timed.
+inline constexpr int kScheduleGeneratorVersion = 6;
 
 /// "dltune 0.3.0; LLVM 22.1.8; schedules 4": stored with every record.
 inline std::string getGeneratorString() {

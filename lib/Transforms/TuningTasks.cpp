@@ -31,20 +31,27 @@ static std::string typeString(Type t) {
 
 /// Whether `v` is cloned into a kernel rather than passed in: scalar
 /// constants and empty tensors (a fill's destination) say nothing about the
-/// data and keep the kernel's signature to the real inputs.
-static bool isClonedIntoKernel(Value v) {
+/// data and keep the kernel's signature to the real inputs. Tensor constants
+/// (weights) are cloned too when `cloneTensorConstants` is set: the
+/// lowering packs constant operands at compile time, so a kernel that takes
+/// them as arguments would be timed with a per-call packing the model never
+/// runs.
+static bool isClonedIntoKernel(Value v, bool cloneTensorConstants) {
   Operation *def = v.getDefiningOp();
   if (!def || def->getNumOperands() != 0)
     return false;
   return isa<tensor::EmptyOp>(def) ||
-         (def->hasTrait<OpTrait::ConstantLike>() && !isa<ShapedType>(v.getType()));
+         (def->hasTrait<OpTrait::ConstantLike>() &&
+          (cloneTensorConstants || !isa<ShapedType>(v.getType())));
 }
 
 /// The task's ops (the op, or its fusion group: fill, op, epilogue) in
 /// `func @dltune_task(inputs...) -> results of the last op`; values the
-/// group reads from outside become arguments, except scalar constants and
-/// empty tensors, which are cloned in with the constants bodies capture.
-static FailureOr<OwningOpRef<ModuleOp>> extractKernel(ArrayRef<Operation *> group) {
+/// group reads from outside become arguments, except scalar constants,
+/// empty tensors and, with `cloneTensorConstants`, tensor constants, which
+/// are cloned in with the constants bodies capture.
+static FailureOr<OwningOpRef<ModuleOp>> extractKernel(ArrayRef<Operation *> group,
+                                                      bool cloneTensorConstants) {
   Operation *first = group.front(), *last = group.back();
   MLIRContext *ctx = first->getContext();
   llvm::SmallPtrSet<Operation *, 4> inGroup(group.begin(), group.end());
@@ -53,7 +60,7 @@ static FailureOr<OwningOpRef<ModuleOp>> extractKernel(ArrayRef<Operation *> grou
     for (Value v : op->getOperands()) {
       if (v.getDefiningOp() && inGroup.contains(v.getDefiningOp()))
         continue;
-      (isClonedIntoKernel(v) ? cloned : inputs).insert(v);
+      (isClonedIntoKernel(v, cloneTensorConstants) ? cloned : inputs).insert(v);
     }
   for (Operation *op : group) {
     SetVector<Value> captured;
@@ -186,18 +193,21 @@ std::vector<TuningTask> mlir::dltune::collectTuningTasks(ModuleOp module) {
       op->emitRemark() << "dltune: not tuned: " << llvm::toString(space.takeError());
       return;
     }
+    auto targetAttr = op->getAttrOfType<StringAttr>(DLTuneDialect::kTargetAttrName);
+    TaskDescriptor desc;
+    desc.target = targetAttr ? targetAttr.getValue().str() : "cpu";
     SmallVector<Operation *> group = getFusionGroup(op);
-    FailureOr<OwningOpRef<ModuleOp>> kernel = extractKernel(group);
-    if (failed(kernel)) {
+    // The identity comes from the kernel with weights as arguments, so
+    // layers that differ only in their weights share one task.
+    FailureOr<OwningOpRef<ModuleOp>> keyKernel =
+        extractKernel(group, /*cloneTensorConstants=*/false);
+    if (failed(keyKernel)) {
       op->emitRemark() << "dltune: not tuned: the op captures a non-constant value";
       return;
     }
-    auto targetAttr = op->getAttrOfType<StringAttr>(DLTuneDialect::kTargetAttrName);
-    TaskDescriptor desc;
     desc.opKind = describeOp(op);
     if (linalg::GenericOp epilogue = getFusableEpilogue(op))
       desc.opKind += " + " + describeBody(epilogue);
-    desc.target = targetAttr ? targetAttr.getValue().str() : "cpu";
     for (Type t : op->getOperandTypes()) {
       auto shaped = dyn_cast<ShapedType>(t);
       desc.shapes.push_back(shaped ? std::vector<int64_t>(shaped.getShape().begin(),
@@ -207,7 +217,7 @@ std::vector<TuningTask> mlir::dltune::collectTuningTasks(ModuleOp module) {
     }
     // The identity is the computation and the target, never the space: its
     // ranges (threads up to the core count) differ between machines.
-    desc.computation = getCanonicalComputation(**kernel);
+    desc.computation = getCanonicalComputation(**keyKernel);
     uint64_t hash = desc.getHash();
     auto it = byHash.find(hash);
     if (it != byHash.end()) {
@@ -217,7 +227,14 @@ std::vector<TuningTask> mlir::dltune::collectTuningTasks(ModuleOp module) {
     TuningTask task;
     task.descriptor = desc;
     task.space = std::move(*space);
-    task.kernel = std::move(*kernel);
+    // CPU kernels carry the first occurrence's weights (timing does not
+    // depend on their values). GPU kernels keep them as arguments: the GPU
+    // lowering has no compile-time packing and would have to copy them in.
+    FailureOr<OwningOpRef<ModuleOp>> measured =
+        desc.target == "cpu" ? extractKernel(group, /*cloneTensorConstants=*/true)
+                             : std::move(keyKernel);
+    assert(succeeded(measured) && "cloning more constants cannot fail");
+    task.kernel = std::move(*measured);
     task.ops.push_back(op);
     TaskRecord &rec = task.record;
     llvm::raw_string_ostream hs(rec.hash);

@@ -2,8 +2,10 @@
 //
 // Ops with the same kind, operand shapes and types, target and space form
 // one task: they share measurements and get the same configuration. Each
-// task carries a standalone kernel module (the op alone in a function whose
-// arguments are its operands) that builders compile and runners time.
+// task carries a standalone kernel module (the op and its fused epilogue in
+// a function whose arguments are their non-constant operands; on the CPU the
+// first occurrence's constant weights are cloned in, so that they are packed
+// at compile time as in the model) that builders compile and runners time.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLTUNE_TRANSFORMS_TUNINGTASKS_H

@@ -209,6 +209,18 @@ def case_packed_conv():
     return [node], {"x": x}, {"w": w, "b": b}, [("y", conv2d(x, w, b, pads=(1, 1, 1, 1)))]
 
 
+def case_shared_layers():
+    """Two layers that differ only in their weights: one tuning task, whose
+    kernel carries the first layer's weights as constants."""
+    x, w1, w2 = rand(32, 64), rand(64, 64), rand(64, 64)
+    nodes = [helper.make_node("MatMul", ["x", "w1"], ["m1"], name="layer1"),
+             helper.make_node("Relu", ["m1"], ["h"], name="relu1"),
+             helper.make_node("MatMul", ["h", "w2"], ["m2"], name="layer2"),
+             helper.make_node("Relu", ["m2"], ["y"], name="relu2")]
+    h = np.maximum(x @ w1, 0)
+    return nodes, {"x": x}, {"w1": w1, "w2": w2}, [("y", np.maximum(h @ w2, 0).astype(np.float32))]
+
+
 def case_broadcast():
     x, y = rand(2, 3, 4), rand(3, 1)
     z = rand(4, lo=0.5, hi=2.0)
