@@ -215,10 +215,13 @@ struct StridedCopyToLoopsPass
 // needs every upstream pass in the global registry, which a downstream
 // tool that registers only dltune's passes does not have.
 void mlir::dltune::buildCpuLoweringPipeline(OpPassManager &pm, bool openmp,
-                                            bool foldConstantPacks) {
+                                            bool foldConstantPacks, bool padInPlace) {
   // Before anything folds or CSEs the packing loops' index arithmetic.
   if (foldConstantPacks)
     pm.addPass(createDLTuneFoldConstantPacks());
+  // Before CSE merges the producers' empty destinations.
+  if (padInPlace)
+    pm.addPass(createDLTunePadInPlace());
   pm.addPass(std::make_unique<ApproximateMathPass>());
   addBufferization(pm, /*deallocate=*/true);
   pm.addPass(std::make_unique<StridedCopyToLoopsPass>());
@@ -259,7 +262,7 @@ struct LowerCPUPass : public dltune::impl::DLTuneLowerCPUBase<LowerCPUPass> {
 
   void getDependentDialects(DialectRegistry &registry) const override {
     OpPassManager pm("builtin.module");
-    buildCpuLoweringPipeline(pm, openmp, foldConstantPacks);
+    buildCpuLoweringPipeline(pm, openmp, foldConstantPacks, padInPlace);
     pm.getDependentDialects(registry);
     registry.insert<LLVM::LLVMDialect, omp::OpenMPDialect>();
   }
@@ -276,7 +279,7 @@ struct LowerCPUPass : public dltune::impl::DLTuneLowerCPUBase<LowerCPUPass> {
     for (Operation *op : scripts)
       op->erase();
     OpPassManager pm("builtin.module");
-    buildCpuLoweringPipeline(pm, openmp, foldConstantPacks);
+    buildCpuLoweringPipeline(pm, openmp, foldConstantPacks, padInPlace);
     if (failed(runPipeline(pm, module)))
       return signalPassFailure();
   }

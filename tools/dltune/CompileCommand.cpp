@@ -50,6 +50,11 @@ static cl::opt<bool> compileFoldConstantPacks(
     cl::desc("Pack constant operands (weights) at compile time, not on every call "
              "(--dltune-fold-constant-packs; =false for A/B comparisons)"),
     cl::init(true), cl::sub(compileCmd));
+static cl::opt<bool> compilePadInPlace(
+    "pad-in-place",
+    cl::desc("Producers write into the padded tensors pads make, no copy "
+             "(--dltune-pad-in-place; =false for A/B comparisons)"),
+    cl::init(true), cl::sub(compileCmd));
 
 /// "memref<1x3x224x224xf32> *" for the printed C signature.
 static std::string describe(const BufferType &type) {
@@ -80,7 +85,10 @@ int compileCommand() {
   BuildPhases phases;
   if (llvm::Error e = buildSharedObjectWith(
           *module, compileEntry, pipeline,
-          compileFoldConstantPacks ? "dltune-lower-cpu" : "dltune-lower-cpu{fold-constant-packs=false}",
+          llvm::formatv("dltune-lower-cpu{{fold-constant-packs={0} pad-in-place={1}}",
+                        compileFoldConstantPacks ? "true" : "false",
+                        compilePadInPlace ? "true" : "false")
+              .str(),
           compileOutput, &phases))
     return fail(llvm::toString(std::move(e)));
   std::vector<std::string> params;

@@ -33,8 +33,10 @@ void registerScheduleExtensions(DialectRegistry &registry);
 
 /// Adds the passes `--dltune-lower-cpu` runs (bufferize, loops, OpenMP or
 /// scf.parallel, LLVM) to a module-level `pm`; with `foldConstantPacks`,
-/// packing loops over constants are evaluated at compile time first.
-void buildCpuLoweringPipeline(OpPassManager &pm, bool openmp, bool foldConstantPacks = true);
+/// packing loops over constants are evaluated at compile time first; with
+/// `padInPlace`, producers write into the padded tensors pads make.
+void buildCpuLoweringPipeline(OpPassManager &pm, bool openmp, bool foldConstantPacks = true,
+                              bool padInPlace = true);
 
 /// Registers the dltune passes and the `dltune-pipeline` /
 /// `dltune-default-pipeline` pass pipelines.

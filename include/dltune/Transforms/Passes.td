@@ -126,6 +126,41 @@ def DLTuneFoldConstantPacks : Pass<"dltune-fold-constant-packs", "ModuleOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def DLTunePadInPlace : Pass<"dltune-pad-in-place", "ModuleOp"> {
+  let summary = "Let producers write into the interior of the padded tensor a pad makes";
+  let description = [{
+    A function-level `tensor.pad` with static sizes and a constant value
+    (the importer pads a convolution's input this way) bufferizes to a new
+    buffer, a fill and a copy of its whole source. This pass creates the
+    padded tensor before the op producing the source, fills only its border
+    (one slab below and above the interior per padded dimension), replaces
+    the pad by a `tensor.insert_slice` of the source into it, and lets
+    upstream empty-tensor elimination turn the producer's empty destination
+    into the matching slice, so the producer writes the interior in place:
+
+    ```mlir
+    // before
+    %e = tensor.empty() : tensor<1x112x112x32xf32>
+    %y = linalg.generic ... outs(%e : tensor<1x112x112x32xf32>)
+    %p = tensor.pad %y low[0, 1, 1, 0] high[0, 1, 1, 0] { tensor.yield %zero }
+    // after
+    %b = tensor.empty() : tensor<1x114x114x32xf32>
+    ... linalg.fill of the four border slabs of %b ...
+    %i = tensor.extract_slice %b4[0, 1, 1, 0] [1, 112, 112, 32] [1, 1, 1, 1]
+    %y = linalg.generic ... outs(%i : tensor<1x112x112x32xf32>)
+    %p = tensor.insert_slice %y into %b4[0, 1, 1, 0] [1, 112, 112, 32] [1, 1, 1, 1]
+    ```
+
+    The producer is found through destination-style ops and loop inits
+    (tiled schedules); its empty tensor must have no other use. Pads inside
+    loops (a schedule's packing), `nofold` pads and pads of values no op
+    writes into an empty tensor of its own (function arguments, slices) are
+    left alone. `--dltune-lower-cpu` runs it unless `pad-in-place=false`.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
+                           "::mlir::bufferization::BufferizationDialect"];
+}
+
 def DLTuneForallToOpenMP : Pass<"dltune-forall-to-openmp", "ModuleOp"> {
   let summary = "Lower scf.forall loops to OpenMP with the team size they ask for";
   let description = [{
@@ -158,6 +193,8 @@ def DLTuneLowerCPU : Pass<"dltune-lower-cpu", "ModuleOp"> {
            "Lower scf.forall/scf.parallel loops to OpenMP">,
     Option<"foldConstantPacks", "fold-constant-packs", "bool", /*default=*/"true",
            "Pack constant operands at compile time (--dltune-fold-constant-packs)">,
+    Option<"padInPlace", "pad-in-place", "bool", /*default=*/"true",
+           "Producers write into the padded tensors pads make (--dltune-pad-in-place)">,
   ];
 }
 
