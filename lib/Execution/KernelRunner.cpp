@@ -26,14 +26,14 @@ std::vector<HostBuffer> mlir::dltune::makeInputs(const KernelSignature &sig,
 
 llvm::Expected<std::unique_ptr<CpuKernel>>
 mlir::dltune::compileCpuKernel(ModuleOp module, StringRef entry,
-                               StringRef schedulePipeline, bool openmp) {
+                               StringRef schedulePipeline, StringRef lowering) {
   llvm::Expected<KernelSignature> sig = getKernelSignature(module, entry);
   if (!sig)
     return sig.takeError();
   std::string pipeline = schedulePipeline.str();
   if (!pipeline.empty())
     pipeline += ",";
-  pipeline += openmp ? "dltune-lower-cpu" : "dltune-lower-cpu{openmp=false}";
+  pipeline += lowering;
   llvm::Expected<OwningOpRef<ModuleOp>> lowered =
       runPipelineOnClone(module, pipeline);
   if (!lowered)
@@ -109,7 +109,7 @@ static llvm::Expected<RunReport> checkAndTime(ModuleOp module, StringRef entry,
   std::vector<HostBuffer> inputs = std::move(*loaded);
   if (options.check) {
     llvm::Expected<std::unique_ptr<CpuKernel>> reference =
-        compileCpuKernel(module, entry, "dltune-strip", /*openmp=*/false);
+        compileCpuKernel(module, entry, "dltune-strip", kReferenceLowering);
     if (!reference)
       return reference.takeError();
     std::vector<HostBuffer> refArgs(inputs), candArgs(inputs), refResults, candResults;

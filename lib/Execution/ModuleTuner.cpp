@@ -599,9 +599,17 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
     mo.workerPath = worker;
     mo.kernelPath = dir + "/kernel.mlir";
     mo.referencePath = dir + "/reference.bin";
-    // The computation, the inputs' generator and the untuned lowering.
-    mo.referenceKey = llvm::utohexstr(
-        stableHash(task.descriptor.getCanonicalString() + "|inputs-v1|" + generator));
+    // The kernel is printed first: its text (weights included, which the
+    // task identity leaves out) is part of the reference key.
+    std::string kernelText;
+    {
+      llvm::raw_string_ostream os(kernelText);
+      task.kernel->print(os);
+    }
+    // The computation, the kernel's weights, the inputs' generator and the
+    // untuned lowering.
+    mo.referenceKey = llvm::utohexstr(stableHash(task.descriptor.getCanonicalString() + "|" +
+                                                 kernelText + "|inputs-v1|" + generator));
     mo.workDir = dir;
     mo.jobs = std::max(1u, options.jobs);
     mo.buildLimits = {options.buildTimeoutSeconds, options.memoryLimitMB << 20};
@@ -622,7 +630,7 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
       llvm::raw_fd_ostream os(mo.kernelPath, ec);
       if (ec)
         return makeError("cannot write '" + mo.kernelPath + "': " + ec.message());
-      task.kernel->print(os);
+      os << kernelText;
     }
     llvm::Expected<std::optional<double>> baseline = (*db)->getBaseline(*taskId, *deviceId);
     if (!baseline)

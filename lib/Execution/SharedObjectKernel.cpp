@@ -30,15 +30,6 @@ using namespace mlir::dltune;
 #define DLTUNE_LLVM_LIBRARY_DIR "/usr/lib/llvm-22/lib"
 #endif
 
-llvm::Error mlir::dltune::buildSharedObject(ModuleOp module, StringRef entry,
-                                            StringRef schedulePipeline,
-                                            const std::string &outPath, bool openmp,
-                                            BuildPhases *phases) {
-  return buildSharedObjectWith(module, entry, schedulePipeline,
-                               openmp ? "dltune-lower-cpu" : "dltune-lower-cpu{openmp=false}",
-                               outPath, phases);
-}
-
 llvm::Error mlir::dltune::buildSharedObjectWith(ModuleOp module, StringRef entry,
                                                 StringRef schedulePipeline,
                                                 StringRef loweringPipeline,

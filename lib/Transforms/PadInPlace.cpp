@@ -93,13 +93,16 @@ static Value fillBorder(RewriterBase &rewriter, Location loc, Value buffer, Valu
 
 /// Rewrites `pad` into an insert of its source into a border-filled buffer
 /// created before the source's producer; returns the insert, or null when
-/// the pad does not qualify (dynamic sizes, a non-constant pad value, a
-/// `nofold` pad, a source that no op writes into an empty tensor of its own).
+/// the pad does not qualify (dynamic sizes, negative padding (a crop), a
+/// non-constant pad value, a `nofold` pad, a source that no op writes into
+/// an empty tensor of its own).
 static tensor::InsertSliceOp rewritePad(RewriterBase &rewriter, tensor::PadOp pad) {
   RankedTensorType type = pad.getResultType();
   RankedTensorType sourceType = pad.getSourceType();
+  auto negative = [](int64_t v) { return v < 0; };
   if (pad.getNofold() || !type.hasStaticShape() || !sourceType.hasStaticShape() ||
-      !pad.getLow().empty() || !pad.getHigh().empty())
+      !pad.getLow().empty() || !pad.getHigh().empty() ||
+      llvm::any_of(pad.getStaticLow(), negative) || llvm::any_of(pad.getStaticHigh(), negative))
     return nullptr;
   Value padValue = pad.getConstantPaddingValue();
   Attribute padAttr;

@@ -53,10 +53,17 @@ func.func @asymmetric(%x: tensor<2x3x4x5xf32>) -> tensor<2x6x6x6xf32> {
 }
 
 // A scheduled producer: the destination is found through the tiled loop's
-// shared output and the fill of its accumulator.
+// shared output and the fill of its accumulator. `--check` compares with
+// the reference lowering, which runs without the pass (it cannot see an
+// unfilled slab: the candidate's buffer reuses the reference's freed one,
+// borders included; the NumPy run of @asymmetric above can).
 // CHECK-LABEL: func.func @tiled
 // CHECK-NOT: tensor.pad
 // CHECK: %[[B:.*]] = bufferization.alloc_tensor() : tensor<8x18xf32>
+// CHECK: tensor.insert_slice %{{.*}} into %[[B]][0, 0] [1, 18] [1, 1]
+// CHECK: tensor.insert_slice %{{.*}}[7, 0] [1, 18] [1, 1]
+// CHECK: tensor.insert_slice %{{.*}}[1, 0] [6, 1] [1, 1]
+// CHECK: tensor.insert_slice %{{.*}}[1, 17] [6, 1] [1, 1]
 // CHECK: %[[I:.*]] = tensor.extract_slice %{{.*}}[1, 1] [6, 16] [1, 1]
 // CHECK: %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[I]] : tensor<6x16xf32>)
 // CHECK: scf.forall {{.*}} shared_outs(%{{.*}} = %[[F]])
@@ -74,11 +81,32 @@ func.func @tiled(%a: tensor<6x4xf32>, %b: tensor<4x16xf32>) -> tensor<8x18xf32> 
       tensor.parallel_insert_slice %m into %o[%j, 0] [3, 16] [1, 1] : tensor<3x16xf32> into tensor<6x16xf32>
     }
   }
+  %quarter = arith.constant 0.25 : f32
   %p = tensor.pad %r low[1, 1] high[1, 1] {
   ^bb0(%i: index, %j: index):
-    tensor.yield %zero : f32
+    tensor.yield %quarter : f32
   } : tensor<6x16xf32> to tensor<8x18xf32>
   return %p : tensor<8x18xf32>
+}
+
+// Rank 1, padded on one side only: one slab.
+// CHECK-LABEL: func.func @rank1
+// CHECK: %[[B:.*]] = bufferization.alloc_tensor() : tensor<7xf32>
+// CHECK: tensor.extract_slice %[[B]][5] [2] [1]
+// CHECK: linalg.fill
+// CHECK-NOT: linalg.fill
+// CHECK: tensor.extract_slice %{{.*}}[0] [5] [1]
+// CHECK: linalg.copy
+// CHECK: tensor.insert_slice %{{.*}}[0] [5] [1]
+func.func @rank1(%x: tensor<5xf32>) -> tensor<7xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<5xf32>
+  %y = linalg.copy ins(%x : tensor<5xf32>) outs(%e : tensor<5xf32>) -> tensor<5xf32>
+  %p = tensor.pad %y low[0] high[2] {
+  ^bb0(%i: index):
+    tensor.yield %zero : f32
+  } : tensor<5xf32> to tensor<7xf32>
+  return %p : tensor<7xf32>
 }
 
 // CSE-LABEL: func.func @equal_pads
@@ -104,7 +132,8 @@ func.func @equal_pads(%x: tensor<4x4xf32>) -> (tensor<6x6xf32>, tensor<6x6xf32>)
 
 // Left alone: a pad of an argument (nothing writes it), a nofold pad, a
 // pad value that is not a constant, a producer whose destination another
-// op also uses, and a pad inside a loop (a schedule's packing).
+// op also uses and a pad inside a loop (a schedule's packing); negative
+// padding in dltune-pad-in-place-crop.mlir (the lowering refuses it).
 // CHECK-LABEL: func.func @refused
 // CHECK-NOT: alloc_tensor
 // CHECK-COUNT-5: tensor.pad

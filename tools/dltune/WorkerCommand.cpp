@@ -308,8 +308,8 @@ timeBetweenAnchors(const KernelSignature &sig,
 
 static int reference(ModuleOp kernel, const KernelSignature &sig) {
   std::string so = outPath + ".untuned.so";
-  if (llvm::Error e = buildSharedObject(kernel, kTaskEntryName, "dltune-strip", so,
-                                        /*openmp=*/false))
+  if (llvm::Error e =
+          buildSharedObjectWith(kernel, kTaskEntryName, "dltune-strip", kReferenceLowering, so))
     return reportError(worker::kCompileError, llvm::toString(std::move(e)));
   llvm::Expected<std::unique_ptr<SharedObjectKernel>> k = SharedObjectKernel::load(so, sig);
   llvm::sys::fs::remove(so);

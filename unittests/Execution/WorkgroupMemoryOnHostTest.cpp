@@ -95,7 +95,7 @@ TEST_P(WorkgroupMemoryOnHostTest, PromotedScheduleComputesTheUntunedResult) {
   llvm::Expected<std::unique_ptr<CpuKernel>> candidate = CpuKernel::compile(**lowered, *sig);
   ASSERT_TRUE(static_cast<bool>(candidate)) << llvm::toString(candidate.takeError());
   llvm::Expected<std::unique_ptr<CpuKernel>> reference =
-      compileCpuKernel(*module, "f", "dltune-strip", /*openmp=*/false);
+      compileCpuKernel(*module, "f", "dltune-strip", kReferenceLowering);
   ASSERT_TRUE(static_cast<bool>(reference)) << llvm::toString(reference.takeError());
 
   std::vector<HostBuffer> inputs = makeInputs(*sig, 3);

@@ -48,10 +48,18 @@ llvm::Expected<RunReport> runCpuKernel(ModuleOp module, llvm::StringRef entry,
 llvm::Expected<RunReport> runGpuKernel(ModuleOp module, llvm::StringRef entry,
                                        const RunOptions &options);
 
-/// Compiles (without timing) a module with the given schedule pipeline.
+/// How references are lowered (`--check`, the tuner's untuned outputs): one
+/// thread and none of the optional rewrites (constant packs, pads written
+/// in place), so that a check compares code using them with code that
+/// does not.
+inline constexpr llvm::StringLiteral kReferenceLowering =
+    "dltune-lower-cpu{openmp=false fold-constant-packs=false pad-in-place=false}";
+
+/// Compiles (without timing) a module with the given schedule pipeline,
+/// then `lowering`.
 llvm::Expected<std::unique_ptr<CpuKernel>>
-compileCpuKernel(ModuleOp module, llvm::StringRef entry,
-                 llvm::StringRef schedulePipeline, bool openmp = true);
+compileCpuKernel(ModuleOp module, llvm::StringRef entry, llvm::StringRef schedulePipeline,
+                 llvm::StringRef lowering = "dltune-lower-cpu");
 
 } // namespace mlir::dltune
 

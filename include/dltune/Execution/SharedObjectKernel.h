@@ -23,14 +23,9 @@ struct BuildPhases {
   double link = 0;             // cc -shared
 };
 
-/// Runs `schedulePipeline` (e.g. "dltune-apply,dltune-strip"), lowers to LLVM
-/// for the CPU, optimises at -O3 for the host and links `outPath`.
-llvm::Error buildSharedObject(ModuleOp module, llvm::StringRef entry,
-                              llvm::StringRef schedulePipeline, const std::string &outPath,
-                              bool openmp = true, BuildPhases *phases = nullptr);
-
-/// Like buildSharedObject, with any lowering: `loweringPipeline` follows
-/// `schedulePipeline` (e.g. "dltune-lower-gpu{format=bin}"). `inspect`, when
+/// Runs `schedulePipeline` (e.g. "dltune-apply,dltune-strip"), then
+/// `loweringPipeline` (e.g. "dltune-lower-cpu", "dltune-lower-gpu{format=bin}"),
+/// optimises at -O3 for the host and links `outPath`. `inspect`, when
 /// given, sees the lowered module before code generation; its error stops
 /// the build.
 llvm::Error buildSharedObjectWith(ModuleOp module, llvm::StringRef entry,

@@ -144,7 +144,7 @@ def DLTunePadInPlace : Pass<"dltune-pad-in-place", "ModuleOp"> {
     %y = linalg.generic ... outs(%e : tensor<1x112x112x32xf32>)
     %p = tensor.pad %y low[0, 1, 1, 0] high[0, 1, 1, 0] { tensor.yield %zero }
     // after
-    %b = tensor.empty() : tensor<1x114x114x32xf32>
+    %b = bufferization.alloc_tensor() : tensor<1x114x114x32xf32>
     ... linalg.fill of the four border slabs of %b ...
     %i = tensor.extract_slice %b4[0, 1, 1, 0] [1, 112, 112, 32] [1, 1, 1, 1]
     %y = linalg.generic ... outs(%i : tensor<1x112x112x32xf32>)
@@ -153,9 +153,10 @@ def DLTunePadInPlace : Pass<"dltune-pad-in-place", "ModuleOp"> {
 
     The producer is found through destination-style ops and loop inits
     (tiled schedules); its empty tensor must have no other use. Pads inside
-    loops (a schedule's packing), `nofold` pads and pads of values no op
-    writes into an empty tensor of its own (function arguments, slices) are
-    left alone. `--dltune-lower-cpu` runs it unless `pad-in-place=false`.
+    loops (a schedule's packing), `nofold` pads, negative padding and pads
+    of values no op writes into an empty tensor of its own (function
+    arguments, slices) are left alone. `--check` and the tuner's references
+    lower without it, so they check it. `--dltune-lower-cpu` runs it unless `pad-in-place=false`.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
                            "::mlir::bufferization::BufferizationDialect"];
