@@ -12,7 +12,11 @@ machine drift hits every column alike:
   default   `dltune run --default-config` (dltune's heuristic configs)
   tuned     `dltune run` of the model with the best configs of --tuned-db
             attached (only with --tuned-db)
-  pytorch   the same model in PyTorch (oneDNN), same thread count
+  pytorch   the same model in PyTorch (oneDNN for convolutions, OpenBLAS for
+            Linear/MatMul), same thread count: torch.set_num_threads and
+            OpenBLAS's own count (make_models.set_torch_threads; before the
+            twelfth session OpenBLAS kept both cores busy in "1 thread" runs),
+            checked by the CPU/wall column
 Each figure is the median over --repeat rounds of one process's median of
 its timed calls (dltune: `--repeat 3 --warmup 1` per process; PyTorch:
 3 calls after warm-up). Prints a table and writes
@@ -63,7 +67,7 @@ def run_dltune(mlir, threads, extra, save=None, inp=None):
 
 
 def time_torch(model, x, threads):
-    torch.set_num_threads(threads)
+    make_models.set_torch_threads(threads)
     with torch.no_grad():
         model(x)
         times = []
@@ -72,6 +76,14 @@ def time_torch(model, x, threads):
             model(x)
             times.append((time.perf_counter() - t) * 1e3)
     return statistics.median(times)
+
+
+def torch_cpu_per_wall(model, x, threads):
+    """About how many threads PyTorch kept busy: the check that the thread
+    count holds (it did not before OpenBLAS's own count was set)."""
+    make_models.set_torch_threads(threads)
+    with torch.no_grad():
+        return make_models.cpu_per_wall(lambda: model(x))
 
 
 def quartiles(values):
@@ -84,7 +96,7 @@ def time_paired(model, x, base, variants, calls):
     and PyTorch called in turn, `calls` rounds, the order alternating round
     by round, so that the VM's slow phases hit both sides of every pair.
     Returns the CSV columns: medians and the per-pair torch/dltune ratio."""
-    torch.set_num_threads(1)
+    make_models.set_torch_threads(1)
     libraries = {}
     for k, (path, extra) in variants.items():
         if k == "untuned":
@@ -185,6 +197,7 @@ def main():
                 row[f"{k}_ms"] = f"{statistics.median(v):.3f}"
                 row[f"{k}_min_ms"] = f"{min(v):.3f}"
                 row[f"{k}_max_ms"] = f"{max(v):.3f}"
+            row["pytorch_cpu_per_wall"] = f"{torch_cpu_per_wall(model, x, threads):.2f}"
             if a.paired and threads == 1:
                 row.update(time_paired(model, x, base, variants, a.paired))
             rows.append(row)
@@ -192,7 +205,8 @@ def main():
             print(f"{name:14s} {threads}t  " + "  ".join(f"{k} {v:9.2f} ms" for k, v in med.items())
                   + f"  torch/default {med['pytorch'] / med['default']:.2f}x"
                   + (f"  torch/tuned {med['pytorch'] / med['tuned']:.2f}x" if "tuned" in med else "")
-                  + f"  max rel err {err:.1e}", flush=True)
+                  + f"  max rel err {err:.1e}  PyTorch CPU/wall {row['pytorch_cpu_per_wall']}",
+                  flush=True)
             for k in variants:
                 if f"paired_{k}_ratio" in row:
                     print(f"{'':14s} {threads}t  paired, {a.paired} calls: torch/{k} "
