@@ -7,12 +7,11 @@ because OpenBLAS's count outlives the call that sets it:
     python3 bench/torch_threads.py [--models encoder,resnet18,mobilenet_v2] [--calls 30]
                                    [--out NAME]
 
-Prints and writes results/NAME.csv (default torch_threads): model, mode, median ms over
+Prints and writes results/NAME.csv and .txt (default torch_threads): model, mode, median ms over
 --calls calls after 3 warm-up calls, and process CPU time / wall time over
 those calls (about the number of busy threads). Needs python3-torchvision.
 """
 import argparse
-import csv
 import os
 import statistics
 import subprocess
@@ -21,6 +20,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "scripts"))
+sys.path.insert(0, HERE)
+from results_io import write_results  # noqa: E402
 
 
 def measure(model_name, mode, calls):
@@ -58,7 +59,7 @@ def main():
     if a.one:
         measure(a.one[0], a.one[1], a.calls)
         return
-    rows = []
+    rows, lines = [], []
     for name in a.models.split(","):
         for mode in ("set_num_threads", "set_torch_threads"):
             out = subprocess.run([sys.executable, __file__, "--one", name, mode,
@@ -66,12 +67,9 @@ def main():
                                  text=True).stdout.split()
             rows.append({"model": name, "mode": mode, "median_ms": out[0],
                          "cpu_per_wall": out[1]})
-            print(f"{name:14s} {mode:18s} median {out[0]:>9s} ms  CPU/wall {out[1]}", flush=True)
+            lines.append(f"{name:14s} {mode:18s} median {out[0]:>9s} ms  CPU/wall {out[1]}")
     os.makedirs(os.path.join(HERE, "results"), exist_ok=True)
-    with open(os.path.join(HERE, "results", a.out + ".csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0]))
-        w.writeheader()
-        w.writerows(rows)
+    write_results(os.path.join(HERE, "results"), a.out, rows, lines)
 
 
 if __name__ == "__main__":
