@@ -246,8 +246,10 @@ llvm::Error attachConfig(TuningTask &task, const std::string &configText) {
 } // namespace
 
 /// The default configuration --dltune-annotate would attach to the task's
-/// op, if its space is the generated one (a hand-written space may not
-/// hold it).
+/// op on this machine, if its space is the generated one (a hand-written
+/// space may not hold it). Deliberately this host's, even when the space
+/// was annotated for another (cpu-lanes=...): it seeds the search and is
+/// the timing anchor, and both run here.
 static std::optional<Config> getGeneratedDefaultConfig(const TuningTask &task) {
   auto op = dyn_cast<linalg::LinalgOp>(task.ops.front());
   if (!op)
