@@ -105,8 +105,7 @@ static tensor::InsertSliceOp rewritePad(RewriterBase &rewriter, tensor::PadOp pa
       llvm::any_of(pad.getStaticLow(), negative) || llvm::any_of(pad.getStaticHigh(), negative))
     return nullptr;
   Value padValue = pad.getConstantPaddingValue();
-  Attribute padAttr;
-  if (!padValue || !matchPattern(padValue, m_Constant(&padAttr)))
+  if (!padValue || !matchPattern(padValue, m_Constant()))
     return nullptr;
   tensor::EmptyOp destination = findResultDestination(pad.getSource());
   if (!destination || destination->getBlock() != pad->getBlock())
