@@ -109,7 +109,8 @@ static llvm::Expected<RunReport> checkAndTime(ModuleOp module, StringRef entry,
   std::vector<HostBuffer> inputs = std::move(*loaded);
   if (options.check) {
     llvm::Expected<std::unique_ptr<CpuKernel>> reference =
-        compileCpuKernel(module, entry, "dltune-strip", kReferenceLowering);
+        compileCpuKernel(options.referenceModule ? options.referenceModule : module, entry,
+                         "dltune-strip", kReferenceLowering);
     if (!reference)
       return reference.takeError();
     std::vector<HostBuffer> refArgs(inputs), candArgs(inputs), refResults, candResults;

@@ -804,9 +804,10 @@ struct LowerGPUPass : public dltune::impl::DLTuneLowerGPUBase<LowerGPUPass> {
 void mlir::dltune::registerDLTunePipelines() {
   PassPipelineRegistration<>(
       "dltune-default-pipeline",
-      "Annotate with default spaces and configs, apply them and lower to LLVM "
-      "for the CPU",
+      "Compute 3x3 convolutions by Winograd's algorithm, annotate with default "
+      "spaces and configs, apply them and lower to LLVM for the CPU",
       [](OpPassManager &pm) {
+        pm.addPass(createDLTuneWinograd());
         DLTuneAnnotateOptions annotate;
         annotate.defaultConfig = true;
         pm.addPass(createDLTuneAnnotate(annotate));

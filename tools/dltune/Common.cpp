@@ -18,8 +18,9 @@ using namespace mlir;
 
 namespace dltune_tool {
 
-std::string getDefaultConfigPipeline(int threads) {
-  return "dltune-annotate{default-config=true threads=" + std::to_string(threads) + "}";
+std::string getDefaultConfigPipeline(int threads, bool winograd) {
+  return std::string(winograd ? "dltune-winograd," : "") +
+         "dltune-annotate{default-config=true threads=" + std::to_string(threads) + "}";
 }
 
 std::string formatNumber(double v) {

@@ -24,9 +24,14 @@ std::string formatNumber(double v);
 /// The median of `v` (the mean of the middle two for an even count; NaN
 /// for none).
 double median(std::vector<double> v);
-/// The pass that attaches dltune's default configurations for CPU kernels
-/// using `threads` threads (0: the machine's cores).
-std::string getDefaultConfigPipeline(int threads);
+/// The passes that attach dltune's default configurations for CPU kernels
+/// using `threads` threads (0: the machine's cores), after computing 3x3
+/// convolutions by Winograd's algorithm when `winograd` is set.
+std::string getDefaultConfigPipeline(int threads, bool winograd);
+/// `--winograd`'s help text (the flag of run, compare, compile and tune).
+inline constexpr const char *kWinogradHelp =
+    "Compute 3x3 stride-1 convolutions by Winograd's F(2x2, 3x3) (--dltune-winograd; "
+    "=false for A/B comparisons)";
 /// Registers every dialect, extension and translation dltune needs.
 void setUpContext(mlir::MLIRContext &ctx);
 /// Parses an MLIR file; prints the diagnostics and returns null on error.

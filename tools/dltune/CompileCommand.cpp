@@ -50,6 +50,8 @@ static cl::opt<bool> compileFoldConstantPacks(
     cl::desc("Pack constant operands (weights) at compile time, not on every call "
              "(--dltune-fold-constant-packs; =false for A/B comparisons)"),
     cl::init(true), cl::sub(compileCmd));
+static cl::opt<bool> compileWinograd("winograd", cl::desc(kWinogradHelp), cl::init(true),
+                                     cl::sub(compileCmd));
 static cl::opt<bool> compilePadInPlace(
     "pad-in-place",
     cl::desc("Producers write into the padded tensors pads make, no copy "
@@ -81,7 +83,7 @@ int compileCommand() {
   // As `dltune run` schedules and lowers.
   std::string pipeline = RunOptions().schedulePipeline;
   if (compileDefaultConfig)
-    pipeline = getDefaultConfigPipeline(compileThreads) + "," + pipeline;
+    pipeline = getDefaultConfigPipeline(compileThreads, compileWinograd) + "," + pipeline;
   BuildPhases phases;
   if (llvm::Error e = buildSharedObjectWith(
           *module, compileEntry, pipeline,

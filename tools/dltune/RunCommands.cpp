@@ -72,7 +72,10 @@ static cl::opt<int> threads("threads",
 
 
 
-static std::string annotatePipeline() { return getDefaultConfigPipeline(threads); }
+static cl::opt<bool> winograd("winograd", cl::desc(kWinogradHelp), cl::init(true),
+                              cl::sub(runCmd), cl::sub(compareCmd));
+
+static std::string annotatePipeline() { return getDefaultConfigPipeline(threads, winograd); }
 
 /// The per-task table of `dltune run --breakdown`.
 static int printBreakdown(ModuleOp module, double modelMs) {

@@ -56,6 +56,8 @@ static cl::opt<std::string>
            cl::desc("Tuned IR: a file for one input; a directory (one file per input) for "
                     "several"),
            cl::sub(tuneCmd));
+static cl::opt<bool> winograd("winograd", cl::desc(kWinogradHelp), cl::init(true),
+                              cl::sub(tuneCmd));
 static cl::opt<bool> json("json", cl::desc("One JSON object per task instead of the table"),
                           cl::sub(tuneCmd));
 static cl::opt<std::string> modelEntry(
@@ -111,11 +113,14 @@ static int measureModelLatency(const std::string &file, ModuleOp tuned, MLIRCont
   if (!original)
     return 1;
   RunOptions byDefault, byTuned;
-  byDefault.schedulePipeline = "dltune-annotate{default-config=true threads=" +
-                               std::to_string(threads) + "},dltune-apply,dltune-strip";
+  byDefault.schedulePipeline =
+      getDefaultConfigPipeline(threads, winograd) + ",dltune-apply,dltune-strip";
   byDefault.repeat = byTuned.repeat = 3;
   byDefault.warmup = byTuned.warmup = 1;
   byTuned.check = true;
+  // The tuned module may be rewritten (Winograd): check it against the
+  // model as given.
+  byTuned.referenceModule = *original;
   std::vector<double> defaultMs, tunedMs;
   bool checkedOk = true;
   std::string checkMessage;
@@ -165,7 +170,8 @@ int tuneCommand() {
     PassManager pm(&ctx, ModuleOp::getOperationName());
     std::string err;
     llvm::raw_string_ostream os(err);
-    if (failed(parsePassPipeline("dltune-annotate{threads=" + std::to_string(threads) +
+    if (failed(parsePassPipeline(std::string(winograd ? "dltune-winograd," : "") +
+                                     "dltune-annotate{threads=" + std::to_string(threads) +
                                      " target=" + options.target + "}",
                                  pm, os)))
       return fail(err);

@@ -20,6 +20,10 @@ struct RunOptions {
   std::vector<std::string> inputFiles;
   /// Where the results go (.npy), in result order.
   std::vector<std::string> outputFiles;
+  /// The module whose untuned lowering `check` compares with, when not the
+  /// run module itself (a model after rewrites such as Winograd's, checked
+  /// against the model before them).
+  ModuleOp referenceModule;
 };
 
 struct RunReport {

@@ -162,6 +162,54 @@ def DLTunePadInPlace : Pass<"dltune-pad-in-place", "ModuleOp"> {
                            "::mlir::bufferization::BufferizationDialect"];
 }
 
+def DLTuneWinograd : Pass<"dltune-winograd", "ModuleOp"> {
+  let summary = "Compute 3x3 stride-1 convolutions by Winograd's minimal filtering";
+  let description = [{
+    Rewrites each `linalg.conv_2d_nhwc_hwcf` with a constant 3x3 filter,
+    unit strides and dilations and f32 elements into Winograd's
+    F(m x m, 3 x 3) (Lavin & Gray, CVPR 2016):
+
+    1. the filter transform G g G^T, evaluated at compile time into a
+       constant U of shape [alpha^2, C, F] (alpha = m + 2);
+    2. the input transform B^T d B of every m x m output tile's
+       alpha x alpha input window, vector code over channels
+       (`vector.transfer_read`/`write` in `scf.for` loops) writing
+       V of shape [alpha^2, P, C], P the number of tiles rounded up to a
+       multiple of 8 (the extra rows are zero);
+    3. `linalg.batch_matmul` V x U = M of shape [alpha^2, P, F]: an
+       ordinary op that `--dltune-annotate` gives a matmul space, so the
+       tuner tunes it like any other matmul and packing of the constant U
+       is folded at compile time;
+    4. the output transform A^T M A added to the convolution's init (or
+       written alone when the init is a zero fill), vector code over
+       filters.
+
+    Multiplications per output fall from 9 to alpha^2 / m^2 (4 for m = 2,
+    2.25 for m = 4) at the price of the transforms' memory traffic.
+    Outputs whose height or width is not a multiple of m are computed in
+    padded tiles and cropped. Convolutions with fewer than `min-channels`
+    input or output channels, or fewer than `min-tiles` tiles, are left
+    alone (with a remark), as is every other convolution.
+
+    `--check` and the tuner's model references run the model without it,
+    so they check it; `dltune run|compile|tune --winograd=false` turns it
+    off for A/B comparisons.
+  }];
+  let options = [
+    Option<"outputTile", "output-tile", "int64_t", /*default=*/"2",
+           "m of F(m x m, 3 x 3): 2 or 4">,
+    Option<"minChannels", "min-channels", "int64_t", /*default=*/"16",
+           "leave convolutions with fewer input or output channels alone">,
+    Option<"minTiles", "min-tiles", "int64_t", /*default=*/"1",
+           "leave convolutions with fewer output tiles alone">,
+    Option<"lanes", "lanes", "int64_t", /*default=*/"0",
+           "f32 lanes of the transforms' vectors (0: this machine's)">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def DLTuneForallToOpenMP : Pass<"dltune-forall-to-openmp", "ModuleOp"> {
   let summary = "Lower scf.forall loops to OpenMP with the team size they ask for";
   let description = [{

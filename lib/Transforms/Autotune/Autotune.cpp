@@ -106,6 +106,10 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
   Option<int64_t> threads{*this, "threads",
                           llvm::cl::desc("CPU threads per kernel (0: all cores)"),
                           llvm::cl::init(0)};
+  Option<bool> winograd{*this, "winograd",
+                        llvm::cl::desc("CPU: compute 3x3 stride-1 convolutions by "
+                                       "Winograd's F(2x2, 3x3) first (--dltune-winograd)"),
+                        llvm::cl::init(true)};
   TunerOptionSet tuner = makeTunerPassOptions<detail::PassOptions>(*this);
 };
 } // namespace
@@ -127,6 +131,8 @@ void mlir::dltune::registerDLTuneTuningPipeline() {
         DLTuneAnnotateOptions annotate;
         annotate.numThreads = opts.threads;
         annotate.target = tune.target;
+        if (opts.winograd && tune.target != "gpu")
+          pm.addPass(createDLTuneWinograd());
         pm.addPass(createDLTuneAnnotate(annotate));
         pm.addPass(createDLTuneAutotune(tune));
         pm.addPass(createDLTuneApply());

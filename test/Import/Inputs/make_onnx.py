@@ -209,6 +209,22 @@ def case_packed_conv():
     return [node], {"x": x}, {"w": w, "b": b}, [("y", conv2d(x, w, b, pads=(1, 1, 1, 1)))]
 
 
+def case_winograd_convs():
+    """3x3 stride-1 convolutions that --dltune-winograd rewrites: a batch of
+    two, odd output sizes (7x9: padded tiles, cropped), channel and filter
+    counts that are not multiples of a vector (20, 24: masked tails), a
+    bias and a ReLU; then a stride-2 conv that it leaves alone."""
+    x, w1, b1 = rand(2, 20, 7, 9), rand(24, 20, 3, 3), rand(24)
+    w2 = rand(16, 24, 3, 3)
+    nodes = [helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], name="wino", pads=[1, 1, 1, 1]),
+             helper.make_node("Relu", ["c1"], ["r1"], name="relu"),
+             helper.make_node("Conv", ["r1", "w2"], ["y"], name="strided", pads=[1, 1, 1, 1],
+                              strides=[2, 2])]
+    r1 = np.maximum(conv2d(x, w1, b1, pads=(1, 1, 1, 1)), 0)
+    y = conv2d(r1, w2, pads=(1, 1, 1, 1), strides=(2, 2))
+    return nodes, {"x": x}, {"w1": w1, "b1": b1, "w2": w2}, [("c1", conv2d(x, w1, b1, pads=(1, 1, 1, 1))), ("y", y)]
+
+
 def case_shared_layers():
     """Two layers that differ only in their weights: one tuning task, whose
     kernel carries the first layer's weights as constants."""
