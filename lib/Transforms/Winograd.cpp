@@ -9,12 +9,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dltune/Transforms/EpilogueFusion.h"
 #include "dltune/Transforms/Passes.h"
 #include "dltune/Transforms/SchedulePlan.h"
 #include "dltune/Transforms/WinogradMatrices.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/Matchers.h"
 
@@ -219,6 +221,88 @@ static tensor::EmptyOp getZeroFillDestination(Value value) {
   return fill.output().getDefiningOp<tensor::EmptyOp>();
 }
 
+/// Can `epilogue` (the conv's fusable elementwise consumer) be evaluated in
+/// the output transform: every body op elementwise-mappable, no
+/// linalg.index, its init not read, and every other input indexed by the
+/// filter dimension last or not at all (a vector read or a broadcast)?
+static bool canEmitEpilogue(linalg::GenericOp epilogue) {
+  Block &body = epilogue.getRegion().front();
+  if (!body.getArgument(body.getNumArguments() - 1).use_empty())
+    return false;
+  for (Operation &op : body.without_terminator())
+    if (!OpTrait::hasElementwiseMappableTraits(&op) && !isa<arith::ConstantOp>(op))
+      return false;
+  unsigned filterDim = epilogue.getNumLoops() - 1;
+  for (OpOperand *input : epilogue.getDpsInputOperands()) {
+    AffineMap map = epilogue.getMatchingIndexingMap(input);
+    for (unsigned r = 0; r + 1 < map.getNumResults(); ++r)
+      if (map.getDimPosition(r) == filterDim)
+        return false;
+  }
+  return true;
+}
+
+/// The epilogue's body on vectors at output position `at` (n, h, w, f):
+/// `convValue` for the conv's result, other inputs read through their
+/// maps (indices clamped into the operand, since padded tiles run past
+/// the output), scalars and constants broadcast.
+static Value emitEpilogue(ImplicitLocOpBuilder &b, linalg::GenericOp epilogue, Value convResult,
+                          Value convValue, ArrayRef<Value> at, VectorType vectorType, bool whole) {
+  Block &body = epilogue.getRegion().front();
+  IRMapping mapping;
+  unsigned filterDim = epilogue.getNumLoops() - 1;
+  for (OpOperand *input : epilogue.getDpsInputOperands()) {
+    BlockArgument arg = body.getArgument(input->getOperandNumber());
+    if (input->get() == convResult) {
+      mapping.map(arg, convValue);
+      continue;
+    }
+    auto type = cast<RankedTensorType>(input->get().getType());
+    AffineMap map = epilogue.getMatchingIndexingMap(input);
+    SmallVector<Value> indices;
+    for (unsigned r = 0; r < map.getNumResults(); ++r) {
+      Value last = arith::ConstantIndexOp::create(b, type.getDimSize(r) - 1);
+      indices.push_back(arith::MinSIOp::create(b, at[map.getDimPosition(r)], last));
+    }
+    bool vectorRead = map.getNumResults() > 0 &&
+                      map.getDimPosition(map.getNumResults() - 1) == filterDim;
+    Type element = type.getElementType();
+    auto vectorOf = VectorType::get(vectorType.getShape(), element);
+    Value value;
+    if (vectorRead) {
+      indices.back() = at[filterDim];
+      Value padding = arith::ConstantOp::create(b, b.getZeroAttr(element));
+      value = vector::TransferReadOp::create(b, vectorOf, input->get(), indices, padding,
+                                             ArrayRef<bool>{whole});
+    } else {
+      value = vector::BroadcastOp::create(
+          b, vectorOf, tensor::ExtractOp::create(b, input->get(), indices));
+    }
+    mapping.map(arg, value);
+  }
+  for (Operation &op : body.without_terminator()) {
+    if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+      auto splatType = VectorType::get(vectorType.getShape(), constant.getType());
+      mapping.map(constant.getResult(),
+                  arith::ConstantOp::create(
+                      b, splatType,
+                      DenseElementsAttr::get(splatType, cast<TypedAttr>(constant.getValue())))
+                      .getResult());
+      continue;
+    }
+    for (Value operand : op.getOperands())
+      if (!mapping.contains(operand))
+        mapping.map(operand, vector::BroadcastOp::create(
+                                 b, VectorType::get(vectorType.getShape(), operand.getType()),
+                                 operand)
+                                 .getResult());
+    Operation *clone = b.clone(op, mapping);
+    for (OpResult result : clone->getResults())
+      result.setType(VectorType::get(vectorType.getShape(), result.getType()));
+  }
+  return mapping.lookup(body.getTerminator()->getOperand(0));
+}
+
 static LogicalResult rewriteConv(linalg::Conv2DNhwcHwcfOp conv, const WinogradMatrices &w,
                                  int64_t lanes, int64_t minChannels, int64_t minTiles,
                                  std::string &whyNot) {
@@ -273,7 +357,16 @@ static LogicalResult rewriteConv(linalg::Conv2DNhwcHwcfOp conv, const WinogradMa
     return failure();
   }
 
-  ImplicitLocOpBuilder b(conv.getLoc(), conv);
+  Value convResult = conv->getResult(0);
+  // The bias, ReLU, residual add that follow are computed on each output
+  // vector as it is written (the conv's epilogue fusion, carried over).
+  // Everything is then built at the epilogue, where its other inputs (a
+  // residual computed after the conv) exist too.
+  linalg::GenericOp epilogue = getFusableEpilogue(conv);
+  if (epilogue && !canEmitEpilogue(epilogue))
+    epilogue = nullptr;
+  ImplicitLocOpBuilder b(conv.getLoc(),
+                         epilogue ? epilogue.getOperation() : conv.getOperation());
   Type f32 = b.getF32Type();
   Value zero = arith::ConstantOp::create(b, b.getF32FloatAttr(0));
 
@@ -343,6 +436,7 @@ static LogicalResult rewriteConv(linalg::Conv2DNhwcHwcfOp conv, const WinogradMa
   // 4. Y = init + A^T M A per tile and filter vector, into an output padded
   // to whole tiles.
   Value init = conv.getDpsInits()[0];
+
   bool accumulate = !getZeroFillDestination(init);
   int64_t paddedH = s.tilesH * m, paddedW = s.tilesW * m;
   bool padOutput = paddedH != s.outH || paddedW != s.outW;
@@ -381,6 +475,8 @@ static LogicalResult rewriteConv(linalg::Conv2DNhwcHwcfOp conv, const WinogradMa
                   vector::TransferReadOp::create(b, it.vectorType, y, at, zero,
                                                  ArrayRef<bool>{it.whole}),
                   value);
+            if (epilogue)
+              value = emitEpilogue(b, epilogue, convResult, value, at, it.vectorType, it.whole);
             y = vector::TransferWriteOp::create(b, value, y, at, ArrayRef<bool>{it.whole})
                     .getResult();
           }
@@ -391,7 +487,12 @@ static LogicalResult rewriteConv(linalg::Conv2DNhwcHwcfOp conv, const WinogradMa
     output = tensor::ExtractSliceOp::create(b, outputType, output, indexAttrs(b, {0, 0, 0, 0}),
                                             indexAttrs(b, {s.n, s.outH, s.outW, s.f}),
                                             indexAttrs(b, {1, 1, 1, 1}));
-  conv->getResult(0).replaceAllUsesWith(output);
+  if (epilogue) {
+    epilogue->getResult(0).replaceAllUsesWith(output);
+    epilogue->erase();
+  } else {
+    convResult.replaceAllUsesWith(output);
+  }
   conv->erase();
   return success();
 }
@@ -412,6 +513,11 @@ struct WinogradPass : public dltune::impl::DLTuneWinogradBase<WinogradPass> {
       return signalPassFailure();
     }
     int64_t vectorLanes = lanes > 0 ? lanes : CpuTarget::getHost(1).lanes;
+    // One elementwise generic per conv epilogue (bias, ReLU, residual add),
+    // as --dltune-annotate makes them.
+    if (failed(mergeElementwiseChains(getOperation())))
+      getOperation().emitRemark() << "dltune-winograd: merging elementwise chains did not "
+                                     "converge; some epilogues stay separate";
     SmallVector<linalg::Conv2DNhwcHwcfOp> convs;
     getOperation().walk([&](linalg::Conv2DNhwcHwcfOp op) { convs.push_back(op); });
     for (linalg::Conv2DNhwcHwcfOp conv : convs) {

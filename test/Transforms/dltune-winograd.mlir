@@ -15,6 +15,10 @@
 // RUN: dltune run %t.f4.mlir --entry zero_init --repeat 1 --warmup 0 --save-output %t.zero.f4.npy
 // RUN: %python %S/Inputs/allclose.py %t.acc.ref.npy %t.acc.f2.npy %t.acc.f4.npy
 // RUN: %python %S/Inputs/allclose.py %t.zero.ref.npy %t.zero.f2.npy %t.zero.f4.npy
+// RUN: dltune run %s --entry epilogue --repeat 1 --warmup 0 --save-output %t.epi.ref.npy
+// RUN: dltune run %t.f2.mlir --entry epilogue --repeat 1 --warmup 0 --save-output %t.epi.f2.npy
+// RUN: dltune run %t.f4.mlir --entry epilogue --repeat 1 --warmup 0 --save-output %t.epi.f4.npy
+// RUN: %python %S/Inputs/allclose.py %t.epi.ref.npy %t.epi.f2.npy %t.epi.f4.npy
 // And scheduled with default configs (the matmul tiled, packed, vectorized).
 // RUN: dltune run %t.f2.mlir --entry odd_accumulate --default-config --repeat 1 --warmup 0 --save-output %t.acc.f2d.npy
 // RUN: %python %S/Inputs/allclose.py %t.acc.ref.npy %t.acc.f2d.npy
@@ -79,6 +83,60 @@ func.func @zero_init(%x: tensor<2x6x6x6xf32>) -> tensor<2x4x4x5xf32> {
   %y = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
          ins(%x, %w : tensor<2x6x6x6xf32>, tensor<3x3x6x5xf32>) outs(%init : tensor<2x4x4x5xf32>) -> tensor<2x4x4x5xf32>
   return %y : tensor<2x4x4x5xf32>
+}
+
+// The conv's epilogue (bias, a residual read through a slice made after
+// the conv, ReLU: one generic once chains are merged) is computed in the
+// output transform on each vector before it is written; padded tiles read
+// the residual at clamped positions. Nothing elementwise is left.
+// CHECK-LABEL: func.func @epilogue
+// CHECK: %[[RES:.*]] = tensor.extract_slice %arg2[0, 1, 1, 0] [1, 3, 5, 5] [1, 1, 1, 1]
+// CHECK: linalg.batch_matmul
+// CHECK: scf.for
+// CHECK: arith.minsi
+// CHECK: vector.transfer_read %[[RES]]
+// CHECK: arith.maximumf {{.*}} : vector<4xf32>
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @epilogue(%x: tensor<1x5x7x6xf32>, %bias: tensor<5xf32>, %big: tensor<1x4x6x5xf32>) -> tensor<1x3x5x5xf32> {
+  %w = arith.constant dense<[[[[-1.000, -0.625, -0.250, 0.125, 0.500], [-0.375, 0.000, 0.375, 0.750, -1.000], [0.250, 0.625, 1.000, -0.750, -0.375], [0.875, -0.875, -0.500, -0.125, 0.250], [-0.625, -0.250, 0.125, 0.500, 0.875], [0.000, 0.375, 0.750, -1.000, -0.625]],
+      [[0.375, 0.750, -1.000, -0.625, -0.250], [1.000, -0.750, -0.375, 0.000, 0.375], [-0.500, -0.125, 0.250, 0.625, 1.000], [0.125, 0.500, 0.875, -0.875, -0.500], [0.750, -1.000, -0.625, -0.250, 0.125], [-0.750, -0.375, 0.000, 0.375, 0.750]],
+      [[-0.375, 0.000, 0.375, 0.750, -1.000], [0.250, 0.625, 1.000, -0.750, -0.375], [0.875, -0.875, -0.500, -0.125, 0.250], [-0.625, -0.250, 0.125, 0.500, 0.875], [0.000, 0.375, 0.750, -1.000, -0.625], [0.625, 1.000, -0.750, -0.375, 0.000]]],
+    [[[-0.625, -0.250, 0.125, 0.500, 0.875], [0.000, 0.375, 0.750, -1.000, -0.625], [0.625, 1.000, -0.750, -0.375, 0.000], [-0.875, -0.500, -0.125, 0.250, 0.625], [-0.250, 0.125, 0.500, 0.875, -0.875], [0.375, 0.750, -1.000, -0.625, -0.250]],
+      [[0.750, -1.000, -0.625, -0.250, 0.125], [-0.750, -0.375, 0.000, 0.375, 0.750], [-0.125, 0.250, 0.625, 1.000, -0.750], [0.500, 0.875, -0.875, -0.500, -0.125], [-1.000, -0.625, -0.250, 0.125, 0.500], [-0.375, 0.000, 0.375, 0.750, -1.000]],
+      [[0.000, 0.375, 0.750, -1.000, -0.625], [0.625, 1.000, -0.750, -0.375, 0.000], [-0.875, -0.500, -0.125, 0.250, 0.625], [-0.250, 0.125, 0.500, 0.875, -0.875], [0.375, 0.750, -1.000, -0.625, -0.250], [1.000, -0.750, -0.375, 0.000, 0.375]]],
+    [[[-0.250, 0.125, 0.500, 0.875, -0.875], [0.375, 0.750, -1.000, -0.625, -0.250], [1.000, -0.750, -0.375, 0.000, 0.375], [-0.500, -0.125, 0.250, 0.625, 1.000], [0.125, 0.500, 0.875, -0.875, -0.500], [0.750, -1.000, -0.625, -0.250, 0.125]],
+      [[-1.000, -0.625, -0.250, 0.125, 0.500], [-0.375, 0.000, 0.375, 0.750, -1.000], [0.250, 0.625, 1.000, -0.750, -0.375], [0.875, -0.875, -0.500, -0.125, 0.250], [-0.625, -0.250, 0.125, 0.500, 0.875], [0.000, 0.375, 0.750, -1.000, -0.625]],
+      [[0.375, 0.750, -1.000, -0.625, -0.250], [1.000, -0.750, -0.375, 0.000, 0.375], [-0.500, -0.125, 0.250, 0.625, 1.000], [0.125, 0.500, 0.875, -0.875, -0.500], [0.750, -1.000, -0.625, -0.250, 0.125], [-0.750, -0.375, 0.000, 0.375, 0.750]]]]> : tensor<3x3x6x5xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x3x5x5xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x3x5x5xf32>) -> tensor<1x3x5x5xf32>
+  %y = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x, %w : tensor<1x5x7x6xf32>, tensor<3x3x6x5xf32>) outs(%init : tensor<1x3x5x5xf32>) -> tensor<1x3x5x5xf32>
+  %res = tensor.extract_slice %big[0, 1, 1, 0] [1, 3, 5, 5] [1, 1, 1, 1] : tensor<1x4x6x5xf32> to tensor<1x3x5x5xf32>
+  %e2 = tensor.empty() : tensor<1x3x5x5xf32>
+  %biased = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>,
+                                              affine_map<(d0, d1, d2, d3) -> (d3)>,
+                                              affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                             iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%y, %bias : tensor<1x3x5x5xf32>, tensor<5xf32>) outs(%e2 : tensor<1x3x5x5xf32>) {
+  ^bb0(%c: f32, %b: f32, %o: f32):
+    %s = arith.addf %c, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<1x3x5x5xf32>
+  %e3 = tensor.empty() : tensor<1x3x5x5xf32>
+  %out = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>,
+                                           affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>,
+                                           affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                          iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%biased, %res : tensor<1x3x5x5xf32>, tensor<1x3x5x5xf32>) outs(%e3 : tensor<1x3x5x5xf32>) {
+  ^bb0(%v: f32, %r: f32, %o: f32):
+    %t = arith.addf %v, %r : f32
+    %z = arith.constant 0.0 : f32
+    %u = arith.maximumf %t, %z : f32
+    linalg.yield %u : f32
+  } -> tensor<1x3x5x5xf32>
+  return %out : tensor<1x3x5x5xf32>
 }
 
 // Left alone, with the reason.
