@@ -9,6 +9,10 @@
 //   dltune-bench-baselines onednn-matmul M N K REPEAT
 //   dltune-bench-baselines onednn-conv H W C F KH REPEAT      (NHWC, valid, stride 1)
 //   dltune-bench-baselines onednn-dwconv H W C KH REPEAT
+//   dltune-bench-baselines onednn-conv2d N IH IW C F KH KW SH SW GROUPS REPEAT
+//       (NHWC, the input already padded, as dltune's importer makes it;
+//        GROUPS = C for depthwise)
+//   dltune-bench-baselines onednn-batch-matmul B M N K REPEAT
 //
 // Prints one JSON object: {"median_ms": .., "gflops": ..}.
 //
@@ -138,28 +142,26 @@ static int onednnMatmul(long M, long N, long K, int repeat) {
   return 0;
 }
 
-/// NHWC input (H+KH-1)x(W+KH-1)xC, HWCF-equivalent weights, valid padding.
-static int onednnConv(long H, long W, long C, long F, long KH, bool depthwise,
-                      int repeat) {
+/// A model's conv layer as dltune imports it: NHWC input padded beforehand,
+/// any stride and group count; weights reordered once to oneDNN's choice.
+static int onednnConv2d(long N, long IH, long IW, long C, long F, long KH, long KW, long SH,
+                        long SW, long G, int repeat) {
   dnnl::engine eng(dnnl::engine::kind::cpu, 0);
   dnnl::stream s(eng);
-  long IH = H + KH - 1, IW = W + KH - 1;
-  dnnl::memory::desc src({1, C, IH, IW}, dt::f32, tag::nhwc);
-  dnnl::memory::desc dst({1, depthwise ? C : F, H, W}, dt::f32, tag::nhwc);
-  dnnl::memory::desc wAny = depthwise
-      ? dnnl::memory::desc({C, 1, 1, KH, KH}, dt::f32, tag::any)
-      : dnnl::memory::desc({F, C, KH, KH}, dt::f32, tag::any);
-  dnnl::memory::desc wUser = depthwise
-      ? dnnl::memory::desc({C, 1, 1, KH, KH}, dt::f32, tag::goihw)
-      : dnnl::memory::desc({F, C, KH, KH}, dt::f32, tag::hwio);
-  dnnl::convolution_forward::desc cd(
-      dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-      src, wAny, dst, {1, 1}, {0, 0}, {0, 0});
+  long OH = (IH - KH) / SH + 1, OW = (IW - KW) / SW + 1;
+  dnnl::memory::desc src({N, C, IH, IW}, dt::f32, tag::nhwc);
+  dnnl::memory::desc dst({N, F, OH, OW}, dt::f32, tag::nhwc);
+  dnnl::memory::dims wDims = G == 1 ? dnnl::memory::dims{F, C, KH, KW}
+                                    : dnnl::memory::dims{G, F / G, C / G, KH, KW};
+  dnnl::memory::desc wAny(wDims, dt::f32, tag::any);
+  dnnl::memory::desc wUser(wDims, dt::f32, G == 1 ? tag::oihw : tag::goihw);
+  dnnl::convolution_forward::desc cd(dnnl::prop_kind::forward_inference,
+                                     dnnl::algorithm::convolution_direct, src, wAny, dst,
+                                     {SH, SW}, {0, 0}, {0, 0});
   dnnl::convolution_forward::primitive_desc pd(cd, eng);
   dnnl::convolution_forward prim(pd);
-  std::vector<float> in = randomVector(IH * IW * C, 1),
-                     w = randomVector(depthwise ? C * KH * KH : F * C * KH * KH, 2),
-                     out((depthwise ? C : F) * H * W);
+  std::vector<float> in = randomVector(N * IH * IW * C, 1),
+                     w = randomVector(F * (C / G) * KH * KW, 2), out(N * OH * OW * F);
   dnnl::memory mi(src, eng, in.data()), mo(dst, eng, out.data());
   dnnl::memory mwUser(wUser, eng, w.data());
   dnnl::memory mw = mwUser;
@@ -172,8 +174,25 @@ static int onednnConv(long H, long W, long C, long F, long KH, bool depthwise,
     prim.execute(s, {{DNNL_ARG_SRC, mi}, {DNNL_ARG_WEIGHTS, mw}, {DNNL_ARG_DST, mo}});
     s.wait();
   }, repeat);
-  double flops = depthwise ? 2.0 * H * W * C * KH * KH : 2.0 * H * W * C * F * KH * KH;
-  report(ms, flops);
+  report(ms, 2.0 * N * OH * OW * F * (C / G) * KH * KW);
+  return 0;
+}
+
+static int onednnBatchMatmul(long B, long M, long N, long K, int repeat) {
+  dnnl::engine eng(dnnl::engine::kind::cpu, 0);
+  dnnl::stream s(eng);
+  dnnl::memory::desc a({B, M, K}, dt::f32, tag::abc), b({B, K, N}, dt::f32, tag::abc),
+      c({B, M, N}, dt::f32, tag::abc);
+  dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a, b, c), eng);
+  dnnl::matmul prim(pd);
+  std::vector<float> A = randomVector(B * M * K, 1), Bm = randomVector(B * K * N, 2),
+                     C(B * M * N);
+  dnnl::memory ma(a, eng, A.data()), mb(b, eng, Bm.data()), mc(c, eng, C.data());
+  double ms = timeMedianMs([&] {
+    prim.execute(s, {{DNNL_ARG_SRC, ma}, {DNNL_ARG_WEIGHTS, mb}, {DNNL_ARG_DST, mc}});
+    s.wait();
+  }, repeat);
+  report(ms, 2.0 * B * M * N * K);
   return 0;
 }
 
@@ -201,10 +220,17 @@ int main(int argc, char **argv) {
       return openblasMatmul(arg(2), arg(3), arg(4), arg(5));
     if (what == "onednn-matmul")
       return onednnMatmul(arg(2), arg(3), arg(4), arg(5));
-    if (what == "onednn-conv")
-      return onednnConv(arg(2), arg(3), arg(4), arg(5), arg(6), false, arg(7));
-    if (what == "onednn-dwconv")
-      return onednnConv(arg(2), arg(3), arg(4), 0, arg(5), true, arg(6));
+    if (what == "onednn-conv") // H W C F KH: valid, stride 1
+      return onednnConv2d(1, arg(2) + arg(6) - 1, arg(3) + arg(6) - 1, arg(4), arg(5), arg(6),
+                          arg(6), 1, 1, 1, arg(7));
+    if (what == "onednn-conv2d")
+      return onednnConv2d(arg(2), arg(3), arg(4), arg(5), arg(6), arg(7), arg(8), arg(9),
+                          arg(10), std::max(1L, arg(11)), arg(12));
+    if (what == "onednn-batch-matmul")
+      return onednnBatchMatmul(arg(2), arg(3), arg(4), arg(5), arg(6));
+    if (what == "onednn-dwconv") // H W C KH: valid, stride 1
+      return onednnConv2d(1, arg(2) + arg(5) - 1, arg(3) + arg(5) - 1, arg(4), arg(4), arg(5),
+                          arg(5), 1, 1, arg(4), arg(6));
   } catch (const dnnl::error &e) {
     std::fprintf(stderr, "oneDNN error: %s\n", e.what());
     return 2;

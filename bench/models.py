@@ -9,9 +9,14 @@ seed), imports it with `dltune import`, checks dltune's output against
 PyTorch's on the same input, then times, interleaved round by round so that
 machine drift hits every column alike:
   untuned   `dltune run` of the imported model lowered without a schedule
-  default   `dltune run --default-config` (dltune's heuristic configs)
+  default   `dltune run --default-config` (dltune's heuristic configs; 3x3
+            convolutions by Winograd's algorithm unless --no-winograd)
   tuned     `dltune run` of the model with the best configs of --tuned-db
-            attached (only with --tuned-db)
+            attached (only with --tuned-db; after --dltune-winograd, as
+            `dltune tune` does, unless --no-winograd)
+  oneDNN layer sum  the library limit: oneDNN's time for each conv/matmul
+            layer alone, summed over the model (bench/library_limit.py;
+            compute layers only, each with its data hot in cache)
   pytorch   the same model in PyTorch (oneDNN for convolutions, OpenBLAS for
             Linear/MatMul), same thread count: torch.set_num_threads and
             OpenBLAS's own count (make_models.set_torch_threads; before the
@@ -50,8 +55,10 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import make_models  # noqa: E402
 from dltune_library import DltuneLibrary  # noqa: E402
+import library_limit  # noqa: E402
 
 DLTUNE = os.path.join(ROOT, "build", "bin", "dltune")  # --build changes it
+BASELINES = os.path.join(ROOT, "build", "bin", "dltune-bench-baselines")
 
 
 def run_dltune(mlir, threads, extra, save=None, inp=None):
@@ -102,7 +109,9 @@ def time_paired(model, x, base, variants, calls):
         if k == "untuned":
             continue  # minutes to build for VGG; the process-level column has it
         so = base + "." + k + ".so"
-        defaults = ["--default-config", "--threads", "1"] if "--default-config" in extra else []
+        defaults = [e for e in extra if e.startswith("--winograd")]
+        if "--default-config" in extra:
+            defaults += ["--default-config", "--threads", "1"]
         subprocess.run([DLTUNE, "compile", path, "--entry", "main", "-o", so] + defaults,
                        check=True, stdout=subprocess.DEVNULL)
         out_shape = np.load(base + ".torch.npy").shape
@@ -144,6 +153,9 @@ def main():
     p.add_argument("--repeat", type=int, default=5)
     p.add_argument("--workdir", default="/tmp/dltune-models")
     p.add_argument("--tuned-db")
+    p.add_argument("--no-winograd", action="store_true",
+                   help="default and tuned variants without --dltune-winograd (for a "
+                        "database tuned with `dltune tune --winograd=false`)")
     # Run from a copy of the build so that rebuilding does not break a run.
     p.add_argument("--build", default=os.path.join(ROOT, "build"))
     p.add_argument("--out", default="models", help="results/NAME.csv")
@@ -156,8 +168,9 @@ def main():
     a = p.parse_args()
     if a.paired == 1:
         p.error("--paired needs at least 2 calls (quartiles of the per-pair ratios)")
-    global DLTUNE
+    global DLTUNE, BASELINES
     DLTUNE = os.path.join(a.build, "bin", "dltune")
+    BASELINES = os.path.join(a.build, "bin", "dltune-bench-baselines")
     os.makedirs(a.workdir, exist_ok=True)
     names = a.models.split(",")
     subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "make_models.py"), a.workdir,
@@ -167,13 +180,15 @@ def main():
     for name in names:
         base = os.path.join(a.workdir, name)
         subprocess.run([DLTUNE, "import", base + ".onnx", "-o", base + ".mlir"], check=True)
+        no_winograd = ["--winograd=false"] if a.no_winograd else []
         variants = {"untuned": (base + ".mlir", []),
-                    "default": (base + ".mlir", ["--default-config"])}
+                    "default": (base + ".mlir", ["--default-config"] + no_winograd)}
         if a.skip_untuned:
             del variants["untuned"]
         if a.tuned_db:
             tuned = base + ".tuned.mlir"
             subprocess.run(f"{os.path.join(a.build, 'bin', 'dltune-opt')} {base}.mlir "
+                           f"{'' if a.no_winograd else '--dltune-winograd '}"
                            f"--dltune-annotate=threads=1 --dltune-apply-best=db={a.tuned_db} "
                            f"-o {tuned}", shell=True, check=True, stderr=subprocess.DEVNULL)
             variants["tuned"] = (tuned, [])
@@ -198,6 +213,9 @@ def main():
                 row[f"{k}_min_ms"] = f"{min(v):.3f}"
                 row[f"{k}_max_ms"] = f"{max(v):.3f}"
             row["pytorch_cpu_per_wall"] = f"{torch_cpu_per_wall(model, x, threads):.2f}"
+            if os.path.exists(BASELINES):
+                limit, _ = library_limit.library_limit(base + ".mlir", BASELINES, threads)
+                row["onednn_layers_ms"] = f"{limit:.3f}"
             if a.paired and threads == 1:
                 row.update(time_paired(model, x, base, variants, a.paired))
             rows.append(row)
@@ -205,6 +223,8 @@ def main():
             print(f"{name:14s} {threads}t  " + "  ".join(f"{k} {v:9.2f} ms" for k, v in med.items())
                   + f"  torch/default {med['pytorch'] / med['default']:.2f}x"
                   + (f"  torch/tuned {med['pytorch'] / med['tuned']:.2f}x" if "tuned" in med else "")
+                  + (f"  oneDNN layer sum {row['onednn_layers_ms']} ms" if "onednn_layers_ms" in row
+                     else "")
                   + f"  max rel err {err:.1e}  PyTorch CPU/wall {row['pytorch_cpu_per_wall']}",
                   flush=True)
             for k in variants:
