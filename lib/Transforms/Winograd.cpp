@@ -95,9 +95,11 @@ static Value emitCombination(ImplicitLocOpBuilder &b, ArrayRef<double> coefficie
                b, DenseElementsAttr::get(type, b.getF32FloatAttr(static_cast<float>(c))))
         .getResult();
   };
-  Value sum;
-  for (auto [c, term] : llvm::zip_equal(coefficients, terms)) {
-    if (c == 0)
+  // Start from a +1 term where there is one (no negation needed).
+  size_t first = llvm::find(coefficients, 1.0) - coefficients.begin();
+  Value sum = first < terms.size() ? terms[first] : Value();
+  for (auto [i, c, term] : llvm::enumerate(coefficients, terms)) {
+    if (c == 0 || i == first)
       continue;
     if (!sum)
       sum = c == 1    ? term
@@ -232,8 +234,15 @@ static bool canEmitEpilogue(linalg::GenericOp epilogue) {
   for (Operation &op : body.without_terminator())
     if (!OpTrait::hasElementwiseMappableTraits(&op) && !isa<arith::ConstantOp>(op))
       return false;
+  // The yielded value must come from the body (a captured one is not mapped).
+  Value yielded = body.getTerminator()->getOperand(0);
+  if (yielded.getParentBlock() != &body)
+    return false;
   unsigned filterDim = epilogue.getNumLoops() - 1;
   for (OpOperand *input : epilogue.getDpsInputOperands()) {
+    auto type = dyn_cast<RankedTensorType>(input->get().getType());
+    if (!type || !type.hasStaticShape())
+      return false;
     AffineMap map = epilogue.getMatchingIndexingMap(input);
     for (unsigned r = 0; r + 1 < map.getNumResults(); ++r)
       if (map.getDimPosition(r) == filterDim)
@@ -305,7 +314,15 @@ static Value emitEpilogue(ImplicitLocOpBuilder &b, linalg::GenericOp epilogue, V
 
 static LogicalResult rewriteConv(linalg::Conv2DNhwcHwcfOp conv, const WinogradMatrices &w,
                                  int64_t lanes, int64_t minChannels, int64_t minTiles,
-                                 std::string &whyNot) {
+                                 bool fuseEpilogue, std::string &whyNot) {
+  // A space, config, target or upstream schedule on the conv is the user's
+  // choice for the direct conv; the rewrite would drop it.
+  for (StringRef name : {DLTuneDialect::kSpaceAttrName, DLTuneDialect::kConfigAttrName,
+                         DLTuneDialect::kTargetAttrName, DLTuneDialect::kScheduleAttrName})
+    if (conv->hasAttr(name)) {
+      whyNot = "the conv carries " + name.str();
+      return failure();
+    }
   auto inputType = dyn_cast<RankedTensorType>(conv.getInputs()[0].getType());
   auto filterType = dyn_cast<RankedTensorType>(conv.getInputs()[1].getType());
   auto outputType = dyn_cast<RankedTensorType>(conv->getResult(0).getType());
@@ -362,7 +379,7 @@ static LogicalResult rewriteConv(linalg::Conv2DNhwcHwcfOp conv, const WinogradMa
   // vector as it is written (the conv's epilogue fusion, carried over).
   // Everything is then built at the epilogue, where its other inputs (a
   // residual computed after the conv) exist too.
-  linalg::GenericOp epilogue = getFusableEpilogue(conv);
+  linalg::GenericOp epilogue = fuseEpilogue ? getFusableEpilogue(conv) : nullptr;
   if (epilogue && !canEmitEpilogue(epilogue))
     epilogue = nullptr;
   ImplicitLocOpBuilder b(conv.getLoc(),
@@ -384,10 +401,12 @@ static LogicalResult rewriteConv(linalg::Conv2DNhwcHwcfOp conv, const WinogradMa
   Value input = conv.getInputs()[0];
   int64_t needH = s.tilesH * m + w.filterSize - 1, needW = s.tilesW * m + w.filterSize - 1;
   if (needH > s.inH || needW > s.inW) {
+    // An input larger than the windows need (linalg allows it) keeps its size.
+    int64_t padH = std::max<int64_t>(0, needH - s.inH), padW = std::max<int64_t>(0, needW - s.inW);
     SmallVector<OpFoldResult> low(4, b.getIndexAttr(0));
-    SmallVector<OpFoldResult> high = {b.getIndexAttr(0), b.getIndexAttr(needH - s.inH),
-                                      b.getIndexAttr(needW - s.inW), b.getIndexAttr(0)};
-    auto paddedType = RankedTensorType::get({s.n, needH, needW, s.c}, f32);
+    SmallVector<OpFoldResult> high = {b.getIndexAttr(0), b.getIndexAttr(padH),
+                                      b.getIndexAttr(padW), b.getIndexAttr(0)};
+    auto paddedType = RankedTensorType::get({s.n, s.inH + padH, s.inW + padW, s.c}, f32);
     input = tensor::PadOp::create(b, paddedType, input, low, high, zero);
   }
   auto vType = RankedTensorType::get({a * a, s.paddedTiles, s.c}, f32);
@@ -515,7 +534,7 @@ struct WinogradPass : public dltune::impl::DLTuneWinogradBase<WinogradPass> {
     int64_t vectorLanes = lanes > 0 ? lanes : CpuTarget::getHost(1).lanes;
     // One elementwise generic per conv epilogue (bias, ReLU, residual add),
     // as --dltune-annotate makes them.
-    if (failed(mergeElementwiseChains(getOperation())))
+    if (fuseEpilogues && failed(mergeElementwiseChains(getOperation())))
       getOperation().emitRemark() << "dltune-winograd: merging elementwise chains did not "
                                      "converge; some epilogues stay separate";
     SmallVector<linalg::Conv2DNhwcHwcfOp> convs;
@@ -523,7 +542,8 @@ struct WinogradPass : public dltune::impl::DLTuneWinogradBase<WinogradPass> {
     for (linalg::Conv2DNhwcHwcfOp conv : convs) {
       std::string whyNot;
       Location loc = conv.getLoc();
-      if (failed(rewriteConv(conv, *matrices, vectorLanes, minChannels, minTiles, whyNot)))
+      if (failed(rewriteConv(conv, *matrices, vectorLanes, minChannels, minTiles,
+                             fuseEpilogues, whyNot)))
         emitRemark(loc) << "dltune-winograd: left alone: " << whyNot;
     }
   }

@@ -19,6 +19,10 @@
 // RUN: dltune run %t.f2.mlir --entry epilogue --repeat 1 --warmup 0 --save-output %t.epi.f2.npy
 // RUN: dltune run %t.f4.mlir --entry epilogue --repeat 1 --warmup 0 --save-output %t.epi.f4.npy
 // RUN: %python %S/Inputs/allclose.py %t.epi.ref.npy %t.epi.f2.npy %t.epi.f4.npy
+// RUN: dltune run %s --entry accumulate_epilogue --repeat 1 --warmup 0 --save-output %t.ae.ref.npy
+// RUN: dltune run %t.f2.mlir --entry accumulate_epilogue --repeat 1 --warmup 0 --save-output %t.ae.f2.npy
+// RUN: dltune run %t.f4.mlir --entry accumulate_epilogue --repeat 1 --warmup 0 --save-output %t.ae.f4.npy
+// RUN: %python %S/Inputs/allclose.py %t.ae.ref.npy %t.ae.f2.npy %t.ae.f4.npy
 // And scheduled with default configs (the matmul tiled, packed, vectorized).
 // RUN: dltune run %t.f2.mlir --entry odd_accumulate --default-config --repeat 1 --warmup 0 --save-output %t.acc.f2d.npy
 // RUN: %python %S/Inputs/allclose.py %t.acc.ref.npy %t.acc.f2d.npy
@@ -139,13 +143,49 @@ func.func @epilogue(%x: tensor<1x5x7x6xf32>, %bias: tensor<5xf32>, %big: tensor<
   return %out : tensor<1x3x5x5xf32>
 }
 
+// An accumulated init and an epilogue together; an input taller than the
+// windows need (linalg allows it: 7 rows where 6 are read) is not cut,
+// only widened (5 -> 6 columns).
+// CHECK-LABEL: func.func @accumulate_epilogue
+// CHECK: tensor.pad %arg0 low[0, 0, 0, 0] high[0, 0, 1, 0]
+// CHECK: tensor<1x7x5x6xf32> to tensor<1x7x6x6xf32>
+// CHECK: linalg.batch_matmul
+// CHECK: tensor.pad %arg1 low[0, 0, 0, 0] high[0, 0, 1, 0]
+// CHECK: arith.maximumf {{.*}} : vector<4xf32>
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @accumulate_epilogue(%x: tensor<1x7x5x6xf32>, %init: tensor<1x4x3x5xf32>) -> tensor<1x4x3x5xf32> {
+  %w = arith.constant dense<[[[[-1.000, -0.625, -0.250, 0.125, 0.500], [-0.375, 0.000, 0.375, 0.750, -1.000], [0.250, 0.625, 1.000, -0.750, -0.375], [0.875, -0.875, -0.500, -0.125, 0.250], [-0.625, -0.250, 0.125, 0.500, 0.875], [0.000, 0.375, 0.750, -1.000, -0.625]],
+      [[0.375, 0.750, -1.000, -0.625, -0.250], [1.000, -0.750, -0.375, 0.000, 0.375], [-0.500, -0.125, 0.250, 0.625, 1.000], [0.125, 0.500, 0.875, -0.875, -0.500], [0.750, -1.000, -0.625, -0.250, 0.125], [-0.750, -0.375, 0.000, 0.375, 0.750]],
+      [[-0.375, 0.000, 0.375, 0.750, -1.000], [0.250, 0.625, 1.000, -0.750, -0.375], [0.875, -0.875, -0.500, -0.125, 0.250], [-0.625, -0.250, 0.125, 0.500, 0.875], [0.000, 0.375, 0.750, -1.000, -0.625], [0.625, 1.000, -0.750, -0.375, 0.000]]],
+    [[[-0.625, -0.250, 0.125, 0.500, 0.875], [0.000, 0.375, 0.750, -1.000, -0.625], [0.625, 1.000, -0.750, -0.375, 0.000], [-0.875, -0.500, -0.125, 0.250, 0.625], [-0.250, 0.125, 0.500, 0.875, -0.875], [0.375, 0.750, -1.000, -0.625, -0.250]],
+      [[0.750, -1.000, -0.625, -0.250, 0.125], [-0.750, -0.375, 0.000, 0.375, 0.750], [-0.125, 0.250, 0.625, 1.000, -0.750], [0.500, 0.875, -0.875, -0.500, -0.125], [-1.000, -0.625, -0.250, 0.125, 0.500], [-0.375, 0.000, 0.375, 0.750, -1.000]],
+      [[0.000, 0.375, 0.750, -1.000, -0.625], [0.625, 1.000, -0.750, -0.375, 0.000], [-0.875, -0.500, -0.125, 0.250, 0.625], [-0.250, 0.125, 0.500, 0.875, -0.875], [0.375, 0.750, -1.000, -0.625, -0.250], [1.000, -0.750, -0.375, 0.000, 0.375]]],
+    [[[-0.250, 0.125, 0.500, 0.875, -0.875], [0.375, 0.750, -1.000, -0.625, -0.250], [1.000, -0.750, -0.375, 0.000, 0.375], [-0.500, -0.125, 0.250, 0.625, 1.000], [0.125, 0.500, 0.875, -0.875, -0.500], [0.750, -1.000, -0.625, -0.250, 0.125]],
+      [[-1.000, -0.625, -0.250, 0.125, 0.500], [-0.375, 0.000, 0.375, 0.750, -1.000], [0.250, 0.625, 1.000, -0.750, -0.375], [0.875, -0.875, -0.500, -0.125, 0.250], [-0.625, -0.250, 0.125, 0.500, 0.875], [0.000, 0.375, 0.750, -1.000, -0.625]],
+      [[0.375, 0.750, -1.000, -0.625, -0.250], [1.000, -0.750, -0.375, 0.000, 0.375], [-0.500, -0.125, 0.250, 0.625, 1.000], [0.125, 0.500, 0.875, -0.875, -0.500], [0.750, -1.000, -0.625, -0.250, 0.125], [-0.750, -0.375, 0.000, 0.375, 0.750]]]]> : tensor<3x3x6x5xf32>
+  %y = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x, %w : tensor<1x7x5x6xf32>, tensor<3x3x6x5xf32>) outs(%init : tensor<1x4x3x5xf32>) -> tensor<1x4x3x5xf32>
+  %e = tensor.empty() : tensor<1x4x3x5xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>,
+                                         affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                        iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%y : tensor<1x4x3x5xf32>) outs(%e : tensor<1x4x3x5xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %z = arith.constant 0.0 : f32
+    %u = arith.maximumf %v, %z : f32
+    linalg.yield %u : f32
+  } -> tensor<1x4x3x5xf32>
+  return %r : tensor<1x4x3x5xf32>
+}
+
 // Left alone, with the reason.
 // CHECK-LABEL: func.func @left_alone
-// CHECK-COUNT-3: linalg.conv_2d_nhwc_hwcf
+// CHECK-COUNT-4: linalg.conv_2d_nhwc_hwcf
 // CHECK-NOT: linalg.batch_matmul
 func.func @left_alone(%x: tensor<1x9x9x6xf32>, %w: tensor<3x3x6x5xf32>, %w5: tensor<5x5x6x5xf32>,
                       %i4: tensor<1x4x4x5xf32>, %i7: tensor<1x7x7x5xf32>, %i5: tensor<1x5x5x5xf32>)
-    -> (tensor<1x4x4x5xf32>, tensor<1x7x7x5xf32>, tensor<1x5x5x5xf32>) {
+    -> (tensor<1x4x4x5xf32>, tensor<1x7x7x5xf32>, tensor<1x5x5x5xf32>, tensor<1x7x7x5xf32>) {
   %c = arith.constant dense<[[[[-1.000, -0.625, -0.250, 0.125, 0.500], [-0.375, 0.000, 0.375, 0.750, -1.000], [0.250, 0.625, 1.000, -0.750, -0.375], [0.875, -0.875, -0.500, -0.125, 0.250], [-0.625, -0.250, 0.125, 0.500, 0.875], [0.000, 0.375, 0.750, -1.000, -0.625]],
       [[0.375, 0.750, -1.000, -0.625, -0.250], [1.000, -0.750, -0.375, 0.000, 0.375], [-0.500, -0.125, 0.250, 0.625, 1.000], [0.125, 0.500, 0.875, -0.875, -0.500], [0.750, -1.000, -0.625, -0.250, 0.125], [-0.750, -0.375, 0.000, 0.375, 0.750]],
       [[-0.375, 0.000, 0.375, 0.750, -1.000], [0.250, 0.625, 1.000, -0.750, -0.375], [0.875, -0.875, -0.500, -0.125, 0.250], [-0.625, -0.250, 0.125, 0.500, 0.875], [0.000, 0.375, 0.750, -1.000, -0.625], [0.625, 1.000, -0.750, -0.375, 0.000]]],
@@ -161,10 +201,13 @@ func.func @left_alone(%x: tensor<1x9x9x6xf32>, %w: tensor<3x3x6x5xf32>, %w5: ten
   // expected-remark @+1 {{dltune-winograd: left alone: the filter is not a constant}}
   %b = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
          ins(%x, %w : tensor<1x9x9x6xf32>, tensor<3x3x6x5xf32>) outs(%i7 : tensor<1x7x7x5xf32>) -> tensor<1x7x7x5xf32>
+  // expected-remark @+1 {{dltune-winograd: left alone: the conv carries dltune.target}}
+  %t = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, dltune.target = "cpu"}
+         ins(%x, %c : tensor<1x9x9x6xf32>, tensor<3x3x6x5xf32>) outs(%i7 : tensor<1x7x7x5xf32>) -> tensor<1x7x7x5xf32>
   // expected-remark @+1 {{dltune-winograd: left alone: the filter is not 3x3}}
   %d = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
          ins(%x, %w5 : tensor<1x9x9x6xf32>, tensor<5x5x6x5xf32>) outs(%i5 : tensor<1x5x5x5xf32>) -> tensor<1x5x5x5xf32>
-  return %a, %b, %d : tensor<1x4x4x5xf32>, tensor<1x7x7x5xf32>, tensor<1x5x5x5xf32>
+  return %a, %b, %d, %t : tensor<1x4x4x5xf32>, tensor<1x7x7x5xf32>, tensor<1x5x5x5xf32>, tensor<1x7x7x5xf32>
 }
 
 // The thresholds: by default fewer than 16 channels stay direct; min-tiles.
@@ -178,6 +221,12 @@ func.func @left_alone(%x: tensor<1x9x9x6xf32>, %w: tensor<3x3x6x5xf32>, %w5: ten
 // RUN: dltune-opt --dltune-winograd="min-channels=1 lanes=4 output-tile=4" %s 2>/dev/null | FileCheck %s --check-prefix=F4
 // F4: arith.constant dense_resource<dltune_winograd_filter> : tensor<36x6x5xf32>
 // F4: linalg.batch_matmul ins(%{{.*}}, %{{.*}} : tensor<36x8x6xf32>, tensor<36x6x5xf32>)
+
+// fuse-epilogues=false leaves the epilogue a generic of its own.
+// RUN: dltune-opt --dltune-winograd="min-channels=1 lanes=4 fuse-epilogues=false" %s 2>/dev/null | FileCheck %s --check-prefix=UNFUSED
+// UNFUSED-LABEL: func.func @accumulate_epilogue
+// UNFUSED: linalg.batch_matmul
+// UNFUSED: linalg.generic
 
 // RUN: not dltune-opt --dltune-winograd="output-tile=3" %s 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: error: dltune-winograd: output-tile must be 2 or 4, got 3

@@ -170,7 +170,8 @@ int tuneCommand() {
     PassManager pm(&ctx, ModuleOp::getOperationName());
     std::string err;
     llvm::raw_string_ostream os(err);
-    if (failed(parsePassPipeline(std::string(winograd ? "dltune-winograd," : "") +
+    bool rewrite = winograd && options.target != "gpu"; // CPU vector code
+    if (failed(parsePassPipeline(std::string(rewrite ? "dltune-winograd," : "") +
                                      "dltune-annotate{threads=" + std::to_string(threads) +
                                      " target=" + options.target + "}",
                                  pm, os)))

@@ -181,15 +181,22 @@ def DLTuneWinograd : Pass<"dltune-winograd", "ModuleOp"> {
        tuner tunes it like any other matmul and packing of the constant U
        is folded at compile time;
     4. the output transform A^T M A added to the convolution's init (or
-       written alone when the init is a zero fill), vector code over
-       filters.
+       written alone when the init is a `linalg.fill` of +0.0 into a
+       `tensor.empty`), vector code over filters; with `fuse-epilogues`
+       (default), the elementwise generic that follows the convolution
+       (bias, residual add, ReLU; chains merged first, as
+       `--dltune-annotate` does) is computed on each vector before it is
+       written.
 
     Multiplications per output fall from 9 to alpha^2 / m^2 (4 for m = 2,
     2.25 for m = 4) at the price of the transforms' memory traffic.
     Outputs whose height or width is not a multiple of m are computed in
     padded tiles and cropped. Convolutions with fewer than `min-channels`
     input or output channels, or fewer than `min-tiles` tiles, are left
-    alone (with a remark), as is every other convolution.
+    alone (with a remark), as is every other convolution and any
+    convolution carrying a `dltune.space`, `dltune.config`, `dltune.target`
+    or `dltune.schedule` attribute (CPU only: the pass emits CPU vector
+    code).
 
     `--check` and the tuner's model references run the model without it,
     so they check it; `dltune run|compile|tune --winograd=false` turns it
@@ -204,6 +211,8 @@ def DLTuneWinograd : Pass<"dltune-winograd", "ModuleOp"> {
            "leave convolutions with fewer output tiles alone">,
     Option<"lanes", "lanes", "int64_t", /*default=*/"0",
            "f32 lanes of the transforms' vectors (0: this machine's)">,
+    Option<"fuseEpilogues", "fuse-epilogues", "bool", /*default=*/"true",
+           "compute each conv's elementwise epilogue in its output transform">,
   ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
                            "::mlir::vector::VectorDialect", "::mlir::scf::SCFDialect",
