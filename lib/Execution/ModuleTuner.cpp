@@ -675,7 +675,7 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
       return strategy.takeError();
     if (options.transfer != "none") {
       int64_t taskBudget = options.scheduler.empty()
-                               ? options.trials
+                               ? getTrialsPerTaskWithoutScheduler(options)
                                : options.trials / std::max<int64_t>(1, tasks.size());
       TaskEvents *notes = eventsOwner.get();
       llvm::Expected<std::unique_ptr<SearchStrategy>> transfer = createTransferStrategy(
@@ -725,7 +725,7 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
       continue;
     // Without a scheduler each task gets its own budget, in order.
     TuningOptions to;
-    to.trials = options.trials - pt.unusable;
+    to.trials = getTrialsPerTaskWithoutScheduler(options) - pt.unusable;
     to.timeBudgetSeconds = options.timeBudgetSeconds;
     to.batchSize = std::max(1u, options.jobs);
     to.seed = options.seed + ti;

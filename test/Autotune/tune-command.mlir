@@ -19,6 +19,11 @@
 // confirmed: a task may confirm fewer than 2 (timing-dependent).
 // LOG-COUNT-3: confirming the best {{[12]}} in fresh processes
 
+// Without a scheduler, --trials-per-task caps --trials for each task.
+// RUN: dltune tune %s --trials 3 --trials-per-task 2 --threads 1 --db %t/c.db --confirm-top 0 | FileCheck %s --check-prefix=CAP
+// CAP-DAG: {{^linalg.conv_2d_nhwc_hwcf \+ maximumf .* 2 +0 +[0-9.]+$}}
+// CAP-DAG: {{^linalg.matmul .* 2 +0 +[0-9.]+$}}
+
 // A time budget in the pass stops long before the trial budget.
 // RUN: dltune-opt %s --dltune-annotate="threads=1" --dltune-autotune="db=%t/b.db trials=100000 time-budget=2 min-time-ms=1 confirm-top=0 quiet=true" -o /dev/null
 // RUN: dltune db summary --db %t/b.db | FileCheck %s --check-prefix=BUDGET

@@ -18,6 +18,8 @@
 #include "mlir/IR/BuiltinOps.h"
 
 #include "llvm/Support/CommandLine.h"
+
+#include <algorithm>
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -37,7 +39,7 @@ struct ModuleTunerOptions {
   /// A task scheduler (TaskScheduler.h) spends `trials` for the whole
   /// model a slot at a time; empty: each task gets `trials` in turn.
   std::string scheduler;
-  int64_t trialsPerTask = 0;  // with a scheduler: cap per task; 0: none
+  int64_t trialsPerTask = 0;  // cap per task (without a scheduler: on `trials`); 0: none
   double latencyGoalMs = 0;   // with a scheduler: stop at this model latency; 0: none
   int64_t slotTrials = 16;    // with a scheduler: measurements per slot
   int64_t earlyStop = 200;    // `sequential`: give up a task after this many without gain
@@ -88,6 +90,12 @@ struct ModuleTunerOptions {
   std::string gpuChip;
 };
 
+/// Without a scheduler, each task's budget: `trials`, capped by
+/// `trialsPerTask` when that is set.
+inline int64_t getTrialsPerTaskWithoutScheduler(const ModuleTunerOptions &o) {
+  return o.trialsPerTask > 0 ? std::min(o.trials, o.trialsPerTask) : o.trials;
+}
+
 /// Calls `fn(name, field, help, negated)` for every option of `o`, in a fixed
 /// order: the one place where option names meet fields. `negated` marks a
 /// flag that sets the field to the opposite (`quiet` clears `progress`).
@@ -104,7 +112,9 @@ template <typename Fn> void forEachTunerOption(ModuleTunerOptions &o, Fn &&fn) {
      "Task scheduler spending one model budget: sequential, round-robin, random, flops, "
      "gradient, gradient-ms, dynatune (default: none, each task gets `trials`)",
      false);
-  fn("trials-per-task", o.trialsPerTask, "With a scheduler: most measurements per task (0: none)",
+  fn("trials-per-task", o.trialsPerTask,
+     "Most measurements per task: with a scheduler within the model's budget, without one a cap "
+     "on `trials` (0: none)",
      false);
   fn("latency-goal-ms", o.latencyGoalMs,
      "With a scheduler: stop once the model latency reaches this (0: none)", false);
