@@ -13,7 +13,9 @@ machine drift hits every column alike:
             convolutions by Winograd's algorithm unless --no-winograd)
   tuned     `dltune run` of the model with the best configs of --tuned-db
             attached (only with --tuned-db; after --dltune-winograd, as
-            `dltune tune` does, unless --no-winograd)
+            `dltune tune` does, unless --no-winograd); tasks the database
+            does not hold keep dltune's default configs (apply-best alone
+            would leave them unscheduled)
   oneDNN layer sum  the library limit: oneDNN's time for each conv/matmul
             layer alone, summed over the model (bench/library_limit.py;
             compute layers only, each with its data hot in cache)
@@ -189,7 +191,7 @@ def main():
             tuned = base + ".tuned.mlir"
             subprocess.run(f"{os.path.join(a.build, 'bin', 'dltune-opt')} {base}.mlir "
                            f"{'' if a.no_winograd else '--dltune-winograd '}"
-                           f"--dltune-annotate=threads=1 --dltune-apply-best=db={a.tuned_db} "
+                           f"--dltune-annotate=\"threads=1 default-config=true\" --dltune-apply-best=db={a.tuned_db} "
                            f"-o {tuned}", shell=True, check=True, stderr=subprocess.DEVNULL)
             variants["tuned"] = (tuned, [])
         # Correctness first: dltune's default-config output against PyTorch's.
