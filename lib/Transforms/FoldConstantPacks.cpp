@@ -16,12 +16,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dltune/Transforms/ConstantData.h"
 #include "dltune/Transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinAttributes.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -88,22 +88,10 @@ static std::optional<TensorData> getConstantTensor(Value value) {
   TensorData tensor;
   llvm::append_range(tensor.shape, cast<RankedTensorType>(value.getType()).getShape());
   tensor.elementBytes = *elementBytes;
-  ArrayRef<char> bytes;
-  if (auto dense = dyn_cast<DenseIntOrFPElementsAttr>(attr)) {
-    if (dense.isSplat())
-      return std::nullopt;
-    bytes = dense.getRawData();
-  } else if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
-    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
-    if (!blob)
-      return std::nullopt;
-    bytes = blob->getData();
-  } else {
+  std::optional<ArrayRef<char>> bytes = getDenseConstantBytes(attr);
+  if (!bytes || static_cast<int64_t>(bytes->size()) != tensor.sizeInBytes())
     return std::nullopt;
-  }
-  if (static_cast<int64_t>(bytes.size()) != tensor.sizeInBytes())
-    return std::nullopt;
-  tensor.constant = bytes.data();
+  tensor.constant = bytes->data();
   return tensor;
 }
 
@@ -619,9 +607,8 @@ struct FoldConstantPacksPass
     SmallVector<int64_t> shape(tripCounts);
     llvm::append_range(shape, rootType.getShape());
     auto packedType = RankedTensorType::get(shape, rootType.getElementType());
-    AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
-        ArrayRef<char>(packed), alignof(std::max_align_t));
-    auto attr = DenseResourceElementsAttr::get(packedType, "dltune_packed", std::move(blob));
+    DenseResourceElementsAttr attr =
+        getDenseResourceAttr(packedType, "dltune_packed", ArrayRef<char>(packed));
 
     auto func = root->getParentOfType<FunctionOpInterface>();
     OpBuilder builder(root->getContext());

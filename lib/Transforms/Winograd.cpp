@@ -9,13 +9,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dltune/Transforms/ConstantData.h"
 #include "dltune/Transforms/EpilogueFusion.h"
 #include "dltune/Transforms/Passes.h"
 #include "dltune/Transforms/SchedulePlan.h"
 #include "dltune/Transforms/WinogradMatrices.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/Matchers.h"
@@ -42,19 +42,14 @@ static std::optional<std::vector<float>> getConstantFloats(Value value) {
   if (!type || !type.getElementType().isF32() || !matchPattern(value, m_Constant(&attr)))
     return std::nullopt;
   int64_t count = type.getNumElements();
-  if (auto dense = dyn_cast<DenseFPElementsAttr>(attr)) {
-    auto values = dense.getValues<float>();
-    return std::vector<float>(values.begin(), values.end());
-  }
-  if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
-    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
-    if (!blob || static_cast<int64_t>(blob->getData().size()) != count * 4)
-      return std::nullopt;
-    std::vector<float> values(count);
-    std::memcpy(values.data(), blob->getData().data(), count * 4);
-    return values;
-  }
-  return std::nullopt;
+  if (auto dense = dyn_cast<DenseFPElementsAttr>(attr); dense && dense.isSplat())
+    return std::vector<float>(count, dense.getSplatValue<float>());
+  std::optional<ArrayRef<char>> bytes = getDenseConstantBytes(attr);
+  if (!bytes || static_cast<int64_t>(bytes->size()) != count * 4)
+    return std::nullopt;
+  std::vector<float> values(count);
+  std::memcpy(values.data(), bytes->data(), count * 4);
+  return values;
 }
 
 /// U[xi * alpha + nu][c][f] = (G g[:, :, c, f] G^T)[xi][nu] for an HWCF
@@ -215,12 +210,12 @@ static SmallVector<OpFoldResult> indexAttrs(OpBuilder &b, ArrayRef<int64_t> valu
   return llvm::map_to_vector(values, [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); });
 }
 
-/// Is `value` a linalg.fill of +0.0?
-static tensor::EmptyOp getZeroFillDestination(Value value) {
+/// Is `value` a linalg.fill of +0.0 into a tensor.empty (an init whose
+/// contents need not be read)?
+static bool isZeroFilledEmpty(Value value) {
   auto fill = value.getDefiningOp<linalg::FillOp>();
-  if (!fill || !matchPattern(fill.value(), m_PosZeroFloat()))
-    return nullptr;
-  return fill.output().getDefiningOp<tensor::EmptyOp>();
+  return fill && matchPattern(fill.value(), m_PosZeroFloat()) &&
+         fill.output().getDefiningOp<tensor::EmptyOp>();
 }
 
 /// Can `epilogue` (the conv's fusable elementwise consumer) be evaluated in
@@ -390,11 +385,11 @@ static LogicalResult rewriteConv(linalg::Conv2DNhwcHwcfOp conv, const WinogradMa
   // 1. U = G g G^T, a constant.
   auto uType = RankedTensorType::get({a * a, s.c, s.f}, f32);
   std::vector<float> u = transformFilter(w, *filter, s.c, s.f);
-  AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
-      ArrayRef<char>(reinterpret_cast<const char *>(u.data()), u.size() * sizeof(float)),
-      alignof(std::max_align_t));
   Value filterTransformed = arith::ConstantOp::create(
-      b, uType, DenseResourceElementsAttr::get(uType, "dltune_winograd_filter", std::move(blob)));
+      b, uType,
+      getDenseResourceAttr(uType, "dltune_winograd_filter",
+                           ArrayRef<char>(reinterpret_cast<const char *>(u.data()),
+                                          u.size() * sizeof(float))));
 
   // 2. V = B^T d B per tile and channel vector. The input is padded (high)
   // so that every tile's window lies inside it.
@@ -455,8 +450,7 @@ static LogicalResult rewriteConv(linalg::Conv2DNhwcHwcfOp conv, const WinogradMa
   // 4. Y = init + A^T M A per tile and filter vector, into an output padded
   // to whole tiles.
   Value init = conv.getDpsInits()[0];
-
-  bool accumulate = !getZeroFillDestination(init);
+  bool accumulate = !isZeroFilledEmpty(init);
   int64_t paddedH = s.tilesH * m, paddedW = s.tilesW * m;
   bool padOutput = paddedH != s.outH || paddedW != s.outW;
   auto yType = RankedTensorType::get({s.n, paddedH, paddedW, s.f}, f32);
