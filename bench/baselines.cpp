@@ -125,21 +125,33 @@ static int peak(int threads) {
 using dt = dnnl::memory::data_type;
 using tag = dnnl::memory::format_tag;
 
-static int onednnMatmul(long M, long N, long K, int repeat) {
+/// Times oneDNN's matmul of row-major a x b = c (2-D, or 3-D batched).
+static int onednnMatmulOf(dnnl::memory::dims aDims, dnnl::memory::dims bDims,
+                          dnnl::memory::dims cDims, tag layout, double flops, int repeat) {
   dnnl::engine eng(dnnl::engine::kind::cpu, 0);
   dnnl::stream s(eng);
-  dnnl::memory::desc a({M, K}, dt::f32, tag::ab), b({K, N}, dt::f32, tag::ab),
-      c({M, N}, dt::f32, tag::ab);
+  dnnl::memory::desc a(aDims, dt::f32, layout), b(bDims, dt::f32, layout),
+      c(cDims, dt::f32, layout);
   dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a, b, c), eng);
   dnnl::matmul prim(pd);
-  std::vector<float> A = randomVector(M * K, 1), B = randomVector(K * N, 2), C(M * N);
+  std::vector<float> A = randomVector(a.get_size() / sizeof(float), 1),
+                     B = randomVector(b.get_size() / sizeof(float), 2),
+                     C(c.get_size() / sizeof(float));
   dnnl::memory ma(a, eng, A.data()), mb(b, eng, B.data()), mc(c, eng, C.data());
   double ms = timeMedianMs([&] {
     prim.execute(s, {{DNNL_ARG_SRC, ma}, {DNNL_ARG_WEIGHTS, mb}, {DNNL_ARG_DST, mc}});
     s.wait();
   }, repeat);
-  report(ms, 2.0 * M * N * K);
+  report(ms, flops);
   return 0;
+}
+
+static int onednnMatmul(long M, long N, long K, int repeat) {
+  return onednnMatmulOf({M, K}, {K, N}, {M, N}, tag::ab, 2.0 * M * N * K, repeat);
+}
+
+static int onednnBatchMatmul(long B, long M, long N, long K, int repeat) {
+  return onednnMatmulOf({B, M, K}, {B, K, N}, {B, M, N}, tag::abc, 2.0 * B * M * N * K, repeat);
 }
 
 /// A model's conv layer as dltune imports it: NHWC input padded beforehand,
@@ -175,24 +187,6 @@ static int onednnConv2d(long N, long IH, long IW, long C, long F, long KH, long 
     s.wait();
   }, repeat);
   report(ms, 2.0 * N * OH * OW * F * (C / G) * KH * KW);
-  return 0;
-}
-
-static int onednnBatchMatmul(long B, long M, long N, long K, int repeat) {
-  dnnl::engine eng(dnnl::engine::kind::cpu, 0);
-  dnnl::stream s(eng);
-  dnnl::memory::desc a({B, M, K}, dt::f32, tag::abc), b({B, K, N}, dt::f32, tag::abc),
-      c({B, M, N}, dt::f32, tag::abc);
-  dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a, b, c), eng);
-  dnnl::matmul prim(pd);
-  std::vector<float> A = randomVector(B * M * K, 1), Bm = randomVector(B * K * N, 2),
-                     C(B * M * N);
-  dnnl::memory ma(a, eng, A.data()), mb(b, eng, Bm.data()), mc(c, eng, C.data());
-  double ms = timeMedianMs([&] {
-    prim.execute(s, {{DNNL_ARG_SRC, ma}, {DNNL_ARG_WEIGHTS, mb}, {DNNL_ARG_DST, mc}});
-    s.wait();
-  }, repeat);
-  report(ms, 2.0 * B * M * N * K);
   return 0;
 }
 
