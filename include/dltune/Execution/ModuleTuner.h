@@ -18,10 +18,10 @@
 #include "mlir/IR/BuiltinOps.h"
 
 #include "llvm/Support/CommandLine.h"
-
-#include <algorithm>
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
 
 #include <memory>
 #include <type_traits>
