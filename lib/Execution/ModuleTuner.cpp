@@ -833,9 +833,26 @@ llvm::Expected<int> mlir::dltune::applyBestFromDatabase(ModuleOp module,
       best = *b;
     }
     if (!best) {
+      // An op without a configuration would not be scheduled at all (naive
+      // loops), so it keeps the one it has or gets the default --dltune-
+      // annotate would give it: a database tuned before a change of task
+      // identity (a new epilogue, a new dltune) must not slow the model down.
+      std::string why = "no successful measurement of this task in '" + dbPath + "'";
+      if (task.ops.front()->hasAttr(DLTuneDialect::kConfigAttrName)) {
+        for (Operation *op : task.ops)
+          op->emitRemark() << "dltune-apply-best: " << why << "; keeps its configuration";
+        continue;
+      }
+      std::optional<Config> fallback = getGeneratedDefaultConfig(task);
+      if (fallback) {
+        for (Operation *op : task.ops)
+          op->setAttr(DLTuneDialect::kConfigAttrName,
+                      ConfigAttr::get(op->getContext(), task.space, *fallback));
+      }
       for (Operation *op : task.ops)
-        op->emitRemark() << "dltune-apply-best: no successful measurement of this task in '"
-                         << dbPath << "'; left without a configuration";
+        op->emitRemark() << "dltune-apply-best: " << why
+                         << (fallback ? "; the default configuration attached"
+                                      : "; left without a configuration");
       continue;
     }
     if (best->generator != getGeneratorString())

@@ -4,9 +4,13 @@
 // RUN: dltune-opt %s --dltune-pipeline="db=%t/p.db trials=2 threads=1" 2>%t/log | FileCheck %s
 // RUN: FileCheck %s --check-prefix=LOG < %t/log
 // RUN: dltune db summary --db %t/p.db | FileCheck %s --check-prefix=DB
-// Apply-best on a task the database does not know leaves it alone.
+// Apply-best on a task the database does not know attaches the default
+// configuration (an op without one would not be scheduled at all), or
+// keeps the configuration the op already has.
 // RUN: dltune-opt %dltune_src/test/Inputs/small-matmul.mlir --dltune-annotate \
 // RUN:   --dltune-apply-best=db=%t/p.db 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: dltune-opt %dltune_src/test/Inputs/small-matmul.mlir --dltune-annotate=default-config=true \
+// RUN:   --dltune-apply-best=db=%t/p.db 2>&1 | FileCheck %s --check-prefix=KEEP
 // RUN: not dltune-opt %s --dltune-annotate --dltune-apply-best=db=%t/none.db 2>&1 | FileCheck %s --check-prefix=NODB
 
 // CHECK: llvm.func @mm
@@ -15,7 +19,10 @@
 // LOG: task {{.*}} untuned ms
 // LOG-NEXT: linalg.matmul 16x32,32x16,16x16 1
 // DB: 2 records
-// UNKNOWN: remark: dltune-apply-best: no successful measurement of this task
+// UNKNOWN: remark: dltune-apply-best: no successful measurement of this task in '{{.*}}p.db'; the default configuration attached
+// UNKNOWN: linalg.matmul {{.*}}dltune.config = #dltune.config<
+// KEEP: remark: dltune-apply-best: no successful measurement of this task in '{{.*}}p.db'; keeps its configuration
+// KEEP: linalg.matmul {{.*}}dltune.config = #dltune.config<
 // NODB: error: dltune-apply-best: database '{{.*}}none.db' does not exist
 
 func.func @mm(%a: tensor<16x32xf32>, %b: tensor<32x16xf32>, %c: tensor<16x16xf32>) -> tensor<16x16xf32> {

@@ -318,7 +318,9 @@ llvm::Expected<std::vector<TaskSummary>> tuneModule(ModuleOp module,
                                                     const TuningEventCallback &onEvent = {});
 
 /// Attaches the best known configuration from the database to every task
-/// of `module` without measuring; returns how many tasks got one.
+/// of `module` without measuring; returns how many tasks got one. A task
+/// the database has no valid record of keeps the configuration its ops
+/// have, or gets the generated default configuration (a remark says which).
 llvm::Expected<int> applyBestFromDatabase(ModuleOp module, const std::string &dbPath,
                                           const std::string &target);
 
