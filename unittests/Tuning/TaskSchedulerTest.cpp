@@ -357,6 +357,31 @@ TEST(TaskScheduler, DynaTuneGapRewardDecaysWithSlots) {
   EXPECT_EQ(pick(*make("dynatune", o), fresh, 8), 1u);
 }
 
+// shareCap (default): no slot saves more than a task costs the model. An
+// untried task at 0.02% of the model latency waits while a task at ~100%
+// with a measured spread is worth more (the paper's rule, shareCap off,
+// tries it first); and a tried task with a wide spread but a 0.5% share
+// loses to the heavy task although its reward and bonus are larger.
+TEST(TaskScheduler, DynaTuneShareCapBoundsEachTaskByItsShare) {
+  SchedulerOptions capped, uncapped;
+  uncapped.shareCap = false;
+  std::vector<TaskState> t = {task(1, 100), task(2, 0.01)};
+  giveMeasuredSlot(t[0], {98, 99, 100, 120});
+  // Task 0: r = 98 x log(100/98) = 1.98 ms (2.0%) + bonus sqrt(2 ln 2) = 3.2.
+  EXPECT_EQ(pick(*make("dynatune", capped), t, 8), 0u);
+  EXPECT_EQ(pick(*make("dynatune", uncapped), t, 8), 1u);
+
+  std::vector<TaskState> u = {task(1, 100), task(1, 10)};
+  for (int k = 0; k < 3; ++k)
+    giveMeasuredSlot(u[0], {98, 99, 100, 120});
+  giveMeasuredSlot(u[1], {0.5, 5, 9});
+  // Model latency 98.5 ms, 4 slots done (log 5 = 1.61). Task 0: 0.67% +
+  // sqrt(3.22 / 3) = 1.71. Task 1: 1.17% + sqrt(3.22) = 2.96, but its
+  // share is 0.51%.
+  EXPECT_EQ(pick(*make("dynatune", capped), u, 8), 0u);
+  EXPECT_EQ(pick(*make("dynatune", uncapped), u, 8), 1u);
+}
+
 TEST(MultiTaskTuner, SequentialEarlyStopPassesBudgetOn) {
   std::vector<ModelTask> tasks;
   // Task 0 is flat (every config 5 ms): it stops improving after its first

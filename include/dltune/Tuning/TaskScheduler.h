@@ -99,6 +99,10 @@ struct SchedulerOptions {
   /// The reward from the task's measured spread (its remaining-gap estimate)
   /// instead of its learning curve; with it the curve options do nothing.
   bool gapReward = true;
+  /// A task's upper confidence bound is clipped at its share of the model
+  /// latency, and an untried task is worth its share (instead of first).
+  /// Needs normalizeReward (the share is in the reward's unit).
+  bool shareCap = true;
 };
 
 class TaskScheduler {
