@@ -807,7 +807,10 @@ void mlir::dltune::registerDLTunePipelines() {
       "Compute 3x3 convolutions by Winograd's algorithm, annotate with default "
       "spaces and configs, apply them and lower to LLVM for the CPU",
       [](OpPassManager &pm) {
-        pm.addPass(createDLTuneWinograd());
+        // Transforms on every core, as the annotated ops' default threads.
+        DLTuneWinogradOptions winograd;
+        winograd.threads = 0;
+        pm.addPass(createDLTuneWinograd(winograd));
         DLTuneAnnotateOptions annotate;
         annotate.defaultConfig = true;
         pm.addPass(createDLTuneAnnotate(annotate));

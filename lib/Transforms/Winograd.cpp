@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dltune/Dialect/DLTuneAttrs.h"
 #include "dltune/Transforms/ConstantData.h"
 #include "dltune/Transforms/EpilogueFusion.h"
 #include "dltune/Transforms/Passes.h"
@@ -16,6 +17,7 @@
 #include "dltune/Transforms/WinogradMatrices.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/Matchers.h"
@@ -24,6 +26,7 @@
 
 #include <cstring>
 #include <functional>
+#include <thread>
 
 namespace mlir::dltune {
 #define GEN_PASS_DEF_DLTUNEWINOGRAD
@@ -168,29 +171,6 @@ emitLoopNest(ImplicitLocOpBuilder &b, ArrayRef<int64_t> bounds, ArrayRef<int64_t
   return build(0, init);
 }
 
-/// One iteration of the transforms' loops: a tile and a vector of channels
-/// (input channels or filters), `whole` unless the vector runs past them.
-struct TileIteration {
-  Value n, ty, tx, channel;
-  VectorType vectorType;
-  bool whole;
-};
-
-/// Loops over every tile and over `channels` in vectors of up to `lanes`.
-static Value
-emitTileLoops(ImplicitLocOpBuilder &b, const ConvShape &s, int64_t channels, int64_t lanes,
-              Value init,
-              function_ref<Value(ImplicitLocOpBuilder &, const TileIteration &, Value)> body) {
-  auto vectorType = VectorType::get({std::min(lanes, channels)}, b.getF32Type());
-  int64_t step = vectorType.getDimSize(0);
-  return emitLoopNest(b, {s.n, s.tilesH, s.tilesW, channels}, {1, 1, 1, step}, init,
-                      [&](ImplicitLocOpBuilder &b, ArrayRef<Value> ivs, Value carried) {
-                        TileIteration it{ivs[0], ivs[1],     ivs[2],
-                                         ivs[3], vectorType, channels % step == 0};
-                        return body(b, it, carried);
-                      });
-}
-
 static Value affineIndex(ImplicitLocOpBuilder &b, Value iv, int64_t scale, int64_t offset) {
   Value v = iv;
   if (scale != 1)
@@ -208,6 +188,75 @@ static Value tileIndex(ImplicitLocOpBuilder &b, const ConvShape &s, Value n, Val
 
 static SmallVector<OpFoldResult> indexAttrs(OpBuilder &b, ArrayRef<int64_t> values) {
   return llvm::map_to_vector(values, [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); });
+}
+
+/// One iteration of the transforms' loops: a tile and a vector of channels
+/// (input channels or filters), `whole` unless the vector runs past them.
+/// The carried tensor is either the whole result (one thread) or the slice
+/// of one tile row (n, ty) that a thread of the scf.forall owns:
+/// `carriedN`/`carriedTy` are then 0 and `carriedTile` is tx, else they are
+/// n, ty and the tile's index in the whole result.
+struct TileIteration {
+  Value n, ty, tx, channel;
+  Value carriedN, carriedTy, carriedTile;
+  VectorType vectorType;
+  bool whole;
+};
+
+/// Where a tile row's slice lies in the result the loops build.
+struct RowSlice {
+  /// Offsets of row (n, ty).
+  function_ref<SmallVector<OpFoldResult>(ImplicitLocOpBuilder &, Value n, Value ty)> offsets;
+  SmallVector<int64_t> sizes;
+};
+
+/// Loops over every tile and over `channels` in vectors of up to `lanes`.
+/// With `threads` > 1 the tile rows (n x tilesH of them) are an scf.forall
+/// run by that many threads (dltune.num_threads), each writing its row's
+/// slice of the result; the tiles of a row and the channels stay scf.for.
+static Value
+emitTileLoops(ImplicitLocOpBuilder &b, const ConvShape &s, int64_t channels, int64_t lanes,
+              int64_t threads, const RowSlice &row, Value init,
+              function_ref<Value(ImplicitLocOpBuilder &, const TileIteration &, Value)> body) {
+  auto vectorType = VectorType::get({std::min(lanes, channels)}, b.getF32Type());
+  int64_t step = vectorType.getDimSize(0);
+  bool whole = channels % step == 0;
+  int64_t rows = s.n * s.tilesH;
+  if (threads <= 1 || rows < 2)
+    return emitLoopNest(b, {s.n, s.tilesH, s.tilesW, channels}, {1, 1, 1, step}, init,
+                        [&](ImplicitLocOpBuilder &b, ArrayRef<Value> ivs, Value carried) {
+                          TileIteration it{ivs[0], ivs[1], ivs[2], ivs[3], ivs[0], ivs[1],
+                                           tileIndex(b, s, ivs[0], ivs[1], ivs[2]), vectorType,
+                                           whole};
+                          return body(b, it, carried);
+                        });
+  // One flat dimension over the rows: a unit batch dimension would be folded
+  // away by canonicalization, and the team size with it.
+  auto forall = scf::ForallOp::create(b, ArrayRef<OpFoldResult>{b.getIndexAttr(rows)},
+                                      ValueRange{init}, std::nullopt);
+  forall->setAttr(DLTuneDialect::kNumThreadsAttrName,
+                  b.getI64IntegerAttr(std::min(threads, rows)));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(forall.getBody());
+  Value r = forall.getInductionVars().front();
+  Value tilesH = arith::ConstantIndexOp::create(b, s.tilesH);
+  Value n = arith::DivUIOp::create(b, r, tilesH);
+  Value ty = arith::RemUIOp::create(b, r, tilesH);
+  Value shared = forall.getRegionIterArgs().front();
+  SmallVector<OpFoldResult> offsets = row.offsets(b, n, ty);
+  SmallVector<OpFoldResult> sizes = indexAttrs(b, row.sizes);
+  SmallVector<OpFoldResult> strides(row.sizes.size(), b.getIndexAttr(1));
+  Value slice = tensor::ExtractSliceOp::create(b, shared, offsets, sizes, strides);
+  Value zero = arith::ConstantIndexOp::create(b, 0);
+  Value updated = emitLoopNest(b, {s.tilesW, channels}, {1, step}, slice,
+                               [&](ImplicitLocOpBuilder &b, ArrayRef<Value> ivs, Value carried) {
+                                 TileIteration it{n,    ty,   ivs[0], ivs[1],    zero,
+                                                  zero, ivs[0], vectorType, whole};
+                                 return body(b, it, carried);
+                               });
+  b.setInsertionPointToStart(forall.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(b, updated, shared, offsets, sizes, strides);
+  return forall.getResult(0);
 }
 
 /// Is `value` a linalg.fill of +0.0 into a tensor.empty (an init whose
@@ -308,8 +357,8 @@ static Value emitEpilogue(ImplicitLocOpBuilder &b, linalg::GenericOp epilogue, V
 }
 
 static LogicalResult rewriteConv(linalg::Conv2DNhwcHwcfOp conv, const WinogradMatrices &w,
-                                 int64_t lanes, int64_t minChannels, int64_t minTiles,
-                                 bool fuseEpilogue, std::string &whyNot) {
+                                 int64_t lanes, int64_t threads, int64_t minChannels,
+                                 int64_t minTiles, bool fuseEpilogue, std::string &whyNot) {
   // A space, config, target or upstream schedule on the conv is the user's
   // choice for the direct conv; the rewrite would drop it.
   for (StringRef name : {DLTuneDialect::kSpaceAttrName, DLTuneDialect::kConfigAttrName,
@@ -414,8 +463,14 @@ static LogicalResult rewriteConv(linalg::Conv2DNhwcHwcfOp conv, const WinogradMa
         b, tail, transformedInput, indexAttrs(b, {0, s.tiles, 0}),
         indexAttrs(b, {a * a, s.paddedTiles - s.tiles, s.c}), indexAttrs(b, {1, 1, 1}));
   }
+  auto inputRow = [&](ImplicitLocOpBuilder &b, Value n, Value ty) -> SmallVector<OpFoldResult> {
+    Value first = affineIndex(b, arith::AddIOp::create(b, affineIndex(b, n, s.tilesH, 0), ty),
+                              s.tilesW, 0);
+    return {b.getIndexAttr(0), first, b.getIndexAttr(0)};
+  };
   transformedInput =
-      emitTileLoops(b, s, s.c, lanes, transformedInput,
+      emitTileLoops(b, s, s.c, lanes, threads, RowSlice{inputRow, {a * a, s.tilesW, s.c}},
+                    transformedInput,
                     [&](ImplicitLocOpBuilder &b, const TileIteration &it, Value v) -> Value {
                       SmallVector<Value> window(a * a);
                       for (int i = 0; i < a; ++i) {
@@ -428,11 +483,11 @@ static LogicalResult rewriteConv(linalg::Conv2DNhwcHwcfOp conv, const WinogradMa
                       }
                       SmallVector<Value> transformed = emitSandwich(
                           b, a, a, [&](int r, int k) { return w.bt(r, k); }, window);
-                      Value p = tileIndex(b, s, it.n, it.ty, it.tx);
                       for (int k = 0; k < a * a; ++k)
                         v = vector::TransferWriteOp::create(
                                 b, transformed[k], v,
-                                ValueRange{arith::ConstantIndexOp::create(b, k), p, it.channel},
+                                ValueRange{arith::ConstantIndexOp::create(b, k), it.carriedTile,
+                                           it.channel},
                                 ArrayRef<bool>{it.whole})
                                 .getResult();
                       return v;
@@ -465,8 +520,12 @@ static LogicalResult rewriteConv(linalg::Conv2DNhwcHwcfOp conv, const WinogradMa
         zero);
   else
     output = init;
+  auto outputRow = [&](ImplicitLocOpBuilder &b, Value n,
+                       Value ty) -> SmallVector<OpFoldResult> {
+    return {n, affineIndex(b, ty, m, 0), b.getIndexAttr(0), b.getIndexAttr(0)};
+  };
   output = emitTileLoops(
-      b, s, s.f, lanes, output,
+      b, s, s.f, lanes, threads, RowSlice{outputRow, {1, m, paddedW, s.f}}, output,
       [&](ImplicitLocOpBuilder &b, const TileIteration &it, Value y) -> Value {
         Value p = tileIndex(b, s, it.n, it.ty, it.tx);
         SmallVector<Value> tile(a * a);
@@ -479,18 +538,21 @@ static LogicalResult rewriteConv(linalg::Conv2DNhwcHwcfOp conv, const WinogradMa
             b, m, a, [&](int r, int k) { return w.at(r, k); }, tile);
         for (int i = 0; i < m; ++i) {
           Value h = affineIndex(b, it.ty, m, i);
+          Value hCarried = affineIndex(b, it.carriedTy, m, i);
           for (int j = 0; j < m; ++j) {
-            SmallVector<Value> at = {it.n, h, affineIndex(b, it.tx, m, j), it.channel};
+            Value x = affineIndex(b, it.tx, m, j);
+            SmallVector<Value> at = {it.n, h, x, it.channel};
+            SmallVector<Value> atCarried = {it.carriedN, hCarried, x, it.channel};
             Value value = result[i * m + j];
             if (accumulate)
               value = arith::AddFOp::create(
                   b,
-                  vector::TransferReadOp::create(b, it.vectorType, y, at, zero,
+                  vector::TransferReadOp::create(b, it.vectorType, y, atCarried, zero,
                                                  ArrayRef<bool>{it.whole}),
                   value);
             if (epilogue)
               value = emitEpilogue(b, epilogue, convResult, value, at, it.vectorType, it.whole);
-            y = vector::TransferWriteOp::create(b, value, y, at, ArrayRef<bool>{it.whole})
+            y = vector::TransferWriteOp::create(b, value, y, atCarried, ArrayRef<bool>{it.whole})
                     .getResult();
           }
         }
@@ -520,12 +582,15 @@ struct WinogradPass : public dltune::impl::DLTuneWinogradBase<WinogradPass> {
                                  << static_cast<int64_t>(outputTile);
       return signalPassFailure();
     }
-    if (lanes < 0 || minChannels < 0 || minTiles < 0) {
-      getOperation().emitError() << "dltune-winograd: lanes, min-channels and min-tiles "
-                                    "must not be negative";
+    if (lanes < 0 || minChannels < 0 || minTiles < 0 || threads < 0) {
+      getOperation().emitError() << "dltune-winograd: lanes, threads, min-channels and "
+                                    "min-tiles must not be negative";
       return signalPassFailure();
     }
     int64_t vectorLanes = lanes > 0 ? lanes : CpuTarget::getHost(1).lanes;
+    int64_t transformThreads =
+        threads > 0 ? static_cast<int64_t>(threads)
+                    : std::max<int64_t>(1, std::thread::hardware_concurrency());
     // One elementwise generic per conv epilogue (bias, ReLU, residual add),
     // as --dltune-annotate makes them.
     if (fuseEpilogues && failed(mergeElementwiseChains(getOperation())))
@@ -536,8 +601,8 @@ struct WinogradPass : public dltune::impl::DLTuneWinogradBase<WinogradPass> {
     for (linalg::Conv2DNhwcHwcfOp conv : convs) {
       std::string whyNot;
       Location loc = conv.getLoc();
-      if (failed(rewriteConv(conv, *matrices, vectorLanes, minChannels, minTiles,
-                             fuseEpilogues, whyNot)))
+      if (failed(rewriteConv(conv, *matrices, vectorLanes, transformThreads, minChannels,
+                             minTiles, fuseEpilogues, whyNot)))
         emitRemark(loc) << "dltune-winograd: left alone: " << whyNot;
     }
   }

@@ -7,22 +7,29 @@
 // each function run untuned (direct) and after the rewrite, outputs compared.
 // RUN: dltune-opt --dltune-winograd="min-channels=1 lanes=4" %s -o %t.f2.mlir 2>/dev/null
 // RUN: dltune-opt --dltune-winograd="min-channels=1 lanes=4 output-tile=4" %s -o %t.f4.mlir 2>/dev/null
+// With threads=2 the transforms' tile rows are an scf.forall (run by two
+// OpenMP threads): the same numbers again.
+// RUN: dltune-opt --dltune-winograd="min-channels=1 lanes=4 threads=2" %s -o %t.f2t.mlir 2>/dev/null
 // RUN: dltune run %s --entry odd_accumulate --repeat 1 --warmup 0 --save-output %t.acc.ref.npy
 // RUN: dltune run %t.f2.mlir --entry odd_accumulate --repeat 1 --warmup 0 --save-output %t.acc.f2.npy
 // RUN: dltune run %t.f4.mlir --entry odd_accumulate --repeat 1 --warmup 0 --save-output %t.acc.f4.npy
+// RUN: dltune run %t.f2t.mlir --entry odd_accumulate --repeat 1 --warmup 0 --save-output %t.acc.f2t.npy
 // RUN: dltune run %s --entry zero_init --repeat 1 --warmup 0 --save-output %t.zero.ref.npy
 // RUN: dltune run %t.f2.mlir --entry zero_init --repeat 1 --warmup 0 --save-output %t.zero.f2.npy
 // RUN: dltune run %t.f4.mlir --entry zero_init --repeat 1 --warmup 0 --save-output %t.zero.f4.npy
-// RUN: %python %S/Inputs/allclose.py %t.acc.ref.npy %t.acc.f2.npy %t.acc.f4.npy
-// RUN: %python %S/Inputs/allclose.py %t.zero.ref.npy %t.zero.f2.npy %t.zero.f4.npy
+// RUN: dltune run %t.f2t.mlir --entry zero_init --repeat 1 --warmup 0 --save-output %t.zero.f2t.npy
+// RUN: %python %S/Inputs/allclose.py %t.acc.ref.npy %t.acc.f2.npy %t.acc.f4.npy %t.acc.f2t.npy
+// RUN: %python %S/Inputs/allclose.py %t.zero.ref.npy %t.zero.f2.npy %t.zero.f4.npy %t.zero.f2t.npy
 // RUN: dltune run %s --entry epilogue --repeat 1 --warmup 0 --save-output %t.epi.ref.npy
 // RUN: dltune run %t.f2.mlir --entry epilogue --repeat 1 --warmup 0 --save-output %t.epi.f2.npy
 // RUN: dltune run %t.f4.mlir --entry epilogue --repeat 1 --warmup 0 --save-output %t.epi.f4.npy
-// RUN: %python %S/Inputs/allclose.py %t.epi.ref.npy %t.epi.f2.npy %t.epi.f4.npy
+// RUN: dltune run %t.f2t.mlir --entry epilogue --repeat 1 --warmup 0 --save-output %t.epi.f2t.npy
+// RUN: %python %S/Inputs/allclose.py %t.epi.ref.npy %t.epi.f2.npy %t.epi.f4.npy %t.epi.f2t.npy
 // RUN: dltune run %s --entry accumulate_epilogue --repeat 1 --warmup 0 --save-output %t.ae.ref.npy
 // RUN: dltune run %t.f2.mlir --entry accumulate_epilogue --repeat 1 --warmup 0 --save-output %t.ae.f2.npy
 // RUN: dltune run %t.f4.mlir --entry accumulate_epilogue --repeat 1 --warmup 0 --save-output %t.ae.f4.npy
-// RUN: %python %S/Inputs/allclose.py %t.ae.ref.npy %t.ae.f2.npy %t.ae.f4.npy
+// RUN: dltune run %t.f2t.mlir --entry accumulate_epilogue --repeat 1 --warmup 0 --save-output %t.ae.f2t.npy
+// RUN: %python %S/Inputs/allclose.py %t.ae.ref.npy %t.ae.f2.npy %t.ae.f4.npy %t.ae.f2t.npy
 // And scheduled with default configs (the matmul tiled, packed, vectorized).
 // RUN: dltune run %t.f2.mlir --entry odd_accumulate --default-config --repeat 1 --warmup 0 --save-output %t.acc.f2d.npy
 // RUN: %python %S/Inputs/allclose.py %t.acc.ref.npy %t.acc.f2d.npy
@@ -227,6 +234,23 @@ func.func @left_alone(%x: tensor<1x9x9x6xf32>, %w: tensor<3x3x6x5xf32>, %w5: ten
 // UNFUSED-LABEL: func.func @accumulate_epilogue
 // UNFUSED: linalg.batch_matmul
 // UNFUSED: linalg.generic
+
+// threads=2: each transform is one scf.forall over the n x tilesH tile rows
+// (zero_init: batch 2, 4x4 outputs: 4 rows), writing its row's slice.
+// RUN: FileCheck %s --check-prefix=THREADS < %t.f2t.mlir
+// THREADS-LABEL: func.func @zero_init
+// THREADS: scf.forall (%{{.*}}) in (4) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<16x8x6xf32>)
+// THREADS: arith.divui
+// THREADS: arith.remui
+// THREADS: tensor.extract_slice %{{.*}}[0, %{{.*}}, 0] [16, 2, 6] [1, 1, 1]
+// THREADS: tensor.parallel_insert_slice %{{.*}} into %{{.*}}[0, %{{.*}}, 0] [16, 2, 6] [1, 1, 1]
+// THREADS: dltune.num_threads = 2 : i64
+// THREADS: linalg.batch_matmul
+// THREADS: scf.forall (%{{.*}}) in (4) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<2x4x4x5xf32>)
+// THREADS: tensor.parallel_insert_slice %{{.*}} into %{{.*}}[%{{.*}}, %{{.*}}, 0, 0] [1, 2, 4, 5] [1, 1, 1, 1]
+// THREADS: dltune.num_threads = 2 : i64
+// RUN: not dltune-opt --dltune-winograd="threads=-1" %s 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// NEGATIVE: error: dltune-winograd: lanes, threads, min-channels and min-tiles must not be negative
 
 // RUN: not dltune-opt --dltune-winograd="output-tile=3" %s 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: error: dltune-winograd: output-tile must be 2 or 4, got 3

@@ -19,8 +19,9 @@ using namespace mlir;
 namespace dltune_tool {
 
 std::string getDefaultConfigPipeline(int threads, bool winograd) {
-  return std::string(winograd ? "dltune-winograd," : "") +
-         "dltune-annotate{default-config=true threads=" + std::to_string(threads) + "}";
+  std::string count = std::to_string(threads);
+  return (winograd ? "dltune-winograd{threads=" + count + "}," : std::string()) +
+         "dltune-annotate{default-config=true threads=" + count + "}";
 }
 
 std::string formatNumber(double v) {

@@ -171,7 +171,9 @@ int tuneCommand() {
     std::string err;
     llvm::raw_string_ostream os(err);
     bool rewrite = winograd && options.target != "gpu"; // CPU vector code
-    if (failed(parsePassPipeline(std::string(rewrite ? "dltune-winograd," : "") +
+    if (failed(parsePassPipeline((rewrite ? "dltune-winograd{threads=" + std::to_string(threads) +
+                                                "},"
+                                          : std::string()) +
                                      "dltune-annotate{threads=" + std::to_string(threads) +
                                      " target=" + options.target + "}",
                                  pm, os)))

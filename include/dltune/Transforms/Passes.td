@@ -198,6 +198,9 @@ def DLTuneWinograd : Pass<"dltune-winograd", "ModuleOp"> {
     or `dltune.schedule` attribute (CPU only: the pass emits CPU vector
     code).
 
+    With `threads` above 1 each transform's tile rows are one `scf.forall`
+    with `dltune.num_threads` (OpenMP after `--dltune-lower-cpu`).
+
     `--check` and the tuner's model references run the model without it,
     so they check it; `dltune run|compile|tune --winograd=false` turns it
     off for A/B comparisons.
@@ -211,6 +214,9 @@ def DLTuneWinograd : Pass<"dltune-winograd", "ModuleOp"> {
            "leave convolutions with fewer output tiles alone">,
     Option<"lanes", "lanes", "int64_t", /*default=*/"0",
            "f32 lanes of the transforms' vectors (0: this machine's)">,
+    Option<"threads", "threads", "int64_t", /*default=*/"1",
+           "threads of the input and output transforms (0: all cores); "
+           "above 1 their tile rows are an scf.forall with that team size">,
     Option<"fuseEpilogues", "fuse-epilogues", "bool", /*default=*/"true",
            "compute each conv's elementwise epilogue in its output transform">,
   ];

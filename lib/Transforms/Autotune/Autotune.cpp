@@ -131,8 +131,11 @@ void mlir::dltune::registerDLTuneTuningPipeline() {
         DLTuneAnnotateOptions annotate;
         annotate.numThreads = opts.threads;
         annotate.target = tune.target;
-        if (opts.winograd && tune.target != "gpu")
-          pm.addPass(createDLTuneWinograd());
+        if (opts.winograd && tune.target != "gpu") {
+          DLTuneWinogradOptions winograd;
+          winograd.threads = opts.threads;
+          pm.addPass(createDLTuneWinograd(winograd));
+        }
         pm.addPass(createDLTuneAnnotate(annotate));
         pm.addPass(createDLTuneAutotune(tune));
         pm.addPass(createDLTuneApply());
