@@ -73,12 +73,28 @@ MODELS = {
         ("dedispersion_milo/W7800.json.gz", 1),
         ("hotspot_milo/W7800_partial_9c18e9b.json.gz", 3),
     ],
+    # Held out again (fourteenth session): every single device of the hub
+    # with the kernels recorded on it, weights as in the single-device
+    # models above, declared before any scheduler ran on them (after
+    # dynatune's share cap was chosen on the six above).
+    "rtx2080ti": [("rtx_gemm_clblast/RTX_2080_Ti.json.gz", 3),
+                  ("rtx_convolution/RTX_2080_Ti.json.gz", 8),
+                  ("rtx_pnpoly/RTX_2080_Ti.json.gz", 2)],
+    "titan": [("rtx_gemm_clblast/RTX_Titan.json.gz", 3),
+              ("rtx_convolution/RTX_Titan.json.gz", 8),
+              ("rtx_pnpoly/RTX_Titan.json.gz", 2)],
+    "w7800": [("convolution_milo/W7800.json.gz", 6),
+              ("dedispersion_milo/W7800.json.gz", 1),
+              ("hotspot_milo/W7800_partial_9c18e9b.json.gz", 4)],
+    "a100": [("convolution_milo/A100.json.gz", 6), ("dedispersion_milo/A100.json.gz", 1)],
+    "mi250x": [("convolution_milo/MI250X.json.gz", 6), ("dedispersion_milo/MI250X.json.gz", 1)],
 }
 SCHEDULERS = ["sequential", "round-robin", "random", "flops", "gradient", "gradient-ms", "dynatune"]
 # Variants run with extra replay-model flags (ablation).
 VARIANTS = {"dynatune-paper": ["--scheduler", "dynatune", "--paper-dynatune"],
             "dynatune-curve": ["--scheduler", "dynatune", "--curve-reward"],
-            "dynatune-cost": ["--scheduler", "dynatune", "--cost-aware"]}
+            "dynatune-cost": ["--scheduler", "dynatune", "--cost-aware"],
+            "dynatune-cap": ["--scheduler", "dynatune", "--share-cap"]}
 
 
 def quartiles(xs):
@@ -190,6 +206,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=1, help="replays run at once")
     ap.add_argument("--schedulers", default=",".join(SCHEDULERS))
     ap.add_argument("--models", default=",".join(MODELS))
+    ap.add_argument("--fresh", action="store_true",
+                    help="drop the committed rows of pairs not run this time")
     ap.add_argument("--replot", action="store_true",
                     help="only redraw the figures from results/*.csv")
     args = ap.parse_args()
@@ -198,66 +216,99 @@ def main():
     if not os.path.isdir(HUB):
         sys.exit(f"datasets not found at {HUB}")
     dltune = os.path.join(args.build, "bin", "dltune")
-    os.makedirs(os.path.join(HERE, "results"), exist_ok=True)
-    out_rows, curves, best_of = [], [], {}
-    summary = []
+    res = os.path.join(HERE, "results")
+    os.makedirs(res, exist_ok=True)
+    pairs = [(m, s) for m in args.models.split(",") for s in args.schedulers.split(",")]
+    out_rows, curves = [], []
     with tempfile.TemporaryDirectory() as tmp:
-        pairs = [(m, s) for m in args.models.split(",") for s in args.schedulers.split(",")]
         # Replay is deterministic per seed, so runs may share the machine;
         # only the overhead column (wall seconds) feels it.
         with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
             results = list(pool.map(lambda p: run(dltune, p[0], p[1], args, tmp), pairs))
         for (model, sched), (best, rows, overhead, wall) in zip(pairs, results):
-            per = {"5": [], "1": []}
             for seed, trace in sorted(rows.items()):
                 r5 = reach(trace, 1.05 * best)
                 r1 = reach(trace, 1.01 * best)
-                per["5"].append(r5)
-                per["1"].append(r1)
                 out_rows.append([model, sched, seed, r5[0], r5[1], r1[0], r1[1],
                                  trace[-1][1], best, overhead[seed] if seed < len(overhead) else ""])
             n = max(len(t) for t in rows.values())
             for k in range(n):
                 lat = [t[min(k, len(t) - 1)][1] for t in rows.values()]
                 curves.append([model, sched, k + 1, statistics.median(lat)])
-            summary.append((model, sched, per, overhead, len(rows), wall,
-                            statistics.median(t[-1][1] for t in rows.values()) / best))
-            best_of[model] = best
             print(f"# {model} {sched}: {len(rows)} seeds in {wall:.0f} s", file=sys.stderr)
-    with open(os.path.join(HERE, "results", "schedulers.csv"), "w", newline="") as f:
+    # Rows of (model, scheduler) pairs not run this time are kept, so a
+    # change to one scheduler is re-measured without replaying the others
+    # (replay is deterministic per seed: their rows would come out the same)
+    # unless --fresh.
+    header = ["model", "scheduler", "seed", "trials_to_5pct", "sim_s_to_5pct",
+              "trials_to_1pct", "sim_s_to_1pct", "final_model_latency_ms",
+              "best_reachable_ms", "scheduler_overhead_pct"]
+    ran = set(pairs)
+    kept_rows = [] if args.fresh else [r for r in read_csv(os.path.join(res, "schedulers.csv"))
+                                       if (r[0], r[1]) not in ran]
+    kept_curves = [] if args.fresh else [
+        r for r in read_csv(os.path.join(res, "schedulers_curves.csv")) if (r[0], r[1]) not in ran]
+    all_rows = kept_rows + [[str(v) for v in r] for r in out_rows]
+    with open(os.path.join(res, "schedulers.csv"), "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["model", "scheduler", "seed", "trials_to_5pct", "sim_s_to_5pct",
-                    "trials_to_1pct", "sim_s_to_1pct", "final_model_latency_ms",
-                    "best_reachable_ms", "scheduler_overhead_pct"])
-        w.writerows(out_rows)
-    with open(os.path.join(HERE, "results", "schedulers_curves.csv"), "w", newline="") as f:
+        w.writerow(header)
+        w.writerows(all_rows)
+    with open(os.path.join(res, "schedulers_curves.csv"), "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["model", "scheduler", "trial", "median_model_latency_ms"])
-        w.writerows(curves)
+        w.writerows(kept_curves + curves)
+    summarize(all_rows, args)
+    replot()
 
+
+def read_csv(path):
+    """The data rows of a results CSV (empty when there is none)."""
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        return [r for r in csv.reader(f)][1:]
+
+
+def summarize(rows, args):
+    """Prints the table and the speed-ups of dynatune from schedulers.csv rows."""
+    per = {}
+    for r in rows:
+        model, sched = r[0], r[1]
+        per.setdefault((model, sched), []).append(
+            ((float(r[3]), float(r[4])), (float(r[5]), float(r[6])), float(r[7]), float(r[8]),
+             float(r[9]) if r[9] else float("nan")))
+    models = [m for m in MODELS if any(k[0] == m for k in per)]
+    scheds = []
+    for k in per:
+        if k[1] not in scheds:
+            scheds.append(k[1])
     print(f"strategy {args.strategy}/{args.cost_model}, {args.trials_per_task} measurements per task "
           f"(the model's budget), "
-          f"slot {args.slot}, {args.seeds} seeds; median [quartiles]; n = seeds that got there")
-    print(f"{'model':8} {'scheduler':12} {'trials to 5%':>18} {'n':>3} {'sim s to 5%':>20} "
+          f"slot {args.slot}; median [quartiles] over seeds; n = seeds that got there")
+    print(f"{'model':9} {'scheduler':12} {'trials to 5%':>18} {'n':>3} {'sim s to 5%':>20} "
           f"{'trials to 1%':>18} {'n':>3} {'sim s to 1%':>20} {'final/best':>10} {'overhead%':>9}")
-    for model, sched, per, overhead, seeds, wall, final in summary:
-        cols = []
-        for key in ("5", "1"):
-            trials = [r[0] for r in per[key]]
-            secs = [r[1] for r in per[key]]
-            got = sum(1 for t in trials if t != float("inf"))
-            cols += [fmt(quartiles(trials)), str(got), fmt(quartiles(secs))]
-        ov = statistics.median(overhead) if overhead else float("nan")
-        print(f"{model:8} {sched:12} {cols[0]:>18} {cols[1]:>3} {cols[2]:>20} {cols[3]:>18} "
-              f"{cols[4]:>3} {cols[5]:>20} {final:10.3f} {ov:9.3f}")
+    med = {}
+    for model in models:
+        for sched in scheds:
+            got = per.get((model, sched))
+            if not got:
+                continue
+            cols = []
+            for key in (0, 1):
+                trials = [g[key][0] for g in got]
+                secs = [g[key][1] for g in got]
+                cols += [fmt(quartiles(trials)), str(sum(1 for t in trials if t != float("inf"))),
+                         fmt(quartiles(secs))]
+            med[(model, sched)] = [statistics.median(g[0][i] for g in got) for i in (0, 1)]
+            final = statistics.median(g[2] for g in got) / got[0][3]
+            ov = statistics.median(g[4] for g in got)
+            print(f"{model:9} {sched:12} {cols[0]:>18} {cols[1]:>3} {cols[2]:>20} {cols[3]:>18} "
+                  f"{cols[4]:>3} {cols[5]:>20} {final:10.3f} {ov:9.3f}")
     # Issue 10's targets: DynaTune reaches 5% of the best reachable latency
     # 2x sooner than sequential and 1.2x sooner than gradient (medians).
-    med = {}
-    for model, sched, per, *_ in summary:
-        med[(model, sched)] = [statistics.median(r[i] for r in per["5"]) for i in (0, 1)]
     print("\nspeed-up of dynatune to 5% (median trials; median simulated s): "
           "target >= 2 vs sequential, >= 1.2 vs gradient")
-    for model in args.models.split(","):
+    for model in models:
         if (model, "dynatune") not in med:
             continue
         cols = []
@@ -265,9 +316,7 @@ def main():
             if (model, other) in med:
                 a, b = med[(model, other)], med[(model, "dynatune")]
                 cols.append(f"vs {other} {a[0] / b[0]:.2f}x; {a[1] / b[1]:.2f}x")
-        print(f"{model:8} " + "   ".join(cols))
-    plot(args.models.split(","), args.schedulers.split(","), curves, best_of)
-
+        print(f"{model:9} " + "   ".join(cols))
 
 if __name__ == "__main__":
     main()

@@ -12,7 +12,7 @@
 // Tasks that have not had a slot (or have fewer than 3 measurements) come
 // first, the one that costs the model most first.
 //
-// Six changes to the paper, each an option (SchedulerOptions):
+// Six changes to the paper (five on by default), each an option (SchedulerOptions):
 //  - normalizeReward: r_k is in percent of the current model latency, so C
 //    means the same on any model (the paper adds ms to a unitless bonus and
 //    needs C = 0.2 below 1 ms). Not scaled by the round's largest reward:
@@ -30,13 +30,16 @@
 //    10x more on some tasks than on others);
 //  - similarityPrior: a task's (b, c) get a Gaussian prior from the curve
 //    of a similar task (same kind and FLOP class) with more measurements.
-//  - shareCap (default): no slot can save more than a task costs the
-//    model, so a task's UCB is clipped at its share of the model latency
-//    (percent, the reward's unit), and an untried task, whose bonus is
-//    unbounded, is worth its share instead of coming first whatever it
-//    costs: a task at 0.01% of the model no longer takes a slot before a
-//    task at 40% has had its second (on the rtx3060 replay model two such
-//    tasks took 64 of the ~400 measurements to 5%);
+//  - shareCap (off by default): no slot can save more than a task costs
+//    the model, so a task's UCB is clipped at its share of the model
+//    latency (percent, the reward's unit), and an untried task comes first
+//    only while no tried task's expected reward exceeds its share. On
+//    replay models with negligible tasks it saves their slots (rtx3060:
+//    402 -> 338 measurements to 5%); live, an untried task's latency is its
+//    unscheduled kernel's, most of which its first slot takes away, and on
+//    the encoder eight such tasks (7% of the final latency together) were
+//    never tried. Off until untried tasks are charged what they would run
+//    at without tuning (their default configuration);
 //  - gapReward (default): the reward is not read from the curve but from
 //    what the task's measurements say is left to gain,
 //      weight * current * log(median / best) / c_k,
@@ -120,6 +123,7 @@ public:
     meanCost = tried ? meanCost / tried : 0;
 
     std::vector<double> reward;
+    double largestReward = 0; // of the tried tasks
     for (size_t i : alive) {
       if (isUntried(i)) { // only with capByShare; no reward to predict yet
         reward.push_back(0);
@@ -131,6 +135,22 @@ public:
       if (o.costAware && meanCost > 0 && tasks[i].secondsPerSlot() > 0)
         r /= tasks[i].secondsPerSlot() / meanCost;
       reward.push_back(r);
+      largestReward = std::max(largestReward, r);
+    }
+    auto shareOf = [&](const TaskState &t) {
+      return 100 * t.weight * t.currentMs() / model.modelLatencyMs;
+    };
+    if (capByShare) {
+      // An untried task still comes first, the costliest first, unless a
+      // tried task is expected (not optimistically) to save more than the
+      // untried task's whole latency.
+      std::optional<size_t> untried;
+      for (size_t i : alive)
+        if (isUntried(i) && shareOf(tasks[i]) >= largestReward &&
+            (!untried || shareOf(tasks[i]) > shareOf(tasks[*untried])))
+          untried = i;
+      if (untried)
+        return SlotRequest{*untried, 0};
     }
     double logT = std::log(static_cast<double>(model.slotsDone + 1));
     size_t best = 0;
@@ -142,7 +162,7 @@ public:
         // No slot can save more than the task costs the model: its upper
         // confidence bound stops at its share, and an untried task (whose
         // bonus is unbounded) is worth exactly its share.
-        double share = 100 * t.weight * t.currentMs() / model.modelLatencyMs;
+        double share = shareOf(t);
         u = isUntried(alive[k]) ? share
                                 : std::min(share, reward[k] + std::sqrt(o.ucbC * logT / t.slots));
       } else {

@@ -24,7 +24,7 @@
 // RUN: dltune replay-model --task %dltune_src/test/Inputs/kt-grid.json:2 --task %dltune_src/test/Inputs/kt-small.json --scheduler sequential --strategy grid --trials 221 --early-stop 0 | FileCheck %s --check-prefix=ALL
 // RUN: dltune replay-model --task %dltune_src/test/Inputs/kt-grid.json:2 --task %dltune_src/test/Inputs/kt-small.json --scheduler dynatune --strategy grid --trials 221 | FileCheck %s --check-prefix=ALL
 // RUN: dltune replay-model --task %dltune_src/test/Inputs/kt-grid.json:2 --task %dltune_src/test/Inputs/kt-small.json --scheduler dynatune --curve-reward --cost-aware --strategy grid --trials 221 | FileCheck %s --check-prefix=ALL
-// RUN: dltune replay-model --task %dltune_src/test/Inputs/kt-grid.json:2 --task %dltune_src/test/Inputs/kt-small.json --scheduler dynatune --share-cap=false --strategy grid --trials 221 | FileCheck %s --check-prefix=ALL
+// RUN: dltune replay-model --task %dltune_src/test/Inputs/kt-grid.json:2 --task %dltune_src/test/Inputs/kt-small.json --scheduler dynatune --share-cap --strategy grid --trials 221 | FileCheck %s --check-prefix=ALL
 // ALL: 221 measurements, model latency 10.15 ms -> 3.6 ms (1.000x the best reachable)
 // RUN: dltune replay-model --task %dltune_src/test/Inputs/kt-grid.json:2 --task %dltune_src/test/Inputs/kt-small.json --scheduler gradient --strategy sa --plan-size 16 --first-fit 16 --trials 40 --seeds 2 | FileCheck %s --check-prefix=SEEDS
 // RUN: dltune replay-model --task %dltune_src/test/Inputs/kt-grid.json --scheduler gradient-ms --trials 8 | FileCheck %s --check-prefix=ONE

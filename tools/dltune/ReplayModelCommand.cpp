@@ -58,7 +58,7 @@ static cl::opt<double> ucbC("ucb-c", cl::desc("dynatune: the UCB exploration con
                             cl::init(2.0), cl::sub(replayModelCmd));
 static cl::opt<bool> paperDynaTune("paper-dynatune",
                                    cl::desc("dynatune without this project's changes (raw ms "
-                                            "rewards, no cost weighting, no similarity priors, curves that need not saturate, the curve reward, untried tasks first)"),
+                                            "rewards, no cost weighting, no similarity priors, curves that need not saturate, the curve reward)"),
                                    cl::sub(replayModelCmd));
 static cl::opt<bool> curveReward("curve-reward",
                                   cl::desc("dynatune: the reward from the learning curves (the "
@@ -70,9 +70,9 @@ static cl::opt<bool> costAware("cost-aware",
                                 cl::sub(replayModelCmd));
 static cl::opt<bool> shareCap("share-cap",
                               cl::desc("dynatune: clip each task's UCB at its share of the "
-                                       "model latency; untried tasks are worth their share "
-                                       "(--share-cap=false: untried tasks first)"),
-                              cl::init(true), cl::sub(replayModelCmd));
+                                       "model latency; an untried task waits while a tried "
+                                       "task's expected reward exceeds its share"),
+                              cl::sub(replayModelCmd));
 static cl::opt<double> latencyGoal("latency-goal", cl::desc("Stop at this model latency, ms (0: "
                                                             "none)"),
                                    cl::init(0), cl::sub(replayModelCmd));
@@ -169,13 +169,13 @@ int replayModelCommand() {
   so.ucbC = ucbC;
   if (paperDynaTune)
     so.normalizeReward = so.costAware = so.similarityPrior = so.saturatingCurves =
-        so.gapReward = so.shareCap = false;
+        so.gapReward = false;
   if (curveReward)
     so.gapReward = false;
   if (costAware)
     so.costAware = true;
-  if (!shareCap)
-    so.shareCap = false;
+  if (shareCap)
+    so.shareCap = true;
   // Refuse a bad scheduler name before loading the files.
   if (auto check = createTaskScheduler(schedulerName, so); !check)
     return fail(llvm::toString(check.takeError()));

@@ -357,19 +357,26 @@ TEST(TaskScheduler, DynaTuneGapRewardDecaysWithSlots) {
   EXPECT_EQ(pick(*make("dynatune", o), fresh, 8), 1u);
 }
 
-// shareCap (default): no slot saves more than a task costs the model. An
-// untried task at 0.02% of the model latency waits while a task at ~100%
-// with a measured spread is worth more (the paper's rule, shareCap off,
-// tries it first); and a tried task with a wide spread but a 0.5% share
-// loses to the heavy task although its reward and bonus are larger.
+// shareCap (off by default): no slot saves more than a task costs the model. An
+// untried task at 0.02% of the model latency waits while a tried task is
+// expected to save more than that (the paper's rule, shareCap off, tries it
+// first); and a tried task with a wide spread but a 0.5% share loses to the
+// heavy task although its reward and bonus are larger.
 TEST(TaskScheduler, DynaTuneShareCapBoundsEachTaskByItsShare) {
   SchedulerOptions capped, uncapped;
-  uncapped.shareCap = false;
+  capped.shareCap = true;
   std::vector<TaskState> t = {task(1, 100), task(2, 0.01)};
   giveMeasuredSlot(t[0], {98, 99, 100, 120});
   // Task 0: r = 98 x log(100/98) = 1.98 ms (2.0%) + bonus sqrt(2 ln 2) = 3.2.
   EXPECT_EQ(pick(*make("dynatune", capped), t, 8), 0u);
   EXPECT_EQ(pick(*make("dynatune", uncapped), t, 8), 1u);
+  // An untried task whose share (2.5 / 100.5 = 2.49%) exceeds every tried
+  // task's expected reward (1.98 ms = 1.97%) still comes first, although
+  // the tried task's UCB (1.97 + 1.18 = 3.15) is larger.
+  t[1] = task(1, 2.5);
+  EXPECT_EQ(pick(*make("dynatune", capped), t, 8), 1u);
+  t[1] = task(1, 1.5); // 1.51%: below the expected reward, it waits
+  EXPECT_EQ(pick(*make("dynatune", capped), t, 8), 0u);
 
   std::vector<TaskState> u = {task(1, 100), task(1, 10)};
   for (int k = 0; k < 3; ++k)

@@ -100,9 +100,13 @@ struct SchedulerOptions {
   /// instead of its learning curve; with it the curve options do nothing.
   bool gapReward = true;
   /// A task's upper confidence bound is clipped at its share of the model
-  /// latency, and an untried task is worth its share (instead of first).
-  /// Needs normalizeReward (the share is in the reward's unit).
-  bool shareCap = true;
+  /// latency, and an untried task comes first only while no tried task's
+  /// expected reward exceeds its share (else it is worth its share).
+  /// Needs normalizeReward (the share is in the reward's unit). Off: it
+  /// helps on replay models with negligible tasks but starved eight small
+  /// tasks of the live encoder, whose first slot takes most of their
+  /// (unscheduled) untuned latency (docs/task-schedulers.md, change 6).
+  bool shareCap = false;
 };
 
 class TaskScheduler {
