@@ -803,6 +803,26 @@ void mlir::dltune::printModelSummary(llvm::ArrayRef<TaskSummary> tasks, llvm::ra
   os << "\n";
 }
 
+/// For a task apply-best has no usable record of: an op without a
+/// configuration would not be scheduled at all (naive loops), so each op
+/// keeps the configuration it has or gets the generated default (this
+/// host's, as getGeneratedDefaultConfig says): a database tuned before a
+/// change of task identity (a new epilogue, a new dltune) must not slow the
+/// model down. `why` goes into a remark, or a warning with `warn`.
+static void attachFallbackConfig(TuningTask &task, const std::string &why, bool warn) {
+  std::optional<Config> fallback = getGeneratedDefaultConfig(task);
+  for (Operation *op : task.ops) {
+    const char *outcome = "; keeps its configuration";
+    if (!op->hasAttr(DLTuneDialect::kConfigAttrName)) {
+      if (fallback)
+        op->setAttr(DLTuneDialect::kConfigAttrName,
+                    ConfigAttr::get(op->getContext(), task.space, *fallback));
+      outcome = fallback ? "; the default configuration attached" : "; left without a configuration";
+    }
+    (warn ? op->emitWarning() : op->emitRemark()) << "dltune-apply-best: " << why << outcome;
+  }
+}
+
 llvm::Expected<int> mlir::dltune::applyBestFromDatabase(ModuleOp module,
                                                         const std::string &dbPath,
                                                         const std::string &target) {
@@ -833,26 +853,8 @@ llvm::Expected<int> mlir::dltune::applyBestFromDatabase(ModuleOp module,
       best = *b;
     }
     if (!best) {
-      // An op without a configuration would not be scheduled at all (naive
-      // loops), so it keeps the one it has or gets the default --dltune-
-      // annotate would give it: a database tuned before a change of task
-      // identity (a new epilogue, a new dltune) must not slow the model down.
-      std::string why = "no successful measurement of this task in '" + dbPath + "'";
-      if (task.ops.front()->hasAttr(DLTuneDialect::kConfigAttrName)) {
-        for (Operation *op : task.ops)
-          op->emitRemark() << "dltune-apply-best: " << why << "; keeps its configuration";
-        continue;
-      }
-      std::optional<Config> fallback = getGeneratedDefaultConfig(task);
-      if (fallback) {
-        for (Operation *op : task.ops)
-          op->setAttr(DLTuneDialect::kConfigAttrName,
-                      ConfigAttr::get(op->getContext(), task.space, *fallback));
-      }
-      for (Operation *op : task.ops)
-        op->emitRemark() << "dltune-apply-best: " << why
-                         << (fallback ? "; the default configuration attached"
-                                      : "; left without a configuration");
+      attachFallbackConfig(task, "no successful measurement of this task in '" + dbPath + "'",
+                           /*warn=*/false);
       continue;
     }
     if (best->generator != getGeneratorString())
@@ -864,10 +866,8 @@ llvm::Expected<int> mlir::dltune::applyBestFromDatabase(ModuleOp module,
                           << ", not " << getGeneratorString()
                           << "; re-measure it (dltune tune --remeasure) to be sure";
     if (llvm::Error err = attachConfig(task, best->config)) {
-      std::string why = llvm::toString(std::move(err));
-      for (Operation *op : task.ops)
-        op->emitWarning() << "dltune-apply-best: " << why
-                          << "; left without a configuration (re-tune it)";
+      attachFallbackConfig(task, llvm::toString(std::move(err)) + "; re-tune it",
+                           /*warn=*/true);
       continue;
     }
     ++applied;

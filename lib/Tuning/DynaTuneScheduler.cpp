@@ -10,7 +10,8 @@
 // than 20%): the mean over posterior samples of
 //   weight * max(0, current - untuned / f(trials + slot)).
 // Tasks that have not had a slot (or have fewer than 3 measurements) come
-// first, the one that costs the model most first.
+// first, the one that costs the model most first (with shareCap, only while
+// no tried task is expected to save more than such a task's whole share).
 //
 // Six changes to the paper (five on by default), each an option (SchedulerOptions):
 //  - normalizeReward: r_k is in percent of the current model latency, so C
@@ -132,10 +133,11 @@ public:
       double r = expectedReduction(tasks, i, model.slotTrials);
       if (o.normalizeReward && model.modelLatencyMs > 0)
         r *= 100 / model.modelLatencyMs;
+      // In percent of the model, the share's unit, before any cost weighting.
+      largestReward = std::max(largestReward, r);
       if (o.costAware && meanCost > 0 && tasks[i].secondsPerSlot() > 0)
         r /= tasks[i].secondsPerSlot() / meanCost;
       reward.push_back(r);
-      largestReward = std::max(largestReward, r);
     }
     auto shareOf = [&](const TaskState &t) {
       return 100 * t.weight * t.currentMs() / model.modelLatencyMs;

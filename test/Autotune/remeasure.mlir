@@ -33,12 +33,14 @@
 // FRESH-NOT: was measured with
 // FRESH: linalg.matmul {dltune.config = #dltune.config<
 // A record from before a knob existed (no pack_a/pack_b) does not fit the
-// space: apply-best says so and attaches nothing rather than a guess.
+// space: apply-best says so and attaches the default configuration, not a
+// guess at the record's missing knobs (without one the op would not be
+// scheduled at all).
 // RUN: cp %t/r.db %t/old.db
 // RUN: python3 -c "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); [c.execute(\"update \" + t + \" set config = replace(config, ?, '')\", (v,)) for t in ('records', 'confirmations') for v in (',pack_a=0', ',pack_a=1', ',pack_b=0', ',pack_b=1')]; c.commit()" %t/old.db
 // RUN: dltune-opt %s --dltune-annotate="threads=1" --dltune-apply-best=db=%t/old.db 2>&1 | FileCheck %s --check-prefix=NOFIT
-// NOFIT: warning: dltune-apply-best: the recorded configuration '{{[^']*}}' does not fit this task's space ({{.*}}pack_a{{.*}}); left without a configuration (re-tune it)
-// NOFIT-NOT: dltune.config = #dltune.config<
+// NOFIT: warning: dltune-apply-best: the recorded configuration '{{[^']*}}' does not fit this task's space ({{.*}}pack_a{{.*}}); re-tune it; the default configuration attached
+// NOFIT: linalg.matmul {dltune.config = #dltune.config<
 
 func.func @mm(%a: tensor<16x32xf32>, %b: tensor<32x16xf32>, %c: tensor<16x16xf32>) -> tensor<16x16xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<16x32xf32>, tensor<32x16xf32>)

@@ -48,6 +48,8 @@
 // CAP: seed 0: 6 measurements, {{.*}}; every task finished
 
 // Bad arguments.
+// RUN: not dltune replay-model --task %dltune_src/test/Inputs/kt-grid.json --scheduler dynatune --paper-dynatune --share-cap 2>&1 | FileCheck %s --check-prefix=PAPERCAP
+// PAPERCAP: dltune: error: --share-cap needs rewards in percent of the model latency, which --paper-dynatune turns off
 // RUN: not dltune replay-model --task %dltune_src/test/Inputs/kt-grid.json --scheduler magic 2>&1 | FileCheck %s --check-prefix=SCHED
 // SCHED: dltune: error: unknown task scheduler 'magic' (known: sequential, round-robin, random, flops, gradient, gradient-ms, dynatune)
 // RUN: not dltune replay-model --task %t.missing 2>&1 | FileCheck %s --check-prefix=MISSING

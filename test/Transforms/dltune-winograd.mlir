@@ -249,6 +249,17 @@ func.func @left_alone(%x: tensor<1x9x9x6xf32>, %w: tensor<3x3x6x5xf32>, %w5: ten
 // THREADS: scf.forall (%{{.*}}) in (4) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<2x4x4x5xf32>)
 // THREADS: tensor.parallel_insert_slice %{{.*}} into %{{.*}}[%{{.*}}, %{{.*}}, 0, 0] [1, 2, 4, 5] [1, 1, 1, 1]
 // THREADS: dltune.num_threads = 2 : i64
+// The team size reaches OpenMP: both transforms of @zero_init become
+// omp.parallel regions of 2 threads (its matmul runs on 1 here).
+// RUN: dltune-opt %s --dltune-winograd="min-channels=1 lanes=4 threads=2" \
+// RUN:   --dltune-annotate="default-config=true threads=1" --dltune-apply --dltune-strip \
+// RUN:   --dltune-lower-cpu 2>/dev/null | FileCheck %s --check-prefix=OMP
+// OMP-LABEL: llvm.func @zero_init
+// OMP: %[[TWO:.*]] = llvm.mlir.constant(2 : i32) : i32
+// OMP: omp.parallel num_threads(%[[TWO]] : i32)
+// OMP: omp.parallel num_threads(%[[TWO]] : i32)
+// OMP-NOT: omp.parallel
+// OMP: llvm.return
 // RUN: not dltune-opt --dltune-winograd="threads=-1" %s 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 // NEGATIVE: error: dltune-winograd: lanes, threads, min-channels and min-tiles must not be negative
 

@@ -174,6 +174,9 @@ int replayModelCommand() {
     so.gapReward = false;
   if (costAware)
     so.costAware = true;
+  if (shareCap && paperDynaTune)
+    return fail("--share-cap needs rewards in percent of the model latency, which "
+                "--paper-dynatune turns off");
   if (shareCap)
     so.shareCap = true;
   // Refuse a bad scheduler name before loading the files.

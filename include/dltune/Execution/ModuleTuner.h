@@ -318,9 +318,11 @@ llvm::Expected<std::vector<TaskSummary>> tuneModule(ModuleOp module,
                                                     const TuningEventCallback &onEvent = {});
 
 /// Attaches the best known configuration from the database to every task
-/// of `module` without measuring; returns how many tasks got one. A task
-/// the database has no valid record of keeps the configuration its ops
-/// have, or gets the generated default configuration (a remark says which).
+/// of `module` without measuring; returns how many tasks got one. For a
+/// task the database has no valid record of, or whose record does not fit
+/// its space, each op keeps the configuration it has or gets the generated
+/// default configuration (a remark, or a warning for a record that does
+/// not fit, says which).
 llvm::Expected<int> applyBestFromDatabase(ModuleOp module, const std::string &dbPath,
                                           const std::string &target);
 
