@@ -8,8 +8,6 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
-#include <thread>
-
 namespace mlir::dltune {
 #define GEN_PASS_DEF_DLTUNEANNOTATE
 #include "dltune/Transforms/Passes.h.inc"
@@ -32,10 +30,7 @@ struct AnnotatePass : public dltune::impl::DLTuneAnnotateBase<AnnotatePass> {
     }
     ScheduleTarget schedTarget =
         target == "gpu" ? ScheduleTarget::GPU : ScheduleTarget::CPU;
-    int64_t threads = numThreads > 0
-                          ? static_cast<int64_t>(numThreads)
-                          : std::max<int64_t>(1, std::thread::hardware_concurrency());
-    CpuTarget cpu = CpuTarget::getHost(threads);
+    CpuTarget cpu = CpuTarget::getHost(CpuTarget::resolveThreads(numThreads));
     if (cpuLanes > 0)
       cpu.lanes = cpuLanes;
     if (cpuRegisters > 0)

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <thread>
 
 using namespace mlir;
 using namespace mlir::dltune;
@@ -470,6 +471,11 @@ static FailureOr<SchedulePlan> buildGpuPlan(const std::string &kind,
   plan.space = std::move(*space);
   plan.preferred = b.preferred;
   return plan;
+}
+
+int64_t CpuTarget::resolveThreads(int64_t requested) {
+  return requested > 0 ? requested
+                       : std::max<int64_t>(1, std::thread::hardware_concurrency());
 }
 
 CpuTarget CpuTarget::getHost(int64_t maxThreads) {

@@ -26,7 +26,6 @@
 
 #include <cstring>
 #include <functional>
-#include <thread>
 
 namespace mlir::dltune {
 #define GEN_PASS_DEF_DLTUNEWINOGRAD
@@ -180,10 +179,14 @@ static Value affineIndex(ImplicitLocOpBuilder &b, Value iv, int64_t scale, int64
   return v;
 }
 
+/// The index of tile row (n, ty): n * tilesH + ty.
+static Value rowIndex(ImplicitLocOpBuilder &b, const ConvShape &s, Value n, Value ty) {
+  return arith::AddIOp::create(b, affineIndex(b, n, s.tilesH, 0), ty);
+}
+
 /// p = (n * tilesH + ty) * tilesW + tx.
 static Value tileIndex(ImplicitLocOpBuilder &b, const ConvShape &s, Value n, Value ty, Value tx) {
-  Value row = arith::AddIOp::create(b, affineIndex(b, n, s.tilesH, 0), ty);
-  return arith::AddIOp::create(b, affineIndex(b, row, s.tilesW, 0), tx);
+  return arith::AddIOp::create(b, affineIndex(b, rowIndex(b, s, n, ty), s.tilesW, 0), tx);
 }
 
 static SmallVector<OpFoldResult> indexAttrs(OpBuilder &b, ArrayRef<int64_t> values) {
@@ -464,9 +467,8 @@ static LogicalResult rewriteConv(linalg::Conv2DNhwcHwcfOp conv, const WinogradMa
         indexAttrs(b, {a * a, s.paddedTiles - s.tiles, s.c}), indexAttrs(b, {1, 1, 1}));
   }
   auto inputRow = [&](ImplicitLocOpBuilder &b, Value n, Value ty) -> SmallVector<OpFoldResult> {
-    Value first = affineIndex(b, arith::AddIOp::create(b, affineIndex(b, n, s.tilesH, 0), ty),
-                              s.tilesW, 0);
-    return {b.getIndexAttr(0), first, b.getIndexAttr(0)};
+    return {b.getIndexAttr(0), affineIndex(b, rowIndex(b, s, n, ty), s.tilesW, 0),
+            b.getIndexAttr(0)};
   };
   transformedInput =
       emitTileLoops(b, s, s.c, lanes, threads, RowSlice{inputRow, {a * a, s.tilesW, s.c}},
@@ -588,9 +590,7 @@ struct WinogradPass : public dltune::impl::DLTuneWinogradBase<WinogradPass> {
       return signalPassFailure();
     }
     int64_t vectorLanes = lanes > 0 ? lanes : CpuTarget::getHost(1).lanes;
-    int64_t transformThreads =
-        threads > 0 ? static_cast<int64_t>(threads)
-                    : std::max<int64_t>(1, std::thread::hardware_concurrency());
+    int64_t transformThreads = CpuTarget::resolveThreads(threads);
     // One elementwise generic per conv epilogue (bias, ReLU, residual add),
     // as --dltune-annotate makes them.
     if (fuseEpilogues && failed(mergeElementwiseChains(getOperation())))

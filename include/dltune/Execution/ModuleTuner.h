@@ -22,7 +22,6 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
-
 #include <memory>
 #include <type_traits>
 

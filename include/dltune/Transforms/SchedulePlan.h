@@ -74,6 +74,9 @@ struct CpuTarget {
   int64_t l1Bytes = 32 << 10, l2Bytes = 512 << 10; // per core
   /// The machine this process runs on (HostCpu), with `maxThreads`.
   static CpuTarget getHost(int64_t maxThreads);
+  /// What a pass's `threads` option asks for: `requested`, or for 0 every
+  /// core of this machine (at least 1).
+  static int64_t resolveThreads(int64_t requested);
 };
 
 /// Builds the plan (and default space) for a supported op with static
