@@ -360,6 +360,7 @@ struct PreparedTask {
   TaskSummary summary;
   std::unique_ptr<TaskEvents> events;
   int64_t taskId = 0, unusable = 0, newTrials = 0;
+  std::optional<Config> defaultConfig; // dltune's default: measured first
   TuningHistory history;
   std::unique_ptr<SearchStrategy> strategy;
   std::unique_ptr<ProcessMeasurer> measurer; // moved to a ModelTask while scheduled
@@ -371,6 +372,27 @@ struct PreparedTask {
 
   ProcessMeasurer *measurerRef() const { return measurerPtr; }
 };
+
+/// The summary's defaultMs: the default configuration's confirmed median
+/// when this generator confirmed it, else its measurement.
+llvm::Error setDefaultLatency(PreparedTask &pt, const SearchSpace &space, Database &db,
+                              int64_t deviceId) {
+  if (!pt.defaultConfig)
+    return llvm::Error::success();
+  for (size_t i = 0; i < pt.history.configs.size(); ++i)
+    if (pt.history.configs[i] == *pt.defaultConfig && pt.history.records[i].isOk())
+      pt.summary.defaultMs = pt.history.records[i].timeMs;
+  llvm::Expected<std::vector<Confirmation>> confirmed =
+      db.getLatestConfirmations(pt.taskId, deviceId);
+  if (!confirmed)
+    return confirmed.takeError();
+  std::string defaultText = space.formatConfig(*pt.defaultConfig);
+  for (const Confirmation &c : *confirmed)
+    if (c.config == defaultText && std::isfinite(c.medianMs) &&
+        c.generator == getGeneratorString())
+      pt.summary.defaultMs = c.medianMs;
+  return llvm::Error::success();
+}
 
 /// Routes each result of a scheduled slot to its task's callbacks (the
 /// database first) with the model's state for the progress line.
@@ -423,6 +445,7 @@ llvm::Error runScheduled(std::vector<std::unique_ptr<PreparedTask>> &prepared,
   SchedulerOptions so;
   so.seed = options.seed;
   so.earlyStop = options.earlyStop;
+  so.shareCap = options.shareCap;
   llvm::Expected<std::unique_ptr<TaskScheduler>> scheduler =
       createTaskScheduler(options.scheduler, so);
   if (!scheduler)
@@ -442,6 +465,9 @@ llvm::Error runScheduled(std::vector<std::unique_ptr<PreparedTask>> &prepared,
     m.strategy = std::move(pt->strategy);
     m.measurer = std::move(pt->measurer);
     m.history = std::move(pt->history);
+    // What the op compiles to untuned (apply-best's fallback): the model's
+    // latency before tuning, and a task's weight in the scheduler.
+    m.untunedConfig = pt->defaultConfig;
     unusable += pt->unusable;
     modelTasks.push_back(std::move(m));
   }
@@ -512,6 +538,8 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
                                     getGeneratedDefaultConfig(task)))
       return e;
     summary.tuningSeconds = pt.measurerRef()->getClockSeconds();
+    if (llvm::Error e = setDefaultLatency(pt, task.space, **db, *deviceId))
+      return e;
     llvm::Expected<std::optional<MeasureRecord>> best = (*db)->getBest(pt.taskId, *deviceId);
     if (!best)
       return best.takeError();
@@ -697,6 +725,7 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
     // worse than no tuning.
     std::vector<Config> seeds;
     if (std::optional<Config> d = getGeneratedDefaultConfig(task)) {
+      pt.defaultConfig = d;
       seeds.push_back(*d);
       if (task.descriptor.target != "gpu")
         mo.anchorConfig = task.space.formatConfig(*d);
@@ -752,9 +781,10 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
 }
 
 void mlir::dltune::printTaskTable(llvm::ArrayRef<TaskSummary> tasks, llvm::raw_ostream &os) {
-  os << llvm::formatv("{0,-44} {1,3} {2,11} {3,10} {4,7} {5,9} {6,9} {7,7} {8,6} {9,8}\n",
-                      "task", "ops", "untuned ms", "best ms", "spread", "GFLOP/s", "speed-up",
-                      "trials", "failed", "time s");
+  os << llvm::formatv(
+      "{0,-44} {1,3} {2,11} {3,10} {4,10} {5,7} {6,9} {7,9} {8,10} {9,7} {10,6} {11,8}\n", "task",
+      "ops", "untuned ms", "default ms", "best ms", "spread", "GFLOP/s", "speed-up", "vs default",
+      "trials", "failed", "time s");
   for (const TaskSummary &t : tasks) {
     std::string d = t.description.size() > 44 ? t.description.substr(0, 41) + "..."
                                                : t.description;
@@ -763,37 +793,49 @@ void mlir::dltune::printTaskTable(llvm::ArrayRef<TaskSummary> tasks, llvm::raw_o
       continue;
     }
     bool ok = !std::isnan(t.bestMs);
+    bool hasDefault = !std::isnan(t.defaultMs);
     // Spread of the confirmed best: (max - min) / median over fresh
     // processes; "-" when the best was not confirmed.
     std::string spread = "-";
     if (ok && t.confirmRounds > 0)
       spread = llvm::formatv("{0:f1}%", 100 * (t.bestMaxMs - t.bestMinMs) / t.bestMs).str();
-    os << llvm::formatv("{0,-44} {1,3} {2,11:f3} {3,10} {4,7} {5,9} {6,9} {7,7} {8,6} {9,8:f1}\n",
-                        d, t.weight, t.untunedMs,
-                        ok ? llvm::formatv("{0:f4}", t.bestMs).str() : std::string("-"), spread,
-                        ok ? llvm::formatv("{0:f1}", t.flops / (t.bestMs * 1e6)).str()
-                           : std::string("-"),
-                        ok ? llvm::formatv("{0:f1}x", t.untunedMs / t.bestMs).str()
-                           : std::string("-"),
-                        t.trials, t.failures, t.tuningSeconds);
+    auto orDash = [](bool have, std::string text) { return have ? text : std::string("-"); };
+    os << llvm::formatv(
+        "{0,-44} {1,3} {2,11:f3} {3,10} {4,10} {5,7} {6,9} {7,9} {8,10} {9,7} {10,6} {11,8:f1}\n",
+        d, t.weight, t.untunedMs,
+        orDash(hasDefault, llvm::formatv("{0:f4}", t.defaultMs).str()),
+        orDash(ok, llvm::formatv("{0:f4}", t.bestMs).str()), spread,
+        orDash(ok, llvm::formatv("{0:f1}", t.flops / (t.bestMs * 1e6)).str()),
+        orDash(ok, llvm::formatv("{0:f1}x", t.untunedMs / t.bestMs).str()),
+        orDash(ok && hasDefault, llvm::formatv("{0:f2}x", t.defaultMs / t.bestMs).str()),
+        t.trials, t.failures, t.tuningSeconds);
   }
 }
 
 void mlir::dltune::printModelSummary(llvm::ArrayRef<TaskSummary> tasks, llvm::raw_ostream &os) {
-  double untuned = 0, tuned = 0;
+  double untuned = 0, defaults = 0, tuned = 0;
+  bool anyDefault = false;
   int64_t measured = 0;
   for (const TaskSummary &t : tasks) {
     if (std::isnan(t.untunedMs))
       continue;
+    double now = std::isnan(t.bestMs) ? t.untunedMs : std::min(t.untunedMs, t.bestMs);
     untuned += t.weight * t.untunedMs;
-    tuned += t.weight * (std::isnan(t.bestMs) ? t.untunedMs : std::min(t.untunedMs, t.bestMs));
+    // A task whose default was not measured counts as it runs now.
+    anyDefault |= !std::isnan(t.defaultMs);
+    defaults += t.weight * (std::isnan(t.defaultMs) ? now : t.defaultMs);
+    tuned += t.weight * now;
     measured += t.newTrials;
   }
   if (untuned <= 0)
     return;
-  os << llvm::formatv("model latency (tuned ops x task latency): untuned {0:f3} ms, now {1:f3} "
-                      "ms ({2:f2}x)\n",
-                      untuned, tuned, untuned / tuned);
+  os << llvm::formatv("model latency (tuned ops x task latency): untuned {0:f3} ms, ", untuned);
+  if (anyDefault)
+    os << llvm::formatv("dltune's defaults {0:f3} ms, ", defaults);
+  os << llvm::formatv("now {0:f3} ms ({1:f2}x", tuned, untuned / tuned);
+  if (anyDefault)
+    os << llvm::formatv("; {0:f2}x over the defaults", defaults / tuned);
+  os << ")\n";
   if (measured == 0)
     return;
   os << "share of this run's " << measured << " measurements:";

@@ -67,6 +67,16 @@ private:
   double clockBase, clockBefore;
   ModelTuningObserver *observer;
 };
+
+/// The record of the task's untuned configuration, if it was measured.
+const MeasureRecord *untunedRecord(const ModelTask &t) {
+  if (!t.untunedConfig)
+    return nullptr;
+  for (size_t k = 0; k < t.history.configs.size(); ++k)
+    if (t.history.configs[k] == *t.untunedConfig)
+      return &t.history.records[k];
+  return nullptr;
+}
 } // namespace
 
 ModelProgress mlir::dltune::runModelTuning(std::vector<ModelTask> &tasks,
@@ -87,16 +97,15 @@ ModelProgress mlir::dltune::runModelTuning(std::vector<ModelTask> &tasks,
     s.trials = s.trialsSinceImprovement = 0;
     for (const MeasureRecord &r : t.history.records)
       recordMeasurement(s, r);
-    if (!t.history.records.empty() && s.slots == 0) {
-      s.slots = 1; // the earlier run's measurements count as one slot
+    // The earlier run's measurements count as one slot, unless all it
+    // measured was the untuned configuration (not a slot, below).
+    int64_t beforeSlots = untunedRecord(t) ? 1 : 0;
+    if (s.trials > beforeSlots && s.slots == 0) {
+      s.slots = 1;
       s.slotBest.assign(1, s.bestTrace.back());
     }
     model.trialsDone += s.trials;
   }
-  std::vector<TaskState> untuned = statesOf(tasks);
-  for (TaskState &s : untuned)
-    s.bestMs = INFINITY;
-  model.untunedModelLatencyMs = computeModelLatency(untuned, options.constantMs);
 
   auto finish = [&](const char *reason) {
     progress.stopReason = reason;
@@ -104,6 +113,68 @@ ModelProgress mlir::dltune::runModelTuning(std::vector<ModelTask> &tasks,
       observer->onFinish(tasks, progress);
     return progress;
   };
+
+  // Runs `n` measurements of task `i` through its strategy; `asSlot`: the
+  // scheduler gave them (counted as the task's slot).
+  auto runSlot = [&](size_t i, int64_t n, bool asSlot) {
+    ModelTask &t = tasks[i];
+    if (observer)
+      observer->onSlotStart(i, tasks, progress);
+    TuningOptions slot;
+    slot.trials = static_cast<int64_t>(t.history.records.size()) + n;
+    slot.batchSize = static_cast<size_t>(std::min<int64_t>(n, 8));
+    slot.seed = options.seed * 1000 + i;
+    slot.initializeStrategy = !t.initialized;
+    if (options.timeBudgetSeconds > 0)
+      slot.timeBudgetSeconds = options.timeBudgetSeconds - progress.clockSeconds;
+    double clockBase = progress.clockSeconds;
+    double clockBefore = t.measurer->getClockSeconds();
+    SlotRecorder recorder(tasks, i, progress, options, clockBefore, observer);
+    MeasureCallback *callbacks[] = {&recorder};
+    TuningProgress done =
+        runTuningLoop(t.space, *t.strategy, *t.measurer, t.history, callbacks, slot);
+    t.initialized = true;
+    double spent = t.measurer->getClockSeconds() - clockBefore;
+    t.state.seconds += spent;
+    progress.clockSeconds = clockBase + spent;
+    if (asSlot) {
+      ++t.state.slots;
+      t.state.slotBest.push_back(t.state.bestTrace.empty() ? t.state.untunedMs
+                                                           : t.state.bestTrace.back());
+      ++model.slotsDone;
+    }
+    // Fewer measurements than asked with time left: the space is exhausted.
+    bool outOfTime = options.timeBudgetSeconds > 0 &&
+                     progress.clockSeconds >= options.timeBudgetSeconds;
+    if (done.trialsDone < n && !outOfTime)
+      t.state.finished = true;
+    if (observer)
+      observer->onSlotDone(i, tasks, progress);
+  };
+
+  auto computeUntunedLatency = [&] {
+    std::vector<TaskState> untuned = statesOf(tasks);
+    for (TaskState &s : untuned)
+      s.bestMs = INFINITY;
+    return computeModelLatency(untuned, options.constantMs);
+  };
+  model.untunedModelLatencyMs = computeUntunedLatency();
+
+  // Each task's untuned configuration before any slot: its latency is what
+  // the scheduler weighs the task by and what the model starts from.
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    ModelTask &t = tasks[i];
+    if (!t.untunedConfig || t.history.measured.count(*t.untunedConfig))
+      continue;
+    if (model.trialsDone >= options.trials ||
+        (options.timeBudgetSeconds > 0 && progress.clockSeconds >= options.timeBudgetSeconds))
+      break;
+    runSlot(i, 1, /*asSlot=*/false);
+  }
+  for (ModelTask &t : tasks)
+    if (const MeasureRecord *r = untunedRecord(t); r && r->isOk() && std::isfinite(r->timeMs))
+      t.state.untunedMs = r->timeMs;
+  model.untunedModelLatencyMs = computeUntunedLatency();
 
   while (true) {
     std::vector<TaskState> states = statesOf(tasks);
@@ -143,37 +214,7 @@ ModelProgress mlir::dltune::runModelTuning(std::vector<ModelTask> &tasks,
     n = std::min(n, options.trials - model.trialsDone);
     if (options.trialsPerTask > 0)
       n = std::min(n, options.trialsPerTask - t.state.trials);
-
-    if (observer)
-      observer->onSlotStart(i, tasks, progress);
-    TuningOptions slot;
-    slot.trials = static_cast<int64_t>(t.history.records.size()) + n;
-    slot.batchSize = static_cast<size_t>(std::min<int64_t>(n, 8));
-    slot.seed = options.seed * 1000 + i;
-    slot.initializeStrategy = !t.initialized;
-    if (options.timeBudgetSeconds > 0)
-      slot.timeBudgetSeconds = options.timeBudgetSeconds - progress.clockSeconds;
-    double clockBase = progress.clockSeconds;
-    double clockBefore = t.measurer->getClockSeconds();
-    SlotRecorder recorder(tasks, i, progress, options, clockBefore, observer);
-    MeasureCallback *callbacks[] = {&recorder};
-    TuningProgress done =
-        runTuningLoop(t.space, *t.strategy, *t.measurer, t.history, callbacks, slot);
-    t.initialized = true;
-    double spent = t.measurer->getClockSeconds() - clockBefore;
-    t.state.seconds += spent;
-    progress.clockSeconds = clockBase + spent;
-    ++t.state.slots;
-    t.state.slotBest.push_back(t.state.bestTrace.empty() ? t.state.untunedMs
-                                                         : t.state.bestTrace.back());
-    ++model.slotsDone;
-    // Fewer measurements than asked with time left: the space is exhausted.
-    bool outOfTime = options.timeBudgetSeconds > 0 &&
-                     progress.clockSeconds >= options.timeBudgetSeconds;
-    if (done.trialsDone < n && !outOfTime)
-      t.state.finished = true;
-    if (observer)
-      observer->onSlotDone(i, tasks, progress);
+    runSlot(i, n, /*asSlot=*/true);
     scheduler.onSlotDone(i, statesOf(tasks));
   }
 }

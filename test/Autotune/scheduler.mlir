@@ -1,15 +1,16 @@
 // One model budget over the module's tasks: a task scheduler hands out slots
 // (here round-robin, one measurement per slot, so each of the three tasks
 // gets the same share), the table is followed by the model latency before
-// and after and each task's share; a second run with a larger budget
-// resumes from the database and measures only the difference.
+// (unscheduled, and with dltune's default configurations) and after and each
+// task's share; a second run with a larger budget resumes from the database
+// and measures only the difference.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: dltune tune %s --scheduler round-robin --trials 6 --slot-trials 1 --threads 1 --db %t/m.db --confirm-top 1 --confirm-repeats 3 2> %t/log.txt | FileCheck %s
-// CHECK: task {{.*}} trials
-// CHECK-DAG: {{^linalg.conv_2d_nhwc_hwcf .* 2 +0 +[0-9.]+$}}
-// CHECK-DAG: {{^elementwise maximumf .* 2 +0 +[0-9.]+$}}
-// CHECK-DAG: {{^linalg.matmul .* 2 +0 +[0-9.]+$}}
-// CHECK: model latency (tuned ops x task latency): untuned {{[0-9.]+}} ms, now {{[0-9.]+}} ms
+// CHECK: task {{.*}} untuned ms default ms    best ms {{.*}} speed-up vs default  trials
+// CHECK-DAG: {{^linalg.conv_2d_nhwc_hwcf .* +1 +[0-9.]+ +[0-9.]+ +[0-9.]+ .* [0-9.]+x +[0-9.]+x +2 +0 +[0-9.]+$}}
+// CHECK-DAG: {{^elementwise maximumf .* [0-9.]+x +2 +0 +[0-9.]+$}}
+// CHECK-DAG: {{^linalg.matmul .* [0-9.]+x +2 +0 +[0-9.]+$}}
+// CHECK: model latency (tuned ops x task latency): untuned {{[0-9.]+}} ms, dltune's defaults {{[0-9.]+}} ms, now {{[0-9.]+}} ms ({{[0-9.]+}}x; {{[0-9.]+}}x over the defaults)
 // CHECK: share of this run's 6 measurements: {{.*}} 33%; {{.*}} 33%; {{.*}} 33%;
 // RUN: FileCheck %s --check-prefix=LOG < %t/log.txt
 // LOG: model trial 1/6: [1/3] linalg.conv_2d_nhwc_hwcf
@@ -23,6 +24,16 @@
 // LOG2-NOT: model trial {{[1-6]}}/9
 // LOG2: model trial 7/9
 
+// Every task's default configuration is measured before the scheduler
+// decides anything (here sequential, which would give the first task its
+// whole share first), so the model starts from what it compiles to untuned.
+// RUN: dltune tune %s --scheduler sequential --trials 5 --slot-trials 2 --threads 1 --db %t/s.db --confirm-top 0 2> %t/log3.txt
+// RUN: FileCheck %s --check-prefix=DEFAULTS < %t/log3.txt
+// DEFAULTS: model trial 1/5: [1/3] linalg.conv_2d_nhwc_hwcf
+// DEFAULTS: model trial 2/5: [2/3] elementwise maximumf
+// DEFAULTS: model trial 3/5: [3/3] linalg.matmul
+// DEFAULTS: model trial 4/5: [1/3] linalg.conv_2d_nhwc_hwcf
+
 // The pass takes the same options; a per-task cap ends the run early.
 // RUN: dltune-opt %s --dltune-annotate="threads=1" --dltune-autotune="db=%t/p.db scheduler=dynatune trials=100 trials-per-task=2 slot-trials=2 confirm-top=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PASS
 // PASS: share of this run's 6 measurements
@@ -31,6 +42,8 @@
 // BAD: dltune: error: unknown task scheduler 'nonesuch'
 // RUN: not dltune tune %s --scheduler sequential --slot-trials 0 --db %t/x.db 2>&1 | FileCheck %s --check-prefix=SLOT
 // SLOT: slot-trials must be at least 1
+// RUN: not dltune tune %s --scheduler gradient --share-cap --db %t/x.db 2>&1 | FileCheck %s --check-prefix=CAP
+// CAP: dltune: error: share-cap applies to scheduler dynatune only
 
 func.func @conv(%i: tensor<1x10x10x16xf32>, %f: tensor<3x3x16x16xf32>, %o: tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32> {
   %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}

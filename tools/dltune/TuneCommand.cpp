@@ -243,7 +243,9 @@ int tuneCommand() {
   printModelSummary(all, llvm::outs());
   llvm::outs() << "(best ms: the best verified candidate's median over fresh processes when "
                   "confirmed, spread (max - min) / median across them; untuned: the same op "
-                  "lowered without a schedule; database: "
+                  "lowered without a schedule; default: dltune's default configuration, what "
+                  "the op compiles to untuned, confirmed like the best when it was measured; "
+                  "database: "
                << options.dbPath << ")\n";
   if (observer.fits)
     printModelUse(observer.fits, observer.proposals, llvm::outs());

@@ -2,6 +2,7 @@
 
 #include "dltune/Tuning/LearningCurve.h"
 #include "dltune/Tuning/MultiTaskTuner.h"
+#include "dltune/Tuning/SeededSearch.h"
 
 #include "gtest/gtest.h"
 
@@ -543,4 +544,62 @@ TEST(MultiTaskTuner, ResumedRunContinuesWhereItStopped) {
   runModelTuning(tasks, *make("round-robin"), mo);
   for (ModelTask &t : tasks)
     EXPECT_EQ(t.state.validMs.size(), t.history.records.size());
+}
+
+TEST(MultiTaskTuner, UntunedConfigsAreMeasuredFirstAndSetTheUntunedLatency) {
+  // Each task's "default" (x = 10, 30 and 5: 11, 11 and 16 ms) is what it
+  // runs at untuned; the search proposes it first, as live.
+  auto defaultTask = [](double weight, int64_t x) {
+    ModelTask t = lineTask(weight, 200, 1, 1, /*untuned=*/1000);
+    t.untunedConfig = Config{x};
+    t.strategy = std::make_unique<SeededSearch>(std::move(t.strategy),
+                                                std::vector<Config>{Config{x}});
+    return t;
+  };
+  std::vector<ModelTask> tasks;
+  tasks.push_back(defaultTask(1, 10));
+  tasks.push_back(defaultTask(2, 30));
+  tasks.push_back(defaultTask(1, 5));
+  struct Order : ModelTuningObserver {
+    void onMeasurement(size_t task, const Config &c, const MeasureRecord &,
+                       llvm::ArrayRef<ModelTask>, const ModelProgress &) override {
+      order.emplace_back(task, c[0]);
+    }
+    std::vector<std::pair<size_t, int64_t>> order;
+  } observer;
+  SchedulerOptions so;
+  so.earlyStop = 0;
+  ModelTuningOptions mo;
+  mo.trials = 3;
+  ModelProgress p = runModelTuning(tasks, *make("sequential", so), mo, &observer);
+  // The sequential scheduler would have given task 0 every measurement.
+  std::vector<std::pair<size_t, int64_t>> defaults = {{0, 10}, {1, 30}, {2, 5}};
+  EXPECT_EQ(observer.order, defaults);
+  EXPECT_DOUBLE_EQ(tasks[0].state.untunedMs, 11);
+  EXPECT_DOUBLE_EQ(tasks[1].state.untunedMs, 11);
+  EXPECT_DOUBLE_EQ(tasks[2].state.untunedMs, 16);
+  EXPECT_DOUBLE_EQ(p.model.untunedModelLatencyMs, 11 + 2 * 11 + 16);
+  // Not slots: a scheduler still sees each task as untried.
+  EXPECT_EQ(p.model.slotsDone, 0);
+  for (ModelTask &t : tasks)
+    EXPECT_EQ(t.state.slots, 0);
+
+  // Resumed with fresh states: the defaults are not measured again, they
+  // still set the untuned latency, and they do not count as a slot.
+  for (ModelTask &t : tasks)
+    t.state = [] {
+      TaskState s;
+      s.weight = 1;
+      s.untunedMs = 1000;
+      return s;
+    }();
+  observer.order.clear();
+  mo.trials = 5;
+  p = runModelTuning(tasks, *make("sequential", so), mo, &observer);
+  ASSERT_EQ(observer.order.size(), 2u);
+  EXPECT_EQ(observer.order[0].first, 0u);
+  EXPECT_NE(observer.order[0].second, 10);
+  EXPECT_DOUBLE_EQ(tasks[2].state.untunedMs, 16);
+  EXPECT_EQ(tasks[0].state.slots, 1);
+  EXPECT_EQ(tasks[2].state.slots, 0);
 }

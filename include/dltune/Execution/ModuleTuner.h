@@ -42,6 +42,7 @@ struct ModuleTunerOptions {
   double latencyGoalMs = 0;   // with a scheduler: stop at this model latency; 0: none
   int64_t slotTrials = 16;    // with a scheduler: measurements per slot
   int64_t earlyStop = 200;    // `sequential`: give up a task after this many without gain
+  bool shareCap = false;      // `dynatune`: SchedulerOptions::shareCap
   uint64_t seed = 0;
   std::string strategy = "random";
   std::string costModel; // model-based strategies; empty: the strategy's default
@@ -121,6 +122,11 @@ template <typename Fn> void forEachTunerOption(ModuleTunerOptions &o, Fn &&fn) {
   fn("early-stop", o.earlyStop,
      "Scheduler sequential: a task passes its budget on after this many measurements without "
      "improvement (0: never)",
+     false);
+  fn("share-cap", o.shareCap,
+     "Scheduler dynatune: no task's upper confidence bound above its share of the model "
+     "latency, and an untried task waits while a tried one is expected to save more than its "
+     "share",
      false);
   fn("seed", o.seed, "Random seed", false);
   fn("strategy", o.strategy, "Search strategy: random, grid, sa, evolutionary, bo", false);
@@ -202,6 +208,8 @@ inline llvm::Error validateTunerOptions(const ModuleTunerOptions &o) {
   if (o.trialsPerTask < 0 || o.latencyGoalMs < 0 || o.slotTrials < 1 || o.earlyStop < 0)
     return bad("trials-per-task, latency-goal-ms and early-stop must not be negative, "
                "slot-trials must be at least 1");
+  if (o.shareCap && o.scheduler != "dynatune")
+    return bad("share-cap applies to scheduler dynatune only");
   if (!o.scheduler.empty()) {
     llvm::Expected<std::unique_ptr<TaskScheduler>> sched = createTaskScheduler(o.scheduler);
     if (!sched)
@@ -291,7 +299,10 @@ private:
 struct TaskSummary {
   std::string hash, description;
   int64_t weight = 0;
-  double untunedMs = NAN, bestMs = NAN, flops = 0;
+  /// untunedMs: the unscheduled lowering (the correctness reference);
+  /// defaultMs: dltune's default configuration (what an untuned task
+  /// compiles to), NAN when it was not measured.
+  double untunedMs = NAN, defaultMs = NAN, bestMs = NAN, flops = 0;
   double bestMinMs = NAN, bestMaxMs = NAN; // spread of the confirmed best
   int confirmRounds = 0;                   // 0: the best is not confirmed
   std::string bestConfig;
@@ -327,9 +338,10 @@ llvm::Expected<int> applyBestFromDatabase(ModuleOp module, const std::string &db
 
 void printTaskTable(llvm::ArrayRef<TaskSummary> tasks, llvm::raw_ostream &os);
 
-/// The model's latency before and after (sum over tasks of ops x latency;
-/// ops that are not tuned are not counted) and each task's share of this
-/// run's measurements.
+/// The model's latency untuned (unscheduled lowering), with dltune's default
+/// configurations (where they were measured) and now (sum over tasks of ops
+/// x latency; ops that are not tuned are not counted), and each task's share
+/// of this run's measurements.
 void printModelSummary(llvm::ArrayRef<TaskSummary> tasks, llvm::raw_ostream &os);
 
 /// The line that says a model-based strategy used its model.

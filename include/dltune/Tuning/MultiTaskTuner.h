@@ -24,6 +24,14 @@ struct ModelTask {
   std::unique_ptr<Measurer> measurer;
   TuningHistory history;
   bool initialized = false; // strategy initialised (first slot done)
+  /// The configuration the task runs with when it is not tuned (live:
+  /// dltune's default, which apply-best falls back to and the task's search
+  /// proposes first). When set, the task measures it before the scheduler
+  /// decides anything (one measurement of the budget, not a slot) and its
+  /// latency becomes state.untunedMs: the model's latency before tuning is
+  /// then what the model compiles to untuned, and a task nobody schedules
+  /// is charged that, not an unscheduled kernel's time.
+  std::optional<Config> untunedConfig;
 };
 
 struct ModelTuningOptions {
@@ -68,6 +76,8 @@ double computeModelLatency(llvm::ArrayRef<TaskState> tasks, double constantMs);
 /// is reached, every task is finished or the scheduler stops. Tasks that
 /// already hold history (a resumed run) continue where they stopped: their
 /// measurements count towards the budget and are never proposed again.
+/// Tasks with an untunedConfig not yet measured measure it first, in
+/// declaration order.
 ModelProgress runModelTuning(std::vector<ModelTask> &tasks, TaskScheduler &scheduler,
                              const ModelTuningOptions &options,
                              ModelTuningObserver *observer = nullptr);

@@ -103,9 +103,9 @@ struct SchedulerOptions {
   /// latency, and an untried task comes first only while no tried task's
   /// expected reward exceeds its share (else it is worth its share).
   /// Needs normalizeReward (the share is in the reward's unit). Off: it
-  /// helps on replay models with negligible tasks but starved eight small
-  /// tasks of the live encoder, whose first slot takes most of their
-  /// (unscheduled) untuned latency (docs/task-schedulers.md, change 6).
+  /// helps on replay models with negligible tasks but starves the small
+  /// tasks of the live encoder, whose shares stay below the large tasks'
+  /// expected rewards (docs/task-schedulers.md, change 6).
   bool shareCap = false;
 };
 
