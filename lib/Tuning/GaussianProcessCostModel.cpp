@@ -176,17 +176,23 @@ public:
   }
 
   /// See adaptDeepGPCostModel.
-  llvm::Expected<std::unique_ptr<CostModel>> adapted(const FeatureMatrix &x,
-                                                     const std::vector<double> &y,
-                                                     double priorStrength, int iterations) const {
+  llvm::Expected<std::unique_ptr<CostModel>>
+  adapted(const FeatureMatrix &x, const std::vector<double> &y, double priorStrength,
+          int iterations, const GaussianProcessCostModel *warmStart) const {
     auto *deep = dynamic_cast<const DeepGaussianProcess *>(regressor.get());
     if (!deep || !trained)
       return makeError("MAP adaptation needs a trained dgp cost model");
+    const DeepGaussianProcess *start = deep;
+    if (warmStart) {
+      start = dynamic_cast<const DeepGaussianProcess *>(warmStart->regressor.get());
+      if (!start || start->getParameters().size() != deep->getParameters().size())
+        return makeError("MAP adaptation: the warm start is not an adaptation of this model");
+    }
     if (x.rows() != y.size() || static_cast<Eigen::Index>(x.cols) != inputMean.size())
       return makeError("MAP adaptation: " + llvm::Twine(x.rows()) + " rows of " +
                        llvm::Twine(x.cols) + " features, " + llvm::Twine(y.size()) +
                        " labels; the model has " + llvm::Twine(inputMean.size()) + " features");
-    auto copy = std::make_unique<DeepGaussianProcess>(*deep);
+    auto copy = std::make_unique<DeepGaussianProcess>(*start);
     auto result = std::make_unique<GaussianProcessCostModel>(name, nullptr);
     result->classifier = classifier;
     result->inputMean = inputMean;
@@ -262,9 +268,13 @@ llvm::Error mlir::dltune::predictLogLabel(const CostModel &model, const FeatureM
 llvm::Expected<std::unique_ptr<CostModel>>
 mlir::dltune::adaptDeepGPCostModel(const CostModel &pretrained, const FeatureMatrix &x,
                                    const std::vector<double> &y, double priorStrength,
-                                   int iterations) {
-  if (pretrained.getName() != "dgp")
-    return makeError("MAP adaptation needs a dgp cost model, not '" + pretrained.getName() + "'");
-  return static_cast<const GaussianProcessCostModel &>(pretrained).adapted(x, y, priorStrength,
-                                                                           iterations);
+                                   int iterations, const CostModel *warmStart) {
+  // By type, not name: a transfer model wrapping a dgp is also called "dgp".
+  auto *from = dynamic_cast<const GaussianProcessCostModel *>(&pretrained);
+  auto *warm = dynamic_cast<const GaussianProcessCostModel *>(warmStart);
+  if (!from || from->getName() != "dgp" || (warmStart && (!warm || warm->getName() != "dgp")))
+    return makeError("MAP adaptation needs a dgp cost model, not '" +
+                     (from && from->getName() == "dgp" ? *warmStart : pretrained).getName() +
+                     "'");
+  return from->adapted(x, y, priorStrength, iterations, warm);
 }

@@ -9,6 +9,7 @@
 #include "llvm/ADT/StringSwitch.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <numeric>
 #include <random>
@@ -93,6 +94,7 @@ public:
   }
 
   llvm::Error fit(const FeatureMatrix &x, const std::vector<double> &y) override {
+    fitStart = std::chrono::steady_clock::now();
     TransferDecision decision;
     decision.rows = x.rows();
     if (options.mode == TransferMode::None || options.mode == TransferMode::DirectReuse ||
@@ -109,7 +111,7 @@ public:
     }
     if (x.rows() < options.guardMinRows) {
       llvm::Expected<std::unique_ptr<CostModel>> transferred =
-          fitTransferred(x, y, initialPriorStrength());
+          fitTransferred(x, y, initialPriorStrength(), lastAdapted.get());
       if (!transferred)
         return transferred.takeError();
       decision.priorStrength = isMap() ? initialPriorStrength() : 0;
@@ -117,6 +119,8 @@ public:
                         (isMap() ? std::string("adapted") : lastShift) +
                         " without a check";
       current = std::move(*transferred);
+      if (isMap())
+        lastAdapted = current;
       record(std::move(decision));
       return llvm::Error::success();
     }
@@ -131,13 +135,24 @@ public:
     FeatureMatrix xTrain = selectRows(x, trainRows), xHeld = selectRows(x, heldRows);
     std::vector<double> yTrain = selectLabels(y, trainRows), yHeld = selectLabels(y, heldRows);
 
-    std::unique_ptr<CostModel> transferOnSplit;
+    std::shared_ptr<CostModel> transferOnSplit;
     if (isMap() && priorStrength == 0 && options.priorStrength == 0) {
       // First adaptation: the strength with the best held-out likelihood.
+      // Every candidate starts from one adaptation at the middle strength
+      // (1) with the same refitIterations steps, so they compete on equal
+      // budgets; only that common start pays the full adaptIterations.
+      std::shared_ptr<CostModel> start = lastAdapted;
+      if (!start) {
+        llvm::Expected<std::unique_ptr<CostModel>> common =
+            fitTransferred(xTrain, yTrain, 1.0, nullptr);
+        if (!common)
+          return common.takeError();
+        start = std::move(*common);
+      }
       double bestNll = INFINITY;
       for (double candidate : kPriorStrengthCandidates) {
-        llvm::Expected<std::unique_ptr<CostModel>> adapted = adaptDeepGPCostModel(
-            *pretrained, xTrain, yTrain, candidate, options.adaptIterations);
+        llvm::Expected<std::unique_ptr<CostModel>> adapted =
+            fitTransferred(xTrain, yTrain, candidate, start.get());
         if (!adapted)
           return adapted.takeError();
         llvm::Expected<double> nll = heldOutNll(**adapted, xHeld, yHeld);
@@ -155,7 +170,7 @@ public:
       if (isMap() && priorStrength == 0)
         priorStrength = options.priorStrength;
       llvm::Expected<std::unique_ptr<CostModel>> transferred =
-          fitTransferred(xTrain, yTrain, priorStrength);
+          fitTransferred(xTrain, yTrain, priorStrength, lastAdapted.get());
       if (!transferred)
         return transferred.takeError();
       transferOnSplit = std::move(*transferred);
@@ -175,13 +190,17 @@ public:
     decision.usedTransfer = !(decision.targetOnlyRho > decision.transferRho + options.guardMargin);
     decision.reason = decision.usedTransfer ? "transfer ranks held-out rows as well or better"
                                             : "target-only ranks held-out rows better: fall back";
+    // The adaptation on every row starts from the one on 75% of them.
     llvm::Expected<std::unique_ptr<CostModel>> chosen =
-        decision.usedTransfer ? fitTransferred(x, y, priorStrength) : fitTargetOnly(x, y);
+        decision.usedTransfer ? fitTransferred(x, y, priorStrength, transferOnSplit.get())
+                              : fitTargetOnly(x, y);
     if (!chosen)
       return chosen.takeError();
     if (decision.usedTransfer && !isMap())
       decision.reason += "; " + lastShift;
     current = std::move(*chosen);
+    if (isMap())
+      lastAdapted = decision.usedTransfer ? current : transferOnSplit;
     record(std::move(decision));
     return llvm::Error::success();
   }
@@ -198,11 +217,21 @@ private:
   }
 
   /// The MAP-adapted deep GP or the shifted pretrained model on `x`, `y`.
+  /// An adaptation starts from `warmStart` (an earlier adaptation) when
+  /// given, with refitIterations steps: refits with a few more rows than
+  /// the last one then cost a quarter of the first (a 400-measurement
+  /// replay at the default sizes took ~145 s per seed with every adaptation
+  /// from the pretrained parameters, docs/cost-models.md).
   llvm::Expected<std::unique_ptr<CostModel>> fitTransferred(const FeatureMatrix &x,
                                                             const std::vector<double> &y,
-                                                            double strength) {
-    if (isMap())
-      return adaptDeepGPCostModel(*pretrained, x, y, strength, options.adaptIterations);
+                                                            double strength,
+                                                            const CostModel *warmStart) {
+    if (isMap()) {
+      int refit = options.refitIterations > 0 ? options.refitIterations
+                                              : std::max(1, options.adaptIterations / 4);
+      return adaptDeepGPCostModel(*pretrained, x, y, strength,
+                                  warmStart ? refit : options.adaptIterations, warmStart);
+    }
     auto shifted = std::make_unique<ShiftedCostModel>(
         pretrained,
         options.mode == TransferMode::LinearShift ? ShiftKind::Linear : ShiftKind::NonLinear,
@@ -225,6 +254,8 @@ private:
   }
 
   void record(TransferDecision decision) {
+    decision.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - fitStart).count();
     if (log)
       log->push_back(std::move(decision));
   }
@@ -232,8 +263,12 @@ private:
   std::shared_ptr<const CostModel> pretrained;
   TransferOptions options;
   std::shared_ptr<TransferLog> log;
-  std::unique_ptr<CostModel> current;
+  std::shared_ptr<CostModel> current;
+  /// The latest MAP adaptation (also when the guard fell back): where the
+  /// next one starts.
+  std::shared_ptr<CostModel> lastAdapted;
   double priorStrength = 0;
+  std::chrono::steady_clock::time_point fitStart;
   /// The latest shift's ShiftedCostModel::describe(), for the log.
   std::string lastShift;
   std::mt19937_64 rng;

@@ -108,8 +108,13 @@ static cl::opt<double>
                            "by held-out likelihood among 0.1, 1, 10, 100)"),
                   cl::init(0), cl::sub(replayCmd));
 static cl::opt<int> adaptIterations("adapt-iterations",
-                                    cl::desc("map: Adam steps per MAP adaptation"),
+                                    cl::desc("map: Adam steps of the first MAP adaptation"),
                                     cl::init(300), cl::sub(replayCmd));
+static cl::opt<int> refitIterations(
+    "refit-iterations",
+    cl::desc("map: Adam steps of each later adaptation, which starts from an earlier one (0: "
+             "adapt-iterations / 4)"),
+    cl::init(0), cl::sub(replayCmd));
 static cl::opt<int>
     pretrainIterations("pretrain-iterations",
                        cl::desc("Transfer with dgp: Adam steps of pretraining (0: the default, 2000)"),
@@ -215,8 +220,9 @@ int replayCommand() {
   if (*mode == TransferMode::GuidedSampling && !costModel.empty())
     return fail("transfer 'gs' pretrains no model: leave --cost-model out (its learner is "
                 "--transfer-fallback)");
-  if (adaptIterations < 1 || priorStrength < 0)
-    return fail("--adapt-iterations must be at least 1 and --prior-strength at least 0");
+  if (adaptIterations < 1 || refitIterations < 0 || priorStrength < 0)
+    return fail("--adapt-iterations must be at least 1, --refit-iterations and "
+                "--prior-strength at least 0");
   std::shared_ptr<const FeatureExtractor> features = createKnobFeatureExtractor(space);
   std::shared_ptr<const CostModel> pretrained;
   std::shared_ptr<const StepwiseRegression> guide;
@@ -285,6 +291,7 @@ int replayCommand() {
       transferOptions.transfer.mode = *mode;
       transferOptions.transfer.priorStrength = priorStrength;
       transferOptions.transfer.adaptIterations = adaptIterations;
+      transferOptions.transfer.refitIterations = refitIterations;
       transferOptions.transfer.targetOnlyModel = transferFallback;
       transferOptions.tuningSetSize = tuningSet;
       transferOptions.reRankEvery = static_cast<size_t>(tuningSetReRank.getValue());
@@ -321,7 +328,10 @@ int replayCommand() {
           llvm::outs() << llvm::formatv(", prior strength {0}", d.priorStrength);
         llvm::outs() << ")";
       }
-      llvm::outs() << ": " << d.reason << "\n";
+      llvm::outs() << ": " << d.reason;
+      if (!std::isnan(d.seconds))
+        llvm::outs() << llvm::formatv(" [{0:f1} s]", d.seconds);
+      llvm::outs() << "\n";
     }
   }
   return 0;

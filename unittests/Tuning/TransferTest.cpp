@@ -83,6 +83,37 @@ TEST(MapAdaptation, MovesPredictionsTowardsTargetData) {
   EXPECT_NEAR(afterStrong, before, 0.2 * before);
 }
 
+TEST(MapAdaptation, WarmStartContinuesFromAnEarlierAdaptation) {
+  Grid source = makeGrid(sourceTime);
+  Grid target = makeGrid([](double a, double b) { return 2 * (1 + 0.3 * (a - 2) * (a - 2) + 0.2 * (b - 2) * (b - 2)); });
+  std::shared_ptr<const CostModel> pretrained = pretrain(source);
+  std::vector<double> labels = normalizedThroughput(target.timesMs);
+  llvm::Expected<std::unique_ptr<CostModel>> adapted =
+      adaptDeepGPCostModel(*pretrained, target.x, labels, 0.1, 400);
+  ASSERT_TRUE(static_cast<bool>(adapted)) << llvm::toString(adapted.takeError());
+  // Ten steps from the adapted model stay near its fit; ten from the
+  // pretrained parameters are far from it: the warm start is where Adam
+  // begins.
+  llvm::Expected<std::unique_ptr<CostModel>> warm =
+      adaptDeepGPCostModel(*pretrained, target.x, labels, 0.1, 10, adapted->get());
+  llvm::Expected<std::unique_ptr<CostModel>> cold =
+      adaptDeepGPCostModel(*pretrained, target.x, labels, 0.1, 10);
+  ASSERT_TRUE(warm && cold);
+  double fitted = logRmse(**adapted, target);
+  // (Adam's first steps, with fresh moments, move every parameter by about
+  // the learning rate: the fit loosens a little.)
+  double warmRmse = logRmse(**warm, target), coldRmse = logRmse(**cold, target);
+  EXPECT_LT(warmRmse, 4 * fitted);
+  EXPECT_LT(warmRmse, 0.2 * coldRmse);
+  // A warm start must be an adaptation of a dgp.
+  std::unique_ptr<CostModel> other = llvm::cantFail(createCostModel("xgb", 0));
+  llvm::Expected<std::unique_ptr<CostModel>> bad =
+      adaptDeepGPCostModel(*pretrained, target.x, labels, 0.1, 10, other.get());
+  ASSERT_FALSE(static_cast<bool>(bad));
+  EXPECT_NE(llvm::toString(bad.takeError()).find("needs a dgp cost model, not 'xgb'"),
+            std::string::npos);
+}
+
 TEST(MapAdaptation, WithoutFeasibleRowsPredictsAsPretrained) {
   Grid source = makeGrid(sourceTime);
   std::shared_ptr<const CostModel> pretrained = pretrain(source);

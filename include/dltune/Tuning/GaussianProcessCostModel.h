@@ -38,10 +38,14 @@ const ProbabilisticRegressor *getGaussianProcessRegressor(const CostModel &model
 /// is shifted by the mean residual of the pretrained model on the feasible
 /// target rows, so that a device that is uniformly faster or slower starts
 /// at the prior rather than fighting it. With no feasible row the copy
-/// predicts exactly as the pretrained model does.
+/// predicts exactly as the pretrained model does. `warmStart`, an earlier
+/// adaptation of the same pretrained model, is where Adam starts instead of
+/// the pretrained parameters (a refit with more rows needs fewer steps from
+/// there); the prior stays centred on the pretrained parameters.
 llvm::Expected<std::unique_ptr<CostModel>>
 adaptDeepGPCostModel(const CostModel &pretrained, const FeatureMatrix &x,
-                     const std::vector<double> &y, double priorStrength, int iterations);
+                     const std::vector<double> &y, double priorStrength, int iterations,
+                     const CostModel *warmStart = nullptr);
 
 /// Moments of log(label) for a feasible configuration (the feasibility
 /// classifier left out), the standardisation undone; with `includeNoise`

@@ -48,8 +48,11 @@ struct TransferOptions {
   /// 0: chosen on the first adaptation by held-out likelihood among
   /// kPriorStrengthCandidates (see docs/cost-models.md).
   double priorStrength = 0;
-  /// Adam steps of each MAP adaptation.
+  /// Adam steps of the first MAP adaptation (from the pretrained parameters).
   int adaptIterations = 300;
+  /// Adam steps of every later one, which starts from an earlier adaptation
+  /// (the prior stays on the pretrained parameters); 0: adaptIterations / 4.
+  int refitIterations = 0;
   /// The target-only model of dm and gs, and of the guard's fallback.
   std::string targetOnlyModel = "xgb";
   /// The guard falls back when the target-only model's held-out Spearman
@@ -71,6 +74,7 @@ struct TransferDecision {
   bool usedTransfer = true;
   double priorStrength = 0;
   std::string reason;
+  double seconds = NAN; // wall time of the refit (adaptations, guard, final fit)
 };
 
 /// Collects the decisions of every TransferCostModel made for one run.
