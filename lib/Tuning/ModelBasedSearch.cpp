@@ -22,6 +22,7 @@ void ModelBasedStrategy::initialize(const SearchSpace &s, uint64_t seed) {
   trainCount = 0;
   plan.clear();
   planPos = 0;
+  scoreCache.clear();
   llvm::Expected<std::unique_ptr<CostModel>> m = makeStrategyCostModel(getName(), options, seed);
   if (!m) {
     // Checked when the strategy was created; without a model every proposal
@@ -80,6 +81,7 @@ std::vector<Config> ModelBasedStrategy::propose(size_t count, const TuningHistor
 void ModelBasedStrategy::retrain(const TuningHistory &history) {
   plan.clear();
   planPos = 0;
+  scoreCache.clear();
   FeatureMatrix x = options.features->extractAll(history.configs);
   if (llvm::Error e = model->fit(x, normalizedThroughput(history)))
     return reportError(std::move(e));
@@ -93,7 +95,30 @@ void ModelBasedStrategy::retrain(const TuningHistory &history) {
 
 llvm::Expected<std::vector<double>>
 ModelBasedStrategy::score(const std::vector<Config> &configs) const {
-  return model->predict(options.features->extractAll(configs));
+  // Only configurations not scored since the last fit are predicted: the
+  // optimisers' chains revisit many (SA: 128 chains x up to 500 steps in a
+  // space of a few thousand), and a sampled model (dgp) would otherwise give
+  // one configuration different scores within one search.
+  std::vector<Config> missing; // each once, also when repeated in `configs`
+  for (const Config &c : configs)
+    if (scoreCache.emplace(c, NAN).second)
+      missing.push_back(c);
+  if (!missing.empty()) {
+    llvm::Expected<std::vector<double>> predicted =
+        model->predict(options.features->extractAll(missing));
+    if (!predicted) {
+      for (const Config &c : missing)
+        scoreCache.erase(c);
+      return predicted.takeError();
+    }
+    for (size_t j = 0; j < missing.size(); ++j)
+      scoreCache[missing[j]] = (*predicted)[j];
+  }
+  std::vector<double> out;
+  out.reserve(configs.size());
+  for (const Config &c : configs)
+    out.push_back(scoreCache.at(c));
+  return out;
 }
 
 std::optional<Config> ModelBasedStrategy::randomUnmeasured(const TuningHistory &history,

@@ -58,6 +58,8 @@ private:
   void reportError(llvm::Error e);
 
   size_t trainCount = 0;
+  /// Scores since the last fit (score() predicts only what is not here).
+  mutable std::map<Config, double> scoreCache;
   std::vector<Config> plan;
   size_t planPos = 0;
 };

@@ -91,6 +91,9 @@ public:
   llvm::Expected<std::vector<double>> predict(const FeatureMatrix &x) const override {
     // Knob features are (value, log2 value) per knob.
     std::vector<double> y;
+    if (predictedRows)
+      for (size_t r = 0; r < x.rows(); ++r)
+        predictedRows->push_back(std::vector<float>(x.row(r), x.row(r) + x.cols));
     for (size_t r = 0; r < x.rows(); ++r)
       y.push_back(offset + 1.0 / syntheticTime({static_cast<int64_t>(x.row(r)[0]),
                                                 static_cast<int64_t>(x.row(r)[2]),
@@ -100,6 +103,9 @@ public:
   bool isTrained() const override { return trained; }
   llvm::Error save(const std::string &) const override { return llvm::Error::success(); }
   llvm::Error load(const std::string &) override { return llvm::Error::success(); }
+
+  /// Every row predicted, when set.
+  std::shared_ptr<std::vector<std::vector<float>>> predictedRows;
 
 private:
   bool fitFails;
@@ -362,6 +368,27 @@ TEST(ModelBasedSearch, PlansAsAutoTVMDoes) {
   runSynthetic(*strategy, 40);
   EXPECT_EQ(negative.fits, 1);
   EXPECT_EQ(negative.proposals, 0u);
+}
+
+TEST(ModelBasedSearch, PredictsEachConfigurationOncePerFit) {
+  // SA's 128 chains and the evolutionary population revisit configurations
+  // of this 768-point space many times; each is predicted once per fit.
+  for (const char *name : {"sa", "evolutionary"}) {
+    auto rows = std::make_shared<std::vector<std::vector<float>>>();
+    StrategyOptions o;
+    o.planSize = 20;
+    o.firstFit = 20;
+    o.makeCostModel = [rows](uint64_t) {
+      auto m = std::make_unique<ScriptedModel>(false);
+      m->predictedRows = rows;
+      return m;
+    };
+    auto strategy = llvm::cantFail(createSearchStrategy(name, o));
+    runSynthetic(*strategy, 39); // one fit, at 20 measurements
+    std::set<std::vector<float>> distinct(rows->begin(), rows->end());
+    EXPECT_GT(rows->size(), 100u) << name;
+    EXPECT_EQ(rows->size(), distinct.size()) << name;
+  }
 }
 
 TEST(ModelBasedSearch, StrategiesRefuseModelsTheyCannotUse) {
