@@ -7,6 +7,7 @@
 #include "dltune/Tuning/Error.h"
 #include "dltune/Tuning/FeasibilityClassifier.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -192,7 +193,10 @@ public:
       return makeError("MAP adaptation: " + llvm::Twine(x.rows()) + " rows of " +
                        llvm::Twine(x.cols) + " features, " + llvm::Twine(y.size()) +
                        " labels; the model has " + llvm::Twine(inputMean.size()) + " features");
-    auto copy = std::make_unique<DeepGaussianProcess>(*start);
+    // With no feasible row nothing is trained: the copy is the pretrained
+    // model (whose target mean it keeps), not the warm start.
+    auto copy = std::make_unique<DeepGaussianProcess>(
+        feasibleRowsExist(y) ? *start : *deep);
     auto result = std::make_unique<GaussianProcessCostModel>(name, nullptr);
     result->classifier = classifier;
     result->inputMean = inputMean;
@@ -226,6 +230,10 @@ public:
   }
 
 private:
+  static bool feasibleRowsExist(const std::vector<double> &y) {
+    return llvm::any_of(y, [](double v) { return v > 0 && std::isfinite(v); });
+  }
+
   MatrixXd standardise(const MatrixXd &x) const {
     VectorXd inverse = inputScale.unaryExpr([](double s) { return s > 0 ? 1 / s : 0.0; });
     return (x.rowwise() - inputMean.transpose()) * inverse.asDiagonal();
@@ -272,9 +280,10 @@ mlir::dltune::adaptDeepGPCostModel(const CostModel &pretrained, const FeatureMat
   // By type, not name: a transfer model wrapping a dgp is also called "dgp".
   auto *from = dynamic_cast<const GaussianProcessCostModel *>(&pretrained);
   auto *warm = dynamic_cast<const GaussianProcessCostModel *>(warmStart);
-  if (!from || from->getName() != "dgp" || (warmStart && (!warm || warm->getName() != "dgp")))
-    return makeError("MAP adaptation needs a dgp cost model, not '" +
-                     (from && from->getName() == "dgp" ? *warmStart : pretrained).getName() +
-                     "'");
+  if (!from || from->getName() != "dgp" || (warmStart && (!warm || warm->getName() != "dgp"))) {
+    const CostModel &bad = from && from->getName() == "dgp" ? *warmStart : pretrained;
+    return makeError("MAP adaptation needs a dgp cost model itself, not '" + bad.getName() +
+                     "'" + (bad.getName() == "dgp" ? " wrapped in another model" : ""));
+  }
   return from->adapted(x, y, priorStrength, iterations, warm);
 }

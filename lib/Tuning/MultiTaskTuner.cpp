@@ -99,8 +99,8 @@ ModelProgress mlir::dltune::runModelTuning(std::vector<ModelTask> &tasks,
       recordMeasurement(s, r);
     // The earlier run's measurements count as one slot, unless all it
     // measured was the untuned configuration (not a slot, below).
-    int64_t beforeSlots = untunedRecord(t) ? 1 : 0;
-    if (s.trials > beforeSlots && s.slots == 0) {
+    int64_t notInSlots = untunedRecord(t) ? 1 : 0;
+    if (s.trials > notInSlots && s.slots == 0) {
       s.slots = 1;
       s.slotBest.assign(1, s.bestTrace.back());
     }
@@ -115,10 +115,11 @@ ModelProgress mlir::dltune::runModelTuning(std::vector<ModelTask> &tasks,
   };
 
   // Runs `n` measurements of task `i` through its strategy; `asSlot`: the
-  // scheduler gave them (counted as the task's slot).
+  // scheduler gave them (the task's slot, its seconds in its cost per
+  // slot, the observer's slot events), else the untuned configuration's.
   auto runSlot = [&](size_t i, int64_t n, bool asSlot) {
     ModelTask &t = tasks[i];
-    if (observer)
+    if (observer && asSlot)
       observer->onSlotStart(i, tasks, progress);
     TuningOptions slot;
     slot.trials = static_cast<int64_t>(t.history.records.size()) + n;
@@ -135,9 +136,9 @@ ModelProgress mlir::dltune::runModelTuning(std::vector<ModelTask> &tasks,
         runTuningLoop(t.space, *t.strategy, *t.measurer, t.history, callbacks, slot);
     t.initialized = true;
     double spent = t.measurer->getClockSeconds() - clockBefore;
-    t.state.seconds += spent;
     progress.clockSeconds = clockBase + spent;
     if (asSlot) {
+      t.state.seconds += spent;
       ++t.state.slots;
       t.state.slotBest.push_back(t.state.bestTrace.empty() ? t.state.untunedMs
                                                            : t.state.bestTrace.back());
@@ -148,7 +149,7 @@ ModelProgress mlir::dltune::runModelTuning(std::vector<ModelTask> &tasks,
                      progress.clockSeconds >= options.timeBudgetSeconds;
     if (done.trialsDone < n && !outOfTime)
       t.state.finished = true;
-    if (observer)
+    if (observer && asSlot)
       observer->onSlotDone(i, tasks, progress);
   };
 
@@ -164,10 +165,13 @@ ModelProgress mlir::dltune::runModelTuning(std::vector<ModelTask> &tasks,
   // the scheduler weighs the task by and what the model starts from.
   for (size_t i = 0; i < tasks.size(); ++i) {
     ModelTask &t = tasks[i];
-    if (!t.untunedConfig || t.history.measured.count(*t.untunedConfig))
+    if (!t.untunedConfig || t.history.measured.count(*t.untunedConfig) || t.state.finished ||
+        (options.trialsPerTask > 0 && t.state.trials >= options.trialsPerTask))
       continue;
     if (model.trialsDone >= options.trials ||
-        (options.timeBudgetSeconds > 0 && progress.clockSeconds >= options.timeBudgetSeconds))
+        (options.timeBudgetSeconds > 0 && progress.clockSeconds >= options.timeBudgetSeconds) ||
+        (options.latencyGoalMs > 0 &&
+         computeModelLatency(statesOf(tasks), options.constantMs) <= options.latencyGoalMs))
       break;
     runSlot(i, 1, /*asSlot=*/false);
   }

@@ -126,12 +126,8 @@ public:
     }
 
     // The guard: fit both on 75% of the rows, rank the other 25%.
-    std::vector<size_t> order(x.rows());
-    std::iota(order.begin(), order.end(), 0);
-    std::shuffle(order.begin(), order.end(), rng);
-    size_t trainCount = x.rows() - std::max<size_t>(x.rows() / 4, 4);
-    std::vector<size_t> trainRows(order.begin(), order.begin() + trainCount);
-    std::vector<size_t> heldRows(order.begin() + trainCount, order.end());
+    std::vector<size_t> trainRows, heldRows;
+    splitRows(x.rows(), trainRows, heldRows);
     FeatureMatrix xTrain = selectRows(x, trainRows), xHeld = selectRows(x, heldRows);
     std::vector<double> yTrain = selectLabels(y, trainRows), yHeld = selectLabels(y, heldRows);
 
@@ -141,7 +137,7 @@ public:
       // Every candidate starts from one adaptation at the middle strength
       // (1) with the same refitIterations steps, so they compete on equal
       // budgets; only that common start pays the full adaptIterations.
-      std::shared_ptr<CostModel> start = lastAdapted;
+      std::shared_ptr<CostModel> start = lastSplitAdapted;
       if (!start) {
         llvm::Expected<std::unique_ptr<CostModel>> common =
             fitTransferred(xTrain, yTrain, 1.0, nullptr);
@@ -170,7 +166,7 @@ public:
       if (isMap() && priorStrength == 0)
         priorStrength = options.priorStrength;
       llvm::Expected<std::unique_ptr<CostModel>> transferred =
-          fitTransferred(xTrain, yTrain, priorStrength, lastAdapted.get());
+          fitTransferred(xTrain, yTrain, priorStrength, lastSplitAdapted.get());
       if (!transferred)
         return transferred.takeError();
       transferOnSplit = std::move(*transferred);
@@ -200,7 +196,7 @@ public:
       decision.reason += "; " + lastShift;
     current = std::move(*chosen);
     if (isMap())
-      lastAdapted = decision.usedTransfer ? current : transferOnSplit;
+      lastSplitAdapted = transferOnSplit;
     record(std::move(decision));
     return llvm::Error::success();
   }
@@ -208,6 +204,22 @@ public:
 private:
   const CostModel &active() const { return current ? *current : *pretrained; }
   bool isMap() const { return options.mode == TransferMode::Map; }
+
+  void splitRows(size_t rows, std::vector<size_t> &train, std::vector<size_t> &held) {
+    if (heldOut.size() > rows)
+      heldOut.clear(); // not the same rows: split afresh
+    std::vector<size_t> fresh;
+    for (size_t r = heldOut.size(); r < rows; ++r)
+      fresh.push_back(r);
+    std::shuffle(fresh.begin(), fresh.end(), rng);
+    size_t want = std::max<size_t>(rows / 4, 4);
+    size_t have = static_cast<size_t>(std::count(heldOut.begin(), heldOut.end(), true));
+    heldOut.resize(rows, false);
+    for (size_t k = 0; k < fresh.size() && have < want; ++k, ++have)
+      heldOut[fresh[k]] = true;
+    for (size_t r = 0; r < rows; ++r)
+      (heldOut[r] ? held : train).push_back(r);
+  }
 
   /// The prior strength before one has been chosen: the option, else 1.
   double initialPriorStrength() const {
@@ -264,9 +276,16 @@ private:
   TransferOptions options;
   std::shared_ptr<TransferLog> log;
   std::shared_ptr<CostModel> current;
-  /// The latest MAP adaptation (also when the guard fell back): where the
-  /// next one starts.
-  std::shared_ptr<CostModel> lastAdapted;
+  /// Where the next adaptation starts (warm starts): the latest one without
+  /// a guard (fewer than guardMinRows rows), and the latest one on the
+  /// guard's training side. A guarded fit never starts from a model that saw
+  /// its held-out rows: the split is kept between refits (splitRows) and
+  /// only the training side's adaptation is carried on.
+  std::shared_ptr<CostModel> lastAdapted, lastSplitAdapted;
+  /// Per row: on the guard's held-out side. Rows keep their side between
+  /// refits (rows only grow: they are the history in measurement order);
+  /// new rows fill the held-out side up to max(rows / 4, 4) at random.
+  std::vector<bool> heldOut;
   double priorStrength = 0;
   std::chrono::steady_clock::time_point fitStart;
   /// The latest shift's ShiftedCostModel::describe(), for the log.

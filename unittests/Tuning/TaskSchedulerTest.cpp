@@ -579,10 +579,13 @@ TEST(MultiTaskTuner, UntunedConfigsAreMeasuredFirstAndSetTheUntunedLatency) {
   EXPECT_DOUBLE_EQ(tasks[1].state.untunedMs, 11);
   EXPECT_DOUBLE_EQ(tasks[2].state.untunedMs, 16);
   EXPECT_DOUBLE_EQ(p.model.untunedModelLatencyMs, 11 + 2 * 11 + 16);
-  // Not slots: a scheduler still sees each task as untried.
+  // Not slots: a scheduler still sees each task as untried, and none is
+  // finished by its one measurement.
   EXPECT_EQ(p.model.slotsDone, 0);
-  for (ModelTask &t : tasks)
+  for (ModelTask &t : tasks) {
     EXPECT_EQ(t.state.slots, 0);
+    EXPECT_FALSE(t.state.finished);
+  }
 
   // Resumed with fresh states: the defaults are not measured again, they
   // still set the untuned latency, and they do not count as a slot.

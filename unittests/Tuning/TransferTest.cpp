@@ -98,7 +98,8 @@ TEST(MapAdaptation, WarmStartContinuesFromAnEarlierAdaptation) {
       adaptDeepGPCostModel(*pretrained, target.x, labels, 0.1, 10, adapted->get());
   llvm::Expected<std::unique_ptr<CostModel>> cold =
       adaptDeepGPCostModel(*pretrained, target.x, labels, 0.1, 10);
-  ASSERT_TRUE(warm && cold);
+  ASSERT_TRUE(static_cast<bool>(warm)) << llvm::toString(warm.takeError());
+  ASSERT_TRUE(static_cast<bool>(cold)) << llvm::toString(cold.takeError());
   double fitted = logRmse(**adapted, target);
   // (Adam's first steps, with fresh moments, move every parameter by about
   // the learning rate: the fit loosens a little.)
@@ -110,7 +111,7 @@ TEST(MapAdaptation, WarmStartContinuesFromAnEarlierAdaptation) {
   llvm::Expected<std::unique_ptr<CostModel>> bad =
       adaptDeepGPCostModel(*pretrained, target.x, labels, 0.1, 10, other.get());
   ASSERT_FALSE(static_cast<bool>(bad));
-  EXPECT_NE(llvm::toString(bad.takeError()).find("needs a dgp cost model, not 'xgb'"),
+  EXPECT_NE(llvm::toString(bad.takeError()).find("needs a dgp cost model itself, not 'xgb'"),
             std::string::npos);
 }
 

@@ -46,7 +46,7 @@ struct TaskState {
   int64_t trials = 0;   // measurements of this task
   int64_t slots = 0;    // slots given to this task
   int64_t trialsSinceImprovement = 0;
-  double seconds = 0;   // tuning seconds spent on this task (clock of its measurer)
+  double seconds = 0;   // tuning seconds of this task's slots (clock of its measurer)
   /// No more slots: space exhausted, early-stopped or at its trial cap.
   bool finished = false;
 
