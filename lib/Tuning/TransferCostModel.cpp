@@ -27,6 +27,21 @@ std::optional<TransferMode> mlir::dltune::parseTransferMode(llvm::StringRef name
       .Default(std::nullopt);
 }
 
+void mlir::dltune::extendGuardSplit(std::vector<bool> &heldOut, size_t rows,
+                                    std::mt19937_64 &rng) {
+  if (heldOut.size() > rows)
+    heldOut.clear(); // not the same rows: split afresh
+  std::vector<size_t> fresh;
+  for (size_t r = heldOut.size(); r < rows; ++r)
+    fresh.push_back(r);
+  std::shuffle(fresh.begin(), fresh.end(), rng);
+  size_t want = std::max<size_t>(rows / 4, 4);
+  size_t have = static_cast<size_t>(std::count(heldOut.begin(), heldOut.end(), true));
+  heldOut.resize(rows, false);
+  for (size_t k = 0; k < fresh.size() && have < want; ++k, ++have)
+    heldOut[fresh[k]] = true;
+}
+
 namespace {
 FeatureMatrix selectRows(const FeatureMatrix &x, const std::vector<size_t> &rows) {
   FeatureMatrix out;
@@ -206,17 +221,7 @@ private:
   bool isMap() const { return options.mode == TransferMode::Map; }
 
   void splitRows(size_t rows, std::vector<size_t> &train, std::vector<size_t> &held) {
-    if (heldOut.size() > rows)
-      heldOut.clear(); // not the same rows: split afresh
-    std::vector<size_t> fresh;
-    for (size_t r = heldOut.size(); r < rows; ++r)
-      fresh.push_back(r);
-    std::shuffle(fresh.begin(), fresh.end(), rng);
-    size_t want = std::max<size_t>(rows / 4, 4);
-    size_t have = static_cast<size_t>(std::count(heldOut.begin(), heldOut.end(), true));
-    heldOut.resize(rows, false);
-    for (size_t k = 0; k < fresh.size() && have < want; ++k, ++have)
-      heldOut[fresh[k]] = true;
+    extendGuardSplit(heldOut, rows, rng);
     for (size_t r = 0; r < rows; ++r)
       (heldOut[r] ? held : train).push_back(r);
   }

@@ -7,6 +7,7 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace mlir::dltune;
@@ -127,6 +128,24 @@ TEST(MapAdaptation, WithoutFeasibleRowsPredictsAsPretrained) {
   llvm::Expected<std::vector<double>> b = (*adapted)->predict(source.x);
   ASSERT_TRUE(a && b);
   EXPECT_EQ(*a, *b);
+}
+
+TEST(TransferGuard, SplitKeepsEachRowsSideBetweenRefits) {
+  std::mt19937_64 rng(3);
+  std::vector<bool> held;
+  extendGuardSplit(held, 16, rng);
+  EXPECT_EQ(std::count(held.begin(), held.end(), true), 4); // at least 4
+  extendGuardSplit(held, 108, rng);
+  std::vector<bool> at108 = held;
+  EXPECT_EQ(std::count(held.begin(), held.end(), true), 27);
+  extendGuardSplit(held, 128, rng);
+  ASSERT_EQ(held.size(), 128u);
+  EXPECT_TRUE(std::equal(at108.begin(), at108.end(), held.begin())); // no row moved
+  EXPECT_EQ(std::count(held.begin(), held.end(), true), 32);
+  // Fewer rows than before are other rows: a fresh split.
+  extendGuardSplit(held, 20, rng);
+  EXPECT_EQ(held.size(), 20u);
+  EXPECT_EQ(std::count(held.begin(), held.end(), true), 5);
 }
 
 TEST(TransferGuard, FallsBackOnAReversedSource) {

@@ -26,6 +26,7 @@
 #include "dltune/Tuning/CostModel.h"
 
 #include <memory>
+#include <random>
 
 namespace mlir::dltune {
 
@@ -65,6 +66,13 @@ struct TransferOptions {
 };
 
 inline constexpr double kPriorStrengthCandidates[] = {0.1, 1, 10, 100};
+
+/// The guard's split of `rows` rows (the history in measurement order) into
+/// held-out (true) and training rows, extended from the previous refit's:
+/// rows keep their side, new rows fill the held-out side up to
+/// max(rows / 4, 4) at random. Fewer rows than before: split afresh. Kept so
+/// that a warm-started adaptation never saw the rows it is judged on.
+void extendGuardSplit(std::vector<bool> &heldOut, size_t rows, std::mt19937_64 &rng);
 
 /// One refit of a transfer model.
 struct TransferDecision {
