@@ -379,9 +379,8 @@ llvm::Error setDefaultLatency(PreparedTask &pt, const SearchSpace &space, Databa
                               int64_t deviceId) {
   if (!pt.defaultConfig)
     return llvm::Error::success();
-  for (size_t i = 0; i < pt.history.configs.size(); ++i)
-    if (pt.history.configs[i] == *pt.defaultConfig && pt.history.records[i].isOk())
-      pt.summary.defaultMs = pt.history.records[i].timeMs;
+  if (const MeasureRecord *r = pt.history.find(*pt.defaultConfig); r && r->isOk())
+    pt.summary.defaultMs = r->timeMs;
   llvm::Expected<std::vector<Confirmation>> confirmed =
       db.getLatestConfirmations(pt.taskId, deviceId);
   if (!confirmed)
@@ -535,7 +534,7 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
         ++summary.failures;
     if (llvm::Error e = confirmBest(task, pt.history, *pt.measurerRef(), **db, pt.taskId,
                                     *deviceId, pt.newTrials > 0, options, *pt.events,
-                                    getGeneratedDefaultConfig(task)))
+                                    pt.defaultConfig))
       return e;
     summary.tuningSeconds = pt.measurerRef()->getClockSeconds();
     if (llvm::Error e = setDefaultLatency(pt, task.space, **db, *deviceId))

@@ -7,7 +7,6 @@
 #include "dltune/Tuning/Error.h"
 #include "dltune/Tuning/FeasibilityClassifier.h"
 
-#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -193,10 +192,13 @@ public:
       return makeError("MAP adaptation: " + llvm::Twine(x.rows()) + " rows of " +
                        llvm::Twine(x.cols) + " features, " + llvm::Twine(y.size()) +
                        " labels; the model has " + llvm::Twine(inputMean.size()) + " features");
+    std::vector<Eigen::Index> feasibleRows;
+    for (size_t i = 0; i < y.size(); ++i)
+      if (y[i] > 0 && std::isfinite(y[i]))
+        feasibleRows.push_back(static_cast<Eigen::Index>(i));
     // With no feasible row nothing is trained: the copy is the pretrained
     // model (whose target mean it keeps), not the warm start.
-    auto copy = std::make_unique<DeepGaussianProcess>(
-        feasibleRowsExist(y) ? *start : *deep);
+    auto copy = std::make_unique<DeepGaussianProcess>(feasibleRows.empty() ? *deep : *start);
     auto result = std::make_unique<GaussianProcessCostModel>(name, nullptr);
     result->classifier = classifier;
     result->inputMean = inputMean;
@@ -204,10 +206,6 @@ public:
     result->targetScale = targetScale;
     result->targetMean = targetMean;
     result->trained = true;
-    std::vector<Eigen::Index> feasibleRows;
-    for (size_t i = 0; i < y.size(); ++i)
-      if (y[i] > 0 && std::isfinite(y[i]))
-        feasibleRows.push_back(static_cast<Eigen::Index>(i));
     if (!feasibleRows.empty()) {
       MatrixXd standard = standardise(toEigen(x))(feasibleRows, Eigen::all);
       VectorXd latentMean, latentVariance;
@@ -230,10 +228,6 @@ public:
   }
 
 private:
-  static bool feasibleRowsExist(const std::vector<double> &y) {
-    return llvm::any_of(y, [](double v) { return v > 0 && std::isfinite(v); });
-  }
-
   MatrixXd standardise(const MatrixXd &x) const {
     VectorXd inverse = inputScale.unaryExpr([](double s) { return s > 0 ? 1 / s : 0.0; });
     return (x.rowwise() - inputMean.transpose()) * inverse.asDiagonal();

@@ -70,12 +70,7 @@ private:
 
 /// The record of the task's untuned configuration, if it was measured.
 const MeasureRecord *untunedRecord(const ModelTask &t) {
-  if (!t.untunedConfig)
-    return nullptr;
-  for (size_t k = 0; k < t.history.configs.size(); ++k)
-    if (t.history.configs[k] == *t.untunedConfig)
-      return &t.history.records[k];
-  return nullptr;
+  return t.untunedConfig ? t.history.find(*t.untunedConfig) : nullptr;
 }
 } // namespace
 

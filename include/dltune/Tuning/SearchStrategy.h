@@ -20,6 +20,15 @@ struct TuningHistory {
   std::vector<MeasureRecord> records;
   std::set<Config> measured;
   bool contains(const Config &c) const { return measured.count(c) != 0; }
+  /// The record of `c`, or null when it was not measured.
+  const MeasureRecord *find(const Config &c) const {
+    if (!contains(c))
+      return nullptr;
+    for (size_t i = 0; i < configs.size(); ++i)
+      if (configs[i] == c)
+        return &records[i];
+    return nullptr;
+  }
 };
 
 /// Proposes batches of valid, not yet measured configurations. Strategies
