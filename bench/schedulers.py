@@ -94,7 +94,9 @@ SCHEDULERS = ["sequential", "round-robin", "random", "flops", "gradient", "gradi
 VARIANTS = {"dynatune-paper": ["--scheduler", "dynatune", "--paper-dynatune"],
             "dynatune-curve": ["--scheduler", "dynatune", "--curve-reward"],
             "dynatune-cost": ["--scheduler", "dynatune", "--cost-aware"],
-            "dynatune-cap": ["--scheduler", "dynatune", "--share-cap"]}
+            "dynatune-cap": ["--scheduler", "dynatune", "--share-cap"],
+            # Full first slots (the paper's), the default before the sixteenth session.
+            "dynatune-full": ["--scheduler", "dynatune", "--probe-share", "1"]}
 
 
 def quartiles(xs):

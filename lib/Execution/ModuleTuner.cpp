@@ -445,6 +445,7 @@ llvm::Error runScheduled(std::vector<std::unique_ptr<PreparedTask>> &prepared,
   so.seed = options.seed;
   so.earlyStop = options.earlyStop;
   so.shareCap = options.shareCap;
+  so.probeShare = options.probeShare;
   llvm::Expected<std::unique_ptr<TaskScheduler>> scheduler =
       createTaskScheduler(options.scheduler, so);
   if (!scheduler)
@@ -818,7 +819,12 @@ void mlir::dltune::printModelSummary(llvm::ArrayRef<TaskSummary> tasks, llvm::ra
   for (const TaskSummary &t : tasks) {
     if (std::isnan(t.untunedMs))
       continue;
-    double now = std::isnan(t.bestMs) ? t.untunedMs : std::min(t.untunedMs, t.bestMs);
+    // Without a best (no clean record: every candidate noisy, cut off or
+    // failed) apply-best gives the op dltune's default, so the model runs
+    // at the default's latency, not at the unscheduled lowering's.
+    double now = !std::isnan(t.bestMs)      ? std::min(t.untunedMs, t.bestMs)
+                 : !std::isnan(t.defaultMs) ? std::min(t.untunedMs, t.defaultMs)
+                                            : t.untunedMs;
     untuned += t.weight * t.untunedMs;
     // A task whose default was not measured counts as it runs now.
     anyDefault |= !std::isnan(t.defaultMs);

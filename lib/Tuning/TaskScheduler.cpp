@@ -24,9 +24,9 @@ mlir::dltune::createTaskScheduler(llvm::StringRef name, const SchedulerOptions &
   if (o.alpha < 0 || o.alpha > 1 || o.beta <= 0 || o.backwardWindow < 1)
     return error("gradient scheduler needs 0 <= alpha <= 1, beta > 0 and a window >= 1");
   if (o.ucbC < 0 || o.walkers < 4 || o.walkers % 2 || o.mcmcSteps < 2 ||
-      o.posteriorSamples < 1)
+      o.posteriorSamples < 1 || !(o.probeShare > 0 && o.probeShare <= 1))
     return error("dynatune needs C >= 0, an even number of walkers >= 4, at least 2 MCMC "
-                 "steps and 1 posterior sample");
+                 "steps, 1 posterior sample and a probe share in (0, 1]");
   if (name == "sequential")
     return createSequentialScheduler(o);
   if (name == "round-robin")

@@ -34,6 +34,15 @@
 // DEFAULTS: model trial 3/5: [3/3] linalg.matmul
 // DEFAULTS: model trial 4/5: [1/3] linalg.conv_2d_nhwc_hwcf
 
+// dynatune probes an untried task with half a slot (probe-share 0.5): after
+// the three defaults, slots of 4 give each task 2 measurements, so 9
+// measurements split evenly; with full first slots the costliest task (the
+// conv) takes 4 more and one of the others gets only its default.
+// RUN: dltune tune %s --scheduler dynatune --trials 9 --slot-trials 4 --threads 1 --db %t/d.db --confirm-top 0 | FileCheck %s --check-prefix=PROBE
+// PROBE: share of this run's 9 measurements: {{.*}} 33%; {{.*}} 33%; {{.*}} 33%;
+// RUN: dltune tune %s --scheduler dynatune --probe-share 1 --trials 9 --slot-trials 4 --threads 1 --db %t/f.db --confirm-top 0 | FileCheck %s --check-prefix=FULL
+// FULL: share of this run's 9 measurements: linalg.conv_2d_nhwc_hwcf {{[^;]*}} 56%;
+
 // The pass takes the same options; a per-task cap ends the run early.
 // RUN: dltune-opt %s --dltune-annotate="threads=1" --dltune-autotune="db=%t/p.db scheduler=dynatune trials=100 trials-per-task=2 slot-trials=2 confirm-top=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PASS
 // PASS: share of this run's 6 measurements
@@ -44,6 +53,10 @@
 // SLOT: slot-trials must be at least 1
 // RUN: not dltune tune %s --scheduler gradient --share-cap --db %t/x.db 2>&1 | FileCheck %s --check-prefix=CAP
 // CAP: dltune: error: share-cap applies to scheduler dynatune only
+// RUN: not dltune tune %s --scheduler gradient --probe-share 0.25 --db %t/x.db 2>&1 | FileCheck %s --check-prefix=PROBEOTHER
+// PROBEOTHER: dltune: error: probe-share applies to scheduler dynatune only
+// RUN: not dltune tune %s --scheduler dynatune --probe-share 0 --db %t/x.db 2>&1 | FileCheck %s --check-prefix=PROBERANGE
+// PROBERANGE: dltune: error: probe-share must be in (0, 1]
 
 func.func @conv(%i: tensor<1x10x10x16xf32>, %f: tensor<3x3x16x16xf32>, %o: tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32> {
   %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}

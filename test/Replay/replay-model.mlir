@@ -18,6 +18,23 @@
 // CSV-COUNT-4: 0,{{9|1[0-2]}},grid_kernel,
 // CSV-NOT: test_kernel
 
+// dynatune probes an untried task with half a slot (--probe-share 0.5):
+// with slots of 8, grid_kernel (weight x untuned 7.4 ms, the costlier)
+// gets 4 measurements, then test_kernel 4; with full first slots
+// (--probe-share 1, the paper's) grid_kernel takes all 8.
+// RUN: dltune replay-model --task %dltune_src/test/Inputs/kt-grid.json:2 --task %dltune_src/test/Inputs/kt-small.json --scheduler dynatune --strategy random --trials 8 --slot 8 --report %t.probe.csv
+// RUN: FileCheck %s --check-prefix=PROBE < %t.probe.csv
+// RUN: dltune replay-model --task %dltune_src/test/Inputs/kt-grid.json:2 --task %dltune_src/test/Inputs/kt-small.json --scheduler dynatune --probe-share 1 --strategy random --trials 8 --slot 8 --report %t.full.csv
+// RUN: FileCheck %s --check-prefix=FULL < %t.full.csv
+// PROBE: seed,trial,task
+// PROBE-COUNT-4: {{^}}0,{{[1-4]}},grid_kernel,
+// PROBE-COUNT-4: {{^}}0,{{[5-8]}},test_kernel,
+// FULL: seed,trial,task
+// FULL-COUNT-8: {{^}}0,{{[1-8]}},grid_kernel,
+// FULL-NOT: test_kernel
+// RUN: not dltune replay-model --task %dltune_src/test/Inputs/kt-grid.json --probe-share 0 2>&1 | FileCheck %s --check-prefix=PROBESHARE
+// PROBESHARE: dltune: error: dynatune needs C >= 0, an even number of walkers >= 4, at least 2 MCMC steps, 1 posterior sample and a probe share in (0, 1]
+
 // Every scheduler runs the model to its budget; exhaustive search on both
 // (grid) with a budget that covers both spaces reaches the best reachable
 // model latency. Two seeds give two runs.

@@ -58,7 +58,7 @@ static cl::opt<double> ucbC("ucb-c", cl::desc("dynatune: the UCB exploration con
                             cl::init(2.0), cl::sub(replayModelCmd));
 static cl::opt<bool> paperDynaTune("paper-dynatune",
                                    cl::desc("dynatune without this project's changes (raw ms "
-                                            "rewards, no cost weighting, no similarity priors, curves that need not saturate, the curve reward)"),
+                                            "rewards, no cost weighting, no similarity priors, curves that need not saturate, the curve reward, full first slots)"),
                                    cl::sub(replayModelCmd));
 static cl::opt<bool> curveReward("curve-reward",
                                   cl::desc("dynatune: the reward from the learning curves (the "
@@ -73,6 +73,10 @@ static cl::opt<bool> shareCap("share-cap",
                                        "model latency; an untried task waits while a tried "
                                        "task's expected reward exceeds its share"),
                               cl::sub(replayModelCmd));
+static cl::opt<double> probeShare("probe-share",
+                                  cl::desc("dynatune: an untried task's first slot is this "
+                                           "share of a slot (1: a full slot, the paper's)"),
+                                  cl::init(0.5), cl::sub(replayModelCmd));
 static cl::opt<double> latencyGoal("latency-goal", cl::desc("Stop at this model latency, ms (0: "
                                                             "none)"),
                                    cl::init(0), cl::sub(replayModelCmd));
@@ -167,9 +171,13 @@ int replayModelCommand() {
   SchedulerOptions so;
   so.earlyStop = earlyStop;
   so.ucbC = ucbC;
-  if (paperDynaTune)
+  so.probeShare = probeShare;
+  if (paperDynaTune) {
     so.normalizeReward = so.costAware = so.similarityPrior = so.saturatingCurves =
         so.gapReward = false;
+    if (probeShare.getNumOccurrences() == 0)
+      so.probeShare = 1;
+  }
   if (curveReward)
     so.gapReward = false;
   if (costAware)

@@ -102,6 +102,13 @@ TEST(TaskScheduler, FactoryRejectsUnknownNamesAndBadOptions) {
   o.walkers = 5;
   EXPECT_FALSE(static_cast<bool>(createTaskScheduler("dynatune", o)));
   llvm::consumeError(createTaskScheduler("dynatune", o).takeError());
+  for (double share : {0.0, 1.5, std::nan("")}) {
+    SchedulerOptions p;
+    p.probeShare = share;
+    llvm::Expected<std::unique_ptr<TaskScheduler>> s = createTaskScheduler("dynatune", p);
+    ASSERT_FALSE(static_cast<bool>(s)) << share;
+    EXPECT_NE(llvm::toString(s.takeError()).find("probe share"), std::string::npos);
+  }
   for (llvm::StringRef name : getTaskSchedulerNames())
     EXPECT_EQ(make(name)->getName(), name);
 }
@@ -388,6 +395,44 @@ TEST(TaskScheduler, DynaTuneShareCapBoundsEachTaskByItsShare) {
   // share is 0.51%.
   EXPECT_EQ(pick(*make("dynatune", capped), u, 8), 0u);
   EXPECT_EQ(pick(*make("dynatune", uncapped), u, 8), 1u);
+}
+
+// probeShare (default 0.5): an untried task's first slot is half a slot;
+// tried tasks get full slots. With 48 measurements and slots of 32 every
+// one of three tasks gets its probe of 16; with full first slots (the
+// paper's) the third is never tried.
+TEST(TaskScheduler, DynaTuneProbesUntriedTasksWithPartOfASlot) {
+  std::vector<TaskState> t = {task(1, 10), task(1, 10)};
+  std::optional<SlotRequest> r = make("dynatune")->next(t, modelOf(t, 32));
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->maxTrials, 16);
+  giveMeasuredSlot(t[0], {5.0, 9.0, 15.0});
+  giveMeasuredSlot(t[1], {5.0, 9.0, 15.0});
+  r = make("dynatune")->next(t, modelOf(t, 32));
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->maxTrials, 0); // tried: a full slot
+  SchedulerOptions o;
+  o.probeShare = 0.01; // at least one measurement
+  std::vector<TaskState> u = {task(1, 10)};
+  EXPECT_EQ(make("dynatune", o)->next(u, modelOf(u, 32))->maxTrials, 1);
+
+  auto run = [](double share) {
+    std::vector<ModelTask> tasks;
+    for (int k = 0; k < 3; ++k)
+      tasks.push_back(lineTask(1, 200, 1, 1, 10));
+    SchedulerOptions so;
+    so.probeShare = share;
+    ModelTuningOptions mo;
+    mo.trials = 48;
+    mo.slotTrials = 32;
+    runModelTuning(tasks, *make("dynatune", so), mo);
+    std::vector<int64_t> trials;
+    for (const ModelTask &mt : tasks)
+      trials.push_back(mt.state.trials);
+    return trials;
+  };
+  EXPECT_EQ(run(0.5), (std::vector<int64_t>{16, 16, 16}));
+  EXPECT_EQ(run(1), (std::vector<int64_t>{32, 16, 0}));
 }
 
 TEST(MultiTaskTuner, SequentialEarlyStopPassesBudgetOn) {

@@ -43,6 +43,7 @@ struct ModuleTunerOptions {
   int64_t slotTrials = 16;    // with a scheduler: measurements per slot
   int64_t earlyStop = 200;    // `sequential`: give up a task after this many without gain
   bool shareCap = false;      // `dynatune`: SchedulerOptions::shareCap
+  double probeShare = 0.5;    // `dynatune`: SchedulerOptions::probeShare
   uint64_t seed = 0;
   std::string strategy = "random";
   std::string costModel; // model-based strategies; empty: the strategy's default
@@ -128,6 +129,10 @@ template <typename Fn> void forEachTunerOption(ModuleTunerOptions &o, Fn &&fn) {
      "latency, and an untried task waits while a tried one is expected to save more than its "
      "share",
      false);
+  fn("probe-share", o.probeShare,
+     "Scheduler dynatune: an untried task's first slot is this share of a slot (1: a full "
+     "slot, the paper's)",
+     false);
   fn("seed", o.seed, "Random seed", false);
   fn("strategy", o.strategy, "Search strategy: random, grid, sa, evolutionary, bo", false);
   fn("cost-model", o.costModel,
@@ -210,6 +215,10 @@ inline llvm::Error validateTunerOptions(const ModuleTunerOptions &o) {
                "slot-trials must be at least 1");
   if (o.shareCap && o.scheduler != "dynatune")
     return bad("share-cap applies to scheduler dynatune only");
+  if (!(o.probeShare > 0 && o.probeShare <= 1))
+    return bad("probe-share must be in (0, 1]");
+  if (o.probeShare != ModuleTunerOptions().probeShare && o.scheduler != "dynatune")
+    return bad("probe-share applies to scheduler dynatune only");
   if (!o.scheduler.empty()) {
     llvm::Expected<std::unique_ptr<TaskScheduler>> sched = createTaskScheduler(o.scheduler);
     if (!sched)
