@@ -32,9 +32,13 @@ LINE = re.compile(r"model trial (\d+)/(\d+): \[(\d+)/\d+\] .*; model ([0-9.]+) m
 
 def run(model, scheduler, a, workdir):
     db = os.path.join(workdir, f"{scheduler}.db")
-    # "dynatune-cap": dynatune with --share-cap (off by default).
-    name = scheduler.removesuffix("-cap")
-    extra = ["--share-cap"] if scheduler.endswith("-cap") else []
+    # "dynatune-cap": dynatune with --share-cap (off by default);
+    # "dynatune-full": with full first slots (--probe-share 1, the paper's).
+    name, extra = scheduler, []
+    if scheduler.endswith("-cap"):
+        name, extra = scheduler.removesuffix("-cap"), ["--share-cap"]
+    elif scheduler.endswith("-full"):
+        name, extra = scheduler.removesuffix("-full"), ["--probe-share", "1"]
     cmd = [os.path.join(a.build, "bin", "dltune"), "tune", model, "--scheduler", name, *extra, "--trials", str(a.trials),
            "--slot-trials", str(a.slot_trials), "--threads", str(a.threads), "--db", db,
            "--jobs", "2", "--confirm-top", "0", "--seed", str(a.seed)]
@@ -62,7 +66,8 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("model")
     p.add_argument("--schedulers", default="sequential,gradient,dynatune",
-                   help="comma-separated; dynatune-cap = dynatune --share-cap")
+                   help="comma-separated; dynatune-cap = dynatune --share-cap, "
+                        "dynatune-full = dynatune --probe-share 1")
     p.add_argument("--trials", type=int, default=48)
     p.add_argument("--slot-trials", type=int, default=8)
     p.add_argument("--threads", type=int, default=1)
