@@ -178,6 +178,34 @@ TEST(Replay, AnswersFromTheCacheAndAdvancesTheClock) {
   EXPECT_EQ(drawn, (std::set<double>{1.0, 3.0}));
 }
 
+// JSON deeper than 64 levels is refused before parsing (printing such a
+// value recurses per level); brackets inside strings, escaped quotes
+// included, are not nesting. (The check was a parser callback, which made
+// reading a large cache quadratic in its entries.)
+TEST(Replay, DeepJsonIsRefusedAndBracketsInStringsAreNotNesting) {
+  auto cacheWith = [](const std::string &kernelName, const std::string &extra) {
+    return R"({"kernel_name": ")" + kernelName +
+           R"(", "tune_params_keys": ["x"], "tune_params": {"x": [1]},
+             "cache": {"1": {"x": 1, "time": 2.0)" + extra + "}}}";
+  };
+  std::string deep = std::string(70, '[') + std::string(70, ']');
+  llvm::Expected<KernelTunerCache> refused =
+      KernelTunerCache::parse(cacheWith("k", ", \"extra\": " + deep), "deep");
+  ASSERT_FALSE(static_cast<bool>(refused));
+  EXPECT_NE(llvm::toString(refused.takeError()).find("nested deeper than 64 levels"),
+            std::string::npos);
+  std::string shallow = std::string(60, '[') + std::string(60, ']');
+  llvm::Expected<KernelTunerCache> ok =
+      KernelTunerCache::parse(cacheWith("k", ", \"extra\": " + shallow), "shallow");
+  EXPECT_TRUE(static_cast<bool>(ok)) << llvm::toString(ok.takeError());
+  // In the JSON text: a \\ \" [[[...{{{ (an escaped backslash, an escaped quote).
+  std::string brackets = std::string(100, '[') + std::string(30, '{');
+  std::string name = "a \\\\ \\\" " + brackets;
+  llvm::Expected<KernelTunerCache> named = KernelTunerCache::parse(cacheWith(name, ""), "named");
+  ASSERT_TRUE(static_cast<bool>(named)) << llvm::toString(named.takeError());
+  EXPECT_EQ(named->kernelName, "a \\ \" " + brackets);
+}
+
 TEST(Replay, RealDatasetWhenPresent) {
   std::string path =
       std::string(DLTUNE_SOURCE_DIR) +
