@@ -823,7 +823,7 @@ void mlir::dltune::printModelSummary(llvm::ArrayRef<TaskSummary> tasks, llvm::ra
     // failed) apply-best gives the op dltune's default, so the model runs
     // at the default's latency, not at the unscheduled lowering's.
     double now = !std::isnan(t.bestMs)      ? std::min(t.untunedMs, t.bestMs)
-                 : !std::isnan(t.defaultMs) ? std::min(t.untunedMs, t.defaultMs)
+                 : !std::isnan(t.defaultMs) ? t.defaultMs
                                             : t.untunedMs;
     untuned += t.weight * t.untunedMs;
     // A task whose default was not measured counts as it runs now.

@@ -13,7 +13,7 @@
 // first, the one that costs the model most first (with shareCap, only while
 // no tried task is expected to save more than such a task's whole share).
 //
-// Seven changes to the paper (six on by default), each an option (SchedulerOptions):
+// Seven changes to the paper (five on by default), each an option (SchedulerOptions):
 //  - normalizeReward: r_k is in percent of the current model latency, so C
 //    means the same on any model (the paper adds ms to a unitless bonus and
 //    needs C = 0.2 below 1 ms). Not scaled by the round's largest reward:
@@ -54,8 +54,8 @@
 //  - probeShare (default 0.5): an untried task's first slot is half a slot.
 //    Its spread is estimated from that as well, and a task with little to
 //    give (a negligible pnpoly beside a GEMM) costs half as much to find
-//    out; with a full first slot per task the first round alone spent
-//    32 x tasks measurements before the rewards had any say.
+//    out; with a full first slot per task the first round alone spent a
+//    slot per task before the rewards had any say.
 //
 //===----------------------------------------------------------------------===//
 
@@ -115,7 +115,7 @@ public:
                                              tasks[*untried].weight * tasks[*untried].untunedMs))
           untried = i;
       if (untried)
-        return probe(*untried, model);
+        return probe(tasks, *untried, model);
     }
 
     double meanCost = 0;
@@ -156,7 +156,7 @@ public:
             (!untried || shareOf(tasks[i]) > shareOf(tasks[*untried])))
           untried = i;
       if (untried)
-        return probe(*untried, model);
+        return probe(tasks, *untried, model);
     }
     double logT = std::log(static_cast<double>(model.slotsDone + 1));
     size_t best = 0;
@@ -179,6 +179,9 @@ public:
         best = k;
       }
     }
+    // With the cap an untried task can also win on its share here.
+    if (isUntried(alive[best]))
+      return probe(tasks, alive[best], model);
     return SlotRequest{alive[best], 0};
   }
 
@@ -224,12 +227,17 @@ public:
   }
 
 private:
-  /// The first slot of an untried task: probeShare of a full slot.
-  SlotRequest probe(size_t task, const ModelState &model) const {
+  /// The first slot of an untried task: probeShare of a full slot, but at
+  /// least enough to leave the task tried (3 measurements); a probe that
+  /// left it untried would be repeated, each repeat counting as a slot.
+  SlotRequest probe(llvm::ArrayRef<TaskState> tasks, size_t task,
+                    const ModelState &model) const {
     if (o.probeShare >= 1)
       return SlotRequest{task, 0};
-    double n = std::round(o.probeShare * static_cast<double>(model.slotTrials));
-    return SlotRequest{task, std::max<int64_t>(1, static_cast<int64_t>(n))};
+    auto n = static_cast<int64_t>(std::round(o.probeShare * static_cast<double>(model.slotTrials)));
+    int64_t toTried = 3 - static_cast<int64_t>(tasks[task].bestTrace.size());
+    n = std::max<int64_t>({n, toTried, 1});
+    return SlotRequest{task, n >= model.slotTrials ? 0 : n};
   }
 
   /// The curve of the similar task with the most measurements, widened so

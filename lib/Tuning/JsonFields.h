@@ -30,7 +30,8 @@ using json = nlohmann::json;
 constexpr int kMaxJsonDepth = 64;
 
 /// The deepest nesting of objects and lists in `text` (brackets inside
-/// strings do not count). Linear in the text; malformed text gets some
+/// strings do not count; JSON has no comments), counted up to the first
+/// level past kMaxJsonDepth. Linear in the text; malformed text gets some
 /// count and is refused by the parser.
 inline int getJsonNestingDepth(llvm::StringRef text) {
   int depth = 0, deepest = 0;
@@ -47,6 +48,8 @@ inline int getJsonNestingDepth(llvm::StringRef text) {
       inString = true;
     } else if (c == '{' || c == '[') {
       deepest = std::max(deepest, ++depth);
+      if (deepest > kMaxJsonDepth)
+        return deepest;
     } else if (c == '}' || c == ']') {
       --depth;
     }

@@ -28,8 +28,8 @@ static std::string print(llvm::ArrayRef<TaskSummary> tasks) {
 
 // A task with no clean record (every candidate noisy: no best) runs at its
 // default configuration, which apply-best gives it, not at the unscheduled
-// lowering's latency. Seen printing "now 2.100 ms (0.10x over the defaults)"
-// for a model whose defaults ran 0.2 ms.
+// lowering's latency. The old rule printed "now 2.040 ms (0.10x over the
+// defaults)" for this model, whose defaults run 0.2 ms.
 TEST(ModelSummary, ATaskWithoutABestCountsAtItsDefault) {
   std::vector<TaskSummary> tasks = {summary(2, 1.0, 0.05, NAN), summary(1, 0.1, 0.1, 0.04)};
   std::string text = print(tasks);
@@ -41,6 +41,14 @@ TEST(ModelSummary, ATaskWithoutABestCountsAtItsDefault) {
   tasks[0].defaultMs = NAN;
   text = print(tasks);
   EXPECT_NE(text.find("untuned 2.100 ms, dltune's defaults 2.100 ms, now 2.040 ms"),
+            std::string::npos)
+      << text;
+  // A default slower than the unscheduled lowering still is what the op
+  // runs: no gain over the defaults is claimed for it.
+  tasks = {summary(1, 1.0, 1.5, NAN)};
+  text = print(tasks);
+  EXPECT_NE(text.find("untuned 1.000 ms, dltune's defaults 1.500 ms, now 1.500 ms (0.67x; "
+                      "1.00x over the defaults)"),
             std::string::npos)
       << text;
 }

@@ -411,10 +411,32 @@ TEST(TaskScheduler, DynaTuneProbesUntriedTasksWithPartOfASlot) {
   r = make("dynatune")->next(t, modelOf(t, 32));
   ASSERT_TRUE(r.has_value());
   EXPECT_EQ(r->maxTrials, 0); // tried: a full slot
+  // A probe leaves the task tried (3 measurements), else it would be
+  // probed again and each probe count as a slot: 3 with nothing measured,
+  // 2 after the default; 3 of a slot of 4 (half would be 2); a full slot
+  // when a slot holds no more than 3.
   SchedulerOptions o;
-  o.probeShare = 0.01; // at least one measurement
+  o.probeShare = 0.01;
   std::vector<TaskState> u = {task(1, 10)};
-  EXPECT_EQ(make("dynatune", o)->next(u, modelOf(u, 32))->maxTrials, 1);
+  EXPECT_EQ(make("dynatune", o)->next(u, modelOf(u, 32))->maxTrials, 3);
+  u[0].bestTrace.push_back(10);
+  u[0].trials = 1;
+  EXPECT_EQ(make("dynatune", o)->next(u, modelOf(u, 32))->maxTrials, 2);
+  u[0] = task(1, 10);
+  EXPECT_EQ(make("dynatune")->next(u, modelOf(u, 4))->maxTrials, 3);
+  EXPECT_EQ(make("dynatune")->next(u, modelOf(u, 3))->maxTrials, 0);
+  // With the share cap an untried task may win on its share in the UCB
+  // comparison rather than by coming first; it is still probed. Task 0:
+  // reward 1 x 1 x log(10 / 1) = 2.3 ms, 92% of the 2.5 ms model, above
+  // task 1's share (60%), which beats task 0's capped bound (its 40%).
+  SchedulerOptions capped;
+  capped.shareCap = true;
+  std::vector<TaskState> w = {task(1, 10), task(1, 1.5)};
+  giveMeasuredSlot(w[0], {1.0, 10.0, 10.0});
+  r = make("dynatune", capped)->next(w, modelOf(w, 32));
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->task, 1u);
+  EXPECT_EQ(r->maxTrials, 16);
 
   auto run = [](double share) {
     std::vector<ModelTask> tasks;

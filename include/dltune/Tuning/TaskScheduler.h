@@ -92,7 +92,8 @@ struct SchedulerOptions {
   bool normalizeReward = true;   // reward in percent of the model latency
   /// Reward per second of tuning. Off: with the gap reward it needed more
   /// measurements on every replay model and no less simulated time on most
-  /// (docs/task-schedulers.md).
+  /// (docs/task-schedulers.md). Its cost is seconds per slot, so a task
+  /// after a probe (probeShare < 1) looks cheaper than it is.
   bool costAware = false;
   bool similarityPrior = true;   // curves of similar tasks as priors
   bool saturatingCurves = true;  // curve shape c <= -1
@@ -107,8 +108,8 @@ struct SchedulerOptions {
   /// tasks of the live encoder, whose shares stay below the large tasks'
   /// expected rewards (docs/task-schedulers.md, change 6).
   bool shareCap = false;
-  /// An untried task's first slot is this share of a slot (at least one
-  /// measurement): enough for its spread to be estimated, and no full slot
+  /// An untried task's first slot is this share of a slot (at least what
+  /// leaves it tried, 3 measurements): enough for its spread to be estimated, and no full slot
   /// spent on a task that may have nothing to give. 1: a full slot (the
   /// paper's). Replay, 20 seeds: fewer measurements to 5% on 10 of 11
   /// models than with full first slots (docs/task-schedulers.md, change 7).
