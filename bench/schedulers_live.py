@@ -26,20 +26,18 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from schedulers import VARIANTS  # noqa: E402
 LINE = re.compile(r"model trial (\d+)/(\d+): \[(\d+)/\d+\] .*; model ([0-9.]+) ms "
                   r"\(untuned ([0-9.]+)\)")
 
 
 def run(model, scheduler, a, workdir):
     db = os.path.join(workdir, f"{scheduler}.db")
-    # "dynatune-cap": dynatune with --share-cap (off by default);
-    # "dynatune-full": with full first slots (--probe-share 1, the paper's).
-    name, extra = scheduler, []
-    if scheduler.endswith("-cap"):
-        name, extra = scheduler.removesuffix("-cap"), ["--share-cap"]
-    elif scheduler.endswith("-full"):
-        name, extra = scheduler.removesuffix("-full"), ["--probe-share", "1"]
-    cmd = [os.path.join(a.build, "bin", "dltune"), "tune", model, "--scheduler", name, *extra, "--trials", str(a.trials),
+    # Variants such as "dynatune-cap" take the flags the replay benchmark
+    # gives them; `dltune tune` has --share-cap and --probe-share too.
+    flags = VARIANTS.get(scheduler, ["--scheduler", scheduler])
+    cmd = [os.path.join(a.build, "bin", "dltune"), "tune", model, *flags, "--trials", str(a.trials),
            "--slot-trials", str(a.slot_trials), "--threads", str(a.threads), "--db", db,
            "--jobs", "2", "--confirm-top", "0", "--seed", str(a.seed)]
     start = time.monotonic()
@@ -66,8 +64,9 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("model")
     p.add_argument("--schedulers", default="sequential,gradient,dynatune",
-                   help="comma-separated; dynatune-cap = dynatune --share-cap, "
-                        "dynatune-full = dynatune --probe-share 1")
+                   help="comma-separated; also the variants of bench/schedulers.py that "
+                        "dltune tune takes: dynatune-cap (--share-cap), dynatune-full "
+                        "(--probe-share 1)")
     p.add_argument("--trials", type=int, default=48)
     p.add_argument("--slot-trials", type=int, default=8)
     p.add_argument("--threads", type=int, default=1)

@@ -69,6 +69,9 @@
 using namespace mlir::dltune;
 
 namespace {
+/// Measurements after which a task counts as tried (its spread is known).
+constexpr size_t kTriedAfter = 3;
+
 /// log(median / best) over the task's valid measurements: how much better
 /// than a typical configuration the best one is, taken as the log-ratio the
 /// rest of the space may still hold. 0 with fewer than two.
@@ -101,7 +104,7 @@ public:
     if (alive.empty())
       return std::nullopt;
     auto isUntried = [&](size_t i) {
-      return tasks[i].slots == 0 || tasks[i].bestTrace.size() < 3;
+      return tasks[i].slots == 0 || tasks[i].bestTrace.size() < kTriedAfter;
     };
     // Rewards in percent of a known model latency can be bounded by each
     // task's share of it (shareCap); otherwise untried tasks come first
@@ -228,14 +231,14 @@ public:
 
 private:
   /// The first slot of an untried task: probeShare of a full slot, but at
-  /// least enough to leave the task tried (3 measurements); a probe that
-  /// left it untried would be repeated, each repeat counting as a slot.
+  /// least enough to leave the task tried (kTriedAfter measurements); a
+  /// probe that left it untried would be repeated, each repeat counting as
+  /// a slot.
   SlotRequest probe(llvm::ArrayRef<TaskState> tasks, size_t task,
                     const ModelState &model) const {
-    if (o.probeShare >= 1)
-      return SlotRequest{task, 0};
     auto n = static_cast<int64_t>(std::round(o.probeShare * static_cast<double>(model.slotTrials)));
-    int64_t toTried = 3 - static_cast<int64_t>(tasks[task].bestTrace.size());
+    int64_t toTried = static_cast<int64_t>(kTriedAfter) -
+                      static_cast<int64_t>(tasks[task].bestTrace.size());
     n = std::max<int64_t>({n, toTried, 1});
     return SlotRequest{task, n >= model.slotTrials ? 0 : n};
   }
