@@ -23,6 +23,7 @@
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <onnx/onnx_pb.h>
 
@@ -36,6 +37,22 @@ using namespace mlir;
 using namespace mlir::dltune;
 
 namespace {
+/// Most elements of one tensor the importer takes (8 GiB of f32): counts
+/// above it, overflowing ones included, are refused with a diagnostic.
+constexpr int64_t kMaxElements = int64_t(1) << 31;
+
+/// The product of non-negative dimensions; INT64_MAX when it overflows, so
+/// that a check against kMaxElements refuses it.
+int64_t getElementCount(llvm::ArrayRef<int64_t> shape) {
+  if (llvm::is_contained(shape, 0))
+    return 0;
+  int64_t n = 1;
+  for (int64_t d : shape)
+    if (llvm::MulOverflow(n, d, n))
+      return INT64_MAX;
+  return n;
+}
+
 
 /// A tensor whose contents are known at import time. Floating-point data
 /// is kept as double, integers as int64 (ONNX shape math is int64).
@@ -45,9 +62,7 @@ struct KnownTensor {
   std::vector<double> f;
   std::vector<int64_t> i;
 
-  int64_t size() const {
-    return std::accumulate(shape.begin(), shape.end(), int64_t(1), std::multiplies<>());
-  }
+  int64_t size() const { return getElementCount(shape); }
   double at(int64_t k) const { return isFloat ? f[k] : double(i[k]); }
   int64_t intAt(int64_t k) const { return isFloat ? int64_t(f[k]) : i[k]; }
 };
@@ -159,6 +174,26 @@ private:
     return makeError(source + ": node '" + nodeName(node) + "' (" + node.op_type() +
                      "): " + msg);
   }
+  /// A window's kernel, strides and dilations are positive and its pads not
+  /// negative, each at most 2^20: the output-size arithmetic then neither
+  /// divides by zero nor overflows (both found by the onnx_import fuzzer).
+  llvm::Error checkWindow(const onnx::NodeProto &node, llvm::ArrayRef<int64_t> kernel,
+                          llvm::ArrayRef<int64_t> strides, llvm::ArrayRef<int64_t> dilations,
+                          llvm::ArrayRef<int64_t> pads) const {
+    constexpr int64_t kMax = int64_t(1) << 20;
+    auto inRange = [&](llvm::ArrayRef<int64_t> v, int64_t lo) {
+      return llvm::all_of(v, [&](int64_t x) { return x >= lo && x <= kMax; });
+    };
+    if (!inRange(kernel, 1) || !inRange(strides, 1) || !inRange(dilations, 1))
+      return nodeError(node, "kernel " + shapeString(kernel) + ", strides " +
+                                 shapeString(strides) + " and dilations " +
+                                 shapeString(dilations) + " must be between 1 and " +
+                                 std::to_string(kMax));
+    if (!inRange(pads, 0))
+      return nodeError(node, "pads " + shapeString(pads) + " must be between 0 and " +
+                                 std::to_string(kMax));
+    return llvm::Error::success();
+  }
   std::string nodeName(const onnx::NodeProto &node) const {
     return node.name().empty() ? node.op_type() + "#" + std::to_string(nodeIndex)
                                : node.name();
@@ -167,6 +202,19 @@ private:
   // Building blocks.
   Value emptyTensor(ArrayRef<int64_t> shape, Type elementType) {
     return tensor::EmptyOp::create(b, shape, elementType);
+  }
+  /// tensor.extract_slice, or an empty tensor when the slice holds no
+  /// element: MLIR's verifier wants every offset inside its dimension even
+  /// for a slice of size 0, and a dimension of size 0 has no such offset.
+  Value extractSlice(Value source, ArrayRef<int64_t> offsets, ArrayRef<int64_t> sizes,
+                     ArrayRef<int64_t> strides) {
+    Type element = cast<RankedTensorType>(source.getType()).getElementType();
+    if (llvm::is_contained(sizes, 0))
+      return emptyTensor(sizes, element);
+    return tensor::ExtractSliceOp::create(
+        b, RankedTensorType::get(sizes, element), source, ValueRange{}, ValueRange{},
+        ValueRange{}, b.getDenseI64ArrayAttr(offsets), b.getDenseI64ArrayAttr(sizes),
+        b.getDenseI64ArrayAttr(strides));
   }
   Value filled(ArrayRef<int64_t> shape, Type elementType, double value);
   Value constantScalar(Type t, double v) {
@@ -322,8 +370,10 @@ llvm::Expected<KnownTensor> Importer::readTensor(const onnx::TensorProto &t) {
     k.shape.push_back(d);
   }
   int64_t n = k.size();
-  if (n > (int64_t(1) << 31))
-    return makeError("tensor '" + t.name() + "' has " + std::to_string(n) + " elements");
+  if (n > kMaxElements)
+    return makeError("tensor '" + t.name() + "' has " +
+                     (n == INT64_MAX ? std::string("too many") : std::to_string(n)) +
+                     " elements (at most " + std::to_string(kMaxElements) + ")");
   if (t.data_location() == onnx::TensorProto::EXTERNAL)
     return makeError("tensor '" + t.name() +
                      "' keeps its data in an external file, which is not supported");
@@ -852,6 +902,8 @@ llvm::Error Importer::importConv(const onnx::NodeProto &node) {
   std::string autoPad = stringAttr(node, "auto_pad", "NOTSET");
   if (strides.size() != 2 || dilations.size() != 2 || pads.size() != 4)
     return nodeError(node, "strides, dilations and pads must describe 2 spatial dims");
+  if (llvm::Error e = checkWindow(node, {kh, kw}, strides, dilations, pads))
+    return e;
   if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
     for (int d = 0; d < 2; ++d) {
       int64_t in = d ? w : h, k = d ? kw : kh;
@@ -1071,8 +1123,9 @@ llvm::Error Importer::importMatMul(const onnx::NodeProto &node) {
   auto batch = broadcastShapes(batchA, batchB);
   if (!batch)
     return nodeError(node, "batch dimensions do not broadcast");
-  int64_t batchSize = std::accumulate(batch->begin(), batch->end(), int64_t(1),
-                                      std::multiplies<>());
+  int64_t batchSize = getElementCount(*batch);
+  if (batchSize > kMaxElements)
+    return nodeError(node, "batch dimensions " + shapeString(*batch) + " are too large");
   std::vector<int64_t> outShape = *batch;
   outShape.push_back(m);
   outShape.push_back(n);
@@ -1307,6 +1360,8 @@ llvm::Error Importer::importPool(const onnx::NodeProto &node) {
   std::string autoPad = stringAttr(node, "auto_pad", "NOTSET");
   if (k.size() != 2 || strides.size() != 2 || pads.size() != 4 || dilations.size() != 2)
     return nodeError(node, "kernel_shape, strides, pads and dilations must describe 2 dims");
+  if (llvm::Error e = checkWindow(node, k, strides, dilations, pads))
+    return e;
   if (autoPad != "NOTSET" && autoPad != "VALID")
     return nodeError(node, "auto_pad '" + autoPad + "' is not supported");
   if (!isMax && (dilations[0] != 1 || dilations[1] != 1))
@@ -1560,7 +1615,7 @@ llvm::Error Importer::importReshape(const onnx::NodeProto &node) {
   const KnownTensor *kx = input->known;
   Value xv = input->value;
   const std::vector<int64_t> &in = input->shape;
-  int64_t total = std::accumulate(in.begin(), in.end(), int64_t(1), std::multiplies<>());
+  int64_t total = getElementCount(in);
   std::vector<int64_t> shape = (*shapeT)->i;
   int64_t inferred = -1, product = 1;
   for (size_t d = 0; d < shape.size(); ++d) {
@@ -1577,7 +1632,8 @@ llvm::Error Importer::importReshape(const onnx::NodeProto &node) {
     }
     if (shape[d] < 0)
       return nodeError(node, "negative dimension in the target shape");
-    product *= shape[d];
+    if (llvm::MulOverflow(product, shape[d], product))
+      return nodeError(node, "the target shape " + shapeString(shape) + " is too large");
   }
   if (inferred >= 0) {
     if (product == 0 || total % product)
@@ -1675,6 +1731,9 @@ llvm::Error Importer::importConcat(const onnx::NodeProto &node) {
   int64_t offset = 0;
   for (Value v : ins) {
     RankedTensorType t = typeOf(v);
+    // Nothing to insert (and no offset the verifier would take for it).
+    if (llvm::is_contained(t.getShape(), 0))
+      continue;
     SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)), sizes, strides(rank, b.getIndexAttr(1));
     offsets[axis] = b.getIndexAttr(offset);
     for (int64_t d = 0; d < rank; ++d)
@@ -1751,12 +1810,7 @@ llvm::Error Importer::importSlice(const onnx::NodeProto &node) {
     knownValues[node.output(0)] = std::move(r);
     return llvm::Error::success();
   }
-  auto resultType = RankedTensorType::get(size, typeOf(xv).getElementType());
-  Value r = tensor::ExtractSliceOp::create(b, resultType, xv, ValueRange{}, ValueRange{},
-                                           ValueRange{}, b.getDenseI64ArrayAttr(offset),
-                                           b.getDenseI64ArrayAttr(size),
-                                           b.getDenseI64ArrayAttr(stride));
-  define(node, 0, r);
+  define(node, 0, extractSlice(xv, offset, size, stride));
   return llvm::Error::success();
 }
 
@@ -1783,9 +1837,9 @@ llvm::Error Importer::importSplit(const onnx::NodeProto &node) {
     for (int64_t k = 0; k < parts; ++k)
       sizes.push_back(std::min(each, dim - k * each));
   }
-  if (int64_t(sizes.size()) != parts ||
-      std::accumulate(sizes.begin(), sizes.end(), int64_t(0)) != dim ||
-      llvm::any_of(sizes, [](int64_t v) { return v < 0; }))
+  if (int64_t(sizes.size()) != parts || llvm::any_of(sizes, [](int64_t v) { return v < 0; }) ||
+      llvm::any_of(sizes, [&](int64_t v) { return v > dim; }) ||
+      std::accumulate(sizes.begin(), sizes.end(), int64_t(0)) != dim)
     return nodeError(node, "split sizes do not add up to dimension " + std::to_string(axis) +
                                " (" + std::to_string(dim) + ") over " +
                                std::to_string(parts) + " outputs");
@@ -1797,11 +1851,7 @@ llvm::Error Importer::importSplit(const onnx::NodeProto &node) {
     offset += sizes[k];
     if (node.output(k).empty())
       continue;
-    Value part = tensor::ExtractSliceOp::create(
-        b, RankedTensorType::get(shape, xt.getElementType()), *x, ValueRange{}, ValueRange{},
-        ValueRange{}, b.getDenseI64ArrayAttr(offsets), b.getDenseI64ArrayAttr(shape),
-        b.getDenseI64ArrayAttr(strides));
-    define(node, k, part);
+    define(node, k, extractSlice(*x, offsets, shape, strides));
   }
   return llvm::Error::success();
 }
@@ -2044,6 +2094,10 @@ llvm::Error Importer::declareInputs(SmallVectorImpl<Type> &argTypes,
                          "; only static shapes are supported (export with fixed sizes)");
       shape.push_back(d.dim_value());
     }
+    if (int64_t n = getElementCount(shape); n > kMaxElements)
+      return makeError(source + ": graph input '" + vi.name() + "' has " +
+                       (n == INT64_MAX ? std::string("too many") : std::to_string(n)) +
+                       " elements (at most " + std::to_string(kMaxElements) + ")");
     argTypes.push_back(RankedTensorType::get(shape, *elem));
     argNames.push_back(vi.name());
   }

@@ -323,6 +323,20 @@ def case_shapes():
         ("s0", x[:, :, :1]), ("s1", x[:, :, 1:])]
 
 
+def case_empty_slices():
+    # Slices with no element: a Slice whose start is clamped to the end of
+    # its axis, a Split with a part of size 0, and both concatenated back
+    # onto x (MLIR's extract_slice and insert_slice take no offset at the
+    # end of a dimension, even for size 0: the importer uses empty tensors).
+    x = rand(2, 3, 4)
+    nodes = [helper.make_node("Slice", ["x", "st", "en", "ax"], ["sl"], name="slice_past_end"),
+             helper.make_node("Split", ["x", "splits"], ["s0", "s1"], name="split_empty", axis=2),
+             helper.make_node("Concat", ["s0", "sl", "s1"], ["cat"], name="concat_empty", axis=2)]
+    i64 = lambda *v: np.array(v, dtype=np.int64)
+    inits = {"st": i64(7), "en": i64(9), "ax": i64(2), "splits": i64(4, 0)}
+    return nodes, {"x": x}, inits, [("cat", x), ("s0", x)]
+
+
 CASES = {name[len("case_"):]: fn for name, fn in globals().items() if name.startswith("case_")}
 
 
@@ -365,6 +379,32 @@ def build_invalid(kind, path):
     elif kind == "undefined-input":
         graph = helper.make_graph([helper.make_node("Add", ["x", "nowhere"], ["y"], name="add3")],
                                   "g", [x], [y])
+    elif kind == "overflowing-initializer":
+        # Dimensions whose product overflows int64 (found by the onnx_import
+        # fuzzer: the element count was computed with signed overflow).
+        w = TensorProto(name="w", data_type=TensorProto.FLOAT, dims=[1 << 40, 1 << 40])
+        graph = helper.make_graph([helper.make_node("Relu", ["x"], ["y"], name="r")], "g", [x], [y],
+                                  initializer=[w])
+    elif kind == "huge-input":
+        xh = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1 << 20, 1 << 20])
+        graph = helper.make_graph([helper.make_node("Relu", ["x"], ["y"], name="r")], "g", [xh], [y])
+    elif kind == "overflowing-reshape":
+        nodes = [helper.make_node("Reshape", ["x", "shape"], ["y"], name="reshape_big")]
+        graph = helper.make_graph(nodes, "g", [x], [y], initializer=[
+            numpy_helper.from_array(np.array([1 << 40, 1 << 40, 0], dtype=np.int64), "shape")])
+    elif kind in ("zero-stride-pool", "negative-pad-conv"):
+        # Window attributes that made the output-size arithmetic divide by
+        # zero (found by the onnx_import fuzzer) or go negative.
+        x4 = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 8, 8])
+        y4 = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 2, 4, 4])
+        if kind == "zero-stride-pool":
+            nodes = [helper.make_node("AveragePool", ["x"], ["y"], name="pool0",
+                                      kernel_shape=[2, 2], strides=[2, 0])]
+            inits = []
+        else:
+            nodes = [helper.make_node("Conv", ["x", "w"], ["y"], name="conv0", pads=[0, -3, 0, 0])]
+            inits = [numpy_helper.from_array(rand(2, 2, 3, 3), "w")]
+        graph = helper.make_graph(nodes, "g", [x4], [y4], initializer=inits)
     else:
         raise SystemExit(f"unknown invalid kind {kind}")
     model = helper.make_model(graph, opset_imports=opset)
