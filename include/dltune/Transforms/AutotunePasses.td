@@ -11,7 +11,10 @@ def DLTuneApplyBest : Pass<"dltune-apply-best", "ModuleOp"> {
     For every task (ops with equal kind, shapes, types, target and space)
     attaches the fastest successful configuration the database holds -
     measured on this machine if there is one, else on any device - without
-    measuring anything. Tasks without a record get a remark.
+    measuring anything. A task without a usable record keeps the
+    configuration its ops carry or gets the generated default, with a
+    remark (a warning when its recorded configuration does not fit its
+    space).
   }];
   let options = [
     Option<"db", "db", "std::string", /*default=*/"\"dltune.db\"", "Tuning database">,

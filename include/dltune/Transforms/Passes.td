@@ -12,7 +12,8 @@ def DLTuneAnnotate : Pass<"dltune-annotate", "ModuleOp"> {
     op with static shapes: `linalg.matmul` (also with transposed operands),
     `linalg.batch_matmul`, `linalg.conv_2d_nhwc_hwcf`,
     `linalg.conv_2d_nchw_fchw`, `linalg.depthwise_conv_2d_nhwc_hwc`, NHWC
-    pooling and elementwise `linalg.generic`. Ops that already carry a space
+    pooling, elementwise `linalg.generic` and reduction `linalg.generic`
+    (softmax, layer norm, global pooling). Ops that already carry a space
     are kept as they are. Unsupported ops are left alone with a remark.
 
     CPU knobs: cache tiles, register tile, reduction tile, vectorize, unroll
