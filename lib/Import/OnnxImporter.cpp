@@ -2201,8 +2201,18 @@ llvm::Expected<OwningOpRef<ModuleOp>> Importer::run() {
     auto it = handlers.find(node.op_type());
     if (it == handlers.end())
       return nodeError(node, "op type '" + node.op_type() + "' is not supported");
-    if (node.input_size() == 0 && node.op_type() != "Constant")
-      return nodeError(node, "the node has no inputs");
+    // The inputs the ONNX spec requires (handlers read them unchecked).
+    static const std::map<std::string, int> requiredInputs = {
+        {"Conv", 2}, {"BatchNormalization", 5}, {"Gemm", 2}, {"MatMul", 2},
+        {"Add", 2}, {"Sub", 2}, {"Mul", 2}, {"Div", 2}, {"Pow", 2},
+        {"Reshape", 2}, {"Slice", 3}, {"Gather", 2},
+        {"Constant", 0}};
+    auto req = requiredInputs.find(node.op_type());
+    int required = req == requiredInputs.end() ? 1 : req->second;
+    if (node.input_size() < required)
+      return nodeError(node, llvm::formatv("has {0} input(s), needs at least {1}",
+                                           node.input_size(), required)
+                                 .str());
     if (node.output_size() == 0)
       return nodeError(node, "the node has no outputs");
     b.setLoc(NameLoc::get(b.getStringAttr(nodeName(node)),

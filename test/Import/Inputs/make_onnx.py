@@ -385,6 +385,10 @@ def build_invalid(kind, path):
         w = TensorProto(name="w", data_type=TensorProto.FLOAT, dims=[1 << 40, 1 << 40])
         graph = helper.make_graph([helper.make_node("Relu", ["x"], ["y"], name="r")], "g", [x], [y],
                                   initializer=[w])
+    elif kind == "missing-input":
+        # A binary op with one input (found by the onnx_import fuzzer: the
+        # handler read input 1 past the end, a protobuf CHECK abort).
+        graph = helper.make_graph([helper.make_node("Sub", ["x"], ["y"], name="sub1")], "g", [x], [y])
     elif kind == "huge-input":
         xh = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1 << 20, 1 << 20])
         graph = helper.make_graph([helper.make_node("Relu", ["x"], ["y"], name="r")], "g", [xh], [y])
