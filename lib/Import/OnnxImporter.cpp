@@ -32,6 +32,7 @@
 #include <map>
 #include <numeric>
 #include <random>
+#include <set>
 
 using namespace mlir;
 using namespace mlir::dltune;
@@ -134,6 +135,16 @@ private:
 
   // Values.
   llvm::Expected<Value> get(const std::string &name);
+  /// Whether a defined value (run-time or known) has a floating-point
+  /// element type; nullopt for a name not defined (yet).
+  std::optional<bool> isFloatValue(const std::string &name) const {
+    if (const KnownTensor *k = known(name))
+      return k->isFloat;
+    for (const std::map<std::string, Value> *m : {&values, &otherLayout})
+      if (auto it = m->find(name); it != m->end())
+        return isa<FloatType>(cast<ShapedType>(it->second.getType()).getElementType());
+    return std::nullopt;
+  }
   const KnownTensor *known(const std::string &name) const {
     auto it = knownValues.find(name);
     return it == knownValues.end() ? nullptr : &it->second;
@@ -2215,6 +2226,18 @@ llvm::Expected<OwningOpRef<ModuleOp>> Importer::run() {
                                  .str());
     if (node.output_size() == 0)
       return nodeError(node, "the node has no outputs");
+    // Ops lowered with floating-point arithmetic only: an integer input
+    // would build IR that does not verify (LayerNormalization on int64 was
+    // found by the onnx_import fuzzer).
+    static const std::set<std::string> floatOnly = {
+        "Conv", "BatchNormalization", "Gemm", "MatMul", "Clip", "MaxPool", "AveragePool",
+        "GlobalAveragePool", "ReduceMean", "Softmax", "LayerNormalization"};
+    if (floatOnly.count(node.op_type()))
+      for (const std::string &in : node.input())
+        if (std::optional<bool> isFloat = isFloatValue(in); isFloat && !*isFloat)
+          return nodeError(node, "input '" + in +
+                                     "' is not floating-point; only floating-point inputs "
+                                     "are supported");
     b.setLoc(NameLoc::get(b.getStringAttr(nodeName(node)),
                           FileLineColLoc::get(&ctx, source, nodeIndex + 1, 0)));
     if (llvm::Error e = (this->*(it->second))(node)) {

@@ -389,6 +389,12 @@ def build_invalid(kind, path):
         # A binary op with one input (found by the onnx_import fuzzer: the
         # handler read input 1 past the end, a protobuf CHECK abort).
         graph = helper.make_graph([helper.make_node("Sub", ["x"], ["y"], name="sub1")], "g", [x], [y])
+    elif kind == "int-scale-layernorm":
+        # An integer operand of a float-only op (found by the onnx_import
+        # fuzzer: the importer built arith.mulf on i64, which does not verify).
+        nodes = [helper.make_node("LayerNormalization", ["x", "s"], ["y"], name="ln_int", axis=-1)]
+        graph = helper.make_graph(nodes, "g", [x], [y], initializer=[
+            numpy_helper.from_array(np.array([1, 2, 3, 4], dtype=np.int64), "s")])
     elif kind == "huge-input":
         xh = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1 << 20, 1 << 20])
         graph = helper.make_graph([helper.make_node("Relu", ["x"], ["y"], name="r")], "g", [xh], [y])
