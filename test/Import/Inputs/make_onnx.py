@@ -395,6 +395,12 @@ def build_invalid(kind, path):
         nodes = [helper.make_node("LayerNormalization", ["x", "s"], ["y"], name="ln_int", axis=-1)]
         graph = helper.make_graph(nodes, "g", [x], [y], initializer=[
             numpy_helper.from_array(np.array([1, 2, 3, 4], dtype=np.int64), "s")])
+    elif kind == "empty-input":
+        # A tensor with no elements into a compute op (found by the
+        # onnx_import fuzzer: linalg over a zero-size loop does not verify).
+        x0 = helper.make_tensor_value_info("x", TensorProto.FLOAT, [0, 4])
+        graph = helper.make_graph([helper.make_node("Sigmoid", ["x"], ["y"], name="sig0")], "g",
+                                  [x0], [y])
     elif kind == "huge-input":
         xh = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1 << 20, 1 << 20])
         graph = helper.make_graph([helper.make_node("Relu", ["x"], ["y"], name="r")], "g", [xh], [y])
