@@ -355,6 +355,10 @@ private:
   /// Nodes consumed by a fold (a BatchNormalization folded into its Conv).
   std::set<size_t> folded;
   std::mt19937_64 weightRng;
+  /// Elements of initializers without data filled with random values so
+  /// far, at most kMaxRandomElements (VGG-16 has 1.4e8 weights).
+  static constexpr int64_t kMaxRandomElements = int64_t(1) << 28;
+  int64_t randomFilledElements = 0;
   int constantCounter = 0;
 };
 
@@ -428,7 +432,14 @@ llvm::Expected<KnownTensor> Importer::readTensor(const onnx::TensorProto &t) {
       k.f.assign(t.float_data().begin(), t.float_data().end());
     } else if (t.float_data_size() == 0) {
       // Exported without weights: deterministic random values, scaled like
-      // a fan-in initialisation so activations stay in range.
+      // a fan-in initialisation so activations stay in range. Bounded per
+      // model: a few bytes of dims would otherwise ask for gigabytes.
+      if (n > kMaxRandomElements - randomFilledElements)
+        return makeError("tensor '" + t.name() + "' has no data; filling its " +
+                         std::to_string(n) + " elements with random values would exceed " +
+                         std::to_string(kMaxRandomElements) +
+                         " random elements per model");
+      randomFilledElements += n;
       int64_t fanIn = k.shape.size() > 1 ? n / std::max<int64_t>(1, k.shape[0]) : 1;
       std::normal_distribution<double> dist(0.0, 1.0 / std::sqrt(double(std::max<int64_t>(1, fanIn))));
       k.f.resize(n);

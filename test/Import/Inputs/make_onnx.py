@@ -401,6 +401,13 @@ def build_invalid(kind, path):
         x0 = helper.make_tensor_value_info("x", TensorProto.FLOAT, [0, 4])
         graph = helper.make_graph([helper.make_node("Sigmoid", ["x"], ["y"], name="sig0")], "g",
                                   [x0], [y])
+    elif kind == "weightless-huge":
+        # An initializer without data is filled with random values, at most
+        # 2^28 elements per model: a few bytes of dims must not ask for
+        # gigabytes (the onnx_import fuzzer's slowest inputs did this).
+        w = TensorProto(name="w", data_type=TensorProto.FLOAT, dims=[1 << 15, 1 << 14])
+        graph = helper.make_graph([helper.make_node("Relu", ["x"], ["y"], name="r")], "g", [x], [y],
+                                  initializer=[w])
     elif kind == "huge-input":
         xh = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1 << 20, 1 << 20])
         graph = helper.make_graph([helper.make_node("Relu", ["x"], ["y"], name="r")], "g", [xh], [y])
