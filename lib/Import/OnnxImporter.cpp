@@ -54,6 +54,12 @@ int64_t getElementCount(llvm::ArrayRef<int64_t> shape) {
   return n;
 }
 
+/// "N elements (at most M)" for a count refused against kMaxElements.
+std::string describeTooManyElements(int64_t n) {
+  return (n == INT64_MAX ? std::string("too many") : std::to_string(n)) +
+         " elements (at most " + std::to_string(kMaxElements) + ")";
+}
+
 
 /// A tensor whose contents are known at import time. Floating-point data
 /// is kept as double, integers as int64 (ONNX shape math is int64).
@@ -135,25 +141,13 @@ private:
 
   // Values.
   llvm::Expected<Value> get(const std::string &name);
-  /// Whether a defined value (run-time or known) has a floating-point
-  /// element type; nullopt for a name not defined (yet).
-  std::optional<bool> isFloatValue(const std::string &name) const {
-    if (const KnownTensor *k = known(name))
-      return k->isFloat;
-    for (const std::map<std::string, Value> *m : {&values, &otherLayout})
-      if (auto it = m->find(name); it != m->end())
-        return isa<FloatType>(cast<ShapedType>(it->second.getType()).getElementType());
-    return std::nullopt;
-  }
-  /// The element count of a defined run-time value; nullopt for a known
-  /// (folded) one or a name not defined (yet).
-  std::optional<int64_t> getValueElementCount(const std::string &name) const {
+  /// The type of a run-time value; null for a known (folded) value and for
+  /// a name not defined yet. (`otherLayout` only holds copies of `values`.)
+  ShapedType getRuntimeType(const std::string &name) const {
     if (known(name))
-      return std::nullopt;
-    for (const std::map<std::string, Value> *m : {&values, &otherLayout})
-      if (auto it = m->find(name); it != m->end())
-        return getElementCount(cast<ShapedType>(it->second.getType()).getShape());
-    return std::nullopt;
+      return {};
+    auto it = values.find(name);
+    return it == values.end() ? ShapedType() : cast<ShapedType>(it->second.getType());
   }
   const KnownTensor *known(const std::string &name) const {
     auto it = knownValues.find(name);
@@ -396,9 +390,7 @@ llvm::Expected<KnownTensor> Importer::readTensor(const onnx::TensorProto &t) {
   }
   int64_t n = k.size();
   if (n > kMaxElements)
-    return makeError("tensor '" + t.name() + "' has " +
-                     (n == INT64_MAX ? std::string("too many") : std::to_string(n)) +
-                     " elements (at most " + std::to_string(kMaxElements) + ")");
+    return makeError("tensor '" + t.name() + "' has " + describeTooManyElements(n));
   if (t.data_location() == onnx::TensorProto::EXTERNAL)
     return makeError("tensor '" + t.name() +
                      "' keeps its data in an external file, which is not supported");
@@ -2128,8 +2120,7 @@ llvm::Error Importer::declareInputs(SmallVectorImpl<Type> &argTypes,
     }
     if (int64_t n = getElementCount(shape); n > kMaxElements)
       return makeError(source + ": graph input '" + vi.name() + "' has " +
-                       (n == INT64_MAX ? std::string("too many") : std::to_string(n)) +
-                       " elements (at most " + std::to_string(kMaxElements) + ")");
+                       describeTooManyElements(n));
     argTypes.push_back(RankedTensorType::get(shape, *elem));
     argNames.push_back(vi.name());
   }
@@ -2259,15 +2250,18 @@ llvm::Expected<OwningOpRef<ModuleOp>> Importer::run() {
     static const std::set<std::string> takesEmpty = {"Concat", "Shape", "Identity", "Dropout"};
     if (!takesEmpty.count(node.op_type()))
       for (const std::string &in : node.input())
-        if (std::optional<int64_t> n = getValueElementCount(in); n && *n == 0)
+        if (ShapedType t = getRuntimeType(in); t && getElementCount(t.getShape()) == 0)
           return nodeError(node, "input '" + in + "' has no elements, which only Concat, "
                                  "Shape and Identity take");
     if (floatOnly.count(node.op_type()))
-      for (const std::string &in : node.input())
-        if (std::optional<bool> isFloat = isFloatValue(in); isFloat && !*isFloat)
+      for (const std::string &in : node.input()) {
+        const KnownTensor *k = known(in);
+        ShapedType t = getRuntimeType(in);
+        if ((k && !k->isFloat) || (t && !isa<FloatType>(t.getElementType())))
           return nodeError(node, "input '" + in +
                                      "' is not floating-point; only floating-point inputs "
                                      "are supported");
+      }
     b.setLoc(NameLoc::get(b.getStringAttr(nodeName(node)),
                           FileLineColLoc::get(&ctx, source, nodeIndex + 1, 0)));
     if (llvm::Error e = (this->*(it->second))(node)) {

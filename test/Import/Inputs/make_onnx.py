@@ -414,7 +414,7 @@ def build_invalid(kind, path):
     elif kind == "overflowing-reshape":
         nodes = [helper.make_node("Reshape", ["x", "shape"], ["y"], name="reshape_big")]
         graph = helper.make_graph(nodes, "g", [x], [y], initializer=[
-            numpy_helper.from_array(np.array([1 << 40, 1 << 40, 0], dtype=np.int64), "shape")])
+            numpy_helper.from_array(np.array([1 << 40, 1 << 40, 1], dtype=np.int64), "shape")])
     elif kind in ("zero-stride-pool", "negative-pad-conv"):
         # Window attributes that made the output-size arithmetic divide by
         # zero (found by the onnx_import fuzzer) or go negative.
