@@ -2170,50 +2170,63 @@ llvm::Expected<OwningOpRef<ModuleOp>> Importer::run() {
   }
   b.setInsertionPointToEnd(entry);
 
-  static const std::map<std::string, Handler> handlers = {
-      {"Conv", &Importer::importConv},
-      {"BatchNormalization", &Importer::importBatchNorm},
-      {"Gemm", &Importer::importGemm},
-      {"MatMul", &Importer::importMatMul},
-      {"Add", &Importer::importBinary},
-      {"Sub", &Importer::importBinary},
-      {"Mul", &Importer::importBinary},
-      {"Div", &Importer::importBinary},
-      {"Pow", &Importer::importBinary},
-      {"Relu", &Importer::importUnary},
-      {"LeakyRelu", &Importer::importUnary},
-      {"Sigmoid", &Importer::importUnary},
-      {"HardSigmoid", &Importer::importUnary},
-      {"HardSwish", &Importer::importUnary},
-      {"Tanh", &Importer::importUnary},
-      {"Erf", &Importer::importUnary},
-      {"Sqrt", &Importer::importUnary},
-      {"Exp", &Importer::importUnary},
-      {"Log", &Importer::importUnary},
-      {"Neg", &Importer::importUnary},
-      {"Abs", &Importer::importUnary},
-      {"Reciprocal", &Importer::importUnary},
-      {"Clip", &Importer::importClip},
-      {"MaxPool", &Importer::importPool},
-      {"AveragePool", &Importer::importPool},
-      {"GlobalAveragePool", &Importer::importGlobalAveragePool},
-      {"ReduceMean", &Importer::importReduceMean},
-      {"Softmax", &Importer::importSoftmax},
-      {"LayerNormalization", &Importer::importLayerNorm},
-      {"Flatten", &Importer::importFlatten},
-      {"Reshape", &Importer::importReshape},
-      {"Transpose", &Importer::importTranspose},
-      {"Concat", &Importer::importConcat},
-      {"Slice", &Importer::importSlice},
-      {"Split", &Importer::importSplit},
-      {"Gather", &Importer::importGather},
-      {"Squeeze", &Importer::importSqueezeUnsqueeze},
-      {"Unsqueeze", &Importer::importSqueezeUnsqueeze},
-      {"Identity", &Importer::importIdentity},
-      {"Dropout", &Importer::importIdentity},
-      {"Constant", &Importer::importConstant},
-      {"Shape", &Importer::importShape},
-      {"Cast", &Importer::importCast},
+  // Per op: its handler, the inputs the ONNX spec requires (handlers read
+  // them unchecked), whether it computes in floating point only (an integer
+  // input would build IR that does not verify: LayerNormalization on int64,
+  // found by the onnx_import fuzzer) and whether it takes tensors without
+  // elements (linalg ops over a zero-size loop do not verify: a Softmax of a
+  // Slice with no element, found by the fuzzer; only ops that move no data
+  // take them).
+  struct OpInfo {
+    Handler handler;
+    int requiredInputs = 1;
+    bool floatOnly = false;
+    bool takesEmpty = false;
+  };
+  static const std::map<std::string, OpInfo> ops = {
+      {"Conv", {&Importer::importConv, 2, true, false}},
+      {"BatchNormalization", {&Importer::importBatchNorm, 5, true, false}},
+      {"Gemm", {&Importer::importGemm, 2, true, false}},
+      {"MatMul", {&Importer::importMatMul, 2, true, false}},
+      {"Add", {&Importer::importBinary, 2, false, false}},
+      {"Sub", {&Importer::importBinary, 2, false, false}},
+      {"Mul", {&Importer::importBinary, 2, false, false}},
+      {"Div", {&Importer::importBinary, 2, false, false}},
+      {"Pow", {&Importer::importBinary, 2, false, false}},
+      {"Relu", {&Importer::importUnary, 1, false, false}},
+      {"LeakyRelu", {&Importer::importUnary, 1, false, false}},
+      {"Sigmoid", {&Importer::importUnary, 1, false, false}},
+      {"HardSigmoid", {&Importer::importUnary, 1, false, false}},
+      {"HardSwish", {&Importer::importUnary, 1, false, false}},
+      {"Tanh", {&Importer::importUnary, 1, false, false}},
+      {"Erf", {&Importer::importUnary, 1, false, false}},
+      {"Sqrt", {&Importer::importUnary, 1, false, false}},
+      {"Exp", {&Importer::importUnary, 1, false, false}},
+      {"Log", {&Importer::importUnary, 1, false, false}},
+      {"Neg", {&Importer::importUnary, 1, false, false}},
+      {"Abs", {&Importer::importUnary, 1, false, false}},
+      {"Reciprocal", {&Importer::importUnary, 1, false, false}},
+      {"Clip", {&Importer::importClip, 1, true, false}},
+      {"MaxPool", {&Importer::importPool, 1, true, false}},
+      {"AveragePool", {&Importer::importPool, 1, true, false}},
+      {"GlobalAveragePool", {&Importer::importGlobalAveragePool, 1, true, false}},
+      {"ReduceMean", {&Importer::importReduceMean, 1, true, false}},
+      {"Softmax", {&Importer::importSoftmax, 1, true, false}},
+      {"LayerNormalization", {&Importer::importLayerNorm, 1, true, false}},
+      {"Flatten", {&Importer::importFlatten, 1, false, false}},
+      {"Reshape", {&Importer::importReshape, 2, false, false}},
+      {"Transpose", {&Importer::importTranspose, 1, false, false}},
+      {"Concat", {&Importer::importConcat, 1, false, true}},
+      {"Slice", {&Importer::importSlice, 3, false, false}},
+      {"Split", {&Importer::importSplit, 1, false, false}},
+      {"Gather", {&Importer::importGather, 2, false, false}},
+      {"Squeeze", {&Importer::importSqueezeUnsqueeze, 1, false, false}},
+      {"Unsqueeze", {&Importer::importSqueezeUnsqueeze, 1, false, false}},
+      {"Identity", {&Importer::importIdentity, 1, false, true}},
+      {"Dropout", {&Importer::importIdentity, 1, false, true}},
+      {"Constant", {&Importer::importConstant, 0, false, false}},
+      {"Shape", {&Importer::importShape, 1, false, true}},
+      {"Cast", {&Importer::importCast, 1, false, false}},
   };
   for (nodeIndex = 0; nodeIndex < size_t(g.node_size()); ++nodeIndex) {
     if (folded.count(nodeIndex))
@@ -2221,39 +2234,22 @@ llvm::Expected<OwningOpRef<ModuleOp>> Importer::run() {
     const onnx::NodeProto &node = g.node(nodeIndex);
     if (!node.domain().empty() && node.domain() != "ai.onnx")
       return nodeError(node, "operators of domain '" + node.domain() + "' are not supported");
-    auto it = handlers.find(node.op_type());
-    if (it == handlers.end())
+    auto it = ops.find(node.op_type());
+    if (it == ops.end())
       return nodeError(node, "op type '" + node.op_type() + "' is not supported");
-    // The inputs the ONNX spec requires (handlers read them unchecked).
-    static const std::map<std::string, int> requiredInputs = {
-        {"Conv", 2}, {"BatchNormalization", 5}, {"Gemm", 2}, {"MatMul", 2},
-        {"Add", 2}, {"Sub", 2}, {"Mul", 2}, {"Div", 2}, {"Pow", 2},
-        {"Reshape", 2}, {"Slice", 3}, {"Gather", 2},
-        {"Constant", 0}};
-    auto req = requiredInputs.find(node.op_type());
-    int required = req == requiredInputs.end() ? 1 : req->second;
-    if (node.input_size() < required)
+    const OpInfo &op = it->second;
+    if (node.input_size() < op.requiredInputs)
       return nodeError(node, llvm::formatv("has {0} input(s), needs at least {1}",
-                                           node.input_size(), required)
+                                           node.input_size(), op.requiredInputs)
                                  .str());
     if (node.output_size() == 0)
       return nodeError(node, "the node has no outputs");
-    // Ops lowered with floating-point arithmetic only: an integer input
-    // would build IR that does not verify (LayerNormalization on int64 was
-    // found by the onnx_import fuzzer).
-    static const std::set<std::string> floatOnly = {
-        "Conv", "BatchNormalization", "Gemm", "MatMul", "Clip", "MaxPool", "AveragePool",
-        "GlobalAveragePool", "ReduceMean", "Softmax", "LayerNormalization"};
-    // Tensors without elements (a zero dimension) reach only ops that move
-    // no data: linalg ops over a zero-size loop do not verify (a Softmax of
-    // a Slice with no element, found by the onnx_import fuzzer).
-    static const std::set<std::string> takesEmpty = {"Concat", "Shape", "Identity", "Dropout"};
-    if (!takesEmpty.count(node.op_type()))
+    if (!op.takesEmpty)
       for (const std::string &in : node.input())
         if (ShapedType t = getRuntimeType(in); t && getElementCount(t.getShape()) == 0)
           return nodeError(node, "input '" + in + "' has no elements, which only Concat, "
                                  "Shape and Identity take");
-    if (floatOnly.count(node.op_type()))
+    if (op.floatOnly)
       for (const std::string &in : node.input()) {
         const KnownTensor *k = known(in);
         ShapedType t = getRuntimeType(in);
@@ -2264,7 +2260,7 @@ llvm::Expected<OwningOpRef<ModuleOp>> Importer::run() {
       }
     b.setLoc(NameLoc::get(b.getStringAttr(nodeName(node)),
                           FileLineColLoc::get(&ctx, source, nodeIndex + 1, 0)));
-    if (llvm::Error e = (this->*(it->second))(node)) {
+    if (llvm::Error e = (this->*op.handler)(node)) {
       // Errors from helpers do not know the node; say which it was.
       std::string msg = llvm::toString(std::move(e));
       if (!StringRef(msg).starts_with(source + ": "))
