@@ -12,7 +12,7 @@ seeds, with how many seeds got there at all. Also the scheduler's overhead
 Writes bench/results/schedulers.csv (one row per model, scheduler, seed),
 bench/results/schedulers_curves.csv (median model latency per measurement)
 and, when matplotlib is installed, bench/results/schedulers_<model>.png.
-Usage: python3 bench/schedulers.py [--build build] [--seeds 20] [--trials-per-task N]
+Usage: python3 bench/schedulers.py [--build build] [--seeds 20] [--trials-per-task N] [--drawn 12]
                                    [--schedulers a,b] [--models m,n]
 """
 import argparse, concurrent.futures, csv, os, re, statistics, subprocess, sys, tempfile, time
@@ -89,6 +89,45 @@ MODELS = {
     "a100": [("convolution_milo/A100.json.gz", 6), ("dedispersion_milo/A100.json.gz", 1)],
     "mi250x": [("convolution_milo/MI250X.json.gz", 6), ("dedispersion_milo/MI250X.json.gz", 1)],
 }
+
+# Drawn models (eighteenth session), for judging the schedulers on models of
+# the size issue 10 names (6-10 tasks) without choosing them by hand. The rule
+# was fixed and committed before any scheduler ran on them: a family of
+# sibling recordings (the stand-in argument above: one op kind on sibling
+# GPUs = layers of that kind with other shapes) is drawn uniformly, then
+# uniformly 6..min(10, family size) of its spaces without replacement, each
+# with a weight drawn uniformly from the range its kernel kind has in the
+# declared models above (convolution 6-20, GEMM 2-4, dedispersion 1,
+# pnpoly 2, hotspot 3-4). random.Random(draw seed); names d1, d2, ...
+FAMILIES = {
+    "nvidia-milo": ["convolution_milo/A100.json.gz", "convolution_milo/A4000.json.gz",
+                    "convolution_milo/A6000.json.gz", "dedispersion_milo/A100.json.gz",
+                    "dedispersion_milo/A4000.json.gz", "dedispersion_milo/A6000.json.gz",
+                    "gemm_milo/A6000_old-kernel_2b4c79c.json.gz"],
+    "amd-milo": ["convolution_milo/MI250X.json.gz", "convolution_milo/W6600.json.gz",
+                 "convolution_milo/W7800.json.gz", "dedispersion_milo/MI250X.json.gz",
+                 "dedispersion_milo/W6600.json.gz", "dedispersion_milo/W7800.json.gz",
+                 "hotspot_milo/W7800_partial_9c18e9b.json.gz"],
+    "rtx": [f"rtx_{k}/RTX_{g}.json.gz" for k in ("gemm_clblast", "convolution", "pnpoly")
+            for g in ("2080_Ti", "3060_laptop", "3090", "Titan")],
+}
+WEIGHT_RANGE = {"convolution": (6, 20), "gemm": (2, 4), "dedispersion": (1, 1),
+                "pnpoly": (2, 2), "hotspot": (3, 4)}
+
+
+def draw_models(count, seed):
+    import random
+    rng = random.Random(seed)
+    drawn = {}
+    for i in range(count):
+        family = FAMILIES[rng.choice(sorted(FAMILIES))]
+        tasks = rng.sample(family, rng.randint(6, min(10, len(family))))
+        drawn[f"d{i + 1}"] = [(path, rng.randint(*next(r for k, r in WEIGHT_RANGE.items()
+                                                          if k in path)))
+                              for path in tasks]
+    return drawn
+
+PREFIX = "schedulers"  # results/<PREFIX>.csv, _curves.csv, _<model>.png
 SCHEDULERS = ["sequential", "round-robin", "random", "flops", "gradient", "gradient-ms", "dynatune"]
 # Variants run with extra replay-model flags (ablation).
 VARIANTS = {"dynatune-paper": ["--scheduler", "dynatune", "--paper-dynatune"],
@@ -172,17 +211,17 @@ def plot(models, schedulers, curves, best_of):
             plt.legend()
             plt.title(model)
             plt.tight_layout()
-            plt.savefig(os.path.join(HERE, "results", f"schedulers_{model}.png"), dpi=120)
+            plt.savefig(os.path.join(HERE, "results", f"{PREFIX}_{model}.png"), dpi=120)
     except ImportError:
         print("matplotlib is not installed: no plot (the curves are in "
-              "bench/results/schedulers_curves.csv)")
+              f"bench/results/{PREFIX}_curves.csv)")
 
 
 def replot():
     """Redraws the figures from the committed CSVs (no replay)."""
     res = os.path.join(HERE, "results")
     curves, best_of, models, scheds = [], {}, [], []
-    with open(os.path.join(res, "schedulers_curves.csv")) as f:
+    with open(os.path.join(res, f"{PREFIX}_curves.csv")) as f:
         for r in csv.DictReader(f):
             curves.append([r["model"], r["scheduler"], int(r["trial"]),
                            float(r["median_model_latency_ms"])])
@@ -190,13 +229,14 @@ def replot():
                 models.append(r["model"])
             if r["scheduler"] not in scheds:
                 scheds.append(r["scheduler"])
-    with open(os.path.join(res, "schedulers.csv")) as f:
+    with open(os.path.join(res, f"{PREFIX}.csv")) as f:
         for r in csv.DictReader(f):
             best_of[r["model"]] = float(r["best_reachable_ms"])
     plot(models, scheds, curves, best_of)
 
 
 def main():
+    global MODELS, PREFIX
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--seeds", type=int, default=20)
@@ -212,7 +252,16 @@ def main():
                     help="drop the committed rows of pairs not run this time")
     ap.add_argument("--replot", action="store_true",
                     help="only redraw the figures from results/*.csv")
+    ap.add_argument("--drawn", type=int, default=0,
+                    help="replay this many drawn models (see draw_models) instead of MODELS; "
+                         "results go to results/schedulers_drawn*")
+    ap.add_argument("--draw-seed", type=int, default=2026)
     args = ap.parse_args()
+    if args.drawn:
+        MODELS = draw_models(args.drawn, args.draw_seed)
+        PREFIX = "schedulers_drawn"
+        if args.models == ap.get_default("models"):
+            args.models = ",".join(MODELS)
     if args.replot:
         return replot()
     if not os.path.isdir(HUB):
@@ -246,16 +295,16 @@ def main():
               "trials_to_1pct", "sim_s_to_1pct", "final_model_latency_ms",
               "best_reachable_ms", "scheduler_overhead_pct"]
     ran = set(pairs)
-    kept_rows = [] if args.fresh else [r for r in read_csv(os.path.join(res, "schedulers.csv"))
+    kept_rows = [] if args.fresh else [r for r in read_csv(os.path.join(res, f"{PREFIX}.csv"))
                                        if (r[0], r[1]) not in ran]
     kept_curves = [] if args.fresh else [
-        r for r in read_csv(os.path.join(res, "schedulers_curves.csv")) if (r[0], r[1]) not in ran]
+        r for r in read_csv(os.path.join(res, f"{PREFIX}_curves.csv")) if (r[0], r[1]) not in ran]
     all_rows = kept_rows + [[str(v) for v in r] for r in out_rows]
-    with open(os.path.join(res, "schedulers.csv"), "w", newline="") as f:
+    with open(os.path.join(res, f"{PREFIX}.csv"), "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(header)
         w.writerows(all_rows)
-    with open(os.path.join(res, "schedulers_curves.csv"), "w", newline="") as f:
+    with open(os.path.join(res, f"{PREFIX}_curves.csv"), "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["model", "scheduler", "trial", "median_model_latency_ms"])
         w.writerows(kept_curves + curves)
