@@ -18,19 +18,18 @@ Prints, per model, the bound's median [quartiles] over seeds beside the
 schedulers' medians from bench/results/schedulers.csv (when present), and
 writes bench/results/scheduler_bounds.csv (one row per model and seed).
 Usage: python3 bench/scheduler_bounds.py [--build build] [--seeds 20]
-                                         [--per-task 1000] [--models a,b]
+                                         [--per-task 1000] [--models a,b] [--drawn 12]
 """
 import argparse, csv, math, os, re, statistics, subprocess, sys, tempfile
 from collections import defaultdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from schedulers import HUB, MODELS, quartiles, fmt  # noqa: E402
+from schedulers import HUB, MODELS, draw_models, quartiles, fmt  # noqa: E402
 
 
-def record_sequences(dltune, model, per_task, seeds, slot, tmp):
+def record_sequences(dltune, model, tasks, per_task, seeds, slot, tmp):
     """Each task's measurements (time or inf, simulated seconds) per seed."""
-    tasks = MODELS[model]
     report = os.path.join(tmp, f"{model}.csv")
     cmd = [dltune, "replay-model", "--scheduler", "round-robin", "--strategy", "sa",
            "--cost-model", "xgb", "--slot", str(slot), "--trials", str(per_task * len(tasks)),
@@ -86,13 +85,19 @@ def main():
     ap.add_argument("--per-task", type=int, default=1000,
                     help="measurements recorded per task (bounds allocations to at most this)")
     ap.add_argument("--slot", type=int, default=32)
-    ap.add_argument("--models", default=",".join(MODELS))
+    ap.add_argument("--models", default=None, help="default: every model of the set")
+    ap.add_argument("--drawn", type=int, default=0,
+                    help="the drawn models of bench/schedulers.py --drawn (results/*_drawn.csv)")
+    ap.add_argument("--draw-seed", type=int, default=2026)
     args = ap.parse_args()
+    models = draw_models(args.drawn, args.draw_seed) if args.drawn else MODELS
+    suffix = ("_drawn" + ("" if args.draw_seed == 2026 else f"_s{args.draw_seed}")) if args.drawn else ""
+    args.models = args.models or ",".join(models)
     dltune = os.path.join(args.build, "bin", "dltune")
     measured = defaultdict(list)  # (model, scheduler) -> trials to 5%
     results = os.path.join(HERE, "results")
-    if os.path.exists(os.path.join(results, "schedulers.csv")):
-        with open(os.path.join(results, "schedulers.csv")) as f:
+    if os.path.exists(os.path.join(results, f"schedulers{suffix}.csv")):
+        with open(os.path.join(results, f"schedulers{suffix}.csv")) as f:
             for r in csv.DictReader(f):
                 measured[(r["model"], r["scheduler"])].append(
                     (float(r["trials_to_5pct"]), float(r["sim_s_to_5pct"])))
@@ -101,7 +106,7 @@ def main():
           f"at most {args.per_task} measurements per task; median [quartiles]")
     with tempfile.TemporaryDirectory() as tmp:
         for model in args.models.split(","):
-            best, info, seqs = record_sequences(dltune, model, args.per_task, args.seeds,
+            best, info, seqs = record_sequences(dltune, model, models[model], args.per_task, args.seeds,
                                                 args.slot, tmp)
             trials, secs = [], []
             for seed in sorted(seqs):
@@ -119,7 +124,7 @@ def main():
                              f" of it)")
             print(line, flush=True)
     # Rows of models not run this time are kept, so models can be run apart.
-    path = os.path.join(results, "scheduler_bounds.csv")
+    path = os.path.join(results, f"scheduler_bounds{suffix}.csv")
     if os.path.exists(path):
         with open(path) as f:
             done = {r[0] for r in rows}

@@ -252,18 +252,23 @@ def main():
                     help="drop the committed rows of pairs not run this time")
     ap.add_argument("--replot", action="store_true",
                     help="only redraw the figures from results/*.csv")
+    ap.add_argument("--table", action="store_true",
+                    help="only print the tables from results/*.csv (no replay)")
     ap.add_argument("--drawn", type=int, default=0,
                     help="replay this many drawn models (see draw_models) instead of MODELS; "
-                         "results go to results/schedulers_drawn*")
+                         "results go to results/schedulers_drawn* (_s<seed> unless the seed is 2026)")
     ap.add_argument("--draw-seed", type=int, default=2026)
     args = ap.parse_args()
     if args.drawn:
         MODELS = draw_models(args.drawn, args.draw_seed)
-        PREFIX = "schedulers_drawn"
+        # The first drawn set (seed 2026) keeps the plain name.
+        PREFIX = "schedulers_drawn" + ("" if args.draw_seed == 2026 else f"_s{args.draw_seed}")
         if args.models == ap.get_default("models"):
             args.models = ",".join(MODELS)
     if args.replot:
         return replot()
+    if args.table:
+        return summarize(read_csv(os.path.join(HERE, "results", f"{PREFIX}.csv")), args)
     if not os.path.isdir(HUB):
         sys.exit(f"datasets not found at {HUB}")
     dltune = os.path.join(args.build, "bin", "dltune")
@@ -368,6 +373,39 @@ def summarize(rows, args):
                 a, b = med[(model, other)], med[(model, "dynatune")]
                 cols.append(f"vs {other} {a[0] / b[0]:.2f}x; {a[1] / b[1]:.2f}x")
         print(f"{model:9} " + "   ".join(cols))
+    tally(per, models)
+
+
+def tally(per, models):
+    """On how many models dynatune meets both targets, in measurements and in
+    simulated seconds, and how firm each verdict is: the share of bootstrap
+    resamples of the seeds (paired: one resample serves every scheduler,
+    since replay is deterministic per seed) in which it holds."""
+    import random
+    rng = random.Random(0)
+    def holds(model, key, seeds):
+        m = {s: statistics.median(per[(model, s)][i][0][key] for i in seeds)
+             for s in ("sequential", "gradient", "dynatune")}
+        return (m["dynatune"] < float("inf") and m["sequential"] >= 2 * m["dynatune"]
+                and m["gradient"] >= 1.2 * m["dynatune"])
+    print("\nboth targets (2x sequential and 1.2x gradient, medians to 5%); in brackets the share of "
+          "2000 paired bootstrap resamples of the seeds in which they hold")
+    met = [0, 0]
+    counted = 0
+    for model in models:
+        if not all((model, s) in per for s in ("sequential", "gradient", "dynatune")):
+            continue
+        n = min(len(per[(model, s)]) for s in ("sequential", "gradient", "dynatune"))
+        counted += 1
+        cols = []
+        for key, unit in ((0, "measurements"), (1, "simulated s")):
+            ok = holds(model, key, range(n))
+            met[key] += ok
+            boot = sum(holds(model, key, [rng.randrange(n) for _ in range(n)])
+                       for _ in range(2000)) / 2000
+            cols.append(f"{unit} {'met' if ok else 'not met'} ({boot:.2f})")
+        print(f"{model:9} " + "   ".join(cols))
+    print(f"met on {met[0]} of {counted} models in measurements, {met[1]} of {counted} in simulated seconds")
 
 if __name__ == "__main__":
     main()
