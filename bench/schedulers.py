@@ -99,6 +99,9 @@ MODELS = {
 # with a weight drawn uniformly from the range its kernel kind has in the
 # declared models above (convolution 6-20, GEMM 2-4, dedispersion 1,
 # pnpoly 2, hotspot 3-4). random.Random(draw seed); names d1, d2, ...
+# Draw seed 2026 is the first set (results/schedulers_drawn*); 2027 is held
+# out (declared before any run on it): a change to dynatune chosen by looking
+# at the 2026 set or the models above is checked there.
 FAMILIES = {
     "nvidia-milo": ["convolution_milo/A100.json.gz", "convolution_milo/A4000.json.gz",
                     "convolution_milo/A6000.json.gz", "dedispersion_milo/A100.json.gz",
