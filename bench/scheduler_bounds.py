@@ -25,7 +25,7 @@ from collections import defaultdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from schedulers import HUB, MODELS, draw_models, quartiles, fmt  # noqa: E402
+from schedulers import HUB, MODELS, draw_models, drawn_suffix, quartiles, fmt  # noqa: E402
 
 
 def record_sequences(dltune, model, tasks, per_task, seeds, slot, tmp):
@@ -91,7 +91,7 @@ def main():
     ap.add_argument("--draw-seed", type=int, default=2026)
     args = ap.parse_args()
     models = draw_models(args.drawn, args.draw_seed) if args.drawn else MODELS
-    suffix = ("_drawn" + ("" if args.draw_seed == 2026 else f"_s{args.draw_seed}")) if args.drawn else ""
+    suffix = drawn_suffix(args.draw_seed) if args.drawn else ""
     args.models = args.models or ",".join(models)
     dltune = os.path.join(args.build, "bin", "dltune")
     measured = defaultdict(list)  # (model, scheduler) -> trials to 5%

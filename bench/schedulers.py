@@ -15,7 +15,7 @@ and, when matplotlib is installed, bench/results/schedulers_<model>.png.
 Usage: python3 bench/schedulers.py [--build build] [--seeds 20] [--trials-per-task N] [--drawn 12]
                                    [--schedulers a,b] [--models m,n]
 """
-import argparse, concurrent.futures, csv, os, re, statistics, subprocess, sys, tempfile, time
+import argparse, concurrent.futures, csv, os, random, re, statistics, subprocess, sys, tempfile, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -119,7 +119,6 @@ WEIGHT_RANGE = {"convolution": (6, 20), "gemm": (2, 4), "dedispersion": (1, 1),
 
 
 def draw_models(count, seed):
-    import random
     rng = random.Random(seed)
     drawn = {}
     for i in range(count):
@@ -129,6 +128,13 @@ def draw_models(count, seed):
                                                           if k in path)))
                               for path in tasks]
     return drawn
+
+
+def drawn_suffix(seed):
+    """Results of a drawn set go to <name>_drawn*; the first set (seed 2026)
+    keeps the plain suffix, other seeds add _s<seed>."""
+    return "_drawn" + ("" if seed == 2026 else f"_s{seed}")
+
 
 PREFIX = "schedulers"  # results/<PREFIX>.csv, _curves.csv, _<model>.png
 SCHEDULERS = ["sequential", "round-robin", "random", "flops", "gradient", "gradient-ms", "dynatune"]
@@ -256,7 +262,8 @@ def main():
     ap.add_argument("--replot", action="store_true",
                     help="only redraw the figures from results/*.csv")
     ap.add_argument("--table", action="store_true",
-                    help="only print the tables from results/*.csv (no replay)")
+                    help="only print the tables from results/*.csv (no replay; the header "
+                         "shows --trials-per-task and --slot as given, not as the CSV was run)")
     ap.add_argument("--drawn", type=int, default=0,
                     help="replay this many drawn models (see draw_models) instead of MODELS; "
                          "results go to results/schedulers_drawn* (_s<seed> unless the seed is 2026)")
@@ -264,8 +271,7 @@ def main():
     args = ap.parse_args()
     if args.drawn:
         MODELS = draw_models(args.drawn, args.draw_seed)
-        # The first drawn set (seed 2026) keeps the plain name.
-        PREFIX = "schedulers_drawn" + ("" if args.draw_seed == 2026 else f"_s{args.draw_seed}")
+        PREFIX = "schedulers" + drawn_suffix(args.draw_seed)
         if args.models == ap.get_default("models"):
             args.models = ",".join(MODELS)
     if args.replot:
@@ -335,7 +341,7 @@ def summarize(rows, args):
         model, sched = r[0], r[1]
         per.setdefault((model, sched), []).append(
             ((float(r[3]), float(r[4])), (float(r[5]), float(r[6])), float(r[7]), float(r[8]),
-             float(r[9]) if r[9] else float("nan")))
+             float(r[9]) if r[9] else float("nan"), int(r[2])))
     models = [m for m in MODELS if any(k[0] == m for k in per)]
     scheds = []
     for k in per:
@@ -384,11 +390,10 @@ def tally(per, models):
     simulated seconds, and how firm each verdict is: the share of bootstrap
     resamples of the seeds (paired: one resample serves every scheduler,
     since replay is deterministic per seed) in which it holds."""
-    import random
     rng = random.Random(0)
+    trio = ("sequential", "gradient", "dynatune")
     def holds(model, key, seeds):
-        m = {s: statistics.median(per[(model, s)][i][0][key] for i in seeds)
-             for s in ("sequential", "gradient", "dynatune")}
+        m = {s: statistics.median(by_seed[s][seed][0][key] for seed in seeds) for s in trio}
         return (m["dynatune"] < float("inf") and m["sequential"] >= 2 * m["dynatune"]
                 and m["gradient"] >= 1.2 * m["dynatune"])
     print("\nboth targets (2x sequential and 1.2x gradient, medians to 5%); in brackets the share of "
@@ -396,15 +401,17 @@ def tally(per, models):
     met = [0, 0]
     counted = 0
     for model in models:
-        if not all((model, s) in per for s in ("sequential", "gradient", "dynatune")):
+        if not all((model, s) in per for s in trio):
             continue
-        n = min(len(per[(model, s)]) for s in ("sequential", "gradient", "dynatune"))
+        # Paired by seed: only the seeds every one of the three ran.
+        by_seed = {s: {g[5]: g for g in per[(model, s)]} for s in trio}
+        seeds = sorted(set.intersection(*(set(by_seed[s]) for s in trio)))
         counted += 1
         cols = []
         for key, unit in ((0, "measurements"), (1, "simulated s")):
-            ok = holds(model, key, range(n))
+            ok = holds(model, key, seeds)
             met[key] += ok
-            boot = sum(holds(model, key, [rng.randrange(n) for _ in range(n)])
+            boot = sum(holds(model, key, [rng.choice(seeds) for _ in seeds])
                        for _ in range(2000)) / 2000
             cols.append(f"{unit} {'met' if ok else 'not met'} ({boot:.2f})")
         print(f"{model:9} " + "   ".join(cols))
