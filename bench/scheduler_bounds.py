@@ -123,15 +123,20 @@ def main():
                              f" ({statistics.median(trials) / statistics.median(g[0] for g in got):.2f}"
                              f" of it)")
             print(line, flush=True)
-    # Rows of models not run this time are kept, so models can be run apart.
-    path = os.path.join(results, f"scheduler_bounds{suffix}.csv")
+    write_rows(os.path.join(results, f"scheduler_bounds{suffix}.csv"),
+               ["model", "seed", "bound_trials_to_5pct", "bound_sim_s_to_5pct"], rows)
+
+
+def write_rows(path, header, rows):
+    """Writes per-model rows (model first) to a results CSV, keeping the rows
+    of models not run this time, so that models can be run apart."""
     if os.path.exists(path):
         with open(path) as f:
             done = {r[0] for r in rows}
             rows = [r for r in csv.reader(f) if r[0] != "model" and r[0] not in done] + rows
     with open(path, "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["model", "seed", "bound_trials_to_5pct", "bound_sim_s_to_5pct"])
+        w.writerow(header)
         w.writerows(rows)
 
 

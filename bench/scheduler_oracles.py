@@ -50,7 +50,7 @@ from collections import defaultdict
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from schedulers import MODELS, draw_models, drawn_suffix  # noqa: E402
-from scheduler_bounds import record_sequences, fewest  # noqa: E402
+from scheduler_bounds import record_sequences, fewest, write_rows  # noqa: E402
 
 LOOKAHEAD = 4  # slots over which the oracles average a reduction
 
@@ -137,18 +137,22 @@ class Run:
                 b = min(b, ms)
                 bisect.insort(valid, ms)
             self.best.append(b)
-            self.spread.append(math.log(valid[len(valid) // 2] / valid[0])
-                               if len(valid) >= 2 and valid[0] > 0 else 0.0)
+            self.spread.append(log_spread(valid))
 
     def at(self, values, n):
         return values[min(n, len(values) - 1)]
 
 
-def spread_of(task):
-    if len(task.valid) < 2:
+def log_spread(ascending):
+    """log(median / best) of sorted latencies, the upper median as in
+    DynaTuneScheduler.cpp; 0 with fewer than two."""
+    if len(ascending) < 2 or ascending[0] <= 0:
         return 0.0
-    v = sorted(task.valid)
-    return math.log(v[len(v) // 2] / v[0]) if v[0] > 0 else 0.0
+    return math.log(ascending[len(ascending) // 2] / ascending[0])
+
+
+def spread_of(task):
+    return log_spread(sorted(task.valid))
 
 
 def mean_curve_oracle(info, runs, seed):
@@ -195,6 +199,15 @@ def conditional_oracle(info, neighbours, state, bandwidth):
     return choose
 
 
+def read_cache(path):
+    """A recording written by load_or_record: (JSON fields, sequences by
+    seed with failed measurements as inf)."""
+    d = json.load(open(path))
+    seqs = {int(s): [[(math.inf if ms is None else ms, sec) for ms, sec in t] for t in v]
+            for s, v in d["seqs"].items()}
+    return d, seqs
+
+
 def kin_pool(cache, max_n):
     """Runs of every recorded space in the cache directory, by space (each
     space once, from the first file that holds it)."""
@@ -202,12 +215,10 @@ def kin_pool(cache, max_n):
     for name in sorted(os.listdir(cache)):
         if not name.endswith(".json"):
             continue
-        d = json.load(open(os.path.join(cache, name)))
+        d, seqs = read_cache(os.path.join(cache, name))
         for k, ((path, _), (_, untuned)) in enumerate(zip(d["tasks"], d["info"])):
             if path not in pool:
-                pool[path] = [Run(untuned, [(math.inf if ms is None else ms, sec)
-                                            for ms, sec in v[k]], max_n)
-                              for v in d["seqs"].values()]
+                pool[path] = [Run(untuned, seq[k], max_n) for seq in seqs.values()]
     return pool
 
 
@@ -223,12 +234,10 @@ def kin_of(path, pool):
 def load_or_record(dltune, name, tasks, args, tmp):
     path = os.path.join(args.cache, f"{name}{args.cache_suffix}.json") if args.cache else None
     if path and os.path.exists(path):
-        d = json.load(open(path))
+        d, seqs = read_cache(path)
         if d.get("per_task") != args.per_task:
             sys.exit(f"{path} holds {d.get('per_task')} measurements per task, not --per-task "
                      f"{args.per_task}")
-        seqs = {int(s): [[(math.inf if ms is None else ms, sec) for ms, sec in t] for t in v]
-                for s, v in d["seqs"].items()}
         return d["best"], d["info"], seqs
     best, info, seqs = record_sequences(dltune, name, tasks, args.per_task, args.seeds, args.slot, tmp)
     if path:
@@ -331,16 +340,9 @@ def main():
     print("'?': the median depends on replays that ran past the recording (raise --per-task)")
     print(f"{'met on':8} {'':7} {'':12} " + " ".join(f"{within[n]} of {count}".rjust(12) for n in names)
           + "  models (median <= needed: both targets)")
-    path = os.path.join(results, f"scheduler_oracles{suffix}.csv")
-    if os.path.exists(path):  # keep the rows of models not run this time
-        with open(path) as f:
-            done = {r[0] for r in rows}
-            rows = [r for r in csv.reader(f) if r[0] != "model" and r[0] not in done] + rows
-    with open(path, "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["model", "seed"] + [f"{n}_trials_to_5pct" for n in names]
-                   + ["past_recording (inf in these columns: ran past the recorded sequence)"])
-        w.writerows(rows)
+    write_rows(os.path.join(results, f"scheduler_oracles{suffix}.csv"),
+               ["model", "seed"] + [f"{n}_trials_to_5pct" for n in names]
+               + ["past_recording (inf in these columns: ran past the recorded sequence)"], rows)
 
 if __name__ == "__main__":
     main()
