@@ -32,7 +32,7 @@ namespace dltune_fuzz {
 /// A fresh in-memory tuning database.
 inline std::unique_ptr<mlir::dltune::Database> openMemoryDatabase() {
   llvm::Expected<std::unique_ptr<mlir::dltune::Database>> db =
-      mlir::dltune::Database::open(":memory:");
+      mlir::dltune::Database::openInMemory();
   FUZZ_CHECK(static_cast<bool>(db), llvm::toString(db.takeError()));
   return std::move(*db);
 }

@@ -2,6 +2,8 @@
 
 #include "dltune/Execution/HostBuffer.h"
 
+#include "llvm/Support/ErrorHandling.h"
+
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -49,8 +51,27 @@ std::string BufferType::str() const {
 void HostBuffer::Free::operator()(void *p) const { std::free(p); }
 
 HostBuffer::HostBuffer(BufferType t) : type(std::move(t)) {
-  size_t bytes = std::max<size_t>(64, (type.getBytes() + 63) / 64 * 64);
-  storage.reset(std::aligned_alloc(64, bytes));
+  // Sizes come from user input (shapes, .npy headers): an overflow or a
+  // failed allocation is an out-of-memory error (the worker's handler exits
+  // with out_of_memory, dltune's with a diagnostic), never a write through
+  // a null pointer.
+  uint64_t elements = 1, bytes = 0;
+  bool overflow = false;
+  for (int64_t d : type.shape)
+    overflow |= d < 0 || __builtin_mul_overflow(elements, uint64_t(d), &elements);
+  overflow |= __builtin_mul_overflow(elements, uint64_t(type.getElementBytes()), &bytes) ||
+              bytes > (uint64_t(1) << 62);
+  if (!overflow) {
+    bytes = std::max<uint64_t>(64, (bytes + 63) / 64 * 64);
+    storage.reset(std::aligned_alloc(64, bytes));
+  }
+  if (!storage) {
+    std::string reason = "cannot allocate a " + type.str() + " buffer (" +
+                         (overflow ? std::string("its size overflows")
+                                   : std::to_string(bytes) + " bytes") +
+                         ")";
+    llvm::report_bad_alloc_error(reason.c_str());
+  }
   std::memset(storage.get(), 0, bytes);
 }
 

@@ -28,7 +28,10 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 
+#include <cerrno>
+#include <csignal>
 #include <cstdlib>
+#include <random>
 #include <unistd.h>
 
 using namespace mlir;
@@ -238,6 +241,13 @@ llvm::Error attachConfig(TuningTask &task, const std::string &configText) {
                                    "the recorded configuration '%s' does not fit this "
                                    "task's space (%s)",
                                    configText.c_str(), llvm::toString(c.takeError()).c_str());
+  // Parsed, but outside today's ranges or constraints (recorded by another
+  // dltune or edited): the apply pass would fail on it.
+  if (llvm::Error e = task.space.checkValid(*c))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "the recorded configuration '%s' is not valid in this "
+                                   "task's space (%s)",
+                                   configText.c_str(), llvm::toString(std::move(e)).c_str());
   for (Operation *op : task.ops)
     op->setAttr(DLTuneDialect::kConfigAttrName,
                 ConfigAttr::get(op->getContext(), task.space, *c));
@@ -489,6 +499,38 @@ llvm::Error runScheduled(std::vector<std::unique_ptr<PreparedTask>> &prepared,
 }
 } // namespace
 
+/// Removes what killed runs left in a task's work directory: built
+/// candidates, objects and kernels of processes that are gone (their pid is
+/// in the name). Files of live processes (another tuner) stay.
+static void removeLeftovers(const std::string &dir) {
+  std::error_code ec;
+  for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec; it.increment(ec)) {
+    llvm::StringRef name = llvm::sys::path::filename(it->path());
+    llvm::StringRef rest;
+    if (name.starts_with("cand-"))
+      rest = name.drop_front(5);
+    else if (name.starts_with("kernel-"))
+      rest = name.drop_front(7);
+    else
+      continue;
+    unsigned long pid = 0;
+    if (rest.consumeInteger(10, pid) || pid == 0 || (!rest.starts_with("-") && !rest.starts_with(".")))
+      continue;
+    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH)
+      continue; // alive (or not ours to ask): leave it
+    llvm::sys::fs::remove(it->path());
+  }
+}
+
+/// Who claims configurations in the database: this process, on this host,
+/// with a random part so that a reused pid is someone else.
+static std::string makeClaimOwner() {
+  char host[256] = "host";
+  (void)gethostname(host, sizeof(host) - 1);
+  std::random_device rd;
+  return llvm::formatv("{0}:{1}:{2:x}", host, ::getpid(), rd()).str();
+}
+
 llvm::Expected<std::vector<TaskSummary>>
 mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
                          const TuningEventCallback &onEvent) {
@@ -520,7 +562,26 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
       {0, device.getFingerprint(), device.getName(), device.toJson()});
   if (!deviceId)
     return deviceId.takeError();
-  std::string workRoot = options.workDir.empty() ? options.dbPath + ".work" : options.workDir;
+  // Absolute: paths reach the workers and the linker as arguments, where
+  // one starting with '-' would be read as an option.
+  llvm::SmallString<256> workRootPath(options.workDir.empty() ? options.dbPath + ".work"
+                                                              : options.workDir);
+  if (std::error_code ec = llvm::sys::fs::make_absolute(workRootPath))
+    return makeError("cannot resolve the work directory '" + workRootPath.str().str() +
+                     "': " + ec.message());
+  std::string workRoot(workRootPath.str());
+  std::string claimOwner = makeClaimOwner();
+  // A claim outlives a whole batch: builds in parallel, then each timed.
+  double claimLease = 2 * (options.buildTimeoutSeconds +
+                           8.0 * std::max(1u, options.jobs) * options.runTimeoutSeconds) +
+                      60;
+  // Claims of this run are dropped however it ends; expired ones of a
+  // killed run are taken over by whoever comes next.
+  struct ClaimRelease {
+    Database &db;
+    const std::string &owner;
+    ~ClaimRelease() { llvm::consumeError(db.releaseClaims(owner)); }
+  } releaseClaims{**db, claimOwner};
 
   std::vector<std::unique_ptr<PreparedTask>> preparedTasks;
   std::vector<std::optional<TaskSummary>> results(tasks.size());
@@ -584,18 +645,38 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
         return moved.takeError();
       movedAside = *moved;
     }
+    // Failures the machine caused (a full disk) are not the candidates':
+    // measured again.
+    {
+      ForgetFilter environment{task.record.hash, "", 0, *deviceId};
+      environment.errorContains = getEnvironmentFailureMarkers();
+      llvm::Expected<int64_t> moved = (*db)->forget(environment, "environment");
+      if (!moved)
+        return moved.takeError();
+      if (*moved)
+        events.note(std::to_string(*moved) +
+                    " earlier failures caused by the machine (a full disk, no process to "
+                    "start) moved to replaced_records, measuring them again");
+    }
     // The history of this task on this device: resumed, never re-measured.
     TuningHistory history;
     llvm::Expected<std::vector<MeasureRecord>> past = (*db)->getRecords(*taskId, *deviceId);
     if (!past)
       return past.takeError();
-    int64_t unusable = 0, olderGenerator = 0;
+    int64_t unusable = 0, olderGenerator = 0, implausible = 0;
     std::string olderName;
     std::string generator = getGeneratorString();
     for (MeasureRecord &r : *past) {
       if (r.generator != generator) {
         ++olderGenerator;
         olderName = r.generator.empty() ? "an unknown generator" : r.generator;
+      }
+      // An ok record must carry a positive, finite time: one edited or
+      // damaged to 0 ms would win every comparison.
+      if (r.isOk() && !(r.timeMs > 0 && std::isfinite(r.timeMs))) {
+        ++implausible;
+        ++unusable;
+        continue;
       }
       llvm::Expected<Config> c = task.space.parseConfig(r.config);
       if (!c) {
@@ -614,8 +695,12 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
     if (movedAside)
       events.note(std::to_string(movedAside) +
                   " earlier records moved to replaced_records, measuring again");
-    if (unusable)
-      events.warn(std::to_string(unusable) +
+    if (implausible)
+      events.warn(std::to_string(implausible) +
+                  " earlier ok records have no positive time (damaged or edited); they are "
+                  "not used");
+    if (unusable > implausible)
+      events.warn(std::to_string(unusable - implausible) +
                   " earlier records do not fit this op's space; they count towards the "
                   "trial budget but are not used");
     if (olderGenerator)
@@ -625,9 +710,12 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
     std::string dir = workRoot + "/" + task.record.hash;
     if (std::error_code ec = llvm::sys::fs::create_directories(dir))
       return makeError("cannot create '" + dir + "': " + ec.message());
+    removeLeftovers(dir);
     ProcessMeasurerOptions mo;
     mo.workerPath = worker;
-    mo.kernelPath = dir + "/kernel.mlir";
+    // Per process: two tuners of one task may hold different kernel texts
+    // (weights); the reference is written by rename, so it can be shared.
+    mo.kernelPath = dir + "/kernel-" + std::to_string(::getpid()) + ".mlir";
     mo.referencePath = dir + "/reference.bin";
     // The kernel is printed first: its text (weights included, which the
     // task identity leaves out) is part of the reference key.
@@ -731,6 +819,24 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
         mo.anchorConfig = task.space.formatConfig(*d);
     }
     mo.anchorTolerance = options.anchorTolerance;
+    mo.claim = [&db = **db, id = *taskId, dev = *deviceId, &space = task.space, &claimOwner,
+                claimLease, ev = eventsOwner.get()](const std::vector<Config> &configs) {
+      std::vector<std::string> texts;
+      for (const Config &c : configs)
+        texts.push_back(space.formatConfig(c));
+      llvm::Expected<std::vector<ClaimOutcome>> outcomes =
+          db.claim(id, dev, texts, claimOwner, claimLease);
+      std::vector<bool> mine(configs.size(), true);
+      if (!outcomes) {
+        // Measuring twice is better than not at all; the commit says if
+        // the database is gone.
+        ev->warn("could not claim candidates: " + llvm::toString(outcomes.takeError()));
+        return mine;
+      }
+      for (size_t i = 0; i < configs.size(); ++i)
+        mine[i] = (*outcomes)[i] == ClaimOutcome::Claimed;
+      return mine;
+    };
     mo.warn = [ev = eventsOwner.get()](std::string message) { ev->warn(std::move(message)); };
     pt.strategy = std::make_unique<SeededSearch>(std::move(*strategy), std::move(seeds));
     pt.measurer = std::make_unique<ProcessMeasurer>(task.space, mo, historyBest);
@@ -738,9 +844,12 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
     pt.history = std::move(history);
     pt.events = std::move(eventsOwner);
     TaskEvents *ev = pt.events.get();
+    ProcessMeasurer *measurer = pt.measurerPtr;
+    // A result that cannot be recorded stops the run: it is an error, not
+    // a warning, and nothing more is measured into the void.
     pt.committer = std::make_unique<DatabaseCommitter>(
-        **db, *taskId, *deviceId, [ev](llvm::Error e) {
-          ev->warn("could not record a measurement: " + llvm::toString(std::move(e)));
+        **db, *taskId, *deviceId, [measurer](llvm::Error e) {
+          measurer->stop("could not record a measurement: " + llvm::toString(std::move(e)));
         });
     // Committed first: a Measured event is a result that is in the database.
     pt.callbacks = {pt.committer.get(), &pt.events->getMeasureCallback()};
@@ -761,6 +870,9 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
     TuningProgress p = runTuningLoop(task.space, *pt.strategy, *pt.measurer, pt.history,
                                      pt.callbacks, to);
     pt.newTrials = p.trialsDone;
+    if (std::string why = pt.measurer->getStopReason(); !why.empty())
+      return makeError(pt.summary.description + ": tuning stopped: " + why +
+                       " (what was recorded before stays in the database; run again to resume)");
     if (llvm::Error e = finishTask(pt))
       return std::move(e);
   }
@@ -770,6 +882,11 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
     std::vector<ModelTask> modelTasks; // owns the measurers from here on
     if (llvm::Error e = runScheduled(preparedTasks, tasks, options, modelTasks))
       return std::move(e);
+    for (ModelTask &m : modelTasks)
+      if (std::string why = m.measurer->getStopReason(); !why.empty())
+        return makeError(m.state.name + ": tuning stopped: " + why +
+                         " (what was recorded before stays in the database; run again to "
+                         "resume)");
     for (std::unique_ptr<PreparedTask> &pt : preparedTasks)
       if (llvm::Error e = finishTask(*pt))
         return std::move(e);

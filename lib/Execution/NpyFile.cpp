@@ -60,7 +60,20 @@ llvm::Expected<llvm::StringRef> dictValue(llvm::StringRef header, llvm::StringRe
 }
 } // namespace
 
-llvm::Expected<HostBuffer> mlir::dltune::parseNpy(llvm::StringRef bytes) {
+namespace {
+/// What the header says: the buffer type and where its data starts.
+struct NpyHeader {
+  BufferType type;
+  size_t dataStart = 0, dataBytes = 0;
+  std::string description; // "shape (2, 3) of <f4", for errors
+};
+
+/// The largest header dltune reads; NumPy's own are under 100 bytes.
+constexpr size_t kMaxHeaderBytes = 1 << 20;
+
+/// Where the header dict starts and ends, from the first 12 bytes (or all
+/// there are).
+llvm::Expected<std::pair<size_t, size_t>> locateHeader(llvm::StringRef bytes) {
   if (bytes.size() < 10 || !bytes.starts_with(llvm::StringRef("\x93NUMPY", 6)))
     return npyError("not a .npy file (no \\x93NUMPY magic)");
   unsigned major = uint8_t(bytes[6]);
@@ -78,6 +91,17 @@ llvm::Expected<HostBuffer> mlir::dltune::parseNpy(llvm::StringRef bytes) {
   } else {
     return npyError("format version " + llvm::Twine(major) + " is not supported");
   }
+  if (headerLen > kMaxHeaderBytes)
+    return npyError("a header of " + llvm::Twine(headerLen) + " bytes is not a NumPy header");
+  return std::make_pair(headerStart, headerLen);
+}
+
+/// Parses the header in `bytes` (which holds at least the whole header).
+llvm::Expected<NpyHeader> parseHeader(llvm::StringRef bytes) {
+  llvm::Expected<std::pair<size_t, size_t>> at = locateHeader(bytes);
+  if (!at)
+    return at.takeError();
+  auto [headerStart, headerLen] = *at;
   if (headerLen > bytes.size() - headerStart)
     return npyError("header runs past the end of the file");
   llvm::StringRef header = bytes.substr(headerStart, headerLen);
@@ -90,12 +114,12 @@ llvm::Expected<HostBuffer> mlir::dltune::parseNpy(llvm::StringRef bytes) {
   llvm::Expected<llvm::StringRef> shapeText = dictValue(header, "shape");
   if (!shapeText)
     return shapeText.takeError();
-  BufferType type;
+  NpyHeader h;
   bool found = false;
   llvm::StringRef d = descr->trim("'\"");
   for (const DescrName &n : kDescrs)
     if (d == n.descr) {
-      type.element = n.kind;
+      h.type.element = n.kind;
       found = true;
     }
   if (!found)
@@ -116,31 +140,97 @@ llvm::Expected<HostBuffer> mlir::dltune::parseNpy(llvm::StringRef bytes) {
     uint64_t v;
     if (p.getAsInteger(10, v) || v > (uint64_t(1) << 40))
       return npyError("bad dimension '" + p + "' in shape " + *shapeText);
-    type.shape.push_back(int64_t(v));
+    h.type.shape.push_back(int64_t(v));
     if (v && elements > (int64_t(1) << 40) / int64_t(v))
       return npyError("shape " + *shapeText + " is too large");
     elements *= int64_t(v);
   }
-  size_t dataStart = headerStart + headerLen;
-  size_t want = size_t(elements) * type.getElementBytes();
-  if (bytes.size() - dataStart != want)
-    return npyError(llvm::Twine(bytes.size() - dataStart) + " bytes of data for shape " +
-                    *shapeText + " of " + d + " (" + llvm::Twine(want) + " expected)");
-  HostBuffer buffer(type);
-  if (want)
-    std::memcpy(buffer.data(), bytes.data() + dataStart, want);
+  h.dataStart = headerStart + headerLen;
+  h.dataBytes = size_t(elements) * h.type.getElementBytes();
+  h.description = ("shape " + *shapeText + " of " + d).str();
+  return h;
+}
+} // namespace
+
+llvm::Expected<HostBuffer> mlir::dltune::parseNpy(llvm::StringRef bytes) {
+  llvm::Expected<NpyHeader> h = parseHeader(bytes);
+  if (!h)
+    return h.takeError();
+  if (bytes.size() - h->dataStart != h->dataBytes)
+    return npyError(llvm::Twine(bytes.size() - h->dataStart) + " bytes of data for " +
+                    h->description + " (" + llvm::Twine(h->dataBytes) + " expected)");
+  HostBuffer buffer(h->type);
+  if (h->dataBytes)
+    std::memcpy(buffer.data(), bytes.data() + h->dataStart, h->dataBytes);
   return buffer;
 }
 
 llvm::Expected<HostBuffer> mlir::dltune::readNpyFile(const std::string &path) {
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
-      llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
-  if (!file)
-    return npyError("cannot read '" + path + "': " + file.getError().message());
-  llvm::Expected<HostBuffer> b = parseNpy((*file)->getBuffer());
-  if (!b)
-    return npyError("'" + path + "': " + llvm::toString(b.takeError()));
-  return b;
+  // Read as far as the header says and no further: a device or a pipe
+  // (/dev/zero) never makes this read without end.
+  llvm::Expected<llvm::sys::fs::file_t> fd = llvm::sys::fs::openNativeFileForRead(path);
+  if (!fd)
+    return npyError("cannot read '" + path + "': " + llvm::toString(fd.takeError()));
+  struct Closer {
+    llvm::sys::fs::file_t fd;
+    ~Closer() { llvm::sys::fs::closeFile(fd); }
+  } closer{*fd};
+  auto readExactly = [&](char *into, size_t n) -> llvm::Expected<size_t> {
+    size_t got = 0;
+    while (got < n) {
+      llvm::Expected<size_t> r = llvm::sys::fs::readNativeFile(
+          *fd, llvm::MutableArrayRef<char>(into + got, std::min<size_t>(n - got, 1 << 30)));
+      if (!r)
+        return r.takeError();
+      if (*r == 0)
+        break;
+      got += *r;
+    }
+    return got;
+  };
+  auto fail = [&](llvm::Error e) {
+    return npyError("'" + path + "': " + llvm::toString(std::move(e)));
+  };
+  std::string prefix(12, '\0');
+  llvm::Expected<size_t> got = readExactly(prefix.data(), prefix.size());
+  if (!got)
+    return fail(got.takeError());
+  prefix.resize(*got);
+  llvm::Expected<std::pair<size_t, size_t>> at = locateHeader(prefix);
+  if (!at)
+    return fail(at.takeError());
+  size_t headerEnd = at->first + at->second;
+  if (headerEnd > prefix.size()) {
+    size_t had = prefix.size();
+    prefix.resize(headerEnd);
+    llvm::Expected<size_t> more = readExactly(prefix.data() + had, headerEnd - had);
+    if (!more)
+      return fail(more.takeError());
+    prefix.resize(had + *more);
+  }
+  llvm::Expected<NpyHeader> h = parseHeader(prefix);
+  if (!h)
+    return fail(h.takeError());
+  // Bytes read past the header already belong to the data.
+  size_t early = prefix.size() - std::min(prefix.size(), h->dataStart);
+  if (early > h->dataBytes)
+    return fail(npyError("more data than " + h->description + " holds"));
+  HostBuffer buffer(h->type);
+  char *data = static_cast<char *>(buffer.data());
+  std::memcpy(data, prefix.data() + h->dataStart, early);
+  llvm::Expected<size_t> body = readExactly(data + early, h->dataBytes - early);
+  if (!body)
+    return fail(body.takeError());
+  if (early + *body != h->dataBytes)
+    return fail(npyError(llvm::Twine(early + *body) + " bytes of data for " + h->description +
+                         " (" + llvm::Twine(h->dataBytes) + " expected)"));
+  char extra;
+  llvm::Expected<size_t> tail = readExactly(&extra, 1);
+  if (!tail)
+    return fail(tail.takeError());
+  if (*tail)
+    return fail(npyError("more data than " + h->description + " holds"));
+  return buffer;
 }
 
 llvm::Expected<std::string> mlir::dltune::serializeNpy(const HostBuffer &buffer) {
@@ -180,5 +270,11 @@ llvm::Error mlir::dltune::writeNpyFile(const std::string &path, const HostBuffer
   if (ec)
     return npyError("cannot write '" + path + "': " + ec.message());
   os << *bytes;
+  os.close();
+  if (os.has_error()) {
+    std::error_code error = os.error();
+    os.clear_error();
+    return npyError("cannot write '" + path + "': " + error.message());
+  }
   return llvm::Error::success();
 }

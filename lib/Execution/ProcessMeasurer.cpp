@@ -6,6 +6,7 @@
 #include "dltune/Tuning/WorkerProtocol.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -13,6 +14,7 @@
 #include <cmath>
 #include <csignal>
 #include <cstring>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 using namespace mlir::dltune;
@@ -151,6 +153,29 @@ MeasureRecord mlir::dltune::classifyWorkerResult(const ChildResult &r, bool buil
   return rec;
 }
 
+void mlir::dltune::noteFullDisk(MeasureRecord &record, const std::string &dir,
+                                const std::string &childStderr) {
+  if (record.isOk() || isEnvironmentFailure(record))
+    return;
+  // What a compiler, linker or kernel needs at most to write its output.
+  constexpr double kMinFreeBytes = 64.0 * (1 << 20);
+  struct statvfs fs;
+  bool full = ::statvfs(dir.c_str(), &fs) == 0 &&
+              static_cast<double>(fs.f_bavail) * fs.f_frsize < kMinFreeBytes;
+  if (full)
+    record.error += llvm::formatv("\nNo space left on device: {0:f1} MB free in '{1}'",
+                                  static_cast<double>(fs.f_bavail) * fs.f_frsize / (1 << 20), dir)
+                        .str();
+  else if (llvm::StringRef(childStderr).contains("No space left on device"))
+    record.error += "\nNo space left on device (said by the worker's tools)";
+}
+
+std::vector<bool> ProcessMeasurer::claim(const std::vector<Config> &configs) {
+  if (!options.claim)
+    return Measurer::claim(configs);
+  return options.claim(configs);
+}
+
 std::vector<MeasureRecord> ProcessMeasurer::measure(const std::vector<Config> &configs) {
   return measureEach(configs, [](size_t, const MeasureRecord &) {});
 }
@@ -181,6 +206,7 @@ std::vector<std::string> ProcessMeasurer::buildCandidates(const std::vector<Conf
     } else {
       records[i] = classifyWorkerResult(*built[i], /*building=*/true);
       records[i].buildSeconds = built[i]->wallSeconds;
+      noteFullDisk(records[i], options.workDir, built[i]->err);
     }
     if (!records[i].isOk()) {
       llvm::sys::fs::remove(soPaths[i]);
@@ -219,6 +245,7 @@ MeasureRecord ProcessMeasurer::runMeasureWorker(const Config &config, const std:
   }
   rec = classifyWorkerResult(*run, /*building=*/false);
   rec.runSeconds = run->wallSeconds;
+  noteFullDisk(rec, options.workDir, run->err);
   if (std::isfinite(rec.anchorMs))
     anchorReports.push_back(rec.anchorMs);
   return rec;
@@ -257,12 +284,33 @@ ProcessMeasurer::~ProcessMeasurer() {
 std::vector<MeasureRecord> ProcessMeasurer::measureEach(const std::vector<Config> &configs,
                                                         const ResultHandler &onResult) {
   std::vector<MeasureRecord> records(configs.size());
+  // A failure of the machine is not the candidate's: it is not reported
+  // (so never recorded), and measuring stops.
+  auto report = [&](size_t i, const MeasureRecord &r) {
+    if (!stopReason.empty())
+      return;
+    if (isEnvironmentFailure(r)) {
+      stop("candidate " + space.formatConfig(configs[i]) + " could not be " +
+           (r.status == MeasureStatus::CompileError || r.status == MeasureStatus::CompileTimeout
+                ? "built"
+                : "measured") +
+           " for a reason outside it, so it was not recorded: " + r.error);
+      return;
+    }
+    onResult(i, r);
+  };
   // Failed builds are final at once; they are reported before any timing.
-  std::vector<std::string> soPaths = buildCandidates(configs, records, onResult);
+  std::vector<std::string> soPaths = buildCandidates(configs, records, report);
   // One measurement at a time: nothing else of ours runs beside it.
   for (size_t i = 0; i < configs.size(); ++i) {
     if (!records[i].isOk())
       continue;
+    if (!stopReason.empty()) {
+      llvm::sys::fs::remove(soPaths[i]);
+      records[i].status = MeasureStatus::RuntimeCrash;
+      records[i].error = "not measured: " + stopReason;
+      continue;
+    }
     double buildSeconds = records[i].buildSeconds;
     std::vector<GpuKernelResources> resources = std::move(records[i].gpuResources);
     records[i] = runMeasureWorker(configs[i], soPaths[i], /*allowCutoff=*/true);
@@ -271,7 +319,7 @@ std::vector<MeasureRecord> ProcessMeasurer::measureEach(const std::vector<Config
     records[i].buildSeconds = buildSeconds;
     records[i].gpuResources = std::move(resources);
     llvm::sys::fs::remove(soPaths[i]);
-    onResult(i, records[i]);
+    report(i, records[i]);
   }
   return records;
 }

@@ -82,7 +82,12 @@ llvm::Error mlir::dltune::buildSharedObjectWith(ModuleOp module, StringRef entry
   if (llvm::Error e = makeOptimizingTransformer(3, 0, tm->get())(llvmModule.get()))
     return e;
 
-  std::string objPath = outPath + ".o";
+  // Absolute, so that no path reaches the linker as an option ("-x.so"
+  // would be read as the language flag -x).
+  llvm::SmallString<256> absoluteOut(outPath);
+  if (std::error_code ec = llvm::sys::fs::make_absolute(absoluteOut))
+    return makeError("cannot resolve '" + outPath + "': " + ec.message());
+  std::string objPath = absoluteOut.str().str() + ".o";
   {
     std::error_code ec;
     llvm::raw_fd_ostream os(objPath, ec, llvm::sys::fs::OF_None);
@@ -100,7 +105,7 @@ llvm::Error mlir::dltune::buildSharedObjectWith(ModuleOp module, StringRef entry
     return makeError("no C compiler driver ('cc') on PATH to link the kernel");
   std::string libDir = DLTUNE_LLVM_LIBRARY_DIR;
   std::vector<std::string> args = {*cc,        "-shared",       "-o",
-                                   outPath,    objPath,         "-L" + libDir,
+                                   absoluteOut.str().str(), objPath, "-L" + libDir,
                                    "-Wl,-rpath," + libDir, "-lomp", "-lmlir_c_runner_utils"};
   std::vector<llvm::StringRef> argRefs(args.begin(), args.end());
   std::string errMsg;

@@ -2228,6 +2228,27 @@ llvm::Expected<OwningOpRef<ModuleOp>> Importer::run() {
       {"Shape", {&Importer::importShape, 1, false, true}},
       {"Cast", {&Importer::importCast, 1, false, false}},
   };
+  // SSA: one writer per tensor. A second node writing a name (or a node
+  // writing a graph input or initializer) would silently redefine it.
+  {
+    llvm::StringMap<std::string> writers;
+    for (const onnx::TensorProto &t : g.initializer())
+      writers.try_emplace(t.name(), "an initializer");
+    for (const onnx::ValueInfoProto &in : g.input())
+      writers.try_emplace(in.name(), "a graph input");
+    for (int k = 0; k < g.node_size(); ++k) {
+      const onnx::NodeProto &n = g.node(k);
+      std::string name = n.name().empty() ? n.op_type() + "#" + std::to_string(k) : n.name();
+      for (const std::string &out : n.output()) {
+        if (out.empty())
+          continue;
+        auto [it, fresh] = writers.try_emplace(out, "node '" + name + "'");
+        if (!fresh)
+          return makeError(source + ": tensor '" + out + "' is written by " + it->second +
+                           " and by node '" + name + "' (ONNX graphs are in SSA form)");
+      }
+    }
+  }
   for (nodeIndex = 0; nodeIndex < size_t(g.node_size()); ++nodeIndex) {
     if (folded.count(nodeIndex))
       continue;
@@ -2275,6 +2296,28 @@ llvm::Expected<OwningOpRef<ModuleOp>> Importer::run() {
     if (!v)
       return makeError(source + ": graph output '" + o.name() + "': " +
                        llvm::toString(v.takeError()));
+    // A declared static shape must be the computed one: a model that says
+    // otherwise is wrong somewhere, and its users would read the wrong
+    // layout. Symbolic or missing dimensions are not checked.
+    if (o.type().has_tensor_type() && o.type().tensor_type().has_shape()) {
+      const onnx::TensorShapeProto &declared = o.type().tensor_type().shape();
+      ArrayRef<int64_t> computed = typeOf(*v).getShape();
+      bool allStatic = llvm::all_of(declared.dim(), [](const onnx::TensorShapeProto::Dimension &d) {
+        return d.has_dim_value();
+      });
+      auto text = [](auto dims) {
+        std::string t;
+        for (int64_t d : dims)
+          t += (t.empty() ? "" : "x") + std::to_string(d);
+        return t.empty() ? std::string("a scalar") : t;
+      };
+      std::vector<int64_t> declaredDims;
+      for (const onnx::TensorShapeProto::Dimension &d : declared.dim())
+        declaredDims.push_back(d.dim_value());
+      if (allStatic && declaredDims != std::vector<int64_t>(computed.begin(), computed.end()))
+        return makeError(source + ": graph output '" + o.name() + "' is declared " +
+                         text(declaredDims) + " but the graph computes " + text(computed));
+    }
     results.push_back(*v);
   }
   if (results.empty())

@@ -12,6 +12,9 @@
 #include <cmath>
 #include <functional>
 #include <sys/stat.h>
+#include <thread>
+
+#include "llvm/Support/Path.h"
 
 using namespace mlir::dltune;
 
@@ -73,6 +76,22 @@ Database::~Database() {
     sqlite3_close(db);
 }
 
+/// Runs `sql`, retrying for up to the busy timeout while another
+/// connection holds a lock that SQLite does not wait for itself (switching
+/// a new file to WAL, a read snapshot during another's schema creation).
+static int execRetryingBusy(sqlite3 *db, const char *sql) {
+  auto deadline = std::chrono::steady_clock::now() +
+                  std::chrono::milliseconds(Database::kBusyTimeoutMs);
+  while (true) {
+    int rc = sqlite3_exec(db, sql, nullptr, nullptr, nullptr);
+    int primary = rc & 0xff;
+    if ((primary != SQLITE_BUSY && primary != SQLITE_LOCKED) ||
+        std::chrono::steady_clock::now() > deadline)
+      return rc;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
 llvm::Error Database::exec(const char *sql) {
   char *err = nullptr;
   if (sqlite3_exec(db, sql, nullptr, nullptr, &err) != SQLITE_OK) {
@@ -83,8 +102,60 @@ llvm::Error Database::exec(const char *sql) {
   return llvm::Error::success();
 }
 
+/// Why `path` cannot hold a database, or "" when it may: names that SQLite
+/// would keep in memory (the records would vanish at exit) are refused.
+static std::string checkDatabasePath(const std::string &path) {
+  llvm::StringRef p(path);
+  if (p.trim().empty())
+    return "the database path is empty";
+  if (p == ":memory:" || p.starts_with("file:") || p.contains("mode=memory"))
+    return "'" + path +
+           "' names an in-memory or URI database, which would keep no measurement: give a "
+           "file path";
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    return "'" + path + "' is a directory, not a database file";
+  return "";
+}
+
+/// The message for a failure to open or read `path`: only SQLITE_NOTADB
+/// means the file is not a database; an unwritable directory, a read-only
+/// file system or a full disk are said as such.
+static std::string describeOpenFailure(sqlite3 *db, const std::string &path) {
+  int code = db ? sqlite3_errcode(db) & 0xff : SQLITE_NOMEM;
+  std::string message = db ? sqlite3_errmsg(db) : "out of memory";
+  if (code == SQLITE_NOTADB || code == SQLITE_CORRUPT)
+    return "'" + path + "' is not a dltune database (" + message + ")";
+  std::string hint;
+  llvm::StringRef dir = llvm::sys::path::parent_path(path);
+  std::string dirText = dir.empty() ? "." : dir.str();
+  if (code == SQLITE_FULL)
+    hint = "; the disk is full";
+  else if (code == SQLITE_READONLY || code == SQLITE_CANTOPEN || code == SQLITE_PERM ||
+           code == SQLITE_IOERR)
+    hint = "; the file or its directory '" + dirText +
+           "' must be writable (the database keeps a write-ahead log beside it)";
+  return "cannot open database '" + path + "': " + message + hint;
+}
+
+llvm::Error Database::checkPath(const std::string &path) {
+  std::string why = checkDatabasePath(path);
+  return why.empty() ? llvm::Error::success() : makeError(why);
+}
+
+llvm::Expected<std::unique_ptr<Database>> Database::openInMemory() {
+  return openChecked(":memory:", true);
+}
+
 llvm::Expected<std::unique_ptr<Database>> Database::open(const std::string &path,
                                                          bool create) {
+  if (std::string why = checkDatabasePath(path); !why.empty())
+    return makeError(why);
+  return openChecked(path, create);
+}
+
+llvm::Expected<std::unique_ptr<Database>> Database::openChecked(const std::string &path,
+                                                                bool create) {
   struct stat st;
   bool exists = ::stat(path.c_str(), &st) == 0;
   if (!exists && !create)
@@ -92,57 +163,86 @@ llvm::Expected<std::unique_ptr<Database>> Database::open(const std::string &path
   std::unique_ptr<Database> d(new Database());
   int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
   if (sqlite3_open_v2(path.c_str(), &d->db, flags, nullptr) != SQLITE_OK)
-    return makeError("cannot open database '" + path + "': " +
-                     (d->db ? sqlite3_errmsg(d->db) : "out of memory"));
-  sqlite3_busy_timeout(d->db, 5000);
+    return makeError(describeOpenFailure(d->db, path));
+  sqlite3_busy_timeout(d->db, kBusyTimeoutMs);
   // Reading the header first tells a non-SQLite file before anything is
   // written to it.
   int appId = 0, userVersion = 0, tables = 0;
+  auto readHeader = [&]() -> llvm::Error {
+    std::pair<const char *, int *> fields[] = {
+        {"PRAGMA application_id", &appId},
+        {"SELECT count(*) FROM sqlite_master", &tables},
+        {"PRAGMA user_version", &userVersion}};
+    for (auto [sql, field] : fields) {
+      Statement s(d->db, sql);
+      if (llvm::Error e = s.status()) {
+        llvm::consumeError(std::move(e));
+        return makeError(describeOpenFailure(d->db, path));
+      }
+      if (s.step() != SQLITE_ROW)
+        return makeError(describeOpenFailure(d->db, path));
+      *field = static_cast<int>(s.integer(0));
+    }
+    return llvm::Error::success();
+  };
+  auto checkHeader = [&]() -> llvm::Error {
+    bool fresh = tables == 0 && appId == 0;
+    if (!fresh && appId != kApplicationId)
+      return makeError("'" + path +
+                       "' is an SQLite database of another program, not a dltune "
+                       "database; it was not modified");
+    if (!fresh && userVersion < 1)
+      return makeError("'" + path + "' has schema version " + llvm::Twine(userVersion) +
+                       ", which no dltune writes: the database is damaged; it was not "
+                       "modified");
+    if (userVersion > kSchemaVersion)
+      return makeError("'" + path + "' has schema version " + llvm::Twine(userVersion) +
+                       ", newer than this dltune (" + llvm::Twine(kSchemaVersion) + ")");
+    return llvm::Error::success();
+  };
+  // One read transaction: the three values from one snapshot, not from
+  // before and after another process created the schema.
   {
-    Statement s(d->db, "PRAGMA application_id");
-    if (llvm::Error e = s.status())
-      return makeError("'" + path + "' is not a dltune database: " +
-                       llvm::toString(std::move(e)));
-    if (s.step() != SQLITE_ROW)
-      return makeError("'" + path + "' is not a dltune database (" +
-                       sqlite3_errmsg(d->db) + ")");
-    appId = static_cast<int>(s.integer(0));
+    if (execRetryingBusy(d->db, "BEGIN;") != SQLITE_OK)
+      return makeError(describeOpenFailure(d->db, path));
+    llvm::Error e = readHeader();
+    (void)d->exec("COMMIT;");
+    if (e)
+      return std::move(e);
   }
-  {
-    Statement s(d->db, "SELECT count(*) FROM sqlite_master");
-    if (s.step() != SQLITE_ROW)
-      return makeError("'" + path + "' is not a dltune database (" +
-                       sqlite3_errmsg(d->db) + ")");
-    tables = static_cast<int>(s.integer(0));
-  }
-  {
-    Statement s(d->db, "PRAGMA user_version");
-    if (s.step() == SQLITE_ROW)
-      userVersion = static_cast<int>(s.integer(0));
-  }
-  bool fresh = tables == 0 && appId == 0;
-  if (!fresh && appId != kApplicationId)
-    return makeError("'" + path +
-                     "' is an SQLite database of another program, not a dltune "
-                     "database; it was not modified");
-  if (userVersion > kSchemaVersion)
-    return makeError("'" + path + "' has schema version " +
-                     llvm::Twine(userVersion) + ", newer than this dltune (" +
-                     llvm::Twine(kSchemaVersion) + ")");
+  if (llvm::Error e = checkHeader())
+    return std::move(e);
   // WAL: readers do not block the tuner; each commit survives a SIGKILL.
-  if (llvm::Error e = d->exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
-                              "PRAGMA foreign_keys=ON;"))
-    return std::move(e);
-  d->schemaVersion = userVersion;
-  if (llvm::Error e = d->migrate(fresh))
-    return std::move(e);
+  if (execRetryingBusy(d->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
+                              "PRAGMA foreign_keys=ON;") != SQLITE_OK)
+    return makeError(describeOpenFailure(d->db, path));
+  // Creation and migration hold the write lock from the start: a second
+  // process opening the same new file waits, then finds the schema made.
+  if (tables == 0 || userVersion < kSchemaVersion) {
+    if (execRetryingBusy(d->db, "BEGIN IMMEDIATE;") != SQLITE_OK)
+      return makeError(describeOpenFailure(d->db, path));
+    llvm::Error e = readHeader();
+    if (!e)
+      e = checkHeader();
+    if (!e) {
+      d->schemaVersion = tables == 0 ? 0 : userVersion;
+      e = d->migrate();
+    }
+    if (!e)
+      e = d->exec("COMMIT;");
+    if (e) {
+      (void)d->exec("ROLLBACK;");
+      return std::move(e);
+    }
+  } else {
+    d->schemaVersion = userVersion;
+  }
   return d;
 }
 
-llvm::Error Database::migrate(bool fresh) {
-  if (fresh) {
+llvm::Error Database::migrate() {
+  if (schemaVersion == 0) {
     if (llvm::Error e = exec(
-            "BEGIN;"
             "PRAGMA application_id = 1684829301;"
             "CREATE TABLE devices(id INTEGER PRIMARY KEY, fingerprint TEXT UNIQUE "
             "NOT NULL, name TEXT, json TEXT);"
@@ -156,24 +256,19 @@ llvm::Error Database::migrate(bool fresh) {
             "build_s REAL, run_s REAL, source TEXT, created_at REAL, "
             "UNIQUE(task_id, device_id, config));"
             "CREATE INDEX records_by_task ON records(task_id, device_id, status, time_ms);"
-            "PRAGMA user_version = 1;"
-            "COMMIT;"))
+            "PRAGMA user_version = 1;"))
       return e;
     schemaVersion = 1;
   }
   // Version 1 -> 2: energy per call and untuned baselines.
   if (schemaVersion == 1) {
     if (llvm::Error e = exec(
-            "BEGIN;"
             "ALTER TABLE records ADD COLUMN energy_j REAL;"
             "CREATE TABLE baselines(task_id INTEGER NOT NULL REFERENCES tasks(id), "
             "device_id INTEGER NOT NULL REFERENCES devices(id), untuned_ms REAL, "
             "PRIMARY KEY(task_id, device_id));"
-            "PRAGMA user_version = 2;"
-            "COMMIT;")) {
-      (void)exec("ROLLBACK;");
+            "PRAGMA user_version = 2;"))
       return e;
-    }
     schemaVersion = 2;
   }
   // Version 2 -> 3: the generator behind each record, cut-off records,
@@ -181,7 +276,6 @@ llvm::Error Database::migrate(bool fresh) {
   // `forget`/`remeasure` (kept, never deleted).
   if (schemaVersion == 2) {
     if (llvm::Error e = exec(
-            "BEGIN;"
             "ALTER TABLE records ADD COLUMN generator TEXT;"
             "ALTER TABLE records ADD COLUMN cut_off INTEGER;"
             "ALTER TABLE records ADD COLUMN gpu_resources TEXT;"
@@ -194,18 +288,31 @@ llvm::Error Database::migrate(bool fresh) {
             "CREATE TABLE replaced_records AS SELECT * FROM records WHERE 0;"
             "ALTER TABLE replaced_records ADD COLUMN replaced_at REAL;"
             "ALTER TABLE replaced_records ADD COLUMN reason TEXT;"
-            "PRAGMA user_version = 3;"
-            "COMMIT;")) {
-      (void)exec("ROLLBACK;");
+            "PRAGMA user_version = 3;"))
       return e;
-    }
     schemaVersion = 3;
+  }
+  // Version 3 -> 4: claims of configurations being measured, so that
+  // processes sharing the database split the work.
+  if (schemaVersion == 3) {
+    if (llvm::Error e = exec(
+            "CREATE TABLE claims(task_id INTEGER NOT NULL REFERENCES tasks(id), "
+            "device_id INTEGER NOT NULL REFERENCES devices(id), config TEXT NOT NULL, "
+            "owner TEXT NOT NULL, expires_at REAL NOT NULL, "
+            "PRIMARY KEY(task_id, device_id, config));"
+            "PRAGMA user_version = 4;"))
+      return e;
+    schemaVersion = 4;
   }
   return llvm::Error::success();
 }
 
 llvm::Error Database::transaction(const std::function<llvm::Error()> &fn) {
-  if (llvm::Error e = exec("BEGIN;"))
+  if (transactionDepth > 0)
+    return fn();
+  // IMMEDIATE: the write lock is taken (waiting up to the busy timeout) at
+  // the start, never upgraded midway, which SQLite cannot wait for.
+  if (llvm::Error e = exec("BEGIN IMMEDIATE;"))
     return e;
   ++transactionDepth;
   llvm::Error result = fn();
@@ -473,7 +580,7 @@ llvm::Expected<std::optional<MeasureRecord>> Database::getBest(int64_t taskId,
   }
   std::string sql = std::string("SELECT ") + kRecordColumns +
                     " FROM records WHERE task_id = ? AND status = 'ok' AND time_ms "
-                    "IS NOT NULL AND NOT coalesce(noisy, 0) AND NOT coalesce(cut_off, 0)" +
+                    "> 0 AND NOT coalesce(noisy, 0) AND NOT coalesce(cut_off, 0)" +
                     (deviceId ? " AND device_id = ?" : "") +
                     " ORDER BY time_ms ASC, id ASC LIMIT 1";
   Statement s(db, sql.c_str());
@@ -560,6 +667,12 @@ llvm::Expected<int64_t> Database::forget(const ForgetFilter &f, const std::strin
     where += " AND created_at < ?3";
   if (f.deviceId)
     where += " AND device_id = ?4";
+  if (!f.errorContains.empty()) {
+    where += " AND (0";
+    for (size_t i = 0; i < f.errorContains.size(); ++i)
+      where += " OR instr(coalesce(error, ''), ?" + std::to_string(7 + i) + ") > 0";
+    where += ")";
+  }
   auto bindAll = [&](Statement &s) {
     if (!f.taskHash.empty())
       s.bind(1, f.taskHash);
@@ -569,6 +682,8 @@ llvm::Expected<int64_t> Database::forget(const ForgetFilter &f, const std::strin
       s.bind(3, now() - f.olderThanSeconds);
     if (f.deviceId)
       s.bind(4, f.deviceId);
+    for (size_t i = 0; i < f.errorContains.size(); ++i)
+      s.bind(static_cast<int>(7 + i), f.errorContains[i]);
   };
   int64_t moved = 0;
   llvm::Error e = transaction([&]() -> llvm::Error {
@@ -642,4 +757,80 @@ llvm::Expected<std::optional<double>> Database::getBaseline(int64_t taskId,
   if (s.step() != SQLITE_ROW)
     return std::optional<double>();
   return std::optional<double>(s.real(0));
+}
+
+llvm::Expected<std::vector<ClaimOutcome>>
+Database::claim(int64_t taskId, int64_t deviceId, const std::vector<std::string> &configs,
+                const std::string &owner, double leaseSeconds) {
+  std::vector<ClaimOutcome> out;
+  llvm::Error e = transaction([&]() -> llvm::Error {
+    double t = now();
+    for (const std::string &config : configs) {
+      {
+        Statement r(db, "SELECT 1 FROM records WHERE task_id = ? AND device_id = ? AND "
+                        "config = ?");
+        if (llvm::Error e = r.status())
+          return e;
+        r.bind(1, taskId);
+        r.bind(2, deviceId);
+        r.bind(3, config);
+        int rc = r.step();
+        if (rc == SQLITE_ROW) {
+          out.push_back(ClaimOutcome::Measured);
+          continue;
+        }
+        if (rc != SQLITE_DONE)
+          return r.stepError();
+      }
+      // Inserts, renews our own claim, or takes over an expired one; an
+      // unexpired claim of another owner stays.
+      Statement c(db, "INSERT INTO claims(task_id, device_id, config, owner, expires_at) "
+                      "VALUES(?1, ?2, ?3, ?4, ?5) ON CONFLICT(task_id, device_id, config) DO "
+                      "UPDATE SET owner = ?4, expires_at = ?5 WHERE claims.owner = ?4 OR "
+                      "claims.expires_at <= ?6");
+      if (llvm::Error e = c.status())
+        return e;
+      c.bind(1, taskId);
+      c.bind(2, deviceId);
+      c.bind(3, config);
+      c.bind(4, owner);
+      c.bind(5, t + leaseSeconds);
+      c.bind(6, t);
+      if (c.step() != SQLITE_DONE)
+        return c.stepError();
+      out.push_back(sqlite3_changes(db) > 0 ? ClaimOutcome::Claimed : ClaimOutcome::Taken);
+    }
+    return llvm::Error::success();
+  });
+  if (e)
+    return std::move(e);
+  return out;
+}
+
+llvm::Error Database::releaseClaims(const std::string &owner) {
+  Statement s(db, "DELETE FROM claims WHERE owner = ?");
+  if (llvm::Error e = s.status())
+    return e;
+  s.bind(1, owner);
+  if (s.step() != SQLITE_DONE)
+    return s.stepError();
+  return llvm::Error::success();
+}
+
+llvm::Error Database::limitFileSize(int64_t bytes) {
+  int64_t pageSize = 4096;
+  {
+    Statement s(db, "PRAGMA page_size");
+    if (s.step() == SQLITE_ROW)
+      pageSize = std::max<int64_t>(512, s.integer(0));
+  }
+  std::string sql = "PRAGMA max_page_count = " +
+                    std::to_string(std::max<int64_t>(1, bytes / pageSize));
+  Statement s(db, sql.c_str());
+  if (llvm::Error e = s.status())
+    return e;
+  int rc = s.step();
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+    return s.stepError();
+  return llvm::Error::success();
 }

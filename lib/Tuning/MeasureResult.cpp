@@ -31,3 +31,18 @@ llvm::Expected<MeasureStatus> mlir::dltune::parseMeasureStatusOrError(llvm::Stri
                                  "unknown measurement status '%s' (known: %s)", text.str().c_str(),
                                  known.c_str());
 }
+
+std::vector<std::string> mlir::dltune::getEnvironmentFailureMarkers() {
+  return {"No space left on device", "Disk quota exceeded", "Read-only file system",
+          "cannot start the build worker", "cannot start the measure worker",
+          "Too many open files", "database or disk is full"};
+}
+
+bool mlir::dltune::isEnvironmentFailure(const MeasureRecord &record) {
+  if (record.isOk())
+    return false;
+  for (const std::string &marker : getEnvironmentFailureMarkers())
+    if (llvm::StringRef(record.error).contains(marker))
+      return true;
+  return false;
+}

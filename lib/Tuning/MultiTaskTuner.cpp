@@ -148,6 +148,15 @@ ModelProgress mlir::dltune::runModelTuning(std::vector<ModelTask> &tasks,
       observer->onSlotDone(i, tasks, progress);
   };
 
+  // A measurer that cannot go on (a full disk, a database that cannot
+  // record) ends the run; the caller reports why.
+  auto measuringStopped = [&] {
+    for (const ModelTask &t : tasks)
+      if (!t.measurer->getStopReason().empty())
+        return true;
+    return false;
+  };
+
   auto computeUntunedLatency = [&] {
     std::vector<TaskState> untuned = statesOf(tasks);
     for (TaskState &s : untuned)
@@ -163,7 +172,7 @@ ModelProgress mlir::dltune::runModelTuning(std::vector<ModelTask> &tasks,
     if (!t.untunedConfig || t.history.measured.count(*t.untunedConfig) || t.state.finished ||
         (options.trialsPerTask > 0 && t.state.trials >= options.trialsPerTask))
       continue;
-    if (model.trialsDone >= options.trials ||
+    if (measuringStopped() || model.trialsDone >= options.trials ||
         (options.timeBudgetSeconds > 0 && progress.clockSeconds >= options.timeBudgetSeconds) ||
         (options.latencyGoalMs > 0 &&
          computeModelLatency(statesOf(tasks), options.constantMs) <= options.latencyGoalMs))
@@ -178,6 +187,8 @@ ModelProgress mlir::dltune::runModelTuning(std::vector<ModelTask> &tasks,
   while (true) {
     std::vector<TaskState> states = statesOf(tasks);
     model.modelLatencyMs = computeModelLatency(states, options.constantMs);
+    if (measuringStopped())
+      return finish("measuring stopped");
     if (model.trialsDone >= options.trials)
       return finish("trial budget spent");
     if (options.timeBudgetSeconds > 0 && progress.clockSeconds >= options.timeBudgetSeconds)

@@ -20,7 +20,11 @@ TuningProgress mlir::dltune::runTuningLoop(const SearchSpace &space,
   if (options.initializeStrategy)
     strategy.initialize(space, options.seed);
   double start = measurer.getClockSeconds();
-  while (progress.trialsDone < progress.trialsBudget) {
+  // Rounds in a row whose every proposal another process had claimed: past
+  // this many, the rest of the space is someone else's.
+  constexpr int kMaxClaimedRounds = 64;
+  int claimedRounds = 0;
+  while (progress.trialsDone < progress.trialsBudget && measurer.getStopReason().empty()) {
     if (options.timeBudgetSeconds > 0 &&
         measurer.getClockSeconds() - start >= options.timeBudgetSeconds)
       break;
@@ -29,6 +33,23 @@ TuningProgress mlir::dltune::runTuningLoop(const SearchSpace &space,
     std::vector<Config> batch = strategy.propose(std::max<size_t>(want, 1), history);
     if (batch.empty())
       break; // exhausted
+    std::vector<bool> mine = measurer.claim(batch);
+    if (!measurer.getStopReason().empty())
+      break;
+    std::vector<Config> kept;
+    for (size_t i = 0; i < batch.size(); ++i) {
+      if (mine[i])
+        kept.push_back(batch[i]);
+      else
+        history.measured.insert(batch[i]); // not proposed again
+    }
+    if (kept.empty()) {
+      if (++claimedRounds >= kMaxClaimedRounds)
+        break;
+      continue;
+    }
+    claimedRounds = 0;
+    batch = std::move(kept);
     // Each result reaches history and callbacks (the database) the moment
     // it is final: a kill loses only the candidates still in flight.
     std::vector<MeasureRecord> records =

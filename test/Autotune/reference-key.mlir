@@ -13,7 +13,7 @@
 // CHECK-NOT: runtime_crash
 
 // A measure worker refuses a reference whose key is not the kernel's.
-// RUN: not dltune worker measure --kernel $(ls -d %t/r.db.work/*/ | head -1)kernel.mlir --so /nonexistent.so --reference $(ls -d %t/r.db.work/*/ | head -1)reference.bin --reference-key bogus --config x=1 2>&1 | FileCheck %s --check-prefix=WORKER
+// RUN: not dltune worker measure --kernel $(ls %t/r.db.work/*/kernel-*.mlir | head -1) --so /nonexistent.so --reference $(ls -d %t/r.db.work/*/ | head -1)reference.bin --reference-key bogus --config x=1 2>&1 | FileCheck %s --check-prefix=WORKER
 // WORKER: was made from another kernel
 
 func.func @mm(%a: tensor<16x16xf32>, %b: tensor<16x16xf32>, %c: tensor<16x16xf32>) -> tensor<16x16xf32> {

@@ -8,7 +8,8 @@
 // RUN: not dltune db import %t/time-abc.jsonl --db %t/a.db 2>&1 | FileCheck %s --check-prefix=TIME
 // RUN: not dltune db import %t/outside.jsonl --db %t/a.db 2>&1 | FileCheck %s --check-prefix=OUTSIDE
 // RUN: not dltune db import %t/mixed.jsonl --db %t/a.db 2>&1 | FileCheck %s --check-prefix=MIXED
-// RUN: dltune db summary --db %t/a.db | FileCheck %s --check-prefix=EMPTY
+// A failed import into a new database leaves no database behind.
+// RUN: not dltune db summary --db %t/a.db 2>&1 | FileCheck %s --check-prefix=EMPTY
 // RUN: dltune db import %t/good.jsonl --db %t/a.db | FileCheck %s --check-prefix=GOOD
 //
 // TopHub logs and Kernel Tuner caches.
@@ -34,7 +35,7 @@
 // MIXED-NEXT: {{.*}}mixed.jsonl:10: format is 'v0', not 'dltune-record-v1'
 // MIXED-NEXT: {{.*}}mixed.jsonl: 9 invalid records (nothing was imported)
 
-// EMPTY: 0 tasks, 0 devices
+// EMPTY: database '{{.*}}a.db' does not exist
 // GOOD: imported 2 records (0 already present) in 1 tasks
 
 // TOPHUB: dltune: error: {{.*}}tophub.log:2: not an AutoTVM log record: result[1] must be an AutoTVM error number (0-8), not number 9

@@ -35,6 +35,13 @@ int fail(const llvm::Twine &msg) {
   return 1;
 }
 
+int checkThreadsOption(int threads) {
+  if (threads < 0 || threads > kMaxThreads)
+    return fail("--threads must be between 0 (all cores) and " + llvm::Twine(kMaxThreads) +
+                ", got " + llvm::Twine(threads));
+  return 0;
+}
+
 void CliStrategyObserver::onModelError(llvm::Error error) {
   llvm::errs() << "dltune: warning: cost model: " << llvm::toString(std::move(error))
                << " (proposing at random until the next fit)\n";
@@ -47,11 +54,47 @@ void setUpContext(MLIRContext &ctx) {
   ctx.loadAllAvailableDialects();
 }
 
+/// The deepest nesting of brackets, braces, parentheses and angle brackets
+/// in MLIR text, outside strings and comments. MLIR's parser recurses per
+/// level: an attribute nested 200,000 deep overflows its stack.
+static size_t getNestingDepth(llvm::StringRef text) {
+  size_t depth = 0, deepest = 0;
+  bool inString = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (inString) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        inString = false;
+      continue;
+    }
+    if (c == '"') {
+      inString = true;
+    } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
+      size_t end = text.find('\n', i);
+      i = end == llvm::StringRef::npos ? text.size() : end;
+    } else if (c == '[' || c == '{' || c == '(' || c == '<') {
+      deepest = std::max(deepest, ++depth);
+    } else if ((c == ']' || c == '}' || c == ')' || (c == '>' && (i == 0 || text[i - 1] != '-'))) &&
+               depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
 OwningOpRef<ModuleOp> parseFile(const std::string &path, MLIRContext &ctx) {
   std::string error;
   auto buffer = openInputFile(path, &error);
   if (!buffer) {
     llvm::errs() << "dltune: error: " << error << "\n";
+    return {};
+  }
+  constexpr size_t kMaxNesting = 1000;
+  if (size_t depth = getNestingDepth(buffer->getBuffer()); depth > kMaxNesting) {
+    llvm::errs() << "dltune: error: '" << path << "' nests brackets " << depth
+                 << " deep (at most " << kMaxNesting << " are read)\n";
     return {};
   }
   llvm::SourceMgr sourceMgr;

@@ -18,6 +18,10 @@ namespace dltune_tool {
 
 /// Prints "dltune: error: MSG" and returns 1.
 int fail(const llvm::Twine &msg);
+/// The most threads a kernel may be given (`--threads`): more is a typo.
+inline constexpr int kMaxThreads = 1024;
+/// 0 when `threads` is in [0, kMaxThreads], else 1 after an error.
+int checkThreadsOption(int threads);
 /// Shortest faithful text of a number ("1.5", "0.000123").
 std::string formatNumber(double v);
 

@@ -69,8 +69,8 @@ int compileCommand() {
   OwningOpRef<ModuleOp> module = parseFile(compileFile, ctx);
   if (!module)
     return 1;
-  if (compileThreads < 0)
-    return fail("--threads must not be negative");
+  if (checkThreadsOption(compileThreads))
+    return 1;
   if (compileThreads.getNumOccurrences() && !compileDefaultConfig)
     return fail("--threads sets the default configurations' threads: it needs --default-config "
                 "(configs the module carries have their own)");

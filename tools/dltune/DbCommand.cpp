@@ -14,6 +14,10 @@
 #include "Common.h"
 
 #include "dltune/Tuning/DatabaseIO.h"
+#include "dltune/Tuning/OutputFile.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -48,6 +52,10 @@ static cl::opt<double> olderThanDays("older-than-days",
 /// run measures those configurations again (transient failures, old
 /// timings); nothing is deleted.
 static int forget(Database &db) {
+  if (olderThanDays.getNumOccurrences() &&
+      !(olderThanDays > 0 && olderThanDays < 1e6))
+    return fail("--older-than-days must be a positive number of days, got " +
+                formatNumber(olderThanDays));
   if (taskFilter.empty() && statusFilter.empty() && olderThanDays <= 0)
     return fail("db forget needs --task, --status or --older-than-days (it never forgets "
                 "everything by accident)");
@@ -164,9 +172,32 @@ int dbCommand() {
   if (!writes && dbArgs.size() != 1)
     return fail("db " + action + " takes no file argument, got '" + dbArgs[1] + "'" +
                 (action == "export" ? " (the output file is -o FILE)" : ""));
+  // By file (links followed) and by name: the log files need not exist yet.
+  auto absolute = [](std::string p) {
+    llvm::SmallString<256> a(p);
+    (void)llvm::sys::fs::make_absolute(a);
+    llvm::sys::path::remove_dots(a, /*remove_dot_dot=*/true);
+    return std::string(a);
+  };
+  if (action == "export" && outFile != "-")
+    for (const char *suffix : {"", "-wal", "-shm", "-journal"})
+      if (isSameFile(outFile, dbPath + suffix) ||
+          absolute(outFile) == absolute(dbPath + suffix))
+        return fail("the export file '" + outFile + "' is the database '" + dbPath +
+                    "' (or its log): give another -o; nothing was written");
+  // A failed import leaves no database behind where there was none.
+  bool existed = llvm::sys::fs::exists(dbPath);
+  auto removeIfNew = [&]() {
+    if (existed)
+      return;
+    for (const char *suffix : {"", "-wal", "-shm"})
+      llvm::sys::fs::remove(dbPath + suffix);
+  };
   auto db = Database::open(dbPath, /*create=*/writes);
-  if (!db)
+  if (!db) {
+    removeIfNew();
     return fail(llvm::toString(db.takeError()));
+  }
   if (action == "summary")
     return summary(**db);
   if (action == "best")
@@ -177,17 +208,11 @@ int dbCommand() {
     return forget(**db);
   if (action == "export") {
     int64_t n = 0;
-    llvm::Error err = llvm::Error::success();
-    if (outFile == "-") {
-      err = exportJsonLines(**db, std::cout, &n);
-    } else {
-      std::ofstream out(outFile);
-      if (!out)
-        return fail("cannot write '" + outFile + "'");
-      err = exportJsonLines(**db, out, &n);
-    }
-    if (err)
-      return fail(llvm::toString(std::move(err)));
+    // Complete or absent: a failed export never leaves a partial file or
+    // replaces the one that was there.
+    if (llvm::Error err = writeFileAtomically(
+            outFile, [&](std::ostream &out) { return exportJsonLines(**db, out, &n); }))
+      return fail(llvm::toString(std::move(err)) + " (nothing was exported)");
     llvm::errs() << "exported " << n << " records\n";
     return 0;
   }
@@ -197,8 +222,11 @@ int dbCommand() {
       : action == "import-kt"     ? importKernelTunerCache(**db, dbArgs[1])
                                   : llvm::Expected<ImportStats>(llvm::createStringError(
                                         llvm::inconvertibleErrorCode(), "unknown import"));
-  if (!stats)
+  if (!stats) {
+    db->reset();
+    removeIfNew();
     return fail(llvm::toString(stats.takeError()) + " (nothing was imported)");
+  }
   llvm::outs() << llvm::formatv("imported {0} records ({1} already present) in {2} tasks\n",
                                 stats->inserted, stats->skipped, stats->tasks);
   return 0;

@@ -29,6 +29,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdio>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 
 using namespace mlir::dltune;
@@ -133,6 +135,16 @@ static cl::opt<std::string>
     pretrainedCache("pretrained-cache",
                     cl::desc("Directory of pretrained models, reused across runs by history hash"),
                     cl::sub(replayCmd));
+
+int closeReport(std::ofstream &file) {
+  if (!file.is_open())
+    return 0;
+  file.close();
+  // A full disk or /dev/full: the report is not what it claims to be.
+  if (!file)
+    return fail("cannot write '" + report + "': " + std::strerror(errno ? errno : EIO));
+  return 0;
+}
 
 bool openReport(std::ofstream &file, std::ostream *&out, const char *header) {
   out = nullptr;
@@ -334,7 +346,7 @@ int replayCommand() {
       llvm::outs() << "\n";
     }
   }
-  return 0;
+  return closeReport(file);
 }
 
 } // namespace dltune_tool

@@ -284,7 +284,7 @@ int replayModelCommand() {
                                   formatNumber(median(bestPerTask[i])), formatNumber(r.cache.getOptimumMs()),
                                   median(sharePerTask[i]));
   }
-  return 0;
+  return closeReport(file);
 }
 
 } // namespace dltune_tool

@@ -20,6 +20,8 @@ extern llvm::cl::opt<bool> stochastic;
 /// Opens --report (when given) and writes the CSV header; `out` is null
 /// without --report. False when the file cannot be written.
 bool openReport(std::ofstream &file, std::ostream *&out, const char *header);
+/// Closes the --report file; 1 (after the error) when a write failed.
+int closeReport(std::ofstream &file);
 } // namespace dltune_tool
 
 #endif

@@ -119,6 +119,8 @@ static int printBreakdown(ModuleOp module, double modelMs) {
 }
 
 int runCommand() {
+  if (checkThreadsOption(threads))
+    return 1;
   MLIRContext ctx;
   setUpContext(ctx);
   OwningOpRef<ModuleOp> module = parseFile(runFile, ctx);
@@ -194,6 +196,8 @@ int runCommand() {
 }
 
 int compareCommand() {
+  if (checkThreadsOption(threads))
+    return 1;
   MLIRContext ctx;
   setUpContext(ctx);
   llvm::outs() << llvm::formatv("{0,-28} {1,12} {2,12} {3,10} {4,10} {5,9} {6}\n",

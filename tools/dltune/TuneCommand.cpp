@@ -148,7 +148,21 @@ static int measureModelLatency(const std::string &file, ModuleOp tuned, MLIRCont
   return checkedOk ? 0 : 2;
 }
 
+/// 1 when a task could not be tuned (after saying how many), else 2 when
+/// the tuned model failed its check, else 0: the exit status says whether
+/// the work was done.
+static int untunedTasksExitCode(llvm::ArrayRef<TaskSummary> tasks, bool modelCheckFailed) {
+  int64_t untuned =
+      llvm::count_if(tasks, [](const TaskSummary &t) { return !t.error.empty(); });
+  if (untuned)
+    return fail(llvm::Twine(untuned) + " of " + llvm::Twine(tasks.size()) +
+                " tasks could not be tuned (see the table); the others are in the database");
+  return modelCheckFailed ? 2 : 0;
+}
+
 int tuneCommand() {
+  if (checkThreadsOption(threads))
+    return 1;
   ModuleTunerOptions options = tunerFlags.getValues();
   if (llvm::Error e = validateTunerOptions(options))
     return fail(llvm::toString(std::move(e)));
@@ -236,7 +250,7 @@ int tuneCommand() {
         o["error"] = t.error;
       llvm::outs() << llvm::json::Value(std::move(o)) << "\n";
     }
-    return 0;
+    return untunedTasksExitCode(all, modelCheckFailed);
   }
   llvm::outs() << "\n";
   printTaskTable(all, llvm::outs());
@@ -250,7 +264,7 @@ int tuneCommand() {
   if (observer.fits)
     printModelUse(observer.fits, observer.proposals, llvm::outs());
   llvm::outs() << modelReport;
-  return modelCheckFailed ? 2 : 0;
+  return untunedTasksExitCode(all, modelCheckFailed);
 }
 
 } // namespace dltune_tool

@@ -34,7 +34,9 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <cmath>
 #include <csignal>
 #include <fstream>
@@ -143,6 +145,12 @@ static int build(ModuleOp kernel) {
     return reportError(worker::kInvalidConfig, "injected invalid configuration");
   if (worker::shouldInjectFault("compile_error", configText))
     return reportError(worker::kCompileError, "injected compile error");
+  // What a linker says on a full disk: the tuner must not record it as the
+  // candidate's compile error.
+  if (worker::shouldInjectFault("disk_full", configText))
+    return reportError(worker::kCompileError, "linking the kernel failed (cc exit 1) cannot "
+                                              "write '" + outPath + "': No space left on "
+                                              "device (injected)");
   if (llvm::Error e = setKernelConfig(kernel, configText))
     return reportError(worker::kInvalidConfig, llvm::toString(std::move(e)));
   BuildPhases phases;
@@ -307,7 +315,8 @@ timeBetweenAnchors(const KernelSignature &sig,
 }
 
 static int reference(ModuleOp kernel, const KernelSignature &sig) {
-  std::string so = outPath + ".untuned.so";
+  // Per process: two tuners may build one task's reference at once.
+  std::string so = outPath + "." + std::to_string(::getpid()) + ".untuned.so";
   if (llvm::Error e =
           buildSharedObjectWith(kernel, kTaskEntryName, "dltune-strip", kReferenceLowering, so))
     return reportError(worker::kCompileError, llvm::toString(std::move(e)));
@@ -322,17 +331,30 @@ static int reference(ModuleOp kernel, const KernelSignature &sig) {
     return reportError(worker::kRunError, llvm::toString(std::move(e)));
   double firstMs = std::chrono::duration<double, std::milli>(
                        std::chrono::steady_clock::now() - start).count();
-  std::ofstream out(outPath, std::ios::binary);
-  writeOutputs(out, args, results);
-  out.close();
-  if (!out)
-    return reportError(worker::kRunError, "cannot write '" + outPath + "'");
-  // The key last: a reference without it (a killed worker) is never used.
-  std::ofstream key(outPath + ".key");
-  key << referenceKey.getValue() << "\n";
-  key.close();
-  if (!key)
-    return reportError(worker::kRunError, "cannot write '" + outPath + ".key'");
+  // Each file is written aside and renamed into place: processes sharing
+  // the work directory never read a half-written reference. The key last:
+  // a reference without it (a killed worker) is never used.
+  std::string tmpSuffix = ".tmp-" + std::to_string(::getpid());
+  {
+    std::ofstream out(outPath + tmpSuffix, std::ios::binary);
+    writeOutputs(out, args, results);
+    out.close();
+    if (!out || llvm::sys::fs::rename(outPath + tmpSuffix, outPath)) {
+      llvm::sys::fs::remove(outPath + tmpSuffix);
+      return reportError(worker::kRunError, "cannot write '" + outPath + "': " +
+                                                std::strerror(errno));
+    }
+  }
+  {
+    std::ofstream key(outPath + ".key" + tmpSuffix);
+    key << referenceKey.getValue() << "\n";
+    key.close();
+    if (!key || llvm::sys::fs::rename(outPath + ".key" + tmpSuffix, outPath + ".key")) {
+      llvm::sys::fs::remove(outPath + ".key" + tmpSuffix);
+      return reportError(worker::kRunError, "cannot write '" + outPath + ".key': " +
+                                                std::strerror(errno));
+    }
+  }
   // The untuned time for reports: a few more calls unless they are slow.
   std::vector<double> times = {firstMs};
   std::vector<HostBuffer> again = makeInputs(sig, 1);

@@ -16,7 +16,11 @@
 
 #include "mlir/InitAllPasses.h"
 
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <cstring>
+#include <unistd.h>
 
 using namespace dltune_tool;
 
@@ -30,6 +34,17 @@ int main(int argc, char **argv) {
     os << mlir::dltune::getGeneratorString() << "\n";
   });
   llvm::cl::ParseCommandLineOptions(argc, argv, "dltune: MLIR autotuning driver\n");
+  // An allocation sized by the input (a huge shape) that fails is the
+  // user's error, said as such; the workers have their own handler (their
+  // exit code says out_of_memory to the tuner).
+  if (!workerCmd)
+    llvm::install_bad_alloc_error_handler([](void *, const char *reason, bool) {
+      const char prefix[] = "dltune: error: out of memory: ";
+      (void)!write(STDERR_FILENO, prefix, sizeof(prefix) - 1);
+      (void)!write(STDERR_FILENO, reason, strlen(reason));
+      (void)!write(STDERR_FILENO, "\n", 1);
+      _exit(1);
+    });
   if (runCmd)
     return runCommand();
   if (compareCmd)

@@ -3,6 +3,8 @@
 #include "dltune/Tuning/Database.h"
 #include "dltune/Tuning/DatabaseHistory.h"
 
+#include "DatabaseTestSupport.h"
+
 #include "gtest/gtest.h"
 
 #include <sqlite3.h>
@@ -14,42 +16,7 @@
 
 using namespace mlir::dltune;
 
-namespace {
-std::string tempPath(const char *name) {
-  std::string p = ::testing::TempDir() + "/dltune_" + name + "_" + std::to_string(::getpid());
-  std::remove(p.c_str());
-  std::remove((p + "-wal").c_str());
-  std::remove((p + "-shm").c_str());
-  return p;
-}
-
-std::string slurp(const std::string &path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-MeasureRecord okRecord(const std::string &config, double ms) {
-  MeasureRecord r;
-  r.config = config;
-  r.timeMs = ms;
-  r.minMs = ms * 0.9;
-  r.maxMs = ms * 1.1;
-  r.repeats = 5;
-  return r;
-}
-
-TaskRecord task(const std::string &hash) {
-  TaskRecord t;
-  t.hash = hash;
-  t.opKind = "linalg.matmul";
-  t.target = "cpu";
-  t.shapes = "8x8;8x8;8x8";
-  t.elementTypes = "f32;f32;f32";
-  return t;
-}
-} // namespace
+using namespace mlir::dltune::testing;
 
 TEST(Database, RecordsSurviveReopenAndFirstRecordStands) {
   std::string path = tempPath("basic");
@@ -120,7 +87,7 @@ TEST(Database, MigratesVersionOne) {
   }
   auto db = Database::open(path, false);
   ASSERT_TRUE(static_cast<bool>(db)) << llvm::toString(db.takeError());
-  EXPECT_EQ((*db)->getSchemaVersion(), 3);
+  EXPECT_EQ((*db)->getSchemaVersion(), Database::kSchemaVersion);
   auto records = llvm::cantFail((*db)->getRecords(1));
   ASSERT_EQ(records.size(), 1u);
   EXPECT_EQ(records[0].timeMs, 3.0);

@@ -22,6 +22,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <type_traits>
 
@@ -202,6 +203,34 @@ inline llvm::Error validateTunerOptions(const ModuleTunerOptions &o) {
   };
   if (o.trials < 1)
     return bad("trials must be at least 1");
+  if (llvm::Error e = Database::checkPath(o.dbPath))
+    return e;
+  // A path that a malformed pass option ran into ("db={oops trials=2").
+  if (llvm::StringRef(o.dbPath).find_first_of("{}\"'\n") != llvm::StringRef::npos)
+    return bad("database path '" + o.dbPath +
+               "' contains a brace, a quote or a newline: a malformed option? (quote the "
+               "whole option value, balance its braces)");
+  // Every real-valued option: NaN and infinities are never meant.
+  for (auto [name, value] : {std::pair<const char *, double>{"time-budget", o.timeBudgetSeconds},
+                             {"latency-goal-ms", o.latencyGoalMs},
+                             {"probe-share", o.probeShare},
+                             {"build-timeout", o.buildTimeoutSeconds},
+                             {"run-timeout", o.runTimeoutSeconds},
+                             {"min-time-ms", o.minTimeMs},
+                             {"rtol", o.rtol},
+                             {"atol", o.atol},
+                             {"anchor-tolerance", o.anchorTolerance}})
+    if (!std::isfinite(value))
+      return bad(llvm::Twine(name) + " must be a finite number, got " +
+                 llvm::formatv("{0}", value).str());
+  if (o.jobs > 1024 || o.planSize > (1u << 20))
+    return bad("jobs must be at most 1024 and plan-size at most 1048576");
+  if (o.buildTimeoutSeconds > 86400 || o.runTimeoutSeconds > 86400)
+    return bad("build-timeout and run-timeout must be at most 86400 s");
+  if (o.memoryLimitMB > (uint64_t(1) << 30))
+    return bad("mem-limit-mb must be at most 2^30");
+  if (o.confirmTop > 1000 || o.confirmRepeats > 1000)
+    return bad("confirm-top and confirm-repeats must be at most 1000");
   if (o.target != "cpu" && o.target != "gpu")
     return bad("target must be cpu or gpu, got '" + o.target + "'");
   if (o.planSize < 1 || o.jobs < 1)

@@ -50,6 +50,9 @@ struct ProcessMeasurerOptions {
   double maxPhaseWaitSeconds = 3;
   /// Hears why timing goes on without the anchor (its build failed).
   std::function<void(std::string)> warn;
+  /// Which configurations this process may measure (Measurer::claim);
+  /// unset: all.
+  std::function<std::vector<bool>(const std::vector<Config> &)> claim;
 };
 
 class ProcessMeasurer : public Measurer {
@@ -62,6 +65,14 @@ public:
   std::vector<MeasureRecord> measureEach(const std::vector<Config> &configs,
                                          const ResultHandler &onResult) override;
   double getClockSeconds() const override;
+  std::vector<bool> claim(const std::vector<Config> &configs) override;
+  std::string getStopReason() const override { return stopReason; }
+  /// Stops measuring: the candidates not yet timed are dropped unreported
+  /// (a commit failed, the disk is full). The first reason stands.
+  void stop(std::string reason) {
+    if (stopReason.empty())
+      stopReason = std::move(reason);
+  }
 
   /// Re-measures `configs` in fresh processes, interleaved, for up to
   /// `maxRounds` rounds (at least three), stopping once the fastest is
@@ -99,7 +110,15 @@ private:
   /// The anchor's fast-phase time reported by each measure worker; their
   /// fast-phase time (getFastPhaseTime) is passed to the next one.
   std::vector<double> anchorReports;
+  std::string stopReason;
 };
+
+/// Adds the state of the disk holding `dir` to a failed record's error
+/// when it is (nearly) full, so that isEnvironmentFailure tells it: a
+/// linker or compiler killed by a full disk must not be recorded as the
+/// candidate's compile error.
+void noteFullDisk(MeasureRecord &record, const std::string &dir,
+                  const std::string &childStderr);
 
 /// Classifies how a worker ended. `building` selects the compile-side
 /// classes for timeouts and signals.

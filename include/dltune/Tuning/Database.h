@@ -60,18 +60,41 @@ struct ForgetFilter {
   std::string status;             // "" = every status
   double olderThanSeconds = 0;    // 0 = any age
   int64_t deviceId = 0;           // 0 = every device
+  /// Only records whose error text contains one of these (none: any).
+  std::vector<std::string> errorContains;
+};
+
+/// What `Database::claim` found for one configuration.
+enum class ClaimOutcome {
+  Claimed,  // this owner may measure it (the claim is held until it expires)
+  Measured, // a record exists already (another process measured it)
+  Taken,    // another owner holds an unexpired claim: it is being measured
 };
 
 class Database {
 public:
-  static constexpr int kSchemaVersion = 3;
+  static constexpr int kSchemaVersion = 4;
+  /// How long a writer waits for another process's lock before the
+  /// statement fails (and the run stops with an error).
+  static constexpr int kBusyTimeoutMs = 60000;
 
   ~Database();
   /// Opens (creating when `create`) and migrates to kSchemaVersion. Fails
   /// without writing on a file that is not SQLite, is another program's
-  /// SQLite database, or comes from a newer dltune.
+  /// SQLite database, comes from a newer dltune or has a damaged version,
+  /// and on paths that would keep nothing (empty, ":memory:", "file:"
+  /// URIs). Creation and migration are one IMMEDIATE transaction, so
+  /// processes opening one new file at once create the schema once.
   static llvm::Expected<std::unique_ptr<Database>> open(const std::string &path,
                                                         bool create = true);
+
+  /// A database that lives in this process's memory only (tests, fuzzers):
+  /// the one way to get one; `open` refuses ":memory:" from users.
+  static llvm::Expected<std::unique_ptr<Database>> openInMemory();
+
+  /// Why `path` cannot hold a database (empty, in memory, a URI, a
+  /// directory), before anything is opened.
+  static llvm::Error checkPath(const std::string &path);
 
   int getSchemaVersion() const { return schemaVersion; }
 
@@ -115,13 +138,32 @@ public:
   llvm::Error setBaseline(int64_t taskId, int64_t deviceId, double untunedMs);
   llvm::Expected<std::optional<double>> getBaseline(int64_t taskId, int64_t deviceId);
 
-  /// Runs `fn` inside one transaction (bulk imports).
+  /// Claims `configs` of a task on a device for `owner` for `leaseSeconds`
+  /// (one transaction): processes sharing the database split the work
+  /// instead of measuring the same configurations. An expired claim (its
+  /// owner was killed) is taken over.
+  llvm::Expected<std::vector<ClaimOutcome>> claim(int64_t taskId, int64_t deviceId,
+                                                  const std::vector<std::string> &configs,
+                                                  const std::string &owner,
+                                                  double leaseSeconds);
+  /// Drops every claim of `owner` (its run is over).
+  llvm::Error releaseClaims(const std::string &owner);
+
+  /// Caps the file at `bytes` (PRAGMA max_page_count): writes past it fail
+  /// as on a full disk. A quota; tests use it to simulate a full disk.
+  llvm::Error limitFileSize(int64_t bytes);
+
+  /// Runs `fn` inside one transaction (bulk imports); nested calls join the
+  /// outer transaction.
   llvm::Error transaction(const std::function<llvm::Error()> &fn);
 
 private:
   Database() = default;
+  static llvm::Expected<std::unique_ptr<Database>> openChecked(const std::string &path,
+                                                               bool create);
   llvm::Error exec(const char *sql);
-  llvm::Error migrate(bool fresh);
+  /// Creates or upgrades the schema; runs inside open's transaction.
+  llvm::Error migrate();
   /// The id column of the one row `sql` selects for `key`.
   llvm::Expected<int64_t> selectId(const char *sql, const std::string &key);
   sqlite3 *db = nullptr;

@@ -58,6 +58,14 @@ struct MeasureRecord {
   bool isOk() const { return status == MeasureStatus::Ok; }
 };
 
+/// Texts in a failure's error that mark a cause outside the candidate (a
+/// full disk, a read-only file system, no process to start): such a
+/// failure is never recorded as the candidate's, and a resumed run measures
+/// records that carry one again.
+std::vector<std::string> getEnvironmentFailureMarkers();
+/// Whether `record` failed for a reason outside its configuration.
+bool isEnvironmentFailure(const MeasureRecord &record);
+
 } // namespace mlir::dltune
 
 #endif // DLTUNE_TUNING_MEASURERESULT_H

@@ -36,6 +36,15 @@ public:
   }
   /// Seconds spent so far: wall time, or simulated time for replay.
   virtual double getClockSeconds() const = 0;
+  /// Which of `configs` this process may measure: false for one that a
+  /// process sharing the database has measured or is measuring. The loop
+  /// skips those (the strategy proposes others). Default: all.
+  virtual std::vector<bool> claim(const std::vector<Config> &configs) {
+    return std::vector<bool>(configs.size(), true);
+  }
+  /// Non-empty once measuring cannot go on (a full disk, a database that
+  /// cannot record): the loop stops, and the caller reports it as an error.
+  virtual std::string getStopReason() const { return ""; }
 };
 
 struct TuningProgress {

@@ -26,7 +26,8 @@ enum ExitCode : int {
 };
 
 /// Whether fault `kind` (crash, hang, wrong, oom, invalid_config,
-/// compile_error, compile_hang, compile_oom) is to be injected for `config`. DLTUNE_INJECT_FAULT holds
+/// compile_error, compile_hang, compile_oom, disk_full) is to be injected for `config`.
+/// DLTUNE_INJECT_FAULT holds
 /// "kind[:probability][,kind[:probability]...]" (probability 1 if omitted);
 /// the draw is a hash of DLTUNE_INJECT_SEED, the kind and the config, so a
 /// run is reproducible.

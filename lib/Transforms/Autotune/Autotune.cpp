@@ -77,14 +77,25 @@ struct AutotunePass : public dltune::impl::DLTuneAutotuneBase<AutotunePass> {
       getOperation().emitError() << "dltune-autotune: " << llvm::toString(tasks.takeError());
       return signalPassFailure();
     }
-    if (onEvent)
-      return;
-    if (o.progress && !tasks->empty()) {
-      printTaskTable(*tasks, llvm::errs());
-      printModelSummary(*tasks, llvm::errs());
+    if (!onEvent) {
+      if (o.progress && !tasks->empty()) {
+        printTaskTable(*tasks, llvm::errs());
+        printModelSummary(*tasks, llvm::errs());
+      }
+      if (o.progress && observer.fits)
+        printModelUse(observer.fits, observer.proposals, llvm::errs());
     }
-    if (o.progress && observer.fits)
-      printModelUse(observer.fits, observer.proposals, llvm::errs());
+    // The work was not done: a script (and the pass manager) must see it.
+    // What was measured stays in the database for apply-best.
+    int64_t untuned = llvm::count_if(*tasks, [](const TaskSummary &t) { return !t.error.empty(); });
+    if (untuned) {
+      const TaskSummary &first =
+          *llvm::find_if(*tasks, [](const TaskSummary &t) { return !t.error.empty(); });
+      getOperation().emitError() << "dltune-autotune: " << untuned << " of " << tasks->size()
+                                 << " tasks could not be tuned (" << first.description << ": "
+                                 << first.error << ")";
+      return signalPassFailure();
+    }
   }
 
   TunerOptionSet tunerOptions;

@@ -428,6 +428,15 @@ def build_invalid(kind, path):
             nodes = [helper.make_node("Conv", ["x", "w"], ["y"], name="conv0", pads=[0, -3, 0, 0])]
             inits = [numpy_helper.from_array(rand(2, 2, 3, 3), "w")]
         graph = helper.make_graph(nodes, "g", [x4], [y4], initializer=inits)
+    elif kind == "wrong-output-shape":
+        # The declared output shape is not what the graph computes.
+        y3 = helper.make_tensor_value_info("y", TensorProto.FLOAT, [4, 1])
+        graph = helper.make_graph([helper.make_node("Relu", ["x"], ["y"], name="r")], "g", [x], [y3])
+    elif kind == "two-writers":
+        # Two nodes write one tensor: not SSA, the second would win silently.
+        nodes = [helper.make_node("Relu", ["x"], ["y"], name="first"),
+                 helper.make_node("Sigmoid", ["x"], ["y"], name="second")]
+        graph = helper.make_graph(nodes, "g", [x], [y])
     else:
         raise SystemExit(f"unknown invalid kind {kind}")
     model = helper.make_model(graph, opset_imports=opset)
