@@ -506,12 +506,8 @@ static void removeLeftovers(const std::string &dir) {
   std::error_code ec;
   for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec; it.increment(ec)) {
     llvm::StringRef name = llvm::sys::path::filename(it->path());
-    llvm::StringRef rest;
-    if (name.starts_with("cand-"))
-      rest = name.drop_front(5);
-    else if (name.starts_with("kernel-"))
-      rest = name.drop_front(7);
-    else
+    llvm::StringRef rest = name;
+    if (!rest.consume_front("cand-") && !rest.consume_front("kernel-"))
       continue;
     unsigned long pid = 0;
     if (rest.consumeInteger(10, pid) || pid == 0 || (!rest.starts_with("-") && !rest.starts_with(".")))
@@ -586,6 +582,15 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
   std::vector<std::unique_ptr<PreparedTask>> preparedTasks;
   std::vector<std::optional<TaskSummary>> results(tasks.size());
   // After its search: counts, confirmation of the best, the best attached.
+  // A task whose measurer stopped (a full disk, a result that could not be
+  // recorded) ends the run with an error before any confirmation.
+  auto checkStopped = [](PreparedTask &pt) -> llvm::Error {
+    std::string why = pt.measurerRef()->getStopReason();
+    if (why.empty())
+      return llvm::Error::success();
+    return makeError(pt.summary.description + ": tuning stopped: " + why +
+                     " (what was recorded before stays in the database; run again to resume)");
+  };
   auto finishTask = [&](PreparedTask &pt) -> llvm::Error {
     TuningTask &task = tasks[pt.index];
     TaskSummary &summary = pt.summary;
@@ -870,9 +875,8 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
     TuningProgress p = runTuningLoop(task.space, *pt.strategy, *pt.measurer, pt.history,
                                      pt.callbacks, to);
     pt.newTrials = p.trialsDone;
-    if (std::string why = pt.measurer->getStopReason(); !why.empty())
-      return makeError(pt.summary.description + ": tuning stopped: " + why +
-                       " (what was recorded before stays in the database; run again to resume)");
+    if (llvm::Error e = checkStopped(pt))
+      return std::move(e);
     if (llvm::Error e = finishTask(pt))
       return std::move(e);
   }
@@ -882,11 +886,9 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
     std::vector<ModelTask> modelTasks; // owns the measurers from here on
     if (llvm::Error e = runScheduled(preparedTasks, tasks, options, modelTasks))
       return std::move(e);
-    for (ModelTask &m : modelTasks)
-      if (std::string why = m.measurer->getStopReason(); !why.empty())
-        return makeError(m.state.name + ": tuning stopped: " + why +
-                         " (what was recorded before stays in the database; run again to "
-                         "resume)");
+    for (std::unique_ptr<PreparedTask> &pt : preparedTasks)
+      if (llvm::Error e = checkStopped(*pt))
+        return std::move(e);
     for (std::unique_ptr<PreparedTask> &pt : preparedTasks)
       if (llvm::Error e = finishTask(*pt))
         return std::move(e);

@@ -4,6 +4,7 @@
 #include "dltune/Tuning/Error.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 #include <cerrno>
 #include <cstring>
@@ -15,9 +16,19 @@
 
 using namespace mlir::dltune;
 
+/// `path` made absolute, without "." and ".." parts.
+static std::string getCanonicalPath(const std::string &path) {
+  llvm::SmallString<256> p(path);
+  (void)llvm::sys::fs::make_absolute(p);
+  llvm::sys::path::remove_dots(p, /*remove_dot_dot=*/true);
+  return std::string(p);
+}
+
 bool mlir::dltune::isSameFile(const std::string &a, const std::string &b) {
   bool same = false;
-  return !llvm::sys::fs::equivalent(a, b, same) && same;
+  if (!llvm::sys::fs::equivalent(a, b, same) && same)
+    return true;
+  return getCanonicalPath(a) == getCanonicalPath(b);
 }
 
 /// Writes through `write` to an already open stream and says whether every
@@ -29,6 +40,21 @@ static llvm::Error writeAndCheck(std::ostream &out, const std::string &path,
   out.flush();
   if (!out)
     return makeError("cannot write '" + path + "': " + std::strerror(errno ? errno : EIO));
+  return llvm::Error::success();
+}
+
+/// Opens `file` (truncating it), writes it through `write` and closes it;
+/// errors name `shownPath`, the file the user asked for.
+static llvm::Error writeFile(const std::string &file, const std::string &shownPath,
+                             llvm::function_ref<llvm::Error(std::ostream &)> write) {
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  if (!out)
+    return makeError("cannot open '" + file + "': " + std::strerror(errno));
+  if (llvm::Error e = writeAndCheck(out, shownPath, write))
+    return e;
+  out.close();
+  if (!out)
+    return makeError("cannot write '" + shownPath + "': " + std::strerror(errno));
   return llvm::Error::success();
 }
 
@@ -49,14 +75,7 @@ mlir::dltune::writeFileAtomically(const std::string &path,
     if (S_ISDIR(st.st_mode))
       return makeError("'" + path + "' is a directory");
     // A device or a pipe cannot be replaced by a rename.
-    std::ofstream out(path, std::ios::binary);
-    if (!out)
-      return makeError("cannot open '" + path + "': " + std::strerror(errno));
-    if (llvm::Error e = writeAndCheck(out, path, write))
-      return e;
-    out.close();
-    return out ? llvm::Error::success()
-               : makeError("cannot write '" + path + "': " + std::strerror(errno));
+    return writeFile(path, path, write);
   }
   int fd = -1;
   llvm::SmallString<256> temp;
@@ -68,16 +87,8 @@ mlir::dltune::writeFileAtomically(const std::string &path,
     llvm::sys::fs::remove(tempPath);
     return e;
   };
-  {
-    std::ofstream out(tempPath, std::ios::binary | std::ios::trunc);
-    if (!out)
-      return fail(makeError("cannot open '" + tempPath + "': " + std::strerror(errno)));
-    if (llvm::Error e = writeAndCheck(out, path, write))
-      return fail(std::move(e));
-    out.close();
-    if (!out)
-      return fail(makeError("cannot write '" + path + "': " + std::strerror(errno)));
-  }
+  if (llvm::Error e = writeFile(tempPath, path, write))
+    return fail(std::move(e));
   // On disk before it replaces anything: a crash leaves the old file or
   // the whole new one.
   int syncFd = ::open(tempPath.c_str(), O_RDONLY);

@@ -17,7 +17,6 @@
 #include "dltune/Tuning/OutputFile.h"
 
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -172,17 +171,10 @@ int dbCommand() {
   if (!writes && dbArgs.size() != 1)
     return fail("db " + action + " takes no file argument, got '" + dbArgs[1] + "'" +
                 (action == "export" ? " (the output file is -o FILE)" : ""));
-  // By file (links followed) and by name: the log files need not exist yet.
-  auto absolute = [](std::string p) {
-    llvm::SmallString<256> a(p);
-    (void)llvm::sys::fs::make_absolute(a);
-    llvm::sys::path::remove_dots(a, /*remove_dot_dot=*/true);
-    return std::string(a);
-  };
+  // The log files need not exist yet: isSameFile compares names too.
   if (action == "export" && outFile != "-")
     for (const char *suffix : {"", "-wal", "-shm", "-journal"})
-      if (isSameFile(outFile, dbPath + suffix) ||
-          absolute(outFile) == absolute(dbPath + suffix))
+      if (isSameFile(outFile, dbPath + suffix))
         return fail("the export file '" + outFile + "' is the database '" + dbPath +
                     "' (or its log): give another -o; nothing was written");
   // A failed import leaves no database behind where there was none.

@@ -86,7 +86,7 @@ TEST(DatabaseSafety, FullDiskIsAnErrorAndKeepsWhatWasCommitted) {
   std::string path = tempPath("safety_full");
   auto db = llvm::cantFail(Database::open(path));
   int64_t t = llvm::cantFail(db->getOrCreateTask(task("h")));
-  int64_t d = llvm::cantFail(db->getOrCreateDevice({0, "fp", "cpu", "{}"}));
+  int64_t d = llvm::cantFail(db->getOrCreateDevice(testDevice()));
   ASSERT_TRUE(llvm::cantFail(db->commitRecord(t, d, okRecord("a=1", 1.0))));
   llvm::cantFail(db->limitFileSize(0)); // as full as it is now
   bool failed = false;
@@ -122,7 +122,7 @@ TEST(DatabaseSafety, ConcurrentOpensOfANewFileCreateTheSchemaOnce) {
           return;
         }
         int64_t t = llvm::cantFail((*db)->getOrCreateTask(task("h")));
-        int64_t d = llvm::cantFail((*db)->getOrCreateDevice({0, "fp", "cpu", "{}"}));
+        int64_t d = llvm::cantFail((*db)->getOrCreateDevice(testDevice()));
         llvm::Expected<bool> ok = (*db)->commitRecord(t, d, okRecord("a=" + std::to_string(i), 1));
         if (!ok) {
           ADD_FAILURE() << llvm::toString(ok.takeError());
@@ -141,7 +141,7 @@ TEST(DatabaseSafety, WritersWaitForAHeldLock) {
   std::string path = tempPath("safety_lock");
   auto db = llvm::cantFail(Database::open(path));
   int64_t t = llvm::cantFail(db->getOrCreateTask(task("h")));
-  int64_t d = llvm::cantFail(db->getOrCreateDevice({0, "fp", "cpu", "{}"}));
+  int64_t d = llvm::cantFail(db->getOrCreateDevice(testDevice()));
   std::atomic<bool> locked{false};
   // Another process holds the write lock for longer than the old 5 s
   // timeout: the record waits, it is not dropped.
@@ -167,7 +167,7 @@ TEST(DatabaseSafety, ClaimsSplitTheWorkAndExpire) {
   auto a = llvm::cantFail(Database::open(path));
   auto b = llvm::cantFail(Database::open(path));
   int64_t t = llvm::cantFail(a->getOrCreateTask(task("h")));
-  int64_t d = llvm::cantFail(a->getOrCreateDevice({0, "fp", "cpu", "{}"}));
+  int64_t d = llvm::cantFail(a->getOrCreateDevice(testDevice()));
   using C = ClaimOutcome;
   EXPECT_EQ(llvm::cantFail(a->claim(t, d, {"x=1", "x=2"}, "A", 600)),
             (std::vector<C>{C::Claimed, C::Claimed}));
@@ -186,7 +186,7 @@ TEST(DatabaseSafety, ClaimsSplitTheWorkAndExpire) {
 TEST(DatabaseSafety, NonPositiveTimesNeverWin) {
   auto db = llvm::cantFail(Database::openInMemory());
   int64_t t = llvm::cantFail(db->getOrCreateTask(task("h")));
-  int64_t d = llvm::cantFail(db->getOrCreateDevice({0, "fp", "cpu", "{}"}));
+  int64_t d = llvm::cantFail(db->getOrCreateDevice(testDevice()));
   llvm::cantFail(db->commitRecord(t, d, okRecord("a=1", 0.0)));
   llvm::cantFail(db->commitRecord(t, d, okRecord("a=2", 2.0)));
   auto best = llvm::cantFail(db->getBest(t, d));
@@ -197,7 +197,7 @@ TEST(DatabaseSafety, NonPositiveTimesNeverWin) {
 TEST(DatabaseSafety, EnvironmentFailuresAreForgottenByTheirText) {
   auto db = llvm::cantFail(Database::openInMemory());
   int64_t t = llvm::cantFail(db->getOrCreateTask(task("h")));
-  int64_t d = llvm::cantFail(db->getOrCreateDevice({0, "fp", "cpu", "{}"}));
+  int64_t d = llvm::cantFail(db->getOrCreateDevice(testDevice()));
   MeasureRecord full;
   full.config = "a=1";
   full.status = MeasureStatus::CompileError;
@@ -234,6 +234,10 @@ TEST(OutputFile, AFailedWriteLeavesTheOldFile) {
   EXPECT_EQ(slurp(path), "new\n");
   EXPECT_TRUE(isSameFile(path, path));
   EXPECT_FALSE(isSameFile(path, path + "-other"));
+  // A file that does not exist yet (a database's -wal) is matched by name.
+  std::string dir = path.substr(0, path.rfind('/'));
+  std::string name = path.substr(path.rfind('/') + 1);
+  EXPECT_TRUE(isSameFile(path + "-wal", dir + "/./" + name + "-wal"));
 }
 
 TEST(OutputFile, DeviceWriteErrorsAreErrors) {

@@ -136,7 +136,7 @@ TEST(Database, NoisyAndCutOffRecordsNeverWinUnconfirmed) {
   std::string path = tempPath("best");
   auto db = llvm::cantFail(Database::open(path));
   int64_t t = llvm::cantFail(db->getOrCreateTask(task("t")));
-  int64_t d = llvm::cantFail(db->getOrCreateDevice({0, "fp", "cpu", "{}"}));
+  int64_t d = llvm::cantFail(db->getOrCreateDevice(testDevice()));
   MeasureRecord noisy = okRecord("a=1", 1.0);
   noisy.noisy = true;
   MeasureRecord cut = okRecord("a=2", 0.5);
@@ -172,7 +172,7 @@ TEST(Database, ForgetMovesRecordsAsideAndKeepsThem) {
   auto db = llvm::cantFail(Database::open(path));
   int64_t t1 = llvm::cantFail(db->getOrCreateTask(task("t1")));
   int64_t t2 = llvm::cantFail(db->getOrCreateTask(task("t2")));
-  int64_t d = llvm::cantFail(db->getOrCreateDevice({0, "fp", "cpu", "{}"}));
+  int64_t d = llvm::cantFail(db->getOrCreateDevice(testDevice()));
   MeasureRecord crash;
   crash.config = "a=9";
   crash.status = MeasureStatus::RuntimeCrash;
@@ -204,7 +204,7 @@ TEST(Database, RecordsCarryTheirGenerator) {
   std::string path = tempPath("generator");
   auto db = llvm::cantFail(Database::open(path));
   int64_t t = llvm::cantFail(db->getOrCreateTask(task("t")));
-  int64_t d = llvm::cantFail(db->getOrCreateDevice({0, "fp", "cpu", "{}"}));
+  int64_t d = llvm::cantFail(db->getOrCreateDevice(testDevice()));
   MeasureRecord r = okRecord("a=1", 1.0);
   r.generator = "dltune 9; LLVM 99; schedules 9";
   r.cutOff = true;

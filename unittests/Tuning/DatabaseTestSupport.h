@@ -49,6 +49,9 @@ inline TaskRecord task(const std::string &hash) {
   return t;
 }
 
+/// The device the tests record on.
+inline DeviceRecord testDevice() { return {0, "fp", "cpu", "{}"}; }
+
 } // namespace mlir::dltune::testing
 
 #endif // DLTUNE_UNITTESTS_TUNING_DATABASETESTSUPPORT_H

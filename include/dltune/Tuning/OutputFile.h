@@ -24,7 +24,8 @@ namespace mlir::dltune {
 llvm::Error writeFileAtomically(const std::string &path,
                                 llvm::function_ref<llvm::Error(std::ostream &)> write);
 
-/// Whether `a` and `b` name the same existing file (links followed).
+/// Whether `a` and `b` name the same file: the same existing file (links
+/// followed), or the same absolute path (which need not exist yet).
 bool isSameFile(const std::string &a, const std::string &b);
 
 } // namespace mlir::dltune
