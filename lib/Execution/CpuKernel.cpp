@@ -4,7 +4,7 @@
 
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Target/TargetMachine.h"
-#include "dltune/Tuning/Error.h"
+#include "dltune/Tuning/Support/Error.h"
 #include "dltune/Execution/MemRefDescriptors.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

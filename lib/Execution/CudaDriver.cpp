@@ -1,7 +1,7 @@
 //===- CudaDriver.cpp - CUDA driver API loaded at run time ----------------===//
 
 #include "dltune/Execution/CudaDriver.h"
-#include "dltune/Tuning/Error.h"
+#include "dltune/Tuning/Support/Error.h"
 
 #include <dlfcn.h>
 #include <mutex>

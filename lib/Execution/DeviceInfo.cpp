@@ -1,8 +1,8 @@
 //===- DeviceInfo.cpp - Device fingerprints and energy meters -------------===//
 
 #include "dltune/Execution/DeviceInfo.h"
-#include "dltune/Tuning/HostCpu.h"
-#include "dltune/Tuning/SearchSpace.h"
+#include "dltune/Tuning/Device/HostCpu.h"
+#include "dltune/Tuning/Space/SearchSpace.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"

@@ -3,7 +3,7 @@
 #include "dltune/Execution/GpuKernel.h"
 #include "dltune/Execution/CudaDriver.h"
 #include "dltune/Execution/MemRefDescriptors.h"
-#include "dltune/Tuning/Error.h"
+#include "dltune/Tuning/Support/Error.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"

@@ -2,7 +2,7 @@
 
 #include "dltune/Execution/KernelRunner.h"
 #include "dltune/Execution/NpyFile.h"
-#include "dltune/Tuning/Error.h"
+#include "dltune/Tuning/Support/Error.h"
 #include "dltune/Execution/CudaDriver.h"
 #include "dltune/Execution/GpuKernel.h"
 #include "dltune/Transforms/LowerGpu.h"

@@ -3,7 +3,7 @@
 #include "dltune/Execution/ProcessMeasurer.h"
 #include "dltune/Execution/AnchoredTiming.h"
 #include "dltune/Execution/CpuKernel.h"
-#include "dltune/Tuning/WorkerProtocol.h"
+#include "dltune/Tuning/Process/WorkerProtocol.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"

@@ -1,7 +1,7 @@
 //===- SharedObjectKernel.cpp - Kernels built into shared objects ---------===//
 
 #include "dltune/Execution/SharedObjectKernel.h"
-#include "dltune/Tuning/Error.h"
+#include "dltune/Tuning/Support/Error.h"
 #include "dltune/Execution/GpuKernel.h"
 #include "dltune/Execution/MallocPolicy.h"
 #include "dltune/Execution/MemRefDescriptors.h"

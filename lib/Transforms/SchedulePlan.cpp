@@ -3,7 +3,7 @@
 #include "dltune/Transforms/SchedulePlan.h"
 #include "dltune/Transforms/EpilogueFusion.h"
 
-#include "dltune/Tuning/HostCpu.h"
+#include "dltune/Tuning/Device/HostCpu.h"
 
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"

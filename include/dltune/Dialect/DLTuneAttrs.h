@@ -3,7 +3,7 @@
 #define DLTUNE_DIALECT_DLTUNEATTRS_H
 
 #include "dltune/Dialect/DLTuneDialect.h"
-#include "dltune/Tuning/SearchSpace.h"
+#include "dltune/Tuning/Space/SearchSpace.h"
 
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/BuiltinAttributes.h"

@@ -8,7 +8,7 @@
 #ifndef DLTUNE_EXECUTION_CUDADRIVER_H
 #define DLTUNE_EXECUTION_CUDADRIVER_H
 
-#include "dltune/Tuning/GpuResources.h"
+#include "dltune/Tuning/Device/GpuResources.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"

@@ -11,9 +11,9 @@
 
 #include "dltune/Execution/ProcessMeasurer.h"
 #include "dltune/Execution/TuningEvents.h"
-#include "dltune/Tuning/SearchStrategy.h"
-#include "dltune/Tuning/TaskScheduler.h"
-#include "dltune/Tuning/TransferCostModel.h"
+#include "dltune/Tuning/SearchStrategy/SearchStrategy.h"
+#include "dltune/Tuning/TaskScheduler/TaskScheduler.h"
+#include "dltune/Tuning/Transfer/TransferCostModel.h"
 
 #include "mlir/IR/BuiltinOps.h"
 

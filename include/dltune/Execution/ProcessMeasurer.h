@@ -11,9 +11,9 @@
 #ifndef DLTUNE_EXECUTION_PROCESSMEASURER_H
 #define DLTUNE_EXECUTION_PROCESSMEASURER_H
 
-#include "dltune/Tuning/ChildProcess.h"
-#include "dltune/Tuning/Database.h"
-#include "dltune/Tuning/TuningLoop.h"
+#include "dltune/Tuning/Process/ChildProcess.h"
+#include "dltune/Tuning/Database/Database.h"
+#include "dltune/Tuning/MeasureCallback/TuningLoop.h"
 
 #include <chrono>
 #include <functional>

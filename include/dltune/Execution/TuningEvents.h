@@ -10,7 +10,7 @@
 #ifndef DLTUNE_EXECUTION_TUNINGEVENTS_H
 #define DLTUNE_EXECUTION_TUNINGEVENTS_H
 
-#include "dltune/Tuning/TuningLoop.h"
+#include "dltune/Tuning/MeasureCallback/TuningLoop.h"
 
 #include <cmath>
 #include <functional>

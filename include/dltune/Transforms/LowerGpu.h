@@ -10,7 +10,7 @@
 #ifndef DLTUNE_TRANSFORMS_LOWERGPU_H
 #define DLTUNE_TRANSFORMS_LOWERGPU_H
 
-#include "dltune/Tuning/GpuResources.h"
+#include "dltune/Tuning/Device/GpuResources.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"

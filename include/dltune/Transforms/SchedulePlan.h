@@ -11,8 +11,8 @@
 #ifndef DLTUNE_TRANSFORMS_SCHEDULEPLAN_H
 #define DLTUNE_TRANSFORMS_SCHEDULEPLAN_H
 
-#include "dltune/Tuning/FeatureExtractor.h"
-#include "dltune/Tuning/SearchSpace.h"
+#include "dltune/Tuning/FeatureExtractor/FeatureExtractor.h"
+#include "dltune/Tuning/Space/SearchSpace.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Support/LLVM.h"

@@ -11,8 +11,8 @@
 #ifndef DLTUNE_TRANSFORMS_TUNINGTASKS_H
 #define DLTUNE_TRANSFORMS_TUNINGTASKS_H
 
-#include "dltune/Tuning/Database.h"
-#include "dltune/Tuning/SearchSpace.h"
+#include "dltune/Tuning/Database/Database.h"
+#include "dltune/Tuning/Space/SearchSpace.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"

@@ -8,7 +8,7 @@
 #ifndef DLTUNE_TRANSFORMS_UPSTREAMSCHEDULE_H
 #define DLTUNE_TRANSFORMS_UPSTREAMSCHEDULE_H
 
-#include "dltune/Tuning/SearchSpace.h"
+#include "dltune/Tuning/Space/SearchSpace.h"
 
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
 #include "mlir/IR/BuiltinOps.h"

@@ -1,0 +1,52 @@
+//===- DatabaseIO.h - Export and import of tuning records -------*- C++ -*-===//
+//
+// JSON lines export/import (format in docs/database.md) and imports of
+// other tuners' logs as history records of their own workloads: AutoTVM
+// (TopHub) logs and Kernel Tuner caches. Every import runs in one
+// transaction: a malformed input imports nothing.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLTUNE_TUNING_DATABASE_DATABASEIO_H
+#define DLTUNE_TUNING_DATABASE_DATABASEIO_H
+
+#include "dltune/Tuning/Database/Database.h"
+#include "dltune/Tuning/Replay/KernelTunerCache.h"
+
+#include <istream>
+#include <ostream>
+
+namespace mlir::dltune {
+
+struct ImportStats {
+  int64_t tasks = 0;    // distinct tasks seen
+  int64_t inserted = 0; // records added
+  int64_t skipped = 0;  // records the database already had
+};
+
+/// Writes every record as one JSON object per line.
+llvm::Error exportJsonLines(Database &db, std::ostream &out, int64_t *count = nullptr);
+
+// Imports check every field of every record (type, range, a config inside
+// its task's space) and import nothing from a file with an invalid record;
+// the error lists the invalid records as `name:line: problem`.
+
+/// Reads what exportJsonLines wrote.
+llvm::Expected<ImportStats> importJsonLines(Database &db, const std::string &path);
+llvm::Expected<ImportStats> importJsonLines(Database &db, std::istream &in,
+                                            const std::string &name);
+/// AutoTVM log lines ({"input": [target, task, args, kwargs], "config": ...,
+/// "result": [[costs], error_no, ...]}); '#' lines are comments.
+llvm::Expected<ImportStats> importAutoTVMLog(Database &db, const std::string &path);
+llvm::Expected<ImportStats> importAutoTVMLog(Database &db, std::istream &in,
+                                             const std::string &name);
+/// A Kernel Tuner cache: one task (kernel, problem size, knobs) on its device.
+llvm::Expected<ImportStats> importKernelTunerCache(Database &db, const std::string &path);
+llvm::Expected<ImportStats> importKernelTunerCache(Database &db,
+                                                   const KernelTunerCache &cache);
+
+/// Hex form of stableHash, used for task and device keys.
+std::string hashHex(llvm::StringRef text);
+
+} // namespace mlir::dltune
+
+#endif // DLTUNE_TUNING_DATABASE_DATABASEIO_H

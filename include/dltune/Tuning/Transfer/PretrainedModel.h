@@ -1,0 +1,57 @@
+//===- PretrainedModel.h - Cost models pretrained on history, cached -*- C++ -*-===//
+//
+// Stage 1 of transfer: a cost model trained on recorded spaces of other
+// devices (or tasks), matched to the target space by knob names. Each
+// source's labels are its throughput normalised by its own optimum, so
+// that a faster device does not outweigh a slower one. Pretraining is paid
+// once per history: models are cached in the process by a hash of the rows,
+// labels, model name and seed (ten replay seeds share one), and optionally
+// in a directory, so that a later run loads the file instead.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLTUNE_TUNING_TRANSFER_PRETRAINEDMODEL_H
+#define DLTUNE_TUNING_TRANSFER_PRETRAINEDMODEL_H
+
+#include "dltune/Tuning/CostModel/CostModel.h"
+#include "dltune/Tuning/GaussianProcess/DeepGaussianProcess.h"
+#include "dltune/Tuning/Transfer/KnobMatching.h"
+
+#include <memory>
+
+namespace mlir::dltune {
+
+struct PretrainingSet {
+  FeatureMatrix x;
+  /// Normalised throughput per source; failed configurations 0.
+  std::vector<double> labels;
+  /// stableHash of the rows and labels.
+  uint64_t getHash() const;
+};
+
+/// Every recorded entry of each source (failures included, for the
+/// feasibility classifier), in the target's knob order. `names` label the
+/// sources in errors and notes; `notes` gets one line per dropped knob.
+llvm::Expected<PretrainingSet> buildPretrainingSet(llvm::ArrayRef<KernelTunerCache> sources,
+                                                   llvm::ArrayRef<std::string> names,
+                                                   llvm::ArrayRef<Knob> targetKnobs,
+                                                   const FeatureExtractor &features,
+                                                   std::vector<std::string> &notes);
+
+struct PretrainedModel {
+  std::shared_ptr<const CostModel> model;
+  /// True when the model came from the process cache or the directory.
+  bool reused = false;
+  double trainSeconds = 0;
+};
+
+/// `model` is a createCostModel name. `cacheDirectory` (may be empty) holds
+/// saved models named "<model>-<hash>-seed<S>[-<dgp sizes>].json". A "dgp"
+/// is built with `dgpOptions` (its seed replaced by `seed`).
+llvm::Expected<PretrainedModel> getPretrainedModel(llvm::StringRef model,
+                                                   const PretrainingSet &set, uint64_t seed,
+                                                   const std::string &cacheDirectory,
+                                                   const DeepGPOptions &dgpOptions = {});
+
+} // namespace mlir::dltune
+
+#endif // DLTUNE_TUNING_TRANSFER_PRETRAINEDMODEL_H

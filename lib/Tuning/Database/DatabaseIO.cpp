@@ -1,0 +1,503 @@
+//===- DatabaseIO.cpp - Export and import of tuning records ---------------===//
+
+#include "dltune/Tuning/Database/DatabaseIO.h"
+#include "dltune/Tuning/Support/Error.h"
+#include "dltune/Tuning/Replay/KernelTunerCache.h"
+
+#include "Support/JsonFields.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <optional>
+
+using namespace mlir::dltune;
+
+std::string mlir::dltune::hashHex(llvm::StringRef text) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << llvm::format_hex_no_prefix(stableHash(text), 16);
+  return s;
+}
+
+static json numberOrNull(double v) { return std::isnan(v) ? json() : json(v); }
+
+llvm::Error mlir::dltune::exportJsonLines(Database &db, std::ostream &out, int64_t *count) {
+  llvm::Expected<std::vector<DeviceRecord>> devices = db.listDevices();
+  if (!devices)
+    return devices.takeError();
+  llvm::Expected<std::vector<TaskRecord>> tasks = db.listTasks();
+  if (!tasks)
+    return tasks.takeError();
+  int64_t n = 0;
+  for (const TaskRecord &t : *tasks) {
+    json task = {{"hash", t.hash},       {"op_kind", t.opKind},
+                 {"target", t.target},   {"shapes", t.shapes},
+                 {"element_types", t.elementTypes}, {"space", t.space},
+                 {"source", t.source}};
+    for (const DeviceRecord &d : *devices) {
+      llvm::Expected<std::vector<MeasureRecord>> records = db.getRecords(t.id, d.id);
+      if (!records)
+        return records.takeError();
+      for (const MeasureRecord &r : *records) {
+        json rec = {{"config", r.config},
+                    {"status", toString(r.status).str()},
+                    {"time_ms", numberOrNull(r.timeMs)},
+                    {"min_ms", numberOrNull(r.minMs)},
+                    {"max_ms", numberOrNull(r.maxMs)},
+                    {"stddev_ms", numberOrNull(r.stddevMs)},
+                    {"repeats", r.repeats},
+                    {"noisy", r.noisy},
+                    {"energy_j", r.energyJ ? json(*r.energyJ) : json()},
+                    {"error", r.error},
+                    {"build_s", numberOrNull(r.buildSeconds)},
+                    {"run_s", numberOrNull(r.runSeconds)},
+                    {"source", r.source},
+                    {"created_at", r.createdAt}};
+        json line = {{"format", "dltune-record-v1"},
+                     {"task", task},
+                     {"device", {{"fingerprint", d.fingerprint}, {"name", d.name}, {"json", d.json}}},
+                     {"record", rec}};
+        out << line.dump() << "\n";
+        ++n;
+      }
+    }
+  }
+  if (count)
+    *count = n;
+  return llvm::Error::success();
+}
+
+namespace {
+/// Reads a file line by line inside one transaction, caching task/device ids.
+struct Importer {
+  Database &db;
+  ImportStats stats;
+  std::map<std::string, int64_t> taskIds, deviceIds;
+
+  llvm::Expected<int64_t> task(const TaskRecord &t) {
+    auto it = taskIds.find(t.hash);
+    if (it != taskIds.end())
+      return it->second;
+    llvm::Expected<int64_t> id = db.getOrCreateTask(t);
+    if (!id)
+      return id.takeError();
+    ++stats.tasks;
+    return taskIds[t.hash] = *id;
+  }
+  llvm::Expected<int64_t> device(const DeviceRecord &d) {
+    auto it = deviceIds.find(d.fingerprint);
+    if (it != deviceIds.end())
+      return it->second;
+    llvm::Expected<int64_t> id = db.getOrCreateDevice(d);
+    if (!id)
+      return id.takeError();
+    return deviceIds[d.fingerprint] = *id;
+  }
+  /// The record of `t` on `d`, creating both as needed.
+  llvm::Error add(const TaskRecord &t, const DeviceRecord &d, const MeasureRecord &r) {
+    llvm::Expected<int64_t> tid = task(t);
+    if (!tid)
+      return tid.takeError();
+    llvm::Expected<int64_t> did = device(d);
+    if (!did)
+      return did.takeError();
+    return record(*tid, *did, r);
+  }
+  llvm::Error record(int64_t t, int64_t d, const MeasureRecord &r) {
+    llvm::Expected<bool> inserted = db.commitRecord(t, d, r);
+    if (!inserted)
+      return inserted.takeError();
+    ++(*inserted ? stats.inserted : stats.skipped);
+    return llvm::Error::success();
+  }
+};
+
+/// Calls `fn` with every line that is not blank or a '#' comment.
+llvm::Error forEachLine(std::istream &in,
+                        llvm::function_ref<llvm::Error(const std::string &, int64_t)> fn) {
+  std::string line;
+  int64_t lineNo = 0;
+  while (std::getline(in, line)) {
+    ++lineNo;
+    size_t first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos || line[first] == '#')
+      continue;
+    if (llvm::Error e = fn(line, lineNo))
+      return e;
+  }
+  if (in.bad())
+    return makeError("read error");
+  return llvm::Error::success();
+}
+
+/// Runs `readLine` on every line inside one transaction. A line it rejects
+/// is collected (with its number) and the others are still checked; any
+/// rejected line rolls the whole file back.
+llvm::Error importLines(Database &db, std::istream &in, const std::string &name,
+                        llvm::function_ref<llvm::Error(const std::string &, int64_t,
+                                                       bool commit)>
+                            readLine) {
+  ImportErrors errors(name);
+  llvm::Error err = db.transaction([&]() -> llvm::Error {
+    if (llvm::Error e = forEachLine(in, [&](const std::string &line, int64_t lineNo) {
+          // Once a line failed nothing will be committed: only check the rest.
+          if (llvm::Error lineErr = readLine(line, lineNo, errors.empty()))
+            errors.addLine(lineNo, std::move(lineErr));
+          return llvm::Error::success();
+        }))
+      return makeError(name + ": " + llvm::toString(std::move(e)));
+    return errors.take();
+  });
+  return err;
+}
+
+/// One checked line of a dltune-record-v1 file.
+struct RecordLine {
+  TaskRecord task;
+  DeviceRecord device;
+  MeasureRecord record;
+};
+
+llvm::Expected<RecordLine> parseRecordLine(llvm::StringRef line) {
+  llvm::Expected<json> parsed = parseJson(line);
+  if (!parsed)
+    return parsed.takeError();
+  const json &j = *parsed;
+  if (!j.is_object())
+    return makeError("not a JSON object");
+  FieldReader top(j, "");
+  std::string format;
+  top.string("format", format, FieldReader::Required);
+  if (top.ok() && format != "dltune-record-v1")
+    top.failField("format", "is '" + format + "', not 'dltune-record-v1'");
+  const json *t = top.child("task"), *d = top.child("device"), *r = top.child("record");
+  if (!top.ok())
+    return top.takeError();
+
+  RecordLine out;
+  FieldReader task(*t, "task");
+  task.string("hash", out.task.hash, FieldReader::Required, /*nonEmpty=*/true);
+  task.string("op_kind", out.task.opKind);
+  task.string("target", out.task.target);
+  task.string("shapes", out.task.shapes);
+  task.string("element_types", out.task.elementTypes);
+  task.string("space", out.task.space);
+  task.string("source", out.task.source);
+  if (!task.ok())
+    return task.takeError();
+
+  FieldReader dev(*d, "device");
+  dev.string("fingerprint", out.device.fingerprint, FieldReader::Required,
+             /*nonEmpty=*/true);
+  dev.string("name", out.device.name);
+  dev.string("json", out.device.json);
+  if (!dev.ok())
+    return dev.takeError();
+
+  MeasureRecord &rec = out.record;
+  rec.source = "imported";
+  FieldReader rr(*r, "record");
+  std::string status;
+  rr.string("config", rec.config, FieldReader::Required);
+  rr.string("status", status, FieldReader::Required);
+  std::optional<MeasureStatus> parsedStatus;
+  if (rr.ok() && !(parsedStatus = parseMeasureStatus(status)))
+    rr.failField("status", "'" + status + "' is not a known status");
+  rr.number("time_ms", rec.timeMs, FieldReader::Nullable, /*nonNegative=*/true);
+  rr.number("min_ms", rec.minMs, FieldReader::Nullable, true);
+  rr.number("max_ms", rec.maxMs, FieldReader::Nullable, true);
+  rr.number("stddev_ms", rec.stddevMs, FieldReader::Nullable, true);
+  int64_t repeats = 0;
+  rr.integer("repeats", repeats, FieldReader::Optional, 0, INT32_MAX);
+  rec.repeats = static_cast<int>(repeats);
+  rr.boolean("noisy", rec.noisy);
+  double energy = NAN;
+  rr.number("energy_j", energy, FieldReader::Nullable, true);
+  if (!std::isnan(energy))
+    rec.energyJ = energy;
+  rr.string("error", rec.error);
+  rr.number("build_s", rec.buildSeconds, FieldReader::Nullable, true);
+  rr.number("run_s", rec.runSeconds, FieldReader::Nullable, true);
+  rr.string("source", rec.source);
+  rr.number("created_at", rec.createdAt, FieldReader::Optional, true);
+  if (!rr.ok())
+    return rr.takeError();
+  rec.status = *parsedStatus;
+  // getBest ranks ok records by time: one without a real time must not win.
+  if (rec.isOk() && !(rec.timeMs > 0))
+    return makeError("record.time_ms of an ok record must be a positive number");
+  return out;
+}
+
+/// Remembers what each task hash and device fingerprint stood for, so that
+/// a file cannot describe one key two ways, and the parsed space of each
+/// task, to check configs against.
+struct RecordLineChecker {
+  std::map<std::string, std::pair<int64_t, TaskRecord>> tasks;
+  std::map<std::string, std::pair<int64_t, DeviceRecord>> devices;
+  std::map<std::string, std::shared_ptr<SearchSpace>> spaces;
+
+  llvm::Error check(const RecordLine &l, int64_t lineNo) {
+    auto [t, newTask] = tasks.try_emplace(l.task.hash, lineNo, l.task);
+    const TaskRecord &first = t->second.second;
+    if (!newTask && (first.opKind != l.task.opKind || first.target != l.task.target ||
+                     first.shapes != l.task.shapes ||
+                     first.elementTypes != l.task.elementTypes ||
+                     first.space != l.task.space || first.source != l.task.source))
+      return makeError("task " + l.task.hash + " differs from the task with the same hash on line " +
+                       llvm::Twine(t->second.first));
+    auto [d, newDevice] = devices.try_emplace(l.device.fingerprint, lineNo, l.device);
+    const DeviceRecord &firstDev = d->second.second;
+    if (!newDevice && (firstDev.name != l.device.name || firstDev.json != l.device.json))
+      return makeError("device " + l.device.fingerprint +
+                       " differs from the device with the same fingerprint on line " +
+                       llvm::Twine(d->second.first));
+    // Imported tasks of other tuners have no space; their configs are free text.
+    if (l.task.space.empty())
+      return llvm::Error::success();
+    auto [s, newSpace] = spaces.try_emplace(l.task.space);
+    if (newSpace) {
+      llvm::Expected<SearchSpace> space = SearchSpace::parseCanonicalString(l.task.space);
+      if (!space)
+        return makeError("task.space: " + llvm::toString(space.takeError()));
+      s->second = std::make_shared<SearchSpace>(std::move(*space));
+    }
+    if (!s->second) // reported on the line that first used it
+      return makeError("task.space does not parse (see above)");
+    const SearchSpace &space = *s->second;
+    llvm::Expected<Config> config = space.parseConfig(l.record.config);
+    if (!config)
+      return makeError("record.config: " + llvm::toString(config.takeError()));
+    if (llvm::Error e = space.checkValid(*config))
+      return makeError("record.config '" + l.record.config + "' is outside the task's space: " +
+                       llvm::toString(std::move(e)));
+    // Configs are compared as text (history, the UNIQUE key): one spelling.
+    std::string canonical = space.formatConfig(*config);
+    if (canonical != l.record.config)
+      return makeError("record.config '" + l.record.config +
+                       "' is not in canonical form (expected '" + canonical + "')");
+    return llvm::Error::success();
+  }
+};
+} // namespace
+
+llvm::Expected<ImportStats> mlir::dltune::importJsonLines(Database &db, std::istream &in,
+                                                          const std::string &name) {
+  Importer imp{db};
+  RecordLineChecker checker;
+  llvm::Error err =
+      importLines(db, in, name, [&](const std::string &line, int64_t lineNo, bool commit) {
+        llvm::Expected<RecordLine> l = parseRecordLine(line);
+        if (!l)
+          return l.takeError();
+        if (llvm::Error e = checker.check(*l, lineNo))
+          return e;
+        return commit ? imp.add(l->task, l->device, l->record) : llvm::Error::success();
+      });
+  if (err)
+    return std::move(err);
+  return imp.stats;
+}
+
+/// AutoTVM's MeasureErrorNo values (0-8).
+static std::optional<MeasureStatus> fromAutoTVMError(int64_t e) {
+  switch (e) {
+  case 0:
+    return MeasureStatus::Ok;
+  case 1: // INSTANTIATION_ERROR
+    return MeasureStatus::InvalidConfig;
+  case 2: // COMPILE_HOST
+  case 3: // COMPILE_DEVICE
+    return MeasureStatus::CompileError;
+  case 4: // RUNTIME_DEVICE
+    return MeasureStatus::RuntimeCrash;
+  case 5: // WRONG_ANSWER
+    return MeasureStatus::WrongResult;
+  case 6: // BUILD_TIMEOUT
+    return MeasureStatus::CompileTimeout;
+  case 7: // RUN_TIMEOUT
+    return MeasureStatus::RunTimeout;
+  case 8: // UNKNOWN_ERROR: the run failed somehow
+    return MeasureStatus::RuntimeCrash;
+  default:
+    return std::nullopt;
+  }
+}
+
+namespace {
+/// One checked AutoTVM log record.
+struct AutoTVMLine {
+  TaskRecord task;
+  DeviceRecord device;
+  MeasureRecord record;
+};
+
+llvm::Expected<AutoTVMLine> parseAutoTVMLine(llvm::StringRef line) {
+  auto bad = [](const std::string &why) {
+    return makeError("not an AutoTVM log record: " + why);
+  };
+  llvm::Expected<json> parsed = parseJson(line);
+  if (!parsed)
+    return bad(llvm::toString(parsed.takeError()));
+  const json &j = *parsed;
+  if (!j.is_object())
+    return bad("not a JSON object");
+  auto in = j.find("input"), cfg = j.find("config"), res = j.find("result");
+  if (in == j.end() || cfg == j.end() || res == j.end())
+    return bad("needs input, config and result");
+  if (!in->is_array() || in->size() < 3 || !(*in)[0].is_string() || !(*in)[1].is_string() ||
+      !(*in)[2].is_array())
+    return bad("input must be [target, task name, [arguments], ...]");
+  const std::string &target = (*in)[0].get_ref<const std::string &>();
+  const std::string &taskName = (*in)[1].get_ref<const std::string &>();
+  if (target.empty() || taskName.empty() || target.find('\0') != std::string::npos ||
+      taskName.find('\0') != std::string::npos)
+    return bad("input target and task name must be non-empty text");
+  auto entity = cfg->is_object() ? cfg->find("entity") : cfg->end();
+  if (entity == cfg->end() || !entity->is_array())
+    return bad("config must be an object with an 'entity' list");
+  if (!res->is_array() || res->size() < 2 || !(*res)[0].is_array())
+    return bad("result must be [[costs], error number, ...]");
+  std::optional<int64_t> errorNo = FieldReader::toInteger((*res)[1]);
+  std::optional<MeasureStatus> status = errorNo ? fromAutoTVMError(*errorNo) : std::nullopt;
+  if (!status)
+    return bad("result[1] must be an AutoTVM error number (0-8), not " +
+               describeJson((*res)[1]));
+
+  AutoTVMLine out;
+  std::string args = (*in)[2].dump();
+  out.task.hash = hashHex("autotvm|" + target + "|" + taskName + "|" + args);
+  out.task.opKind = taskName;
+  out.task.target = target;
+  out.task.shapes = args;
+  out.task.source = "autotvm";
+  out.device = {0, "autotvm:" + target, target, json({{"target", target}}).dump()};
+  MeasureRecord &rec = out.record;
+  rec.source = "imported";
+  rec.config = entity->dump();
+  rec.status = *status;
+  const json &costs = (*res)[0];
+  double sum = 0, lo = INFINITY, hi = 0;
+  for (const json &c : costs) {
+    if (!c.is_number())
+      return bad("costs must be numbers, not " + describeJson(c));
+    double ms = c.get<double>() * 1e3; // AutoTVM records seconds
+    if (!std::isfinite(ms) || ms < 0)
+      return bad("costs must be finite and not negative");
+    sum += ms;
+    lo = std::min(lo, ms);
+    hi = std::max(hi, ms);
+  }
+  if (rec.isOk()) {
+    if (costs.empty() || !(lo > 0))
+      return bad("an ok result needs positive costs");
+    rec.timeMs = sum / costs.size();
+    rec.minMs = lo;
+    rec.maxMs = hi;
+    rec.repeats = static_cast<int>(std::min<size_t>(costs.size(), INT32_MAX));
+  }
+  if (res->size() > 3) {
+    const json &stamp = (*res)[3];
+    if (!stamp.is_number() || !std::isfinite(stamp.get<double>()) || stamp.get<double>() < 0)
+      return bad("result[3] (timestamp) must be a number of seconds, not " +
+                 describeJson(stamp));
+    rec.createdAt = stamp.get<double>();
+  }
+  return out;
+}
+} // namespace
+
+llvm::Expected<ImportStats> mlir::dltune::importAutoTVMLog(Database &db, std::istream &in,
+                                                           const std::string &name) {
+  Importer imp{db};
+  llvm::Error err =
+      importLines(db, in, name, [&](const std::string &line, int64_t, bool commit) {
+        llvm::Expected<AutoTVMLine> l = parseAutoTVMLine(line);
+        if (!l)
+          return l.takeError();
+        return commit ? imp.add(l->task, l->device, l->record) : llvm::Error::success();
+      });
+  if (err)
+    return std::move(err);
+  return imp.stats;
+}
+
+/// Opens `path` for one of the line-based imports.
+static llvm::Expected<ImportStats>
+importFile(Database &db, const std::string &path,
+           llvm::Expected<ImportStats> (*import)(Database &, std::istream &,
+                                                 const std::string &)) {
+  std::ifstream in(path);
+  if (!in)
+    return makeError("cannot open '" + path + "'");
+  return import(db, in, path);
+}
+
+llvm::Expected<ImportStats> mlir::dltune::importJsonLines(Database &db, const std::string &path) {
+  return importFile(db, path, importJsonLines);
+}
+
+llvm::Expected<ImportStats> mlir::dltune::importAutoTVMLog(Database &db,
+                                                           const std::string &path) {
+  return importFile(db, path, importAutoTVMLog);
+}
+
+llvm::Expected<ImportStats> mlir::dltune::importKernelTunerCache(Database &db,
+                                                                 const std::string &path) {
+  llvm::Expected<KernelTunerCache> cache = KernelTunerCache::load(path);
+  if (!cache)
+    return cache.takeError();
+  return importKernelTunerCache(db, *cache);
+}
+
+llvm::Expected<ImportStats> mlir::dltune::importKernelTunerCache(Database &db,
+                                                                 const KernelTunerCache &cache) {
+  SearchSpace space = cache.getSpace();
+  Importer imp{db};
+  std::string problem;
+  for (int64_t p : cache.problemSize)
+    problem += (problem.empty() ? "" : "x") + std::to_string(p);
+  TaskRecord task;
+  task.opKind = cache.kernelName;
+  task.target = "gpu";
+  task.shapes = problem;
+  task.space = space.getCanonicalString();
+  task.hash = hashHex("kernel_tuner|" + cache.kernelName + "|" + problem + "|" + task.space);
+  task.source = "kernel_tuner";
+  DeviceRecord dev{0, "kernel_tuner:" + cache.deviceName, cache.deviceName,
+                   json({{"name", cache.deviceName}}).dump()};
+  llvm::Error err = db.transaction([&]() -> llvm::Error {
+    llvm::Expected<int64_t> tid = imp.task(task);
+    if (!tid)
+      return tid.takeError();
+    llvm::Expected<int64_t> did = imp.device(dev);
+    if (!did)
+      return did.takeError();
+    for (const RecordedMeasurement &m : cache.entries) {
+      MeasureRecord rec;
+      rec.source = "imported";
+      rec.config = space.formatConfig(m.config);
+      rec.status = m.status;
+      rec.timeMs = m.status == MeasureStatus::Ok ? m.timeMs : NAN;
+      if (!m.repeatsMs.empty() && rec.isOk()) {
+        rec.minMs = *std::min_element(m.repeatsMs.begin(), m.repeatsMs.end());
+        rec.maxMs = *std::max_element(m.repeatsMs.begin(), m.repeatsMs.end());
+        rec.repeats = static_cast<int>(std::min<size_t>(m.repeatsMs.size(), INT32_MAX));
+      }
+      rec.buildSeconds = m.compileMs / 1000.0;
+      rec.runSeconds = m.benchmarkMs / 1000.0;
+      if (llvm::Error e = imp.record(*tid, *did, rec))
+        return e;
+    }
+    return llvm::Error::success();
+  });
+  if (err)
+    return std::move(err);
+  return imp.stats;
+}

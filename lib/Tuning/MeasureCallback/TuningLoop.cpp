@@ -1,0 +1,79 @@
+//===- TuningLoop.cpp - Propose, measure, record --------------------------===//
+
+#include "dltune/Tuning/MeasureCallback/TuningLoop.h"
+
+using namespace mlir::dltune;
+
+TuningProgress mlir::dltune::runTuningLoop(const SearchSpace &space,
+                                           SearchStrategy &strategy,
+                                           Measurer &measurer, TuningHistory &history,
+                                           llvm::ArrayRef<MeasureCallback *> callbacks,
+                                           const TuningOptions &options) {
+  TuningProgress progress;
+  progress.trialsBudget = std::max<int64_t>(
+      0, options.trials - static_cast<int64_t>(history.records.size()));
+  for (size_t i = 0; i < history.records.size(); ++i)
+    if (history.records[i].isOk() && history.records[i].timeMs < progress.bestMs) {
+      progress.bestMs = history.records[i].timeMs;
+      progress.best = history.configs[i];
+    }
+  if (options.initializeStrategy)
+    strategy.initialize(space, options.seed);
+  double start = measurer.getClockSeconds();
+  // Rounds in a row whose every proposal another process had claimed: past
+  // this many, the rest of the space is someone else's.
+  constexpr int kMaxClaimedRounds = 64;
+  int claimedRounds = 0;
+  while (progress.trialsDone < progress.trialsBudget && measurer.getStopReason().empty()) {
+    if (options.timeBudgetSeconds > 0 &&
+        measurer.getClockSeconds() - start >= options.timeBudgetSeconds)
+      break;
+    size_t want = std::min<size_t>(options.batchSize,
+                                   progress.trialsBudget - progress.trialsDone);
+    std::vector<Config> batch = strategy.propose(std::max<size_t>(want, 1), history);
+    if (batch.empty())
+      break; // exhausted
+    std::vector<bool> mine = measurer.claim(batch);
+    if (!measurer.getStopReason().empty())
+      break;
+    std::vector<Config> kept;
+    for (size_t i = 0; i < batch.size(); ++i) {
+      if (mine[i])
+        kept.push_back(batch[i]);
+      else
+        history.measured.insert(batch[i]); // not proposed again
+    }
+    if (kept.empty()) {
+      if (++claimedRounds >= kMaxClaimedRounds)
+        break;
+      continue;
+    }
+    claimedRounds = 0;
+    batch = std::move(kept);
+    // Each result reaches history and callbacks (the database) the moment
+    // it is final: a kill loses only the candidates still in flight.
+    std::vector<MeasureRecord> records =
+        measurer.measureEach(batch, [&](size_t i, const MeasureRecord &result) {
+          MeasureRecord r = result;
+          r.config = space.formatConfig(batch[i]);
+          history.configs.push_back(batch[i]);
+          history.records.push_back(r);
+          history.measured.insert(batch[i]);
+          ++progress.trialsDone;
+          if (!r.isOk())
+            ++progress.failures;
+          else if (r.timeMs < progress.bestMs) {
+            progress.bestMs = r.timeMs;
+            progress.best = batch[i];
+          }
+          progress.elapsedSeconds = measurer.getClockSeconds() - start;
+          for (MeasureCallback *cb : callbacks)
+            cb->onResult(batch[i], r, progress);
+        });
+    strategy.update(batch, records);
+  }
+  progress.elapsedSeconds = measurer.getClockSeconds() - start;
+  for (MeasureCallback *cb : callbacks)
+    cb->onFinish(progress);
+  return progress;
+}
