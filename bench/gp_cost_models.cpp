@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dltune/Tuning/GaussianProcessCostModel.h"
+#include "dltune/Tuning/CostModel/GaussianProcessCostModel.h"
 
 #include <chrono>
 #include <cmath>

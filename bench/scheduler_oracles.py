@@ -101,7 +101,7 @@ def replay(info, seq, choose, best_reachable, budget, slot):
 
 
 def dynatune(tasks, latency, slots_done, slot, c=2.0, probe_share=0.5):
-    """lib/Tuning/DynaTuneScheduler.cpp with its default options."""
+    """lib/Tuning/TaskScheduler/DynaTuneScheduler.cpp with its default options."""
     alive = [i for i, t in enumerate(tasks) if t.alive()]
     untried = None
     for i in alive:

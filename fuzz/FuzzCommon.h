@@ -8,7 +8,7 @@
 #ifndef DLTUNE_FUZZ_FUZZCOMMON_H
 #define DLTUNE_FUZZ_FUZZCOMMON_H
 
-#include "dltune/Tuning/DatabaseIO.h"
+#include "dltune/Tuning/Database/DatabaseIO.h"
 
 #include "llvm/Support/raw_ostream.h"
 

@@ -8,7 +8,7 @@
 
 #include "FuzzCommon.h"
 
-#include "dltune/Tuning/SearchSpace.h"
+#include "dltune/Tuning/Space/SearchSpace.h"
 
 using namespace mlir::dltune;
 

@@ -8,7 +8,7 @@
 
 #include "FuzzCommon.h"
 
-#include "dltune/Tuning/KernelTunerCache.h"
+#include "dltune/Tuning/Replay/KernelTunerCache.h"
 
 using namespace mlir::dltune;
 

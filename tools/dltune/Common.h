@@ -2,7 +2,7 @@
 #ifndef DLTUNE_TOOLS_DLTUNE_COMMON_H
 #define DLTUNE_TOOLS_DLTUNE_COMMON_H
 
-#include "dltune/Tuning/SearchStrategy.h"
+#include "dltune/Tuning/SearchStrategy/SearchStrategy.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"

@@ -13,8 +13,8 @@
 
 #include "Common.h"
 
-#include "dltune/Tuning/DatabaseIO.h"
-#include "dltune/Tuning/OutputFile.h"
+#include "dltune/Tuning/Database/DatabaseIO.h"
+#include "dltune/Tuning/Support/OutputFile.h"
 
 #include "llvm/Support/FileSystem.h"
 

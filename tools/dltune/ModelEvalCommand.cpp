@@ -17,8 +17,8 @@
 
 #include "Common.h"
 
-#include "dltune/Tuning/DeviceSpecs.h"
-#include "dltune/Tuning/ModelEvaluation.h"
+#include "dltune/Tuning/Device/DeviceSpecs.h"
+#include "dltune/Tuning/CostModel/ModelEvaluation.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"

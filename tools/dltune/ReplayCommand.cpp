@@ -17,11 +17,11 @@
 #include "Common.h"
 #include "ReplayOptions.h"
 
-#include "dltune/Tuning/DeepGaussianProcess.h"
-#include "dltune/Tuning/GuidedSampling.h"
-#include "dltune/Tuning/PretrainedModel.h"
-#include "dltune/Tuning/ReplayMeasurer.h"
-#include "dltune/Tuning/TransferSearch.h"
+#include "dltune/Tuning/GaussianProcess/DeepGaussianProcess.h"
+#include "dltune/Tuning/Transfer/GuidedSampling.h"
+#include "dltune/Tuning/Transfer/PretrainedModel.h"
+#include "dltune/Tuning/Replay/ReplayMeasurer.h"
+#include "dltune/Tuning/Transfer/TransferSearch.h"
 
 #include "llvm/ADT/StringExtras.h"
 

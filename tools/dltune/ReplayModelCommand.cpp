@@ -15,8 +15,8 @@
 #include "Common.h"
 #include "ReplayOptions.h"
 
-#include "dltune/Tuning/MultiTaskTuner.h"
-#include "dltune/Tuning/ReplayMeasurer.h"
+#include "dltune/Tuning/TaskScheduler/MultiTaskTuner.h"
+#include "dltune/Tuning/Replay/ReplayMeasurer.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"

@@ -24,9 +24,9 @@
 #include "dltune/Execution/SharedObjectKernel.h"
 #include "dltune/Transforms/LowerGpu.h"
 #include "dltune/Transforms/TuningTasks.h"
-#include "dltune/Tuning/Error.h"
-#include "dltune/Tuning/GpuResources.h"
-#include "dltune/Tuning/WorkerProtocol.h"
+#include "dltune/Tuning/Support/Error.h"
+#include "dltune/Tuning/Device/GpuResources.h"
+#include "dltune/Tuning/Process/WorkerProtocol.h"
 
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"

@@ -2,7 +2,7 @@
 
 #include "dltune/Execution/AnchoredTiming.h"
 #include "dltune/Execution/ProcessMeasurer.h"
-#include "dltune/Tuning/ChildProcess.h"
+#include "dltune/Tuning/Process/ChildProcess.h"
 
 #include "gtest/gtest.h"
 

@@ -1,7 +1,7 @@
 //===- ProcessMeasurerTest.cpp - Classifying worker outcomes --------------===//
 
 #include "dltune/Execution/ProcessMeasurer.h"
-#include "dltune/Tuning/WorkerProtocol.h"
+#include "dltune/Tuning/Process/WorkerProtocol.h"
 
 #include "gtest/gtest.h"
 

@@ -1,6 +1,6 @@
 //===- ChildProcessTest.cpp - Running commands under limits ---------------===//
 
-#include "dltune/Tuning/ChildProcess.h"
+#include "dltune/Tuning/Process/ChildProcess.h"
 
 #include "gtest/gtest.h"
 
@@ -39,7 +39,7 @@ TEST(ChildProcess, ReportsSignals) {
 
 TEST(ChildProcess, AppliesTheMemoryLimit) {
   // ASan builds give children ASan's hard_rss_limit_mb instead of RLIMIT_AS
-  // (lib/Tuning/ChildProcess.cpp), which binds only sanitized programs.
+  // (lib/Tuning/Process/ChildProcess.cpp), which binds only sanitized programs.
 #if defined(__SANITIZE_ADDRESS__)
   GTEST_SKIP() << "no RLIMIT_AS in AddressSanitizer builds";
 #elif defined(__has_feature)

@@ -1,6 +1,6 @@
 //===- ConstraintExprTest.cpp - Constraint expression parser tests --------===//
 
-#include "dltune/Tuning/ConstraintExpr.h"
+#include "dltune/Tuning/Space/ConstraintExpr.h"
 
 #include "gtest/gtest.h"
 

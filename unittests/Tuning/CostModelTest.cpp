@@ -1,7 +1,7 @@
 //===- CostModelTest.cpp - Cost models, features and model-based search ---===//
 
-#include "dltune/Tuning/CostModel.h"
-#include "dltune/Tuning/TuningLoop.h"
+#include "dltune/Tuning/CostModel/CostModel.h"
+#include "dltune/Tuning/MeasureCallback/TuningLoop.h"
 
 #include "llvm/Support/Error.h"
 

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dltune/Tuning/Database.h"
-#include "dltune/Tuning/OutputFile.h"
+#include "dltune/Tuning/Database/Database.h"
+#include "dltune/Tuning/Support/OutputFile.h"
 
 #include "DatabaseTestSupport.h"
 

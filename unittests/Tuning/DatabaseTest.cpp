@@ -1,7 +1,7 @@
 //===- DatabaseTest.cpp - Tuning database tests ---------------------------===//
 
-#include "dltune/Tuning/Database.h"
-#include "dltune/Tuning/DatabaseHistory.h"
+#include "dltune/Tuning/Database/Database.h"
+#include "dltune/Tuning/Transfer/DatabaseHistory.h"
 
 #include "DatabaseTestSupport.h"
 

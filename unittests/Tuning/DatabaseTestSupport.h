@@ -2,7 +2,7 @@
 #ifndef DLTUNE_UNITTESTS_TUNING_DATABASETESTSUPPORT_H
 #define DLTUNE_UNITTESTS_TUNING_DATABASETESTSUPPORT_H
 
-#include "dltune/Tuning/Database.h"
+#include "dltune/Tuning/Database/Database.h"
 
 #include "gtest/gtest.h"
 

@@ -1,8 +1,8 @@
 //===- DeviceFeaturesTest.cpp - Device specs, the device mean, and their use -===//
 
-#include "dltune/Tuning/DeviceMean.h"
-#include "dltune/Tuning/DeviceSpecs.h"
-#include "dltune/Tuning/ModelEvaluation.h"
+#include "dltune/Tuning/Transfer/DeviceMean.h"
+#include "dltune/Tuning/Device/DeviceSpecs.h"
+#include "dltune/Tuning/CostModel/ModelEvaluation.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"

@@ -1,10 +1,10 @@
 //===- GaussianProcessTest.cpp - Deep GP, exact GP and their cost models --===//
 
-#include "dltune/Tuning/CheckedCholesky.h"
-#include "dltune/Tuning/CostModel.h"
-#include "dltune/Tuning/DeepGaussianProcess.h"
-#include "dltune/Tuning/ExactGaussianProcess.h"
-#include "dltune/Tuning/GaussianProcessCostModel.h"
+#include "dltune/Tuning/GaussianProcess/CheckedCholesky.h"
+#include "dltune/Tuning/CostModel/CostModel.h"
+#include "dltune/Tuning/GaussianProcess/DeepGaussianProcess.h"
+#include "dltune/Tuning/GaussianProcess/ExactGaussianProcess.h"
+#include "dltune/Tuning/CostModel/GaussianProcessCostModel.h"
 
 #include "gtest/gtest.h"
 

@@ -1,7 +1,7 @@
 //===- GpuResourcesTest.cpp - ptxas reports and device limits -------------===//
 
-#include "dltune/Tuning/GpuResourceFeatures.h"
-#include "dltune/Tuning/GpuResources.h"
+#include "dltune/Tuning/FeatureExtractor/GpuResourceFeatures.h"
+#include "dltune/Tuning/Device/GpuResources.h"
 
 #include "gtest/gtest.h"
 

@@ -1,7 +1,7 @@
 //===- GuidedSamplingTest.cpp - Stepwise regression and guided samples ---===//
 
-#include "dltune/Tuning/GuidedSampling.h"
-#include "dltune/Tuning/TransferSearch.h"
+#include "dltune/Tuning/Transfer/GuidedSampling.h"
+#include "dltune/Tuning/Transfer/TransferSearch.h"
 
 #include "gtest/gtest.h"
 

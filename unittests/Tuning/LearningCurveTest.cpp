@@ -1,7 +1,7 @@
 //===- LearningCurveTest.cpp - Ensemble MCMC and log-power curves ---------===//
 
-#include "dltune/Tuning/EnsembleSampler.h"
-#include "dltune/Tuning/LearningCurve.h"
+#include "dltune/Tuning/TaskScheduler/EnsembleSampler.h"
+#include "dltune/Tuning/TaskScheduler/LearningCurve.h"
 
 #include "gtest/gtest.h"
 

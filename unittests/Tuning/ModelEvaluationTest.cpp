@@ -1,7 +1,7 @@
 //===- ModelEvaluationTest.cpp - model-eval metrics and knob matching -----===//
 
-#include "dltune/Tuning/CostModel.h"
-#include "dltune/Tuning/ModelEvaluation.h"
+#include "dltune/Tuning/CostModel/CostModel.h"
+#include "dltune/Tuning/CostModel/ModelEvaluation.h"
 
 #include "gtest/gtest.h"
 

@@ -1,7 +1,7 @@
 //===- ModelShiftTest.cpp - LMS and NLMS recover known shifts -------------===//
 
-#include "dltune/Tuning/ModelShift.h"
-#include "dltune/Tuning/TransferCostModel.h"
+#include "dltune/Tuning/Transfer/ModelShift.h"
+#include "dltune/Tuning/Transfer/TransferCostModel.h"
 
 #include "gtest/gtest.h"
 

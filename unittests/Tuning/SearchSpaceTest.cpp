@@ -1,6 +1,6 @@
 //===- SearchSpaceTest.cpp - Search space library tests -------------------===//
 
-#include "dltune/Tuning/SearchSpace.h"
+#include "dltune/Tuning/Space/SearchSpace.h"
 
 #include "gtest/gtest.h"
 

@@ -1,8 +1,8 @@
 //===- TaskSchedulerTest.cpp - Task schedulers and the model tuner --------===//
 
-#include "dltune/Tuning/LearningCurve.h"
-#include "dltune/Tuning/MultiTaskTuner.h"
-#include "dltune/Tuning/SeededSearch.h"
+#include "dltune/Tuning/TaskScheduler/LearningCurve.h"
+#include "dltune/Tuning/TaskScheduler/MultiTaskTuner.h"
+#include "dltune/Tuning/SearchStrategy/SeededSearch.h"
 
 #include "gtest/gtest.h"
 

@@ -1,9 +1,9 @@
 //===- TransferTest.cpp - MAP adaptation, the guard, matching by name -----===//
 
-#include "dltune/Tuning/GaussianProcessCostModel.h"
-#include "dltune/Tuning/PretrainedModel.h"
-#include "dltune/Tuning/TransferCostModel.h"
-#include "dltune/Tuning/TransferSearch.h"
+#include "dltune/Tuning/CostModel/GaussianProcessCostModel.h"
+#include "dltune/Tuning/Transfer/PretrainedModel.h"
+#include "dltune/Tuning/Transfer/TransferCostModel.h"
+#include "dltune/Tuning/Transfer/TransferSearch.h"
 
 #include "gtest/gtest.h"
 

@@ -1,10 +1,10 @@
 //===- TuningLoopTest.cpp - Strategies, the loop and replay ---------------===//
 
-#include "dltune/Tuning/KernelTunerCache.h"
-#include "dltune/Tuning/ReplayMeasurer.h"
-#include "dltune/Tuning/SeededSearch.h"
-#include "dltune/Tuning/TuningLoop.h"
-#include "dltune/Tuning/WorkerProtocol.h"
+#include "dltune/Tuning/Replay/KernelTunerCache.h"
+#include "dltune/Tuning/Replay/ReplayMeasurer.h"
+#include "dltune/Tuning/SearchStrategy/SeededSearch.h"
+#include "dltune/Tuning/MeasureCallback/TuningLoop.h"
+#include "dltune/Tuning/Process/WorkerProtocol.h"
 
 #include "gtest/gtest.h"
 
