@@ -6,7 +6,7 @@ right after a 64 MB memory sweep, alternately, one thread:
     python3 bench/cache_state.py LIB.so INPUT.npy [LIB.so INPUT.npy ...] [--calls 40] [--out NAME]
 
 (e.g. the libraries bench/models.py --paired leaves in its workdir). Prints
-the medians and writes results/NAME.csv and .txt (default cache_state).
+the medians and writes results/cache_state/NAME.csv and .txt (default cache_state).
 If both are equal, a model's excess over its tasks' isolated times (each
 timed alone in a loop, inputs and weights hot) comes from data moved
 between layers within a call, not from the state a call starts in.
@@ -22,7 +22,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from dltune_library import DltuneLibrary  # noqa: E402
-from results_io import write_results  # noqa: E402
+from results_io import results_dir, write_results  # noqa: E402
 
 
 def main():
@@ -54,7 +54,7 @@ def main():
         rows.append(row)
         lines.append(f"{row['library']:28s} after a call {row['after_call_ms']:>9s} ms   "
                      f"after a 64 MB sweep {row['after_sweep_ms']:>9s} ms   (medians of {a.calls})")
-    write_results(os.path.join(HERE, "results"), a.out, rows, lines)
+    write_results(results_dir("cache_state"), a.out, rows, lines)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ Every number is the median of timed runs in one process, and the best of 3
 processes (dltune's default and best-hand as the libraries'; a hand config
 is picked by one process each first).
 
-Writes bench/results/cpu_kernels.csv and prints a table.
+Writes bench/results/cpu_kernels/cpu_kernels.csv and prints a table.
 Usage: python3 bench/cpu_kernels.py [--build build] [--repeat 10] [--quick]
 """
 import argparse, csv, itertools, json, os, subprocess, sys, tempfile
@@ -169,7 +169,7 @@ def main():
     ap.add_argument("--build", default="build")
     ap.add_argument("--repeat", type=int, default=10)
     ap.add_argument("--quick", action="store_true", help="skip matmul_2048 and large untuned runs")
-    ap.add_argument("--out", default="bench/results/cpu_kernels.csv")
+    ap.add_argument("--out", default="bench/results/cpu_kernels/cpu_kernels.csv")
     ap.add_argument("--only", default="", help="only kernels whose name starts with this")
     ap.add_argument("--threads", default="1,2", help="thread counts to run, e.g. 1")
     args = ap.parse_args()

@@ -13,14 +13,14 @@ time among its first n ok, non-cut-off records in database order (noisy
 records included: their times are what was measured). Both runs start with
 dltune's default config (the tuner always measures it first).
 
-Writes bench/results/cross_task.{csv,txt}.
+Writes bench/results/cross_task/cross_task.{csv,txt}.
 Usage: python3 bench/cross_task.py [--build build] [--history-trials 60]
        [--trials 100] [--seeds 1]
 """
 import argparse, os, shutil, sqlite3, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from results_io import write_results  # noqa: E402
+from results_io import results_dir, write_results  # noqa: E402
 from cpu_kernels import conv_mlir  # noqa: E402
 
 # (H, W, C, F) of ResNet-18's 3x3 stride-1 convs. The target is the layer
@@ -72,7 +72,7 @@ def main():
     ap.add_argument("--out", default="cross_task")
     args = ap.parse_args()
     dltune = os.path.abspath(os.path.join(args.build, "bin", "dltune"))
-    results = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
+    results = results_dir("cross_task")
     log = os.path.join(results, args.out + ".log")
     open(log, "w").close()
     H, W, C, F = TARGET

@@ -11,7 +11,7 @@ remaining gap log(best of sample / optimum of the space):
   lowertail+N   the same with sd from the sample's median and lower quartile
 Prints one row per space (means over the samples) and, across spaces, the
 Spearman rank correlation and mean absolute error of each estimate.
-Writes bench/results/gap_estimators.txt.
+Writes bench/results/gap_estimators/gap_estimators.txt.
 Usage: python3 bench/gap_estimators.py [--samples 200] [--size 16]
 """
 import argparse, glob, gzip, json, math, os, random, statistics
@@ -79,7 +79,7 @@ def main():
         out.append(f"{name:12s} Spearman over spaces {spearman(truth, est):.3f}, mean abs error {mae:.3f}")
     text = "\n".join(out)
     print(text)
-    with open(os.path.join(HERE, "results", "gap_estimators.txt"), "w") as f:
+    with open(os.path.join(HERE, "results", "gap_estimators", "gap_estimators.txt"), "w") as f:
         f.write("$ python3 bench/gap_estimators.py\n" + text + "\n")
 
 

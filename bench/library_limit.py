@@ -17,7 +17,7 @@ preferred layout, input and output in NHWC as in dltune's model). Bias,
 activations, pooling, pads and everything else a model does are not
 counted: the figure is what the best library would spend on the compute
 layers alone, with each layer's data hot in cache. Prints a table per model
-and writes bench/results/NAME.csv (one row per distinct layer).
+and writes bench/results/library_limit/NAME.csv (one row per distinct layer).
 """
 import argparse
 import collections
@@ -30,7 +30,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from results_io import write_results  # noqa: E402
+from results_io import results_dir, write_results  # noqa: E402
 
 TENSOR = r"tensor<([0-9x]+)xf32>"
 ATTRS = r"\{dilations = dense<([^>]*)> : tensor<2xi64>, strides = dense<([^>]*)> : tensor<2xi64>\}"
@@ -133,8 +133,7 @@ def main():
             for r in sorted(rows, key=lambda r: -float(r["total_ms"])):
                 lines.append(f"  {r['layer']:15s} {r['args']:40s} x{r['count']:<3d} "
                              f"{r['onednn_ms']:>9s} ms  {r['gflops']:>7s} GFLOP/s")
-    os.makedirs(os.path.join(HERE, "results"), exist_ok=True)
-    write_results(os.path.join(HERE, "results"), a.out, all_rows, lines)
+    write_results(results_dir("library_limit"), a.out, all_rows, lines)
 
 if __name__ == "__main__":
     main()

@@ -17,13 +17,13 @@ workers' reports, as the tuner's measurer passes it on. Per configuration and mo
 over processes, min, max, spread (max - min) / min, and the share of
 processes within 5% of the fastest process of either mode.
 
-Writes bench/results/measurement_noise.{csv,txt}.
+Writes bench/results/measurement_noise/measurement_noise.{csv,txt}.
 Usage: python3 bench/measurement_noise.py [--build build] [--rounds 12]
 """
 import argparse, glob, json, os, sqlite3, statistics, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from results_io import write_results  # noqa: E402
+from results_io import results_dir, write_results  # noqa: E402
 from cpu_kernels import matmul_mlir, conv_mlir  # noqa: E402
 
 KERNELS = [
@@ -89,7 +89,7 @@ def main():
     ap.add_argument("--out", default="measurement_noise")
     args = ap.parse_args()
     dltune = os.path.abspath(os.path.join(args.build, "bin", "dltune"))
-    results = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
+    results = results_dir("measurement_noise")
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for name, text in KERNELS:

@@ -27,7 +27,7 @@ machine drift hits every column alike:
 Each figure is the median over --repeat rounds of one process's median of
 its timed calls (dltune: `--repeat 3 --warmup 1` per process; PyTorch:
 3 calls after warm-up). Prints a table and writes
-bench/results/models.csv. Needs Debian's python3-torchvision (not CI).
+bench/results/models/models.csv. Needs Debian's python3-torchvision (not CI).
 
 Two-thread runs on these VMs are bimodal (bench/README.md): the table shows
 the median of the rounds, and min/max are in the CSV.
@@ -160,7 +160,7 @@ def main():
                         "database tuned with `dltune tune --winograd=false`)")
     # Run from a copy of the build so that rebuilding does not break a run.
     p.add_argument("--build", default=os.path.join(ROOT, "build"))
-    p.add_argument("--out", default="models", help="results/NAME.csv")
+    p.add_argument("--out", default="models", help="results/models/NAME.csv")
     p.add_argument("--paired", type=int, default=0, metavar="N",
                    help="1 thread: also time dltune (its `dltune compile` library) and PyTorch "
                         "in this process, N alternating calls each, and report the median of "
@@ -236,8 +236,8 @@ def main():
                           f"{row[f'paired_{k}_q3']}] (median per-pair ratio [quartiles]; "
                           f"medians torch {row['paired_pytorch_ms']} ms, {k} "
                           f"{row[f'paired_{k}_ms']} ms)", flush=True)
-    os.makedirs(os.path.join(HERE, "results"), exist_ok=True)
-    with open(os.path.join(HERE, "results", a.out + ".csv"), "w", newline="") as f:
+    os.makedirs(os.path.join(HERE, "results", "models"), exist_ok=True)
+    with open(os.path.join(HERE, "results", "models", a.out + ".csv"), "w", newline="") as f:
         fields = []
         for r in rows:
             fields += [k for k in r if k not in fields]

@@ -1,5 +1,5 @@
 """Writing a benchmark's results: its rows as NAME.csv and its printed table
-as NAME.txt under bench/results (or another directory)."""
+as NAME.txt under bench/results/<benchmark>/ (or another directory)."""
 import csv, os
 
 
@@ -14,3 +14,14 @@ def write_results(directory, name, rows, lines):
     print(text)
     with open(os.path.join(directory, name + ".txt"), "w") as f:
         f.write(text + "\n")
+
+
+RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
+
+
+def results_dir(benchmark):
+    """bench/results/BENCHMARK, the folder of one benchmark's results
+    (created when missing)."""
+    path = os.path.join(RESULTS, benchmark)
+    os.makedirs(path, exist_ok=True)
+    return path

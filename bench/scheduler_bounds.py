@@ -15,8 +15,8 @@ That is a clairvoyant bound: a scheduler would need to know every task's
 future. The same in simulated seconds.
 
 Prints, per model, the bound's median [quartiles] over seeds beside the
-schedulers' medians from bench/results/schedulers.csv (when present), and
-writes bench/results/scheduler_bounds.csv (one row per model and seed).
+schedulers' medians from bench/results/schedulers/schedulers.csv (when present), and
+writes bench/results/scheduler_bounds/scheduler_bounds.csv (one row per model and seed).
 Usage: python3 bench/scheduler_bounds.py [--build build] [--seeds 20]
                                          [--per-task 1000] [--models a,b] [--drawn 12]
 """
@@ -87,7 +87,7 @@ def main():
     ap.add_argument("--slot", type=int, default=32)
     ap.add_argument("--models", default=None, help="default: every model of the set")
     ap.add_argument("--drawn", type=int, default=0,
-                    help="the drawn models of bench/schedulers.py --drawn (results/*_drawn.csv)")
+                    help="the drawn models of bench/schedulers.py --drawn (results/schedulers/schedulers_drawn.csv)")
     ap.add_argument("--draw-seed", type=int, default=2026)
     args = ap.parse_args()
     models = draw_models(args.drawn, args.draw_seed) if args.drawn else MODELS
@@ -96,8 +96,9 @@ def main():
     dltune = os.path.join(args.build, "bin", "dltune")
     measured = defaultdict(list)  # (model, scheduler) -> trials to 5%
     results = os.path.join(HERE, "results")
-    if os.path.exists(os.path.join(results, f"schedulers{suffix}.csv")):
-        with open(os.path.join(results, f"schedulers{suffix}.csv")) as f:
+    medians = os.path.join(results, "schedulers", f"schedulers{suffix}.csv")
+    if os.path.exists(medians):
+        with open(medians) as f:
             for r in csv.DictReader(f):
                 measured[(r["model"], r["scheduler"])].append(
                     (float(r["trials_to_5pct"]), float(r["sim_s_to_5pct"])))
@@ -123,7 +124,7 @@ def main():
                              f" ({statistics.median(trials) / statistics.median(g[0] for g in got):.2f}"
                              f" of it)")
             print(line, flush=True)
-    write_rows(os.path.join(results, f"scheduler_bounds{suffix}.csv"),
+    write_rows(os.path.join(results, "scheduler_bounds", f"scheduler_bounds{suffix}.csv"),
                ["model", "seed", "bound_trials_to_5pct", "bound_sim_s_to_5pct"], rows)
 
 

@@ -11,7 +11,7 @@ but never the future of the run they schedule:
   dynatune        this repository's DynaTune (gap reward, probes; the C++
                   scheduler's defaults), re-implemented here; the script
                   checks that it reproduces the C++ run's measurements to 5%
-                  seed by seed (results/schedulers*.csv);
+                  seed by seed (results/schedulers/schedulers*.csv);
   mean-curve      knows every task's mean learning curve (best latency after
                   n measurements, averaged over the other seeds) before the
                   run and gives each slot to the task with the largest
@@ -33,9 +33,9 @@ but never the future of the run they schedule:
 The oracles use full slots of --slot measurements (dynatune's probes are
 half a slot). Prints, per model, the median measurements to 5% of the best
 reachable latency for each, beside what the issue's targets need
-(min(sequential / 2, gradient / 1.2), medians from results/schedulers*.csv),
+(min(sequential / 2, gradient / 1.2), medians from results/schedulers/schedulers*.csv),
 and the number of models on which each meets both; writes
-results/scheduler_oracles<suffix>.csv (one row per model and seed).
+results/scheduler_oracles/scheduler_oracles<suffix>.csv (one row per model and seed).
 
 Usage: python3 bench/scheduler_oracles.py [--drawn 12 [--draw-seed 2026]]
            [--models a,b] [--per-task 600] [--cache DIR] [--build build]
@@ -269,7 +269,7 @@ def main():
     dltune = os.path.join(args.build, "bin", "dltune")
     results = os.path.join(HERE, "results")
     measured = defaultdict(dict)  # (model, scheduler) -> seed -> trials to 5%
-    with open(os.path.join(results, f"schedulers{suffix}.csv")) as f:
+    with open(os.path.join(results, "schedulers", f"schedulers{suffix}.csv")) as f:
         for r in csv.DictReader(f):
             measured[(r["model"], r["scheduler"])][int(r["seed"])] = float(r["trials_to_5pct"])
     med = statistics.median
@@ -340,7 +340,7 @@ def main():
     print("'?': the median depends on replays that ran past the recording (raise --per-task)")
     print(f"{'met on':8} {'':7} {'':12} " + " ".join(f"{within[n]} of {count}".rjust(12) for n in names)
           + "  models (median <= needed: both targets)")
-    write_rows(os.path.join(results, f"scheduler_oracles{suffix}.csv"),
+    write_rows(os.path.join(results, "scheduler_oracles", f"scheduler_oracles{suffix}.csv"),
                ["model", "seed"] + [f"{n}_trials_to_5pct" for n in names]
                + ["past_recording (inf in these columns: ran past the recorded sequence)"], rows)
 

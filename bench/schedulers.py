@@ -9,9 +9,9 @@ model latency (sum of weight x recorded optimum): median [quartiles] over
 seeds, with how many seeds got there at all. Also the scheduler's overhead
 (wall seconds choosing tasks / simulated tuning seconds).
 
-Writes bench/results/schedulers.csv (one row per model, scheduler, seed),
-bench/results/schedulers_curves.csv (median model latency per measurement)
-and, when matplotlib is installed, bench/results/schedulers_<model>.png.
+Writes bench/results/schedulers/schedulers.csv (one row per model, scheduler, seed),
+bench/results/schedulers/schedulers_curves.csv (median model latency per measurement)
+and, when matplotlib is installed, bench/results/schedulers/schedulers_<model>.png.
 Usage: python3 bench/schedulers.py [--build build] [--seeds 20] [--trials-per-task N] [--drawn 12]
                                    [--schedulers a,b] [--models m,n]
 """
@@ -19,6 +19,7 @@ import argparse, concurrent.futures, csv, os, random, re, statistics, subprocess
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+RESULTS = os.path.join(HERE, "results", "schedulers")
 HUB = os.path.join(ROOT, "..", "shared", "datasets", "kernel_tuner_benchmark_hub")
 
 # Weights: occurrences of the kernel in an imagined network, chosen so that
@@ -99,7 +100,7 @@ MODELS = {
 # with a weight drawn uniformly from the range its kernel kind has in the
 # declared models above (convolution 6-20, GEMM 2-4, dedispersion 1,
 # pnpoly 2, hotspot 3-4). random.Random(draw seed); names d1, d2, ...
-# Draw seed 2026 is the first set (results/schedulers_drawn*); 2027 is held
+# Draw seed 2026 is the first set (results/schedulers/schedulers_drawn*); 2027 is held
 # out (declared before any run on it): a change to dynatune chosen by looking
 # at the 2026 set or the models above is checked there.
 FAMILIES = {
@@ -136,7 +137,7 @@ def drawn_suffix(seed):
     return "_drawn" + ("" if seed == 2026 else f"_s{seed}")
 
 
-PREFIX = "schedulers"  # results/<PREFIX>.csv, _curves.csv, _<model>.png
+PREFIX = "schedulers"  # results/schedulers/<PREFIX>.csv, _curves.csv, _<model>.png
 SCHEDULERS = ["sequential", "round-robin", "random", "flops", "gradient", "gradient-ms", "dynatune"]
 # Variants run with extra replay-model flags (ablation).
 VARIANTS = {"dynatune-paper": ["--scheduler", "dynatune", "--paper-dynatune"],
@@ -220,15 +221,15 @@ def plot(models, schedulers, curves, best_of):
             plt.legend()
             plt.title(model)
             plt.tight_layout()
-            plt.savefig(os.path.join(HERE, "results", f"{PREFIX}_{model}.png"), dpi=120)
+            plt.savefig(os.path.join(RESULTS, f"{PREFIX}_{model}.png"), dpi=120)
     except ImportError:
         print("matplotlib is not installed: no plot (the curves are in "
-              f"bench/results/{PREFIX}_curves.csv)")
+              f"bench/results/schedulers/{PREFIX}_curves.csv)")
 
 
 def replot():
     """Redraws the figures from the committed CSVs (no replay)."""
-    res = os.path.join(HERE, "results")
+    res = RESULTS
     curves, best_of, models, scheds = [], {}, [], []
     with open(os.path.join(res, f"{PREFIX}_curves.csv")) as f:
         for r in csv.DictReader(f):
@@ -260,13 +261,13 @@ def main():
     ap.add_argument("--fresh", action="store_true",
                     help="drop the committed rows of pairs not run this time")
     ap.add_argument("--replot", action="store_true",
-                    help="only redraw the figures from results/*.csv")
+                    help="only redraw the figures from results/schedulers/*.csv")
     ap.add_argument("--table", action="store_true",
-                    help="only print the tables from results/*.csv (no replay; the header "
+                    help="only print the tables from results/schedulers/*.csv (no replay; the header "
                          "shows --trials-per-task and --slot as given, not as the CSV was run)")
     ap.add_argument("--drawn", type=int, default=0,
                     help="replay this many drawn models (see draw_models) instead of MODELS; "
-                         "results go to results/schedulers_drawn* (_s<seed> unless the seed is 2026)")
+                         "results go to results/schedulers/schedulers_drawn* (_s<seed> unless the seed is 2026)")
     ap.add_argument("--draw-seed", type=int, default=2026)
     args = ap.parse_args()
     if args.drawn:
@@ -277,11 +278,11 @@ def main():
     if args.replot:
         return replot()
     if args.table:
-        return summarize(read_csv(os.path.join(HERE, "results", f"{PREFIX}.csv")), args)
+        return summarize(read_csv(os.path.join(RESULTS, f"{PREFIX}.csv")), args)
     if not os.path.isdir(HUB):
         sys.exit(f"datasets not found at {HUB}")
     dltune = os.path.join(args.build, "bin", "dltune")
-    res = os.path.join(HERE, "results")
+    res = RESULTS
     os.makedirs(res, exist_ok=True)
     pairs = [(m, s) for m in args.models.split(",") for s in args.schedulers.split(",")]
     out_rows, curves = [], []

@@ -10,7 +10,7 @@ For each scheduler: a fresh database, `dltune tune MODEL --scheduler NAME
 stamped with the wall time since the start, so each run gives model latency
 against tuning time. Prints, per scheduler, the final model latency and the
 wall seconds to get within 5% of it and of the best final latency of all
-runs; writes bench/results/schedulers_live.csv (the curves). Model latency
+runs; writes bench/results/schedulers_live/schedulers_live.csv (the curves). Model latency
 is dltune's: the sum over the tuned tasks of ops x best-or-untuned latency
 (ops without a dltune space are not counted). The runs are sequential, not
 interleaved: machine drift between runs is not cancelled, so read the
@@ -76,7 +76,7 @@ def main():
     # Keep each scheduler's database there (DIR/SCHEDULER.db), e.g. to
     # apply the tuned configurations with bench/models.py --tuned-db.
     p.add_argument("--keep-db")
-    p.add_argument("--out", default="schedulers_live", help="results/NAME.csv")
+    p.add_argument("--out", default="schedulers_live", help="results/schedulers_live/NAME.csv")
     a = p.parse_args()
     curves = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -104,8 +104,8 @@ def main():
             counts[task] = counts.get(task, 0) + 1
         print(f"{'':12s} measurements per task: " +
               " ".join(f"#{k}:{v}" for k, v in sorted(counts.items())))
-    os.makedirs(os.path.join(HERE, "results"), exist_ok=True)
-    with open(os.path.join(HERE, "results", a.out + ".csv"), "w", newline="") as f:
+    os.makedirs(os.path.join(HERE, "results", "schedulers_live"), exist_ok=True)
+    with open(os.path.join(HERE, "results", "schedulers_live", a.out + ".csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
         w.writeheader()
         w.writerows(rows)

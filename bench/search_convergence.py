@@ -9,8 +9,8 @@ strategy:
     optimum (optimum_time / best_time), after 25/50/100/200/400 measurements;
   - the median number of measurements needed to reach 90/95/99% of the
     optimum, with how many seeds never got there within the budget.
-Writes bench/results/search_convergence.csv and an SVG of the median
-convergence curves with quartile bands (bench/results/search_convergence.svg).
+Writes bench/results/search_convergence/search_convergence.csv and an SVG of the median
+convergence curves with quartile bands (bench/results/search_convergence/search_convergence.svg).
 
 Usage: python3 bench/search_convergence.py [--build build] [--seeds 20]
        [--trials 400] [--jobs 2] [--spaces a,b] [--strategies random,sa]
@@ -124,7 +124,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count())
     ap.add_argument("--spaces", default=",".join(SPACES))
     ap.add_argument("--strategies", default=",".join(STRATEGIES))
-    ap.add_argument("--out", default="bench/results/search_convergence.csv")
+    ap.add_argument("--out", default="bench/results/search_convergence/search_convergence.csv")
     args = ap.parse_args()
     spaces = [s for s in args.spaces.split(",") if s]
     strategies = [s for s in args.strategies.split(",") if s]

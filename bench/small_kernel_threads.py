@@ -11,7 +11,7 @@ alternating between the two (paired, so a slow phase of the machine hits
 both alike), and reports per kernel: the median over processes of each
 process's median time, the fastest process, and how many processes ran more
 than 2x slower than the fastest process of the same setting ("slow mode").
-Writes bench/results/small_kernel_threads.csv (one row per process) and .txt.
+Writes bench/results/small_kernel_threads/small_kernel_threads.csv (one row per process) and .txt.
 Usage: python3 bench/small_kernel_threads.py [--build build] [--processes 15]
 """
 import argparse, csv, json, os, statistics, subprocess
@@ -45,7 +45,7 @@ def main():
                 rows.append({"kernel": entry, "process": p, "threads": threads,
                              "median_ms": r["median_ms"], "min_ms": r["min_ms"],
                              "max_ms": r["max_ms"]})
-    res = os.path.join(HERE, "results")
+    res = os.path.join(HERE, "results", "small_kernel_threads")
     with open(os.path.join(res, "small_kernel_threads.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
         w.writeheader()

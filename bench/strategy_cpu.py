@@ -7,7 +7,7 @@ database, seed 0); the database keeps the records in measurement order, so
 the best after N trials is read from its first N records. Times are the
 tuner's own measurements (median of timed calls per candidate).
 
-Writes bench/results/strategy_cpu.csv and prints a table.
+Writes bench/results/strategy_cpu/strategy_cpu.csv and prints a table.
 Usage: python3 bench/strategy_cpu.py [--build build] [--trials 200]
        [--strategies random,sa,evolutionary,bo] [--kernels matmul_1024,...]
 """
@@ -34,7 +34,7 @@ def main():
     ap.add_argument("--trials", type=int, default=200)
     ap.add_argument("--strategies", default=",".join(STRATEGIES))
     ap.add_argument("--kernels", default=",".join(KERNELS))
-    ap.add_argument("--out", default="bench/results/strategy_cpu.csv")
+    ap.add_argument("--out", default="bench/results/strategy_cpu/strategy_cpu.csv")
     args = ap.parse_args()
     dltune = os.path.join(args.build, "bin", "dltune")
     work = tempfile.mkdtemp(prefix="dltune-strat-")

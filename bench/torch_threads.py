@@ -7,7 +7,7 @@ because OpenBLAS's count outlives the call that sets it:
     python3 bench/torch_threads.py [--models encoder,resnet18,mobilenet_v2] [--calls 30]
                                    [--out NAME]
 
-Prints and writes results/NAME.csv and .txt (default torch_threads): model, mode, median ms over
+Prints and writes results/torch_threads/NAME.csv and .txt (default torch_threads): model, mode, median ms over
 --calls calls after 3 warm-up calls, and process CPU time / wall time over
 those calls (about the number of busy threads). Needs python3-torchvision.
 """
@@ -21,7 +21,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "scripts"))
 sys.path.insert(0, HERE)
-from results_io import write_results  # noqa: E402
+from results_io import results_dir, write_results  # noqa: E402
 
 
 def measure(model_name, mode, calls):
@@ -68,8 +68,7 @@ def main():
             rows.append({"model": name, "mode": mode, "median_ms": out[0],
                          "cpu_per_wall": out[1]})
             lines.append(f"{name:14s} {mode:18s} median {out[0]:>9s} ms  CPU/wall {out[1]}")
-    os.makedirs(os.path.join(HERE, "results"), exist_ok=True)
-    write_results(os.path.join(HERE, "results"), a.out, rows, lines)
+    write_results(results_dir("torch_threads"), a.out, rows, lines)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ Runs `dltune model-eval` on recorded Kernel Tuner spaces: leave one RTX GPU
 out of the CLBlast GEMM space (train on the other three) and the dissimilar
 NVIDIA -> AMD convolution pair. Writes one CSV per case and a summary
 (means over seeds, and dgp's zero-shot RMSE relative to XGBoost's, the
-issue's target being <= 0.8) under bench/results/.
+issue's target being <= 0.8) under bench/results/transfer_eval/.
 
   python3 bench/transfer_eval.py [--seeds 3] [--samples 0,10,30,100]
                                  [--models dgp,gp,xgb,rf] [--cases gemm-3090,conv-amd]
@@ -88,7 +88,7 @@ def main():
                          "on 46,000 GEMM rows on this 2-core machine)")
     ap.add_argument("--variants", default="plain")
     ap.add_argument("--jobs", type=int, default=2, help="cases run in parallel")
-    ap.add_argument("--out", default=os.path.join(ROOT, "bench", "results"))
+    ap.add_argument("--out", default=os.path.join(ROOT, "bench", "results", "transfer_eval"))
     args = ap.parse_args()
     if not os.path.isdir(HUB):
         sys.exit("no recorded spaces at " + HUB)

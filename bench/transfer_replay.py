@@ -6,7 +6,7 @@ against deep-GP transfer (dm, map, and OpML'19's lms, nlms) pretrained on the
 other devices and OpML'19's guided sampling (gs), on
 leave-one-device-out CLBlast GEMM pairs and the dissimilar NVIDIA -> AMD
 convolution pair. Writes per-run CSVs and transfer_replay.json under
-bench/results/ and prints the medians over seeds (a run that never reaches
+bench/results/transfer_replay/ and prints the medians over seeds (a run that never reaches
 a level counts as trials + 1 and is shown with '>').
 
   python3 bench/transfer_replay.py [--seeds 5] [--trials 400]
@@ -62,7 +62,7 @@ def main():
     ap.add_argument("--tuning-set-explore", type=float, default=0,
                     help="dltune replay --tuning-set-explore for the transfer modes")
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--out", default=os.path.join(ROOT, "bench", "results"))
+    ap.add_argument("--out", default=os.path.join(ROOT, "bench", "results", "transfer_replay"))
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     # Not a result: the models are rebuilt from the history on demand.

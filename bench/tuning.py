@@ -10,7 +10,7 @@ per trial is read from the database (build and measure worker wall times per
 record) and from direct `dltune worker build` runs (split into schedule +
 lowering, LLVM codegen and link).
 
-Writes bench/results/tuning.csv and prints two tables.
+Writes bench/results/tuning/tuning.csv and prints two tables.
 Usage: python3 bench/tuning.py [--build build] [--trials 64] [--quick]
 """
 import argparse, csv, json, os, shutil, sqlite3, statistics, subprocess, sys, tempfile, time
@@ -60,7 +60,7 @@ def main():
     ap.add_argument("--trials", type=int, default=64)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--quick", action="store_true", help="only the first two kernels")
-    ap.add_argument("--out", default="bench/results/tuning.csv")
+    ap.add_argument("--out", default="bench/results/tuning/tuning.csv")
     args = ap.parse_args()
     dltune = os.path.join(args.build, "bin", "dltune")
     threads = os.cpu_count()
