@@ -21,8 +21,8 @@ machine drift hits every column alike:
             compute layers only, each with its data hot in cache)
   pytorch   the same model in PyTorch (oneDNN for convolutions, OpenBLAS for
             Linear/MatMul), same thread count: torch.set_num_threads and
-            OpenBLAS's own count (make_models.set_torch_threads; before the
-            twelfth session OpenBLAS kept both cores busy in "1 thread" runs),
+            OpenBLAS's own count (make_models.set_torch_threads; before
+            2026-11-24 (8b741b9) OpenBLAS kept both cores busy in "1 thread" runs),
             checked by the CPU/wall column
 Each figure is the median over --repeat rounds of one process's median of
 its timed calls (dltune: `--repeat 3 --warmup 1` per process; PyTorch:

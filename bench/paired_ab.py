@@ -13,10 +13,10 @@ VMs) hit every side of a round. Prints, per build, the median call time and
 the median and quartiles of the per-round ratio first-build / this-build
 (above 1: this build is faster), after checking every output against
 REFERENCE.npy (e.g. PyTorch's, from scripts/make-models.sh). This is how the
-ninth session measured the conv unroll default (bench/README.md).
+conv unroll default was measured (2026-11-23, 549914b; bench/README.md).
 
 Two builds' libraries in one process also share glibc's malloc settings:
-libraries from builds before the ninth session lack the heap policy of
+libraries from builds before 2026-11-23 (d506299) lack the heap policy of
 Execution/MallocPolicy.h; run those with
 GLIBC_TUNABLES=glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=2147483647
 to compare like with like.

@@ -74,7 +74,7 @@ MODELS = {
         ("dedispersion_milo/W7800.json.gz", 1),
         ("hotspot_milo/W7800_partial_9c18e9b.json.gz", 3),
     ],
-    # Held out again (fourteenth session): every single device of the hub
+    # Held out again (2026-11-25, 7ed1879): every single device of the hub
     # with the kernels recorded on it, weights as in the single-device
     # models above, declared before any scheduler ran on them (after
     # dynatune's share cap was chosen on the six above).
@@ -91,7 +91,7 @@ MODELS = {
     "mi250x": [("convolution_milo/MI250X.json.gz", 6), ("dedispersion_milo/MI250X.json.gz", 1)],
 }
 
-# Drawn models (eighteenth session), for judging the schedulers on models of
+# Drawn models (2026-11-25, cdf701b), for judging the schedulers on models of
 # the size issue 10 names (6-10 tasks) without choosing them by hand. The rule
 # was fixed and committed before any scheduler ran on them: a family of
 # sibling recordings (the stand-in argument above: one op kind on sibling
@@ -144,7 +144,7 @@ VARIANTS = {"dynatune-paper": ["--scheduler", "dynatune", "--paper-dynatune"],
             "dynatune-curve": ["--scheduler", "dynatune", "--curve-reward"],
             "dynatune-cost": ["--scheduler", "dynatune", "--cost-aware"],
             "dynatune-cap": ["--scheduler", "dynatune", "--share-cap"],
-            # Full first slots (the paper's), the default before the sixteenth session.
+            # Full first slots (the paper's), the default before 2026-11-25 (78811c8).
             "dynatune-full": ["--scheduler", "dynatune", "--probe-share", "1"]}
 
 
