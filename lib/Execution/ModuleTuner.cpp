@@ -141,6 +141,8 @@ public:
   }
   /// Each committed result as a Measured event.
   MeasureCallback &getMeasureCallback() { return forwarder; }
+  /// What the task's model-based strategy does with its model, as events.
+  StrategyObserver &getStrategyObserver() { return modelEvents; }
 
 private:
   struct Forwarder : MeasureCallback {
@@ -158,10 +160,32 @@ private:
     }
     TaskEvents &events;
   };
+  struct ModelEvents : StrategyObserver {
+    explicit ModelEvents(TaskEvents &events) : events(events) {}
+    void onModelFit(size_t rows) override {
+      events.emitCount(TuningEvent::Kind::CostModelFitted, rows);
+    }
+    void onModelProposals(size_t count) override {
+      events.emitCount(TuningEvent::Kind::CostModelProposed, count);
+    }
+    void onModelError(llvm::Error error) override {
+      events.emit(TuningEvent::Kind::CostModelFailed, llvm::toString(std::move(error)));
+    }
+    TaskEvents &events;
+  };
+  void emitCount(TuningEvent::Kind kind, size_t count) const {
+    if (!callback)
+      return;
+    TuningEvent e = base;
+    e.kind = kind;
+    e.count = static_cast<int64_t>(count);
+    callback(e);
+  }
 
   const TuningEventCallback &callback;
   TuningEvent base;
   Forwarder forwarder{*this};
+  ModelEvents modelEvents{*this};
 };
 
 } // namespace
@@ -363,24 +387,21 @@ createTransferStrategy(const ModuleTunerOptions &options, Database &db, const Ta
 }
 
 namespace {
-/// A task between preparation and its summary: what its search needs and
-/// keeps between slots when a scheduler hands them out (a rested arm).
+/// A task between preparation and its summary. `model` is what the task
+/// scheduler tunes (space, strategy, measurer, history), kept between slots
+/// (a rested arm); the rest routes its results and summarises it.
 struct PreparedTask {
   size_t index = 0;
   TaskSummary summary;
   std::unique_ptr<TaskEvents> events;
   int64_t taskId = 0, unusable = 0, newTrials = 0;
   std::optional<Config> defaultConfig; // dltune's default: measured first
-  TuningHistory history;
-  std::unique_ptr<SearchStrategy> strategy;
-  std::unique_ptr<ProcessMeasurer> measurer; // moved to a ModelTask while scheduled
-  ProcessMeasurer *measurerPtr = nullptr;
+  ModelTask model;
+  ProcessMeasurer *measurer = nullptr; // owned by model.measurer
   std::unique_ptr<DatabaseCommitter> committer;
   std::shared_ptr<GpuResourceTable> gpuResources;
   std::unique_ptr<GpuResourceRecorder> recorder;
   std::vector<MeasureCallback *> callbacks;
-
-  ProcessMeasurer *measurerRef() const { return measurerPtr; }
 };
 
 /// The summary's defaultMs: the default configuration's confirmed median
@@ -389,7 +410,7 @@ llvm::Error setDefaultLatency(PreparedTask &pt, const SearchSpace &space, Databa
                               int64_t deviceId) {
   if (!pt.defaultConfig)
     return llvm::Error::success();
-  if (const MeasureRecord *r = pt.history.find(*pt.defaultConfig); r && r->isOk())
+  if (const MeasureRecord *r = pt.model.history.find(*pt.defaultConfig); r && r->isOk())
     pt.summary.defaultMs = r->timeMs;
   llvm::Expected<std::vector<Confirmation>> confirmed =
       db.getLatestConfirmations(pt.taskId, deviceId);
@@ -403,19 +424,26 @@ llvm::Error setDefaultLatency(PreparedTask &pt, const SearchSpace &space, Databa
   return llvm::Error::success();
 }
 
-/// Routes each result of a scheduled slot to its task's callbacks (the
-/// database first) with the model's state for the progress line.
-class ScheduledResults : public ModelTuningObserver {
+/// Routes each result to its task's callbacks (the database first). With
+/// one model budget (`modelBudget`) the progress line shows the task's
+/// share and the model's state; a task tuned on its own budget shows its
+/// tuning loop's progress as it is.
+class TaskResultRouter : public ModelTuningObserver {
 public:
-  ScheduledResults(std::vector<std::unique_ptr<PreparedTask>> &prepared)
-      : prepared(prepared), bests(prepared.size(), {Config(), INFINITY}),
-        startTrials(prepared.size()), failures(prepared.size()) {
-    for (size_t i = 0; i < prepared.size(); ++i)
-      startTrials[i] = prepared[i]->history.records.size();
+  TaskResultRouter(llvm::ArrayRef<PreparedTask *> group, bool modelBudget)
+      : group(group), modelBudget(modelBudget), bests(group.size(), {Config(), INFINITY}),
+        startTrials(group.size()), failures(group.size()) {
+    for (size_t i = 0; i < group.size(); ++i)
+      startTrials[i] = group[i]->model.history.records.size();
   }
   void onMeasurement(size_t task, const Config &config, const MeasureRecord &record,
                      llvm::ArrayRef<ModelTask> tasks, const ModelProgress &model) override {
-    PreparedTask &pt = *prepared[task];
+    PreparedTask &pt = *group[task];
+    if (!modelBudget) {
+      for (MeasureCallback *cb : pt.callbacks)
+        cb->onResult(config, record, model.slot);
+      return;
+    }
     const TaskState &state = tasks[task].state;
     TuningProgress p;
     p.trialsDone = int64_t(tasks[task].history.records.size()) - startTrials[task];
@@ -435,67 +463,44 @@ public:
       cb->onResult(config, record, p);
   }
 
+  int64_t getStartTrials(size_t task) const { return startTrials[task]; }
+
 private:
-  std::vector<std::unique_ptr<PreparedTask>> &prepared;
+  llvm::ArrayRef<PreparedTask *> group;
+  bool modelBudget;
   std::vector<std::pair<Config, double>> bests;
   std::vector<int64_t> startTrials;
   std::vector<int64_t> failures;
-
-public:
-  int64_t getStartTrials(size_t task) const { return startTrials[task]; }
 };
 
-/// Spends one model budget over the tasks, a slot at a time, as the task
-/// scheduler decides; each task keeps its strategy, cost model and measurer
-/// between slots. `modelTasks` owns the measurers afterwards.
-llvm::Error runScheduled(std::vector<std::unique_ptr<PreparedTask>> &prepared,
-                         std::vector<TuningTask> &tasks, const ModuleTunerOptions &options,
-                         std::vector<ModelTask> &modelTasks) {
+/// The one way tasks are tuned: `scheduler` spends `budget` over `group` a
+/// slot at a time, each task keeping its strategy, cost model and measurer
+/// between slots. Without a scheduler option each task is a group of its
+/// own, given to `sequential` with the task's budget as one slot.
+void tuneTasks(llvm::ArrayRef<PreparedTask *> group, TaskScheduler &scheduler,
+               const ModelTuningOptions &budget, bool modelBudget) {
+  // Before the histories move: what each task had before this run.
+  TaskResultRouter router(group, modelBudget);
+  std::vector<ModelTask> modelTasks;
+  for (PreparedTask *pt : group)
+    modelTasks.push_back(std::move(pt->model));
+  runModelTuning(modelTasks, scheduler, budget, &router);
+  for (size_t i = 0; i < group.size(); ++i) {
+    group[i]->model = std::move(modelTasks[i]);
+    group[i]->newTrials =
+        int64_t(group[i]->model.history.records.size()) - router.getStartTrials(i);
+  }
+}
+
+/// The task scheduler `name` as the options configure it.
+llvm::Expected<std::unique_ptr<TaskScheduler>>
+createConfiguredScheduler(llvm::StringRef name, const ModuleTunerOptions &options) {
   SchedulerOptions so;
   so.seed = options.seed;
   so.earlyStop = options.earlyStop;
   so.shareCap = options.shareCap;
   so.probeShare = options.probeShare;
-  llvm::Expected<std::unique_ptr<TaskScheduler>> scheduler =
-      createTaskScheduler(options.scheduler, so);
-  if (!scheduler)
-    return scheduler.takeError();
-  // Before the histories move: what each task had before this run.
-  ScheduledResults results(prepared);
-  int64_t unusable = 0;
-  for (std::unique_ptr<PreparedTask> &pt : prepared) {
-    const TuningTask &task = tasks[pt->index];
-    ModelTask m;
-    m.state.name = pt->summary.description;
-    m.state.kind = task.descriptor.opKind;
-    m.state.weight = pt->summary.weight;
-    m.state.flops = pt->summary.flops;
-    m.state.untunedMs = pt->summary.untunedMs;
-    m.space = task.space;
-    m.strategy = std::move(pt->strategy);
-    m.measurer = std::move(pt->measurer);
-    m.history = std::move(pt->history);
-    // What the op compiles to untuned (apply-best's fallback): the model's
-    // latency before tuning, and a task's weight in the scheduler.
-    m.untunedConfig = pt->defaultConfig;
-    unusable += pt->unusable;
-    modelTasks.push_back(std::move(m));
-  }
-  ModelTuningOptions mo;
-  mo.trials = options.trials - unusable;
-  mo.trialsPerTask = options.trialsPerTask;
-  mo.timeBudgetSeconds = options.timeBudgetSeconds;
-  mo.latencyGoalMs = options.latencyGoalMs;
-  mo.slotTrials = std::max<int64_t>(1, options.slotTrials);
-  mo.seed = options.seed;
-  runModelTuning(modelTasks, **scheduler, mo, &results);
-  for (size_t i = 0; i < prepared.size(); ++i) {
-    PreparedTask &pt = *prepared[i];
-    int64_t before = results.getStartTrials(i);
-    pt.history = std::move(modelTasks[i].history);
-    pt.newTrials = int64_t(pt.history.records.size()) - before;
-  }
-  return llvm::Error::success();
+  return createTaskScheduler(name, so);
 }
 } // namespace
 
@@ -525,6 +530,345 @@ static std::string makeClaimOwner() {
   (void)gethostname(host, sizeof(host) - 1);
   std::random_device rd;
   return llvm::formatv("{0}:{1}:{2:x}", host, ::getpid(), rd()).str();
+}
+
+namespace {
+/// One tuneModule call: what every task shares (options, the database,
+/// this device, the workers, claims) and the two steps of a task: building
+/// what the task scheduler tunes, and finishing it after its search.
+class ModuleTuningRun {
+public:
+  ModuleTuningRun(const ModuleTunerOptions &options, const TuningEventCallback &onEvent,
+                  std::vector<TuningTask> &tasks, Database &db, int64_t deviceId,
+                  const DeviceInfo &device, std::string worker, std::string workRoot,
+                  std::string claimOwner, double claimLease)
+      : options(options), onEvent(onEvent), tasks(tasks), db(db), deviceId(deviceId),
+        device(device), worker(std::move(worker)), workRoot(std::move(workRoot)),
+        claimOwner(std::move(claimOwner)), claimLease(claimLease), results(tasks.size()) {}
+
+  /// Task `ti` with its history, reference, strategy and measurer, ready
+  /// for a task scheduler; null when its reference failed (the task is
+  /// then summarised as not tuned and the others go on).
+  llvm::Expected<std::unique_ptr<PreparedTask>> buildTask(size_t ti);
+
+  /// After its search: counts, confirmation of the best, the best attached.
+  llvm::Error finishTask(PreparedTask &pt);
+
+  /// A task whose measurer stopped (a full disk, a result that could not be
+  /// recorded) ends the run with an error before any confirmation.
+  static llvm::Error checkStopped(PreparedTask &pt);
+
+  /// The summaries, in the module's task order.
+  std::vector<TaskSummary> takeSummaries() {
+    std::vector<TaskSummary> summaries;
+    for (std::optional<TaskSummary> &r : results)
+      if (r)
+        summaries.push_back(std::move(*r));
+    return summaries;
+  }
+
+private:
+  const ModuleTunerOptions &options;
+  const TuningEventCallback &onEvent;
+  std::vector<TuningTask> &tasks;
+  Database &db;
+  int64_t deviceId;
+  const DeviceInfo &device;
+  std::string worker, workRoot, claimOwner;
+  double claimLease;
+  std::vector<std::optional<TaskSummary>> results;
+};
+} // namespace
+
+llvm::Expected<std::unique_ptr<PreparedTask>> ModuleTuningRun::buildTask(size_t ti) {
+  TuningTask &task = tasks[ti];
+  TaskSummary summary;
+  summary.hash = task.record.hash;
+  summary.description = describe(task);
+  summary.weight = task.getWeight();
+  summary.flops = countFlops(*task.kernel, kTaskEntryName);
+  // On the heap: it lives with the task through the search.
+  auto eventsOwner =
+      std::make_unique<TaskEvents>(onEvent, ti, tasks.size(), summary.description, summary.flops);
+  TaskEvents &events = *eventsOwner;
+  llvm::Expected<int64_t> taskIdOrError = db.getOrCreateTask(task.record);
+  if (!taskIdOrError)
+    return taskIdOrError.takeError();
+  int64_t taskId = *taskIdOrError;
+  int64_t movedAside = 0;
+  if (options.remeasure) {
+    llvm::Expected<int64_t> moved =
+        db.forget({task.record.hash, "", 0, deviceId}, "remeasure");
+    if (!moved)
+      return moved.takeError();
+    movedAside = *moved;
+  }
+  // Failures the machine caused (a full disk) are not the candidates':
+  // measured again.
+  {
+    ForgetFilter environment{task.record.hash, "", 0, deviceId};
+    environment.errorContains = getEnvironmentFailureMarkers();
+    llvm::Expected<int64_t> moved = db.forget(environment, "environment");
+    if (!moved)
+      return moved.takeError();
+    if (*moved)
+      events.note(std::to_string(*moved) +
+                  " earlier failures caused by the machine (a full disk, no process to "
+                  "start) moved to replaced_records, measuring them again");
+  }
+  // The history of this task on this device: resumed, never re-measured.
+  TuningHistory history;
+  llvm::Expected<std::vector<MeasureRecord>> past = db.getRecords(taskId, deviceId);
+  if (!past)
+    return past.takeError();
+  int64_t unusable = 0, olderGenerator = 0, implausible = 0;
+  std::string olderName;
+  std::string generator = getGeneratorString();
+  for (MeasureRecord &r : *past) {
+    if (r.generator != generator) {
+      ++olderGenerator;
+      olderName = r.generator.empty() ? "an unknown generator" : r.generator;
+    }
+    // An ok record must carry a positive, finite time: one edited or
+    // damaged to 0 ms would win every comparison.
+    if (r.isOk() && !(r.timeMs > 0 && std::isfinite(r.timeMs))) {
+      ++implausible;
+      ++unusable;
+      continue;
+    }
+    llvm::Expected<Config> c = task.space.parseConfig(r.config);
+    if (!c) {
+      // Measured in another space (e.g. another machine's thread range):
+      // it still counts towards the budget, but cannot guide the search.
+      llvm::consumeError(c.takeError());
+      ++unusable;
+      continue;
+    }
+    history.configs.push_back(*c);
+    history.measured.insert(*c);
+    history.records.push_back(std::move(r));
+  }
+  events.setPreviousTrials(history.records.size() + unusable);
+  events.emit(TuningEvent::Kind::TaskStarted);
+  if (movedAside)
+    events.note(std::to_string(movedAside) +
+                " earlier records moved to replaced_records, measuring again");
+  if (implausible)
+    events.warn(std::to_string(implausible) +
+                " earlier ok records have no positive time (damaged or edited); they are "
+                "not used");
+  if (unusable > implausible)
+    events.warn(std::to_string(unusable - implausible) +
+                " earlier records do not fit this op's space; they count towards the "
+                "trial budget but are not used");
+  if (olderGenerator)
+    events.warn(std::to_string(olderGenerator) + " earlier records come from " + olderName +
+                ", not " + generator +
+                "; they are resumed as they are (use remeasure to measure them again)");
+  std::string dir = workRoot + "/" + task.record.hash;
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+    return makeError("cannot create '" + dir + "': " + ec.message());
+  removeLeftovers(dir);
+  ProcessMeasurerOptions mo;
+  mo.workerPath = worker;
+  // Per process: two tuners of one task may hold different kernel texts
+  // (weights); the reference is written by rename, so it can be shared.
+  mo.kernelPath = dir + "/kernel-" + std::to_string(::getpid()) + ".mlir";
+  mo.referencePath = dir + "/reference.bin";
+  // The kernel is printed first: its text (weights included, which the
+  // task identity leaves out) is part of the reference key.
+  std::string kernelText;
+  {
+    llvm::raw_string_ostream os(kernelText);
+    task.kernel->print(os);
+  }
+  // The computation, the kernel's weights, the inputs' generator and the
+  // untuned lowering.
+  mo.referenceKey = llvm::utohexstr(stableHash(task.descriptor.getCanonicalString() + "|" +
+                                               kernelText + "|inputs-v1|" + generator));
+  mo.workDir = dir;
+  mo.jobs = std::max(1u, options.jobs);
+  mo.buildLimits = {options.buildTimeoutSeconds, options.memoryLimitMB << 20};
+  mo.runLimits = {options.runTimeoutSeconds, options.memoryLimitMB << 20};
+  mo.minTimeMs = options.minTimeMs;
+  mo.rtol = options.rtol;
+  mo.atol = options.atol;
+  if (task.descriptor.target == "gpu") {
+    // CUDA reserves far more address space than RLIMIT_AS allows: GPU
+    // runs go without that limit (their wall-time limit stays).
+    mo.runLimits.memoryBytes = 0;
+    GpuTarget gpu = selectGpuTarget(options.gpuChip);
+    mo.gpuChip = gpu.chip;
+    mo.gpuLimits = formatGpuLimits(gpu.limits);
+  }
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(mo.kernelPath, ec);
+    if (ec)
+      return makeError("cannot write '" + mo.kernelPath + "': " + ec.message());
+    os << kernelText;
+  }
+  llvm::Expected<std::optional<double>> baseline = db.getBaseline(taskId, deviceId);
+  if (!baseline)
+    return baseline.takeError();
+  if (!ProcessMeasurer::hasReference(mo) || !*baseline) {
+    events.note("running the untuned reference");
+    llvm::Expected<double> untuned = ProcessMeasurer::makeReference(mo, summary.flops);
+    if (!untuned) {
+      // This task cannot be checked, so it is not tuned; the others are.
+      summary.error = llvm::toString(untuned.takeError());
+      events.emit(TuningEvent::Kind::TaskFailed, summary.error, &summary);
+      results[ti] = summary;
+      return nullptr;
+    }
+    if (llvm::Error e = db.setBaseline(taskId, deviceId, *untuned))
+      return std::move(e);
+    summary.untunedMs = *untuned;
+  } else {
+    summary.untunedMs = **baseline;
+  }
+
+  StrategyOptions so;
+  so.costModel = options.costModel;
+  so.planSize = std::max(1u, options.planSize);
+  so.firstFit = so.planSize;
+  so.features = makeFeatures(task, device, summary.flops);
+  so.observer = &eventsOwner->getStrategyObserver();
+  auto prepared = std::make_unique<PreparedTask>();
+  PreparedTask &pt = *prepared;
+  // GPU tasks: ptxas's resource usage of built candidates is a feature.
+  if (task.descriptor.target == "gpu") {
+    pt.gpuResources = std::make_shared<GpuResourceTable>();
+    for (size_t i = 0; i < history.records.size(); ++i)
+      pt.gpuResources->record(history.configs[i], history.records[i].gpuResources);
+    so.features = createGpuResourceFeatureExtractor(so.features, pt.gpuResources);
+  }
+  llvm::Expected<std::unique_ptr<SearchStrategy>> strategy =
+      createSearchStrategy(options.strategy, so);
+  if (!strategy)
+    return strategy.takeError();
+  if (options.transfer != "none") {
+    int64_t taskBudget = options.scheduler.empty()
+                             ? getTrialsPerTaskWithoutScheduler(options)
+                             : options.trials / std::max<int64_t>(1, tasks.size());
+    TaskEvents *notes = eventsOwner.get();
+    llvm::Expected<std::unique_ptr<SearchStrategy>> transfer = createTransferStrategy(
+        options, db, task.record, task.space, so, taskBudget, workRoot,
+        [notes](std::string m) { notes->note(std::move(m)); });
+    if (!transfer)
+      return transfer.takeError();
+    if (*transfer)
+      strategy = std::move(*transfer);
+  }
+  double historyBest = INFINITY;
+  for (const MeasureRecord &r : history.records)
+    if (r.isOk() && r.repeats > 1 && !r.noisy && !r.cutOff)
+      historyBest = std::min(historyBest, r.timeMs);
+  pt.index = ti;
+  pt.taskId = taskId;
+  pt.unusable = unusable;
+  // dltune's heuristic default is measured first: a short run never ends
+  // worse than no tuning.
+  std::vector<Config> seeds;
+  if (std::optional<Config> d = getGeneratedDefaultConfig(task)) {
+    pt.defaultConfig = d;
+    seeds.push_back(*d);
+    if (task.descriptor.target != "gpu")
+      mo.anchorConfig = task.space.formatConfig(*d);
+  }
+  mo.anchorTolerance = options.anchorTolerance;
+  mo.claim = [&db = db, id = taskId, dev = deviceId, &space = task.space,
+              &owner = claimOwner, lease = claimLease,
+              ev = eventsOwner.get()](const std::vector<Config> &configs) {
+    std::vector<std::string> texts;
+    for (const Config &c : configs)
+      texts.push_back(space.formatConfig(c));
+    llvm::Expected<std::vector<ClaimOutcome>> outcomes =
+        db.claim(id, dev, texts, owner, lease);
+    std::vector<bool> mine(configs.size(), true);
+    if (!outcomes) {
+      // Measuring twice is better than not at all; the commit says if
+      // the database is gone.
+      ev->warn("could not claim candidates: " + llvm::toString(outcomes.takeError()));
+      return mine;
+    }
+    for (size_t i = 0; i < configs.size(); ++i)
+      mine[i] = (*outcomes)[i] == ClaimOutcome::Claimed;
+    return mine;
+  };
+  mo.warn = [ev = eventsOwner.get()](std::string message) { ev->warn(std::move(message)); };
+  // What the task scheduler tunes.
+  ModelTask &model = pt.model;
+  model.state.name = summary.description;
+  model.state.kind = task.descriptor.opKind;
+  model.state.weight = summary.weight;
+  model.state.flops = summary.flops;
+  model.state.untunedMs = summary.untunedMs;
+  model.space = task.space;
+  model.strategy = std::make_unique<SeededSearch>(std::move(*strategy), std::move(seeds));
+  auto measurerOwner = std::make_unique<ProcessMeasurer>(task.space, mo, historyBest);
+  pt.measurer = measurerOwner.get();
+  model.measurer = std::move(measurerOwner);
+  model.history = std::move(history);
+  pt.events = std::move(eventsOwner);
+  ProcessMeasurer *measurer = pt.measurer;
+  // A result that cannot be recorded stops the run: it is an error, not
+  // a warning, and nothing more is measured into the void.
+  pt.committer = std::make_unique<DatabaseCommitter>(
+      db, taskId, deviceId, [measurer](llvm::Error e) {
+        measurer->stop("could not record a measurement: " + llvm::toString(std::move(e)));
+      });
+  // Committed first: a Measured event is a result that is in the database.
+  pt.callbacks = {pt.committer.get(), &pt.events->getMeasureCallback()};
+  if (pt.gpuResources) {
+    pt.recorder = std::make_unique<GpuResourceRecorder>(pt.gpuResources);
+    pt.callbacks.push_back(pt.recorder.get());
+  }
+  pt.summary = std::move(summary);
+  return prepared;
+}
+
+llvm::Error ModuleTuningRun::finishTask(PreparedTask &pt) {
+  TuningTask &task = tasks[pt.index];
+  TaskSummary &summary = pt.summary;
+  summary.newTrials = pt.newTrials;
+  summary.trials = pt.model.history.records.size() + pt.unusable;
+  for (const MeasureRecord &r : pt.model.history.records)
+    if (!r.isOk())
+      ++summary.failures;
+  if (llvm::Error e = confirmBest(task, pt.model.history, *pt.measurer, db, pt.taskId,
+                                  deviceId, pt.newTrials > 0, options, *pt.events,
+                                  pt.defaultConfig))
+    return e;
+  summary.tuningSeconds = pt.measurer->getClockSeconds();
+  if (llvm::Error e = setDefaultLatency(pt, task.space, db, deviceId))
+    return e;
+  llvm::Expected<std::optional<MeasureRecord>> best = db.getBest(pt.taskId, deviceId);
+  if (!best)
+    return best.takeError();
+  if (*best) {
+    summary.bestMs = (*best)->timeMs;
+    summary.bestConfig = (*best)->config;
+    if ((*best)->confirmed) {
+      summary.confirmRounds = (*best)->repeats;
+      summary.bestMinMs = (*best)->minMs;
+      summary.bestMaxMs = (*best)->maxMs;
+    }
+    if (llvm::Error err = attachConfig(task, (*best)->config))
+      pt.events->warn("left without a configuration: " +
+                      llvm::toString(std::move(err)));
+  }
+  pt.events->emit(TuningEvent::Kind::TaskFinished, "", &summary);
+  results[pt.index] = summary;
+  return llvm::Error::success();
+}
+
+llvm::Error ModuleTuningRun::checkStopped(PreparedTask &pt) {
+  std::string why = pt.measurer->getStopReason();
+  if (why.empty())
+    return llvm::Error::success();
+  return makeError(pt.summary.description + ": tuning stopped: " + why +
+                   " (what was recorded before stays in the database; run again to resume)");
 }
 
 llvm::Expected<std::vector<TaskSummary>>
@@ -579,394 +923,83 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
     ~ClaimRelease() { llvm::consumeError(db.releaseClaims(owner)); }
   } releaseClaims{**db, claimOwner};
 
-  std::vector<std::unique_ptr<PreparedTask>> preparedTasks;
-  std::vector<std::optional<TaskSummary>> results(tasks.size());
-  // After its search: counts, confirmation of the best, the best attached.
-  // A task whose measurer stopped (a full disk, a result that could not be
-  // recorded) ends the run with an error before any confirmation.
-  auto checkStopped = [](PreparedTask &pt) -> llvm::Error {
-    std::string why = pt.measurerRef()->getStopReason();
-    if (why.empty())
-      return llvm::Error::success();
-    return makeError(pt.summary.description + ": tuning stopped: " + why +
-                     " (what was recorded before stays in the database; run again to resume)");
-  };
-  auto finishTask = [&](PreparedTask &pt) -> llvm::Error {
-    TuningTask &task = tasks[pt.index];
-    TaskSummary &summary = pt.summary;
-    summary.newTrials = pt.newTrials;
-    summary.trials = pt.history.records.size() + pt.unusable;
-    for (const MeasureRecord &r : pt.history.records)
-      if (!r.isOk())
-        ++summary.failures;
-    if (llvm::Error e = confirmBest(task, pt.history, *pt.measurerRef(), **db, pt.taskId,
-                                    *deviceId, pt.newTrials > 0, options, *pt.events,
-                                    pt.defaultConfig))
-      return e;
-    summary.tuningSeconds = pt.measurerRef()->getClockSeconds();
-    if (llvm::Error e = setDefaultLatency(pt, task.space, **db, *deviceId))
-      return e;
-    llvm::Expected<std::optional<MeasureRecord>> best = (*db)->getBest(pt.taskId, *deviceId);
-    if (!best)
-      return best.takeError();
-    if (*best) {
-      summary.bestMs = (*best)->timeMs;
-      summary.bestConfig = (*best)->config;
-      if ((*best)->confirmed) {
-        summary.confirmRounds = (*best)->repeats;
-        summary.bestMinMs = (*best)->minMs;
-        summary.bestMaxMs = (*best)->maxMs;
-      }
-      if (llvm::Error err = attachConfig(task, (*best)->config))
-        pt.events->warn("left without a configuration: " +
-                        llvm::toString(std::move(err)));
-    }
-    pt.events->emit(TuningEvent::Kind::TaskFinished, "", &summary);
-    results[pt.index] = summary;
-    return llvm::Error::success();
-  };
-
-  // Each task: its history, reference, strategy and measurer; then, without
-  // a scheduler, its search right away.
-  for (size_t ti = 0; ti < tasks.size(); ++ti) {
-    TuningTask &task = tasks[ti];
-    TaskSummary summary;
-    summary.hash = task.record.hash;
-    summary.description = describe(task);
-    summary.weight = task.getWeight();
-    summary.flops = countFlops(*task.kernel, kTaskEntryName);
-    // On the heap: it lives with the task through the search.
-    auto eventsOwner =
-        std::make_unique<TaskEvents>(onEvent, ti, tasks.size(), summary.description, summary.flops);
-    TaskEvents &events = *eventsOwner;
-    llvm::Expected<int64_t> taskId = (*db)->getOrCreateTask(task.record);
-    if (!taskId)
-      return taskId.takeError();
-    int64_t movedAside = 0;
-    if (options.remeasure) {
-      llvm::Expected<int64_t> moved =
-          (*db)->forget({task.record.hash, "", 0, *deviceId}, "remeasure");
-      if (!moved)
-        return moved.takeError();
-      movedAside = *moved;
-    }
-    // Failures the machine caused (a full disk) are not the candidates':
-    // measured again.
-    {
-      ForgetFilter environment{task.record.hash, "", 0, *deviceId};
-      environment.errorContains = getEnvironmentFailureMarkers();
-      llvm::Expected<int64_t> moved = (*db)->forget(environment, "environment");
-      if (!moved)
-        return moved.takeError();
-      if (*moved)
-        events.note(std::to_string(*moved) +
-                    " earlier failures caused by the machine (a full disk, no process to "
-                    "start) moved to replaced_records, measuring them again");
-    }
-    // The history of this task on this device: resumed, never re-measured.
-    TuningHistory history;
-    llvm::Expected<std::vector<MeasureRecord>> past = (*db)->getRecords(*taskId, *deviceId);
-    if (!past)
-      return past.takeError();
-    int64_t unusable = 0, olderGenerator = 0, implausible = 0;
-    std::string olderName;
-    std::string generator = getGeneratorString();
-    for (MeasureRecord &r : *past) {
-      if (r.generator != generator) {
-        ++olderGenerator;
-        olderName = r.generator.empty() ? "an unknown generator" : r.generator;
-      }
-      // An ok record must carry a positive, finite time: one edited or
-      // damaged to 0 ms would win every comparison.
-      if (r.isOk() && !(r.timeMs > 0 && std::isfinite(r.timeMs))) {
-        ++implausible;
-        ++unusable;
-        continue;
-      }
-      llvm::Expected<Config> c = task.space.parseConfig(r.config);
-      if (!c) {
-        // Measured in another space (e.g. another machine's thread range):
-        // it still counts towards the budget, but cannot guide the search.
-        llvm::consumeError(c.takeError());
-        ++unusable;
-        continue;
-      }
-      history.configs.push_back(*c);
-      history.measured.insert(*c);
-      history.records.push_back(std::move(r));
-    }
-    events.setPreviousTrials(history.records.size() + unusable);
-    events.emit(TuningEvent::Kind::TaskStarted);
-    if (movedAside)
-      events.note(std::to_string(movedAside) +
-                  " earlier records moved to replaced_records, measuring again");
-    if (implausible)
-      events.warn(std::to_string(implausible) +
-                  " earlier ok records have no positive time (damaged or edited); they are "
-                  "not used");
-    if (unusable > implausible)
-      events.warn(std::to_string(unusable - implausible) +
-                  " earlier records do not fit this op's space; they count towards the "
-                  "trial budget but are not used");
-    if (olderGenerator)
-      events.warn(std::to_string(olderGenerator) + " earlier records come from " + olderName +
-                  ", not " + generator +
-                  "; they are resumed as they are (use remeasure to measure them again)");
-    std::string dir = workRoot + "/" + task.record.hash;
-    if (std::error_code ec = llvm::sys::fs::create_directories(dir))
-      return makeError("cannot create '" + dir + "': " + ec.message());
-    removeLeftovers(dir);
-    ProcessMeasurerOptions mo;
-    mo.workerPath = worker;
-    // Per process: two tuners of one task may hold different kernel texts
-    // (weights); the reference is written by rename, so it can be shared.
-    mo.kernelPath = dir + "/kernel-" + std::to_string(::getpid()) + ".mlir";
-    mo.referencePath = dir + "/reference.bin";
-    // The kernel is printed first: its text (weights included, which the
-    // task identity leaves out) is part of the reference key.
-    std::string kernelText;
-    {
-      llvm::raw_string_ostream os(kernelText);
-      task.kernel->print(os);
-    }
-    // The computation, the kernel's weights, the inputs' generator and the
-    // untuned lowering.
-    mo.referenceKey = llvm::utohexstr(stableHash(task.descriptor.getCanonicalString() + "|" +
-                                                 kernelText + "|inputs-v1|" + generator));
-    mo.workDir = dir;
-    mo.jobs = std::max(1u, options.jobs);
-    mo.buildLimits = {options.buildTimeoutSeconds, options.memoryLimitMB << 20};
-    mo.runLimits = {options.runTimeoutSeconds, options.memoryLimitMB << 20};
-    mo.minTimeMs = options.minTimeMs;
-    mo.rtol = options.rtol;
-    mo.atol = options.atol;
-    if (task.descriptor.target == "gpu") {
-      // CUDA reserves far more address space than RLIMIT_AS allows: GPU
-      // runs go without that limit (their wall-time limit stays).
-      mo.runLimits.memoryBytes = 0;
-      GpuTarget gpu = selectGpuTarget(options.gpuChip);
-      mo.gpuChip = gpu.chip;
-      mo.gpuLimits = formatGpuLimits(gpu.limits);
-    }
-    {
-      std::error_code ec;
-      llvm::raw_fd_ostream os(mo.kernelPath, ec);
-      if (ec)
-        return makeError("cannot write '" + mo.kernelPath + "': " + ec.message());
-      os << kernelText;
-    }
-    llvm::Expected<std::optional<double>> baseline = (*db)->getBaseline(*taskId, *deviceId);
-    if (!baseline)
-      return baseline.takeError();
-    if (!ProcessMeasurer::hasReference(mo) || !*baseline) {
-      events.note("running the untuned reference");
-      llvm::Expected<double> untuned = ProcessMeasurer::makeReference(mo, summary.flops);
-      if (!untuned) {
-        // This task cannot be checked, so it is not tuned; the others are.
-        summary.error = llvm::toString(untuned.takeError());
-        events.emit(TuningEvent::Kind::TaskFailed, summary.error, &summary);
-        results[ti] = summary;
-        continue;
-      }
-      if (llvm::Error e = (*db)->setBaseline(*taskId, *deviceId, *untuned))
-        return std::move(e);
-      summary.untunedMs = *untuned;
-    } else {
-      summary.untunedMs = **baseline;
-    }
-
-    StrategyOptions so;
-    so.costModel = options.costModel;
-    so.planSize = std::max(1u, options.planSize);
-    so.firstFit = so.planSize;
-    so.features = makeFeatures(task, device, summary.flops);
-    so.observer = options.strategyObserver;
-    auto prepared = std::make_unique<PreparedTask>();
-    PreparedTask &pt = *prepared;
-    // GPU tasks: ptxas's resource usage of built candidates is a feature.
-    if (task.descriptor.target == "gpu") {
-      pt.gpuResources = std::make_shared<GpuResourceTable>();
-      for (size_t i = 0; i < history.records.size(); ++i)
-        pt.gpuResources->record(history.configs[i], history.records[i].gpuResources);
-      so.features = createGpuResourceFeatureExtractor(so.features, pt.gpuResources);
-    }
-    llvm::Expected<std::unique_ptr<SearchStrategy>> strategy =
-        createSearchStrategy(options.strategy, so);
-    if (!strategy)
-      return strategy.takeError();
-    if (options.transfer != "none") {
-      int64_t taskBudget = options.scheduler.empty()
-                               ? getTrialsPerTaskWithoutScheduler(options)
-                               : options.trials / std::max<int64_t>(1, tasks.size());
-      TaskEvents *notes = eventsOwner.get();
-      llvm::Expected<std::unique_ptr<SearchStrategy>> transfer = createTransferStrategy(
-          options, **db, task.record, task.space, so, taskBudget, workRoot,
-          [notes](std::string m) { notes->note(std::move(m)); });
-      if (!transfer)
-        return transfer.takeError();
-      if (*transfer)
-        strategy = std::move(*transfer);
-    }
-    double historyBest = INFINITY;
-    for (const MeasureRecord &r : history.records)
-      if (r.isOk() && r.repeats > 1 && !r.noisy && !r.cutOff)
-        historyBest = std::min(historyBest, r.timeMs);
-    pt.index = ti;
-    pt.taskId = *taskId;
-    pt.unusable = unusable;
-    // dltune's heuristic default is measured first: a short run never ends
-    // worse than no tuning.
-    std::vector<Config> seeds;
-    if (std::optional<Config> d = getGeneratedDefaultConfig(task)) {
-      pt.defaultConfig = d;
-      seeds.push_back(*d);
-      if (task.descriptor.target != "gpu")
-        mo.anchorConfig = task.space.formatConfig(*d);
-    }
-    mo.anchorTolerance = options.anchorTolerance;
-    mo.claim = [&db = **db, id = *taskId, dev = *deviceId, &space = task.space, &claimOwner,
-                claimLease, ev = eventsOwner.get()](const std::vector<Config> &configs) {
-      std::vector<std::string> texts;
-      for (const Config &c : configs)
-        texts.push_back(space.formatConfig(c));
-      llvm::Expected<std::vector<ClaimOutcome>> outcomes =
-          db.claim(id, dev, texts, claimOwner, claimLease);
-      std::vector<bool> mine(configs.size(), true);
-      if (!outcomes) {
-        // Measuring twice is better than not at all; the commit says if
-        // the database is gone.
-        ev->warn("could not claim candidates: " + llvm::toString(outcomes.takeError()));
-        return mine;
-      }
-      for (size_t i = 0; i < configs.size(); ++i)
-        mine[i] = (*outcomes)[i] == ClaimOutcome::Claimed;
-      return mine;
-    };
-    mo.warn = [ev = eventsOwner.get()](std::string message) { ev->warn(std::move(message)); };
-    pt.strategy = std::make_unique<SeededSearch>(std::move(*strategy), std::move(seeds));
-    pt.measurer = std::make_unique<ProcessMeasurer>(task.space, mo, historyBest);
-    pt.measurerPtr = pt.measurer.get();
-    pt.history = std::move(history);
-    pt.events = std::move(eventsOwner);
-    TaskEvents *ev = pt.events.get();
-    ProcessMeasurer *measurer = pt.measurerPtr;
-    // A result that cannot be recorded stops the run: it is an error, not
-    // a warning, and nothing more is measured into the void.
-    pt.committer = std::make_unique<DatabaseCommitter>(
-        **db, *taskId, *deviceId, [measurer](llvm::Error e) {
-          measurer->stop("could not record a measurement: " + llvm::toString(std::move(e)));
-        });
-    // Committed first: a Measured event is a result that is in the database.
-    pt.callbacks = {pt.committer.get(), &pt.events->getMeasureCallback()};
-    if (pt.gpuResources) {
-      pt.recorder = std::make_unique<GpuResourceRecorder>(pt.gpuResources);
-      pt.callbacks.push_back(pt.recorder.get());
-    }
-    pt.summary = std::move(summary);
-    preparedTasks.push_back(std::move(prepared));
-    if (!options.scheduler.empty())
-      continue;
-    // Without a scheduler each task gets its own budget, in order.
-    TuningOptions to;
-    to.trials = getTrialsPerTaskWithoutScheduler(options) - pt.unusable;
-    to.timeBudgetSeconds = options.timeBudgetSeconds;
-    to.batchSize = std::max(1u, options.jobs);
-    to.seed = options.seed + ti;
-    TuningProgress p = runTuningLoop(task.space, *pt.strategy, *pt.measurer, pt.history,
-                                     pt.callbacks, to);
-    pt.newTrials = p.trialsDone;
-    if (llvm::Error e = checkStopped(pt))
-      return std::move(e);
-    if (llvm::Error e = finishTask(pt))
-      return std::move(e);
-  }
-
+  // With a scheduler option, one scheduler spends the model's budget over
+  // every task once all are prepared; without, each task is tuned (and
+  // confirmed) as soon as it is prepared, on its own budget.
+  std::unique_ptr<TaskScheduler> modelScheduler;
   if (!options.scheduler.empty()) {
-    // Slots of one model budget, handed out by a task scheduler.
-    std::vector<ModelTask> modelTasks; // owns the measurers from here on
-    if (llvm::Error e = runScheduled(preparedTasks, tasks, options, modelTasks))
-      return std::move(e);
-    for (std::unique_ptr<PreparedTask> &pt : preparedTasks)
-      if (llvm::Error e = checkStopped(*pt))
-        return std::move(e);
-    for (std::unique_ptr<PreparedTask> &pt : preparedTasks)
-      if (llvm::Error e = finishTask(*pt))
-        return std::move(e);
+    llvm::Expected<std::unique_ptr<TaskScheduler>> scheduler =
+        createConfiguredScheduler(options.scheduler, options);
+    if (!scheduler)
+      return scheduler.takeError();
+    modelScheduler = std::move(*scheduler);
   }
-  for (std::optional<TaskSummary> &r : results)
-    if (r)
-      summaries.push_back(std::move(*r));
-  return summaries;
-}
 
-void mlir::dltune::printTaskTable(llvm::ArrayRef<TaskSummary> tasks, llvm::raw_ostream &os) {
-  os << llvm::formatv(
-      "{0,-44} {1,3} {2,11} {3,10} {4,10} {5,7} {6,9} {7,9} {8,10} {9,7} {10,6} {11,8}\n", "task",
-      "ops", "untuned ms", "default ms", "best ms", "spread", "GFLOP/s", "speed-up", "vs default",
-      "trials", "failed", "time s");
-  for (const TaskSummary &t : tasks) {
-    std::string d = t.description.size() > 44 ? t.description.substr(0, 41) + "..."
-                                               : t.description;
-    if (!t.error.empty()) {
-      os << llvm::formatv("{0,-44} {1,3} not tuned: {2}\n", d, t.weight, t.error);
+  ModuleTuningRun run(options, onEvent, tasks, **db, *deviceId, device, worker, workRoot,
+                      claimOwner, claimLease);
+  std::vector<std::unique_ptr<PreparedTask>> preparedTasks;
+  for (size_t ti = 0; ti < tasks.size(); ++ti) {
+    llvm::Expected<std::unique_ptr<PreparedTask>> built = run.buildTask(ti);
+    if (!built)
+      return built.takeError();
+    if (!*built)
+      continue;
+    PreparedTask &pt = **built;
+    ModelTask &model = pt.model;
+    preparedTasks.push_back(std::move(*built));
+    if (modelScheduler) {
+      // What the op compiles to untuned (apply-best's fallback): the
+      // model's latency before tuning, and the task's weight in the
+      // scheduler. Measured before any slot.
+      model.untunedConfig = pt.defaultConfig;
       continue;
     }
-    bool ok = !std::isnan(t.bestMs);
-    bool hasDefault = !std::isnan(t.defaultMs);
-    // Spread of the confirmed best: (max - min) / median over fresh
-    // processes; "-" when the best was not confirmed.
-    std::string spread = "-";
-    if (ok && t.confirmRounds > 0)
-      spread = llvm::formatv("{0:f1}%", 100 * (t.bestMaxMs - t.bestMinMs) / t.bestMs).str();
-    auto orDash = [](bool have, std::string text) { return have ? text : std::string("-"); };
-    os << llvm::formatv(
-        "{0,-44} {1,3} {2,11:f3} {3,10} {4,10} {5,7} {6,9} {7,9} {8,10} {9,7} {10,6} {11,8:f1}\n",
-        d, t.weight, t.untunedMs,
-        orDash(hasDefault, llvm::formatv("{0:f4}", t.defaultMs).str()),
-        orDash(ok, llvm::formatv("{0:f4}", t.bestMs).str()), spread,
-        orDash(ok, llvm::formatv("{0:f1}", t.flops / (t.bestMs * 1e6)).str()),
-        orDash(ok, llvm::formatv("{0:f1}x", t.untunedMs / t.bestMs).str()),
-        orDash(ok && hasDefault, llvm::formatv("{0:f2}x", t.defaultMs / t.bestMs).str()),
-        t.trials, t.failures, t.tuningSeconds);
+    // Its own budget, as one slot of `sequential` (no early stop); the
+    // default configuration is the strategy's first proposal (SeededSearch).
+    SchedulerOptions wholeTask;
+    wholeTask.earlyStop = 0;
+    llvm::Expected<std::unique_ptr<TaskScheduler>> sequential =
+        createTaskScheduler("sequential", wholeTask);
+    if (!sequential)
+      return sequential.takeError();
+    ModelTuningOptions budget;
+    budget.trials = getTrialsPerTaskWithoutScheduler(options) - pt.unusable;
+    budget.slotTrials = std::max<int64_t>(1, budget.trials);
+    budget.timeBudgetSeconds = options.timeBudgetSeconds;
+    budget.batchSize = std::max(1u, options.jobs);
+    model.seed = options.seed + ti;
+    PreparedTask *group[] = {&pt};
+    tuneTasks(group, **sequential, budget, /*modelBudget=*/false);
+    if (llvm::Error e = run.checkStopped(pt))
+      return std::move(e);
+    if (llvm::Error e = run.finishTask(pt))
+      return std::move(e);
   }
-}
 
-void mlir::dltune::printModelSummary(llvm::ArrayRef<TaskSummary> tasks, llvm::raw_ostream &os) {
-  double untuned = 0, defaults = 0, tuned = 0;
-  bool anyDefault = false;
-  int64_t measured = 0;
-  for (const TaskSummary &t : tasks) {
-    if (std::isnan(t.untunedMs))
-      continue;
-    // Without a best (no clean record: every candidate noisy, cut off or
-    // failed) apply-best gives the op dltune's default, so the model runs
-    // at the default's latency, not at the unscheduled lowering's.
-    double now = !std::isnan(t.bestMs)      ? std::min(t.untunedMs, t.bestMs)
-                 : !std::isnan(t.defaultMs) ? t.defaultMs
-                                            : t.untunedMs;
-    untuned += t.weight * t.untunedMs;
-    // A task whose default was not measured counts as it runs now.
-    anyDefault |= !std::isnan(t.defaultMs);
-    defaults += t.weight * (std::isnan(t.defaultMs) ? now : t.defaultMs);
-    tuned += t.weight * now;
-    measured += t.newTrials;
+  if (modelScheduler) {
+    // Slots of one model budget, handed out by the task scheduler.
+    std::vector<PreparedTask *> group;
+    int64_t unusable = 0;
+    for (std::unique_ptr<PreparedTask> &pt : preparedTasks) {
+      group.push_back(pt.get());
+      unusable += pt->unusable;
+    }
+    ModelTuningOptions budget;
+    budget.trials = options.trials - unusable;
+    budget.trialsPerTask = options.trialsPerTask;
+    budget.timeBudgetSeconds = options.timeBudgetSeconds;
+    budget.latencyGoalMs = options.latencyGoalMs;
+    budget.slotTrials = std::max<int64_t>(1, options.slotTrials);
+    budget.seed = options.seed;
+    tuneTasks(group, *modelScheduler, budget, /*modelBudget=*/true);
+    for (std::unique_ptr<PreparedTask> &pt : preparedTasks)
+      if (llvm::Error e = run.checkStopped(*pt))
+        return std::move(e);
+    for (std::unique_ptr<PreparedTask> &pt : preparedTasks)
+      if (llvm::Error e = run.finishTask(*pt))
+        return std::move(e);
   }
-  if (untuned <= 0)
-    return;
-  os << llvm::formatv("model latency (tuned ops x task latency): untuned {0:f3} ms, ", untuned);
-  if (anyDefault)
-    os << llvm::formatv("dltune's defaults {0:f3} ms, ", defaults);
-  os << llvm::formatv("now {0:f3} ms ({1:f2}x", tuned, untuned / tuned);
-  if (anyDefault)
-    os << llvm::formatv("; {0:f2}x over the defaults", defaults / tuned);
-  os << ")\n";
-  if (measured == 0)
-    return;
-  os << "share of this run's " << measured << " measurements:";
-  for (const TaskSummary &t : tasks)
-    if (t.newTrials)
-      os << llvm::formatv(" {0} {1:f0}%;", t.description, 100.0 * t.newTrials / measured);
-  os << "\n";
+  return run.takeSummaries();
 }
 
 /// For a task apply-best has no usable record of: an op without a

@@ -39,6 +39,14 @@ void ProgressPrinter::print(const TuningEvent &e) {
   case Kind::TaskFinished:
     endLiveLine();
     return;
+  case Kind::CostModelFitted:
+  case Kind::CostModelProposed:
+    return;
+  case Kind::CostModelFailed:
+    endLiveLine();
+    log << "dltune: warning: cost model: " << e.message
+        << " (proposing at random until the next fit)\n";
+    return;
   case Kind::Measured: {
     if (!showProgress || !e.progress || !e.record)
       return;

@@ -169,8 +169,7 @@ int tuneCommand() {
   llvm::Expected<std::vector<std::string>> outputs = outputPaths();
   if (!outputs)
     return fail(llvm::toString(outputs.takeError()));
-  CliStrategyObserver observer;
-  options.strategyObserver = &observer;
+  CostModelUse modelUse;
   MLIRContext ctx;
   setUpContext(ctx);
   std::vector<TaskSummary> all;
@@ -201,8 +200,12 @@ int tuneCommand() {
     if (options.progress)
       llvm::errs() << "== " << file << "\n";
     ProgressPrinter printer(llvm::errs(), options.progress);
+    TuningEventCallback show = printer.asCallback();
     llvm::Expected<std::vector<TaskSummary>> tasks =
-        tuneModule(*module, options, printer.asCallback());
+        tuneModule(*module, options, [&](const TuningEvent &e) {
+          modelUse.count(e);
+          show(e);
+        });
     if (!tasks)
       return fail(file + ": " + llvm::toString(tasks.takeError()));
     all.insert(all.end(), tasks->begin(), tasks->end());
@@ -261,8 +264,8 @@ int tuneCommand() {
                   "the op compiles to untuned, confirmed like the best when it was measured; "
                   "database: "
                << options.dbPath << ")\n";
-  if (observer.fits)
-    printModelUse(observer.fits, observer.proposals, llvm::outs());
+  if (modelUse.fits)
+    printModelUse(modelUse.fits, modelUse.proposals, llvm::outs());
   llvm::outs() << modelReport;
   return untunedTasksExitCode(all, modelCheckFailed);
 }

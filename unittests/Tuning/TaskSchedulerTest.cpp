@@ -673,3 +673,55 @@ TEST(MultiTaskTuner, UntunedConfigsAreMeasuredFirstAndSetTheUntunedLatency) {
   EXPECT_EQ(tasks[0].state.slots, 1);
   EXPECT_EQ(tasks[2].state.slots, 0);
 }
+
+// A task tuned on its own budget (tuneModule without a scheduler option) is
+// one whole-budget slot of `sequential`: it must measure exactly what one
+// tuning loop with the same seed and batch size measures.
+TEST(MultiTaskTuner, WholeTaskSlotIsOneTuningLoop) {
+  struct BatchLog : LineMeasurer {
+    BatchLog() : LineMeasurer(1, 1) {}
+    std::vector<MeasureRecord> measure(const std::vector<Config> &configs) override {
+      batches.push_back(configs.size());
+      return LineMeasurer::measure(configs);
+    }
+    std::vector<size_t> batches;
+  };
+  SearchSpace space = lineSpace(100);
+
+  TuningHistory loopHistory;
+  BatchLog loopMeasurer;
+  std::unique_ptr<SearchStrategy> loopStrategy = llvm::cantFail(createSearchStrategy("random"));
+  TuningOptions to;
+  to.trials = 25;
+  to.batchSize = 4;
+  to.seed = 7;
+  TuningProgress loop = runTuningLoop(space, *loopStrategy, loopMeasurer, loopHistory, {}, to);
+
+  std::vector<ModelTask> tasks;
+  tasks.push_back(lineTask(1, 100, 1, 1, 10));
+  auto measurerOwner = std::make_unique<BatchLog>();
+  BatchLog &measurer = *measurerOwner;
+  tasks[0].measurer = std::move(measurerOwner);
+  tasks[0].seed = 7;
+  SchedulerOptions so;
+  so.earlyStop = 0;
+  ModelTuningOptions mo;
+  mo.trials = mo.slotTrials = 25;
+  mo.batchSize = 4;
+  struct LastSlot : ModelTuningObserver {
+    void onMeasurement(size_t, const Config &, const MeasureRecord &, llvm::ArrayRef<ModelTask>,
+                       const ModelProgress &p) override {
+      slot = p.slot;
+    }
+    TuningProgress slot;
+  } observer;
+  ModelProgress p = runModelTuning(tasks, *make("sequential", so), mo, &observer);
+
+  EXPECT_EQ(tasks[0].history.configs, loopHistory.configs);
+  EXPECT_EQ(measurer.batches, loopMeasurer.batches);
+  EXPECT_EQ(measurer.batches.front(), 4u);
+  EXPECT_EQ(p.model.slotsDone, 1);
+  EXPECT_EQ(observer.slot.trialsDone, loop.trialsDone);
+  EXPECT_EQ(observer.slot.trialsBudget, loop.trialsBudget);
+  EXPECT_EQ(observer.slot.bestMs, loop.bestMs);
+}

@@ -2,7 +2,8 @@
 //
 // tuneModule never writes to the terminal: everything a user might want to
 // see (a task starting, each measurement, notes, warnings, a task that could
-// not be tuned) reaches the caller as a TuningEvent through a callback. The
+// not be tuned, what the cost model did) reaches the caller as a TuningEvent
+// through one callback. The
 // CLI and the pass turn events into the live line (ProgressPrinter); a
 // downstream compiler can log them, drive its own UI or ignore them.
 //
@@ -28,11 +29,15 @@ struct TuningEvent {
     TaskFailed,   // the task cannot be tuned (message says why); the others go on
     Measured,     // one candidate's result, committed to the database
     TaskFinished, // the task's search (and confirmation) is over
+    CostModelFitted,   // the strategy's cost model was fitted on `count` measurements
+    CostModelProposed, // `count` candidates of a batch came from the model's plan
+    CostModelFailed,   // a fit or prediction failed (message); proposals go random
   };
   Kind kind;
   size_t taskIndex = 0, taskCount = 0; // 0-based index among the module's tasks
   std::string taskName;                // e.g. "linalg.matmul 256x256x256"
-  std::string message;                 // Note, Warning, TaskFailed
+  std::string message;                 // Note, Warning, TaskFailed, CostModelFailed
+  int64_t count = 0;                   // CostModelFitted, CostModelProposed
   double taskFlops = 0;
   /// Measurements of the task in the database before this run (resumed).
   int64_t previousTrials = 0;
@@ -59,6 +64,18 @@ struct TuningEvent {
 
 /// Called on the tuning thread, in order; it must not throw.
 using TuningEventCallback = std::function<void(const TuningEvent &)>;
+
+/// How much a model-based strategy used its model, from the events: the
+/// "cost model: N fits, M candidates proposed" line.
+struct CostModelUse {
+  int64_t fits = 0, proposals = 0;
+  void count(const TuningEvent &e) {
+    if (e.kind == TuningEvent::Kind::CostModelFitted)
+      ++fits;
+    else if (e.kind == TuningEvent::Kind::CostModelProposed)
+      proposals += e.count;
+  }
+};
 
 } // namespace mlir::dltune
 

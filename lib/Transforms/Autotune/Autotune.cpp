@@ -29,23 +29,6 @@ template <typename Parent> TunerOptionSet makeTunerPassOptions(Parent &parent) {
   });
 }
 
-/// Counts fits and model proposals, and turns model errors into warnings
-/// on the module.
-class PassStrategyObserver : public StrategyObserver {
-public:
-  explicit PassStrategyObserver(ModuleOp module) : module(module) {}
-  void onModelFit(size_t) override { ++fits; }
-  void onModelProposals(size_t count) override { proposals += count; }
-  void onModelError(llvm::Error error) override {
-    module.emitWarning() << "dltune-autotune: cost model: " << llvm::toString(std::move(error))
-                         << " (proposing at random until the next fit)";
-  }
-  int64_t fits = 0, proposals = 0;
-
-private:
-  ModuleOp module;
-};
-
 struct AutotunePass : public dltune::impl::DLTuneAutotuneBase<AutotunePass> {
   AutotunePass() : tunerOptions(makeTunerPassOptions(*this)) {}
   // Options are values of this pass: a copy makes its own; Pass::clone
@@ -65,14 +48,24 @@ struct AutotunePass : public dltune::impl::DLTuneAutotuneBase<AutotunePass> {
       getOperation().emitError() << "dltune-autotune: " << llvm::toString(std::move(e));
       return signalPassFailure();
     }
-    PassStrategyObserver observer(getOperation());
-    o.strategyObserver = &observer;
     // The pass is a user interface of its own (dltune-opt, a downstream
     // opt tool): it shows events on stderr unless `quiet`; programs that
-    // want them call tuneModule with their own callback.
+    // want them call tuneModule with their own callback. Cost model
+    // failures are warnings on the module either way.
     ProgressPrinter printer(llvm::errs(), o.progress);
-    llvm::Expected<std::vector<TaskSummary>> tasks =
-        tuneModule(getOperation(), o, onEvent ? onEvent : printer.asCallback());
+    TuningEventCallback show = onEvent ? onEvent : printer.asCallback();
+    CostModelUse modelUse;
+    ModuleOp module = getOperation();
+    auto onPassEvent = [&](const TuningEvent &e) {
+      modelUse.count(e);
+      if (e.kind == TuningEvent::Kind::CostModelFailed) {
+        module.emitWarning() << "dltune-autotune: cost model: " << e.message
+                             << " (proposing at random until the next fit)";
+        return;
+      }
+      show(e);
+    };
+    llvm::Expected<std::vector<TaskSummary>> tasks = tuneModule(module, o, onPassEvent);
     if (!tasks) {
       getOperation().emitError() << "dltune-autotune: " << llvm::toString(tasks.takeError());
       return signalPassFailure();
@@ -82,8 +75,8 @@ struct AutotunePass : public dltune::impl::DLTuneAutotuneBase<AutotunePass> {
         printTaskTable(*tasks, llvm::errs());
         printModelSummary(*tasks, llvm::errs());
       }
-      if (o.progress && observer.fits)
-        printModelUse(observer.fits, observer.proposals, llvm::errs());
+      if (o.progress && modelUse.fits)
+        printModelUse(modelUse.fits, modelUse.proposals, llvm::errs());
     }
     // The work was not done: a script (and the pass manager) must see it.
     // What was measured stays in the database for apply-best.

@@ -45,8 +45,9 @@ public:
       : tasks(tasks), task(task), progress(progress), options(options),
         clockBase(progress.clockSeconds), clockBefore(clockBefore), observer(observer) {}
 
-  void onResult(const Config &config, const MeasureRecord &r, const TuningProgress &) override {
+  void onResult(const Config &config, const MeasureRecord &r, const TuningProgress &slot) override {
     ModelTask &t = tasks[task];
+    progress.slot = slot;
     recordMeasurement(t.state, r);
     ++progress.model.trialsDone;
     progress.clockSeconds = clockBase + (t.measurer->getClockSeconds() - clockBefore);
@@ -118,8 +119,9 @@ ModelProgress mlir::dltune::runModelTuning(std::vector<ModelTask> &tasks,
       observer->onSlotStart(i, tasks, progress);
     TuningOptions slot;
     slot.trials = static_cast<int64_t>(t.history.records.size()) + n;
-    slot.batchSize = static_cast<size_t>(std::min<int64_t>(n, 8));
-    slot.seed = options.seed * 1000 + i;
+    slot.batchSize = options.batchSize > 0 ? options.batchSize
+                                           : static_cast<size_t>(std::min<int64_t>(n, 8));
+    slot.seed = t.seed ? *t.seed : options.seed * 1000 + i;
     slot.initializeStrategy = !t.initialized;
     if (options.timeBudgetSeconds > 0)
       slot.timeBudgetSeconds = options.timeBudgetSeconds - progress.clockSeconds;

@@ -32,6 +32,9 @@ struct ModelTask {
   /// then what the model compiles to untuned, and a task nobody schedules
   /// is charged that, not an unscheduled kernel's time.
   std::optional<Config> untunedConfig;
+  /// The strategy's seed; unset: ModelTuningOptions::seed * 1000 + the
+  /// task's index.
+  std::optional<uint64_t> seed;
 };
 
 struct ModelTuningOptions {
@@ -46,6 +49,8 @@ struct ModelTuningOptions {
   int64_t taskEarlyStop = 0;
   double constantMs = 0;        // ops that are not tuned
   uint64_t seed = 0;            // strategy seeds: seed * 1000 + task index
+  /// Candidates proposed (and built in parallel) at once; 0: up to 8.
+  size_t batchSize = 0;
 };
 
 struct ModelProgress {
@@ -53,6 +58,9 @@ struct ModelProgress {
   double clockSeconds = 0;     // tuning seconds (sum of the measurers' slots)
   double schedulerSeconds = 0; // wall time spent choosing tasks
   std::string stopReason;      // once finished
+  /// The running slot's progress as its tuning loop counts it (this slot's
+  /// measurements against the slot's budget).
+  TuningProgress slot;
 };
 
 /// Hears progress; the library prints nothing.
