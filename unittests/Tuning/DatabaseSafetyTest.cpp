@@ -2,11 +2,13 @@
 //
 // The database under what users and machines do to it: paths that would
 // keep nothing, damaged versions, a full disk, several processes (here:
-// connections) at once, and the claims that split work between tuners.
+// connections) at once. What every implementation must do (claims,
+// forgetting, best records) is DatabaseContractTest.cpp.
 //
 //===----------------------------------------------------------------------===//
 
 #include "dltune/Tuning/Database/Database.h"
+#include "dltune/Tuning/Database/SqliteDatabase.h"
 #include "dltune/Tuning/Support/OutputFile.h"
 
 #include "DatabaseTestSupport.h"
@@ -84,7 +86,7 @@ TEST(DatabaseSafety, UnwritableDirectoryIsNotCalledAForeignFile) {
 
 TEST(DatabaseSafety, FullDiskIsAnErrorAndKeepsWhatWasCommitted) {
   std::string path = tempPath("safety_full");
-  auto db = llvm::cantFail(Database::open(path));
+  auto db = llvm::cantFail(SqliteDatabase::open(path));
   int64_t t = llvm::cantFail(db->getOrCreateTask(task("h")));
   int64_t d = llvm::cantFail(db->getOrCreateDevice(testDevice()));
   ASSERT_TRUE(llvm::cantFail(db->commitRecord(t, d, okRecord("a=1", 1.0))));
@@ -160,61 +162,6 @@ TEST(DatabaseSafety, WritersWaitForAHeldLock) {
   holder.join();
   ASSERT_TRUE(static_cast<bool>(inserted)) << llvm::toString(inserted.takeError());
   EXPECT_TRUE(*inserted);
-}
-
-TEST(DatabaseSafety, ClaimsSplitTheWorkAndExpire) {
-  std::string path = tempPath("safety_claims");
-  auto a = llvm::cantFail(Database::open(path));
-  auto b = llvm::cantFail(Database::open(path));
-  int64_t t = llvm::cantFail(a->getOrCreateTask(task("h")));
-  int64_t d = llvm::cantFail(a->getOrCreateDevice(testDevice()));
-  using C = ClaimOutcome;
-  EXPECT_EQ(llvm::cantFail(a->claim(t, d, {"x=1", "x=2"}, "A", 600)),
-            (std::vector<C>{C::Claimed, C::Claimed}));
-  EXPECT_EQ(llvm::cantFail(b->claim(t, d, {"x=1", "x=3"}, "B", 600)),
-            (std::vector<C>{C::Taken, C::Claimed}));
-  ASSERT_TRUE(llvm::cantFail(a->commitRecord(t, d, okRecord("x=2", 1.0))));
-  EXPECT_EQ(llvm::cantFail(b->claim(t, d, {"x=2"}, "B", 600)), (std::vector<C>{C::Measured}));
-  // Renewing one's own claim is fine; a released (or expired) claim is free.
-  EXPECT_EQ(llvm::cantFail(a->claim(t, d, {"x=1"}, "A", 600)), (std::vector<C>{C::Claimed}));
-  llvm::cantFail(a->releaseClaims("A"));
-  EXPECT_EQ(llvm::cantFail(b->claim(t, d, {"x=1"}, "B", -1)), (std::vector<C>{C::Claimed}));
-  EXPECT_EQ(llvm::cantFail(a->claim(t, d, {"x=1"}, "A", 600)), (std::vector<C>{C::Claimed}))
-      << "an expired claim (its owner was killed) is taken over";
-}
-
-TEST(DatabaseSafety, NonPositiveTimesNeverWin) {
-  auto db = llvm::cantFail(Database::openInMemory());
-  int64_t t = llvm::cantFail(db->getOrCreateTask(task("h")));
-  int64_t d = llvm::cantFail(db->getOrCreateDevice(testDevice()));
-  llvm::cantFail(db->commitRecord(t, d, okRecord("a=1", 0.0)));
-  llvm::cantFail(db->commitRecord(t, d, okRecord("a=2", 2.0)));
-  auto best = llvm::cantFail(db->getBest(t, d));
-  ASSERT_TRUE(best.has_value());
-  EXPECT_EQ(best->config, "a=2");
-}
-
-TEST(DatabaseSafety, EnvironmentFailuresAreForgottenByTheirText) {
-  auto db = llvm::cantFail(Database::openInMemory());
-  int64_t t = llvm::cantFail(db->getOrCreateTask(task("h")));
-  int64_t d = llvm::cantFail(db->getOrCreateDevice(testDevice()));
-  MeasureRecord full;
-  full.config = "a=1";
-  full.status = MeasureStatus::CompileError;
-  full.error = "linking the kernel failed\nNo space left on device: 3 MB free";
-  MeasureRecord own = full;
-  own.config = "a=2";
-  own.error = "invalid vector width";
-  llvm::cantFail(db->commitRecord(t, d, full));
-  llvm::cantFail(db->commitRecord(t, d, own));
-  EXPECT_TRUE(isEnvironmentFailure(full));
-  EXPECT_FALSE(isEnvironmentFailure(own));
-  ForgetFilter f{"h", "", 0, d};
-  f.errorContains = getEnvironmentFailureMarkers();
-  EXPECT_EQ(llvm::cantFail(db->forget(f, "environment")), 1);
-  auto left = llvm::cantFail(db->getRecords(t));
-  ASSERT_EQ(left.size(), 1u);
-  EXPECT_EQ(left[0].config, "a=2");
 }
 
 TEST(OutputFile, AFailedWriteLeavesTheOldFile) {

@@ -1,13 +1,17 @@
 //===- TuningLoopTest.cpp - Strategies, the loop and replay ---------------===//
 
+#include "dltune/Tuning/Database/Database.h"
+#include "dltune/Tuning/MeasureCallback/DatabaseCommitter.h"
 #include "dltune/Tuning/Replay/KernelTunerCache.h"
 #include "dltune/Tuning/Replay/ReplayMeasurer.h"
 #include "dltune/Tuning/SearchStrategy/SeededSearch.h"
 #include "dltune/Tuning/MeasureCallback/TuningLoop.h"
 #include "dltune/Tuning/Process/WorkerProtocol.h"
+#include "dltune/Version.h"
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <set>
@@ -103,6 +107,76 @@ TEST(TuningLoop, HistoryCountsTowardsTheBudgetAndIsNotRemeasured) {
     EXPECT_NE(c, (Config{2, 4}));
   }
   EXPECT_EQ(p.bestMs, 1.0); // the best from history stands
+}
+
+/// The tuner's database side in memory: results reach the database only
+/// through DatabaseCommitter, and a resumed run starts from what it holds.
+TEST(DatabaseCommitter, CommitsEveryResultAndAResumedRunGoesOn) {
+  SearchSpace space = smallSpace();
+  std::unique_ptr<Database> db = createMemoryDatabase();
+  TaskRecord task;
+  task.hash = "loop";
+  task.space = space.getCanonicalString();
+  int64_t t = llvm::cantFail(db->getOrCreateTask(task));
+  int64_t d = llvm::cantFail(db->getOrCreateDevice({0, "fp", "cpu", "{}"}));
+  std::vector<std::string> errors;
+  auto onError = [&](llvm::Error e) { errors.push_back(llvm::toString(std::move(e))); };
+  auto strategy = llvm::cantFail(createSearchStrategy("random"));
+  SyntheticMeasurer first;
+  TuningHistory none;
+  DatabaseCommitter committer(*db, t, d, onError);
+  MeasureCallback *cbs[] = {&committer};
+  TuningOptions o;
+  o.trials = 6;
+  o.seed = 3;
+  TuningProgress p = runTuningLoop(space, *strategy, first, none, cbs, o);
+  EXPECT_TRUE(errors.empty());
+  std::vector<MeasureRecord> records = llvm::cantFail(db->getRecords(t, d));
+  ASSERT_EQ(records.size(), first.calls.size());
+  for (size_t i = 0; i < records.size(); ++i) {
+    EXPECT_EQ(records[i].config, space.formatConfig(first.calls[i]));
+    EXPECT_EQ(records[i].generator, getGeneratorString());
+  }
+  EXPECT_EQ(llvm::cantFail(db->getBest(t, d))->timeMs, p.bestMs);
+
+  // Resume: the records are the history, counted and never measured again.
+  TuningHistory history;
+  for (const MeasureRecord &r : records) {
+    Config c = llvm::cantFail(space.parseConfig(r.config));
+    history.configs.push_back(c);
+    history.records.push_back(r);
+    history.measured.insert(c);
+  }
+  SyntheticMeasurer second;
+  o.trials = 10;
+  runTuningLoop(space, *strategy, second, history, cbs, o);
+  EXPECT_EQ(second.calls.size(), 4u);
+  for (const Config &c : second.calls)
+    EXPECT_FALSE(std::count(first.calls.begin(), first.calls.end(), c));
+  EXPECT_EQ(llvm::cantFail(db->getRecords(t, d)).size(), 10u);
+  EXPECT_TRUE(errors.empty());
+}
+
+TEST(DatabaseCommitter, CommitFailuresReachTheHandlerAndTuningGoesOn) {
+  SearchSpace space = smallSpace();
+  std::unique_ptr<Database> db = createMemoryDatabase();
+  int64_t d = llvm::cantFail(db->getOrCreateDevice({0, "fp", "cpu", "{}"}));
+  std::vector<std::string> errors;
+  // No task 7: every commit fails (the file's foreign key).
+  DatabaseCommitter committer(*db, 7, d, [&](llvm::Error e) {
+    errors.push_back(llvm::toString(std::move(e)));
+  });
+  MeasureCallback *cbs[] = {&committer};
+  auto strategy = llvm::cantFail(createSearchStrategy("random"));
+  SyntheticMeasurer m;
+  TuningHistory history;
+  TuningOptions o;
+  o.trials = 3;
+  TuningProgress p = runTuningLoop(space, *strategy, m, history, cbs, o);
+  EXPECT_EQ(p.trialsDone, 3);
+  ASSERT_EQ(errors.size(), 3u);
+  EXPECT_EQ(errors[0], "database: FOREIGN KEY constraint failed");
+  EXPECT_TRUE(llvm::cantFail(db->getRecords(7)).empty());
 }
 
 TEST(SeededSearch, MeasuresSeedsFirstOnceAndThenTheWrappedStrategy) {

@@ -1,9 +1,9 @@
-//===- Database.h - The SQLite tuning database ------------------*- C++ -*-===//
+//===- Database.h - The tuning database interface ---------------*- C++ -*-===//
 //
 // Every measurement is committed as soon as it finishes, so a killed tuner
-// loses at most the candidate in flight. The schema is versioned and
-// migrated in place; a file that is not a dltune database is refused
-// untouched. Format: docs/database.md.
+// loses at most the candidate in flight. The interface and its records;
+// the SQLite file is SqliteDatabase.h, the in-memory store
+// MemoryDatabase.cpp. Format: docs/database.md.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLTUNE_TUNING_DATABASE_DATABASE_H
@@ -19,8 +19,6 @@
 #include <optional>
 #include <string>
 #include <vector>
-
-struct sqlite3;
 
 namespace mlir::dltune {
 
@@ -71,105 +69,115 @@ enum class ClaimOutcome {
   Taken,    // another owner holds an unexpired claim: it is being measured
 };
 
+/// The tuning database: what the tuner, the `dltune db` commands and
+/// transfer learning read and write (MetaSchedule's `Database`). Two
+/// implementations keep one contract (docs/database.md): the SQLite file
+/// (`open`, SqliteDatabase.h) and a store in this process's memory
+/// (`createMemoryDatabase`). Ids start at 1 in creation order; lists come
+/// in id order; a (task, device, config) has at most one record.
 class Database {
 public:
+  /// The version of the record format (tables and their meaning) the
+  /// database holds once open: SQLite's `user_version`.
   static constexpr int kSchemaVersion = 4;
-  /// How long a writer waits for another process's lock before the
-  /// statement fails (and the run stops with an error).
-  static constexpr int kBusyTimeoutMs = 60000;
 
-  ~Database();
-  /// Opens (creating when `create`) and migrates to kSchemaVersion. Fails
-  /// without writing on a file that is not SQLite, is another program's
-  /// SQLite database, comes from a newer dltune or has a damaged version,
-  /// and on paths that would keep nothing (empty, ":memory:", "file:"
-  /// URIs). Creation and migration are one IMMEDIATE transaction, so
-  /// processes opening one new file at once create the schema once.
+  virtual ~Database();
+
+  /// Opens the SQLite file `path` (creating it when `create`) and migrates
+  /// it to kSchemaVersion. Fails without writing on a file that is not
+  /// SQLite, is another program's SQLite database, comes from a newer
+  /// dltune or has a damaged version, and on paths that would keep nothing
+  /// (empty, ":memory:", "file:" URIs). Creation and migration are one
+  /// IMMEDIATE transaction, so processes opening one new file at once
+  /// create the schema once.
   static llvm::Expected<std::unique_ptr<Database>> open(const std::string &path,
                                                         bool create = true);
 
-  /// A database that lives in this process's memory only (tests, fuzzers):
-  /// the one way to get one; `open` refuses ":memory:" from users.
+  /// An SQLite database that lives in this process's memory only (tests,
+  /// fuzzers): the one way to get one; `open` refuses ":memory:" from users.
   static llvm::Expected<std::unique_ptr<Database>> openInMemory();
 
   /// Why `path` cannot hold a database (empty, in memory, a URI, a
   /// directory), before anything is opened.
   static llvm::Error checkPath(const std::string &path);
 
-  int getSchemaVersion() const { return schemaVersion; }
+  /// The format version of what this database holds (kSchemaVersion once
+  /// open: older files are migrated by `open`).
+  virtual int getSchemaVersion() const = 0;
 
-  llvm::Expected<int64_t> getOrCreateTask(const TaskRecord &task);
-  llvm::Expected<std::optional<TaskRecord>> findTask(const std::string &hash);
-  llvm::Expected<std::vector<TaskRecord>> listTasks();
+  /// The id of the task with `task.hash`, created when new (an existing
+  /// task keeps its fields).
+  virtual llvm::Expected<int64_t> getOrCreateTask(const TaskRecord &task) = 0;
+  virtual llvm::Expected<std::optional<TaskRecord>> findTask(const std::string &hash) = 0;
+  virtual llvm::Expected<std::vector<TaskRecord>> listTasks() = 0;
 
-  llvm::Expected<int64_t> getOrCreateDevice(const DeviceRecord &device);
-  llvm::Expected<std::vector<DeviceRecord>> listDevices();
+  /// The id of the device with `device.fingerprint`, created when new.
+  virtual llvm::Expected<int64_t> getOrCreateDevice(const DeviceRecord &device) = 0;
+  virtual llvm::Expected<std::vector<DeviceRecord>> listDevices() = 0;
 
   /// Commits one record (its own transaction). A record for a config the
   /// (task, device) pair already has is ignored: the first one stands.
-  /// Returns whether it was inserted.
-  llvm::Expected<bool> commitRecord(int64_t taskId, int64_t deviceId,
-                                    const MeasureRecord &record);
+  /// Returns whether it was inserted; an unknown task or device is an error.
+  virtual llvm::Expected<bool> commitRecord(int64_t taskId, int64_t deviceId,
+                                            const MeasureRecord &record) = 0;
   /// All records of a task, on one device or (deviceId 0) on all.
-  llvm::Expected<std::vector<MeasureRecord>> getRecords(int64_t taskId,
-                                                        int64_t deviceId = 0);
+  virtual llvm::Expected<std::vector<MeasureRecord>> getRecords(int64_t taskId,
+                                                                int64_t deviceId = 0) = 0;
   /// The best configuration of a task on a device (or any device): the
   /// fastest of its latest confirmation if it has one, else the fastest ok
   /// record that is neither noisy nor cut off (those never win unconfirmed).
   /// A confirmed best carries the confirmed median and spread.
-  llvm::Expected<std::optional<MeasureRecord>> getBest(int64_t taskId,
-                                                       int64_t deviceId = 0);
+  virtual llvm::Expected<std::optional<MeasureRecord>> getBest(int64_t taskId,
+                                                               int64_t deviceId = 0) = 0;
 
   /// Commits the candidates of one confirmation run (one transaction).
-  llvm::Error commitConfirmations(int64_t taskId, int64_t deviceId,
-                                  const std::vector<Confirmation> &confirmations);
+  virtual llvm::Error commitConfirmations(int64_t taskId, int64_t deviceId,
+                                          const std::vector<Confirmation> &confirmations) = 0;
   /// The candidates of the latest confirmation run, fastest first.
-  llvm::Expected<std::vector<Confirmation>> getLatestConfirmations(int64_t taskId,
-                                                                  int64_t deviceId);
+  virtual llvm::Expected<std::vector<Confirmation>>
+  getLatestConfirmations(int64_t taskId, int64_t deviceId) = 0;
 
   /// Moves the records `filter` selects (and the confirmations of their
   /// tasks) into `replaced_records` with `reason`, so they can be measured
   /// again; nothing is deleted. Returns how many records moved.
-  llvm::Expected<int64_t> forget(const ForgetFilter &filter, const std::string &reason);
+  virtual llvm::Expected<int64_t> forget(const ForgetFilter &filter,
+                                         const std::string &reason) = 0;
   /// Records moved out by `forget`, oldest first.
-  llvm::Expected<std::vector<MeasureRecord>> getReplacedRecords(int64_t taskId);
+  virtual llvm::Expected<std::vector<MeasureRecord>> getReplacedRecords(int64_t taskId) = 0;
 
   /// Untuned (reference) time of a task on a device.
-  llvm::Error setBaseline(int64_t taskId, int64_t deviceId, double untunedMs);
-  llvm::Expected<std::optional<double>> getBaseline(int64_t taskId, int64_t deviceId);
+  virtual llvm::Error setBaseline(int64_t taskId, int64_t deviceId, double untunedMs) = 0;
+  virtual llvm::Expected<std::optional<double>> getBaseline(int64_t taskId,
+                                                            int64_t deviceId) = 0;
 
   /// Claims `configs` of a task on a device for `owner` for `leaseSeconds`
   /// (one transaction): processes sharing the database split the work
   /// instead of measuring the same configurations. An expired claim (its
   /// owner was killed) is taken over.
-  llvm::Expected<std::vector<ClaimOutcome>> claim(int64_t taskId, int64_t deviceId,
-                                                  const std::vector<std::string> &configs,
-                                                  const std::string &owner,
-                                                  double leaseSeconds);
+  virtual llvm::Expected<std::vector<ClaimOutcome>>
+  claim(int64_t taskId, int64_t deviceId, const std::vector<std::string> &configs,
+        const std::string &owner, double leaseSeconds) = 0;
   /// Drops every claim of `owner` (its run is over).
-  llvm::Error releaseClaims(const std::string &owner);
+  virtual llvm::Error releaseClaims(const std::string &owner) = 0;
 
-  /// Caps the file at `bytes` (PRAGMA max_page_count): writes past it fail
-  /// as on a full disk. A quota; tests use it to simulate a full disk.
-  llvm::Error limitFileSize(int64_t bytes);
+  /// Runs `fn` inside one transaction (bulk imports): an error from `fn`
+  /// undoes everything it wrote. Nested calls join the outer transaction.
+  virtual llvm::Error transaction(const std::function<llvm::Error()> &fn) = 0;
 
-  /// Runs `fn` inside one transaction (bulk imports); nested calls join the
-  /// outer transaction.
-  llvm::Error transaction(const std::function<llvm::Error()> &fn);
+protected:
+  /// What getBest returns for the fastest candidate `c` of the latest
+  /// confirmation: its first stored record (or an empty one) with the
+  /// confirmed figures.
+  static MeasureRecord makeConfirmedBest(MeasureRecord stored, const Confirmation &c);
 
-private:
   Database() = default;
-  static llvm::Expected<std::unique_ptr<Database>> openChecked(const std::string &path,
-                                                               bool create);
-  llvm::Error exec(const char *sql);
-  /// Creates or upgrades the schema; runs inside open's transaction.
-  llvm::Error migrate();
-  /// The id column of the one row `sql` selects for `key`.
-  llvm::Expected<int64_t> selectId(const char *sql, const std::string &key);
-  sqlite3 *db = nullptr;
-  int schemaVersion = 0;
-  int transactionDepth = 0;
+  Database(const Database &) = delete;
+  Database &operator=(const Database &) = delete;
 };
+
+/// A database in this process's memory (the contract of `Database` without
+/// a file): what the tuner's unit tests run against.
+std::unique_ptr<Database> createMemoryDatabase();
 
 } // namespace mlir::dltune
 

@@ -1,0 +1,555 @@
+//===- DatabaseContractTest.cpp - What every Database implementation does -===//
+//
+// One suite over every implementation of `Database` (the SQLite file, the
+// in-memory SQLite of tests and fuzzers, and createMemoryDatabase), so they
+// cannot drift: ids, order, first-record-stands, best records,
+// confirmations, forget into replaced records, baselines, claims with
+// expiry and transactions. What only the file does (migration, foreign
+// files, full disks, locks) is DatabaseTest.cpp and DatabaseSafetyTest.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dltune/Tuning/Database/Database.h"
+#include "dltune/Tuning/Transfer/DatabaseHistory.h"
+
+#include "DatabaseTestSupport.h"
+
+#include "gtest/gtest.h"
+
+#include <algorithm>
+#include <functional>
+
+using namespace mlir::dltune;
+
+using namespace mlir::dltune::testing;
+
+namespace {
+struct Implementation {
+  const char *name;
+  /// The database of one test; file-backed ones keep it at `path`.
+  std::function<llvm::Expected<std::unique_ptr<Database>>(const std::string &path)> open;
+  /// Whether opening `path` again reaches the same records (another process).
+  bool sharedByPath;
+};
+
+void PrintTo(const Implementation &implementation, std::ostream *os) {
+  *os << implementation.name;
+}
+
+class DatabaseContract : public ::testing::TestWithParam<Implementation> {
+protected:
+  void SetUp() override {
+    std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::replace(name.begin(), name.end(), '/', '_');
+    path = tempPath("contract_" + name);
+    llvm::Expected<std::unique_ptr<Database>> opened = GetParam().open(path);
+    ASSERT_TRUE(static_cast<bool>(opened)) << llvm::toString(opened.takeError());
+    db = std::move(*opened);
+  }
+
+  /// A second handle on the same records: another connection to the file
+  /// where there is one, else the database itself.
+  Database &sharer() {
+    if (!GetParam().sharedByPath)
+      return *db;
+    if (!second)
+      second = llvm::cantFail(GetParam().open(path));
+    return *second;
+  }
+
+  std::string path;
+  std::unique_ptr<Database> db, second;
+};
+
+/// `best` is the confirmed figures of `c`.
+void expectConfirmedBest(const std::optional<MeasureRecord> &best, const Confirmation &c) {
+  ASSERT_TRUE(best.has_value());
+  EXPECT_EQ(best->config, c.config);
+  EXPECT_TRUE(best->confirmed);
+  EXPECT_EQ(best->timeMs, c.medianMs);
+  EXPECT_EQ(best->minMs, c.minMs);
+  EXPECT_EQ(best->maxMs, c.maxMs);
+  EXPECT_EQ(best->repeats, c.rounds);
+}
+
+MeasureRecord failure(const std::string &config, MeasureStatus status,
+                      const std::string &error) {
+  MeasureRecord r;
+  r.config = config;
+  r.status = status;
+  r.error = error;
+  return r;
+}
+} // namespace
+
+INSTANTIATE_TEST_SUITE_P(
+    Implementations, DatabaseContract,
+    ::testing::Values(
+        Implementation{"Sqlite", [](const std::string &path) { return Database::open(path); },
+                       true},
+        Implementation{"SqliteInMemory",
+                       [](const std::string &) { return Database::openInMemory(); }, false},
+        Implementation{"Memory",
+                       [](const std::string &)
+                           -> llvm::Expected<std::unique_ptr<Database>> {
+                         return createMemoryDatabase();
+                       },
+                       false}),
+    [](const ::testing::TestParamInfo<Implementation> &info) { return info.param.name; });
+
+TEST_P(DatabaseContract, FirstRecordStands) {
+  EXPECT_EQ(db->getSchemaVersion(), Database::kSchemaVersion);
+  writeBasicRecords(*db);
+  checkBasicRecords(*db);
+}
+
+TEST_P(DatabaseContract, IdsFollowCreationAndTasksKeepTheirFirstFields) {
+  EXPECT_TRUE(llvm::cantFail(db->listTasks()).empty());
+  EXPECT_EQ(llvm::cantFail(db->getOrCreateTask(task("t1"))), 1);
+  TaskRecord second = task("t2");
+  second.id = 77; // ignored: the database gives the id
+  second.source = "autotvm";
+  EXPECT_EQ(llvm::cantFail(db->getOrCreateTask(second)), 2);
+  TaskRecord again = task("t1");
+  again.opKind = "linalg.conv";
+  EXPECT_EQ(llvm::cantFail(db->getOrCreateTask(again)), 1);
+  auto tasks = llvm::cantFail(db->listTasks());
+  ASSERT_EQ(tasks.size(), 2u);
+  EXPECT_EQ(tasks[0].id, 1);
+  EXPECT_EQ(tasks[0].opKind, "linalg.matmul");
+  EXPECT_EQ(tasks[1].id, 2);
+  EXPECT_EQ(tasks[1].source, "autotvm");
+  auto found = llvm::cantFail(db->findTask("t2"));
+  ASSERT_TRUE(found.has_value());
+  EXPECT_EQ(found->id, 2);
+  EXPECT_EQ(found->shapes, "8x8;8x8;8x8");
+  EXPECT_FALSE(llvm::cantFail(db->findTask("none")).has_value());
+
+  EXPECT_EQ(llvm::cantFail(db->getOrCreateDevice({0, "fpA", "cpu", "{\"a\":1}"})), 1);
+  EXPECT_EQ(llvm::cantFail(db->getOrCreateDevice({0, "fpB", "gpu", "{}"})), 2);
+  EXPECT_EQ(llvm::cantFail(db->getOrCreateDevice({0, "fpA", "other", "{}"})), 1);
+  auto devices = llvm::cantFail(db->listDevices());
+  ASSERT_EQ(devices.size(), 2u);
+  EXPECT_EQ(devices[0].name, "cpu");
+  EXPECT_EQ(devices[0].json, "{\"a\":1}");
+  EXPECT_EQ(devices[1].fingerprint, "fpB");
+}
+
+TEST_P(DatabaseContract, UnknownTasksAndDevicesAreErrors) {
+  int64_t t = llvm::cantFail(db->getOrCreateTask(task("t")));
+  int64_t d = llvm::cantFail(db->getOrCreateDevice(testDevice()));
+  auto expectError = [](llvm::Error e) {
+    EXPECT_TRUE(static_cast<bool>(e));
+    llvm::consumeError(std::move(e));
+  };
+  expectError(db->commitRecord(t + 1, d, okRecord("a=1", 1.0)).takeError());
+  expectError(db->commitRecord(t, d + 1, okRecord("a=1", 1.0)).takeError());
+  expectError(db->setBaseline(t, d + 1, 1.0));
+  expectError(db->commitConfirmations(t + 1, d, {{"a=1", 3, 1.0, 1.0, 1.0, "g", 0}}));
+  expectError(db->claim(t + 1, d, {"a=1"}, "A", 600).takeError());
+  // Nothing of the failed calls stays; reading what does not exist is no error.
+  EXPECT_TRUE(llvm::cantFail(db->getRecords(t)).empty());
+  EXPECT_TRUE(llvm::cantFail(db->getRecords(t + 1)).empty());
+  EXPECT_FALSE(llvm::cantFail(db->getBest(t + 1)).has_value());
+  EXPECT_FALSE(llvm::cantFail(db->getBaseline(t, d + 1)).has_value());
+  EXPECT_TRUE(llvm::cantFail(db->getLatestConfirmations(t + 1, d)).empty());
+}
+
+TEST_P(DatabaseContract, RecordsReadBackAsStored) {
+  int64_t t = llvm::cantFail(db->getOrCreateTask(task("t")));
+  int64_t d = llvm::cantFail(db->getOrCreateDevice(testDevice()));
+  MeasureRecord r = okRecord("a=1", 2.0);
+  r.stddevMs = 0.125;
+  r.noisy = true;
+  r.buildSeconds = 1.5;
+  r.runSeconds = 0.25;
+  r.source = "replay";
+  r.createdAt = 1234.5;
+  r.generator = "g1";
+  r.energyJ = NAN;   // no figure: stored as none
+  r.anchorMs = 3.0;  // anchored timing is not stored
+  r.confirmed = true; // only getBest says so
+  llvm::cantFail(db->commitRecord(t, d, r));
+  MeasureRecord late = failure("a=2", MeasureStatus::CompileTimeout, "");
+  llvm::cantFail(db->commitRecord(t, d, late));
+  auto back = llvm::cantFail(db->getRecords(t, d));
+  ASSERT_EQ(back.size(), 2u);
+  EXPECT_EQ(back[0].config, "a=1");
+  EXPECT_EQ(back[0].status, MeasureStatus::Ok);
+  EXPECT_EQ(back[0].timeMs, 2.0);
+  EXPECT_EQ(back[0].minMs, 1.8);
+  EXPECT_EQ(back[0].maxMs, 2.2);
+  EXPECT_EQ(back[0].stddevMs, 0.125);
+  EXPECT_EQ(back[0].repeats, 5);
+  EXPECT_TRUE(back[0].noisy);
+  EXPECT_FALSE(back[0].cutOff);
+  EXPECT_EQ(back[0].buildSeconds, 1.5);
+  EXPECT_EQ(back[0].runSeconds, 0.25);
+  EXPECT_EQ(back[0].source, "replay");
+  EXPECT_EQ(back[0].createdAt, 1234.5);
+  EXPECT_EQ(back[0].generator, "g1");
+  EXPECT_FALSE(back[0].energyJ.has_value());
+  EXPECT_TRUE(std::isnan(back[0].anchorMs));
+  EXPECT_FALSE(back[0].confirmed);
+  EXPECT_EQ(back[1].status, MeasureStatus::CompileTimeout);
+  EXPECT_TRUE(std::isnan(back[1].timeMs));
+  EXPECT_EQ(back[1].source, "measured");
+  EXPECT_GT(back[1].createdAt, 1e9); // stamped when committed
+  EXPECT_TRUE(llvm::cantFail(db->getRecords(t, d + 1)).empty());
+}
+
+TEST_P(DatabaseContract, RecordsComeInCommitOrderPerDevice) {
+  int64_t t = llvm::cantFail(db->getOrCreateTask(task("t")));
+  int64_t d1 = llvm::cantFail(db->getOrCreateDevice({0, "fp1", "cpu", "{}"}));
+  int64_t d2 = llvm::cantFail(db->getOrCreateDevice({0, "fp2", "cpu", "{}"}));
+  llvm::cantFail(db->commitRecord(t, d1, okRecord("c=3", 3.0)));
+  llvm::cantFail(db->commitRecord(t, d2, okRecord("c=3", 1.0))); // its own device
+  llvm::cantFail(db->commitRecord(t, d1, okRecord("c=1", 2.0)));
+  llvm::cantFail(db->commitRecord(t, d1, okRecord("c=2", 2.0)));
+  auto configs = [&](int64_t device) {
+    std::vector<std::string> out;
+    for (const MeasureRecord &r : llvm::cantFail(db->getRecords(t, device)))
+      out.push_back(r.config);
+    return out;
+  };
+  EXPECT_EQ(configs(d1), (std::vector<std::string>{"c=3", "c=1", "c=2"}));
+  EXPECT_EQ(configs(0), (std::vector<std::string>{"c=3", "c=3", "c=1", "c=2"}));
+  // Equal times: the first committed wins; any device: the fastest anywhere.
+  EXPECT_EQ(llvm::cantFail(db->getBest(t, d1))->config, "c=1");
+  EXPECT_EQ(llvm::cantFail(db->getBest(t, 0))->timeMs, 1.0);
+  // A forgotten and re-measured config comes after the others.
+  EXPECT_EQ(llvm::cantFail(db->forget({"t", "", 0, d1}, "again")), 3);
+  llvm::cantFail(db->commitRecord(t, d1, okRecord("c=2", 2.0)));
+  llvm::cantFail(db->commitRecord(t, d1, okRecord("c=3", 2.5)));
+  EXPECT_EQ(configs(d1), (std::vector<std::string>{"c=2", "c=3"}));
+  EXPECT_EQ(configs(d2), (std::vector<std::string>{"c=3"}));
+}
+
+TEST_P(DatabaseContract, LatestConfirmationRunPerDevice) {
+  int64_t t = llvm::cantFail(db->getOrCreateTask(task("t")));
+  int64_t d1 = llvm::cantFail(db->getOrCreateDevice({0, "fp1", "cpu", "{}"}));
+  int64_t d2 = llvm::cantFail(db->getOrCreateDevice({0, "fp2", "cpu", "{}"}));
+  MeasureRecord stored = okRecord("a=2", 5.0);
+  stored.generator = "g-record";
+  llvm::cantFail(db->commitRecord(t, d1, stored));
+  // Run at 100 on d1: an untimed candidate, two with one median.
+  llvm::cantFail(db->commitConfirmations(t, d1,
+                                         {{"a=1", 3, NAN, NAN, NAN, "g", 100},
+                                          {"a=2", 3, 2.0, 1.9, 2.1, "g", 100},
+                                          {"a=3", 3, 2.0, 1.8, 2.2, "g", 100},
+                                          {"a=4", 3, 1.0, 0.9, 1.1, "g", 50}}));
+  llvm::cantFail(db->commitConfirmations(t, d2, {{"b=1", 5, 7.0, 6.0, 8.0, "h", 200}}));
+  auto latest = llvm::cantFail(db->getLatestConfirmations(t, d1));
+  ASSERT_EQ(latest.size(), 2u);
+  EXPECT_EQ(latest[0].config, "a=2"); // equal medians: the first committed
+  EXPECT_EQ(latest[1].config, "a=3");
+  EXPECT_EQ(latest[0].rounds, 3);
+  EXPECT_EQ(latest[0].createdAt, 100);
+  EXPECT_EQ(latest[0].generator, "g");
+  auto any = llvm::cantFail(db->getLatestConfirmations(t, 0));
+  ASSERT_EQ(any.size(), 1u);
+  EXPECT_EQ(any[0].config, "b=1");
+  // The confirmed best keeps its stored record's other fields.
+  auto best = llvm::cantFail(db->getBest(t, d1));
+  expectConfirmedBest(best, latest[0]);
+  EXPECT_EQ(best->generator, "g-record");
+  EXPECT_EQ(best->source, "measured");
+  // A confirmed config without a record (any device): its figures alone.
+  best = llvm::cantFail(db->getBest(t, 0));
+  expectConfirmedBest(best, any[0]);
+  EXPECT_EQ(best->status, MeasureStatus::Ok);
+  EXPECT_EQ(best->source, "measured");
+  EXPECT_EQ(best->generator, "");
+}
+
+TEST_P(DatabaseContract, ForgetByDeviceAgeAndErrorText) {
+  int64_t t = llvm::cantFail(db->getOrCreateTask(task("t")));
+  int64_t u = llvm::cantFail(db->getOrCreateTask(task("u")));
+  int64_t d1 = llvm::cantFail(db->getOrCreateDevice({0, "fp1", "cpu", "{}"}));
+  int64_t d2 = llvm::cantFail(db->getOrCreateDevice({0, "fp2", "cpu", "{}"}));
+  MeasureRecord old = okRecord("a=1", 1.0);
+  old.createdAt = 1000; // long ago
+  llvm::cantFail(db->commitRecord(t, d1, old));
+  llvm::cantFail(db->commitRecord(t, d1, okRecord("a=2", 2.0)));
+  llvm::cantFail(
+      db->commitRecord(t, d2, failure("a=1", MeasureStatus::CompileError, "disk quota hit")));
+  llvm::cantFail(
+      db->commitRecord(u, d2, failure("a=1", MeasureStatus::CompileError, "bad width")));
+  llvm::cantFail(db->commitConfirmations(t, d1, {{"a=2", 3, 2.0, 2.0, 2.0, "g", 0}}));
+  llvm::cantFail(db->commitConfirmations(t, d2, {{"a=9", 3, 9.0, 9.0, 9.0, "g", 0}}));
+  // A task nobody has: nothing moves.
+  EXPECT_EQ(llvm::cantFail(db->forget({"nope", "", 0, 0}, "x")), 0);
+  // By age: the old record only; d1's confirmation goes, d2's stays.
+  EXPECT_EQ(llvm::cantFail(db->forget({"", "", 3600, 0}, "old")), 1);
+  EXPECT_TRUE(llvm::cantFail(db->getLatestConfirmations(t, d1)).empty());
+  EXPECT_EQ(llvm::cantFail(db->getLatestConfirmations(t, d2)).size(), 1u);
+  EXPECT_EQ(llvm::cantFail(db->getBest(t, d1))->config, "a=2");
+  // By error text, on one device: only the matching text moves.
+  ForgetFilter byText{"", "compile_error", 0, d2};
+  byText.errorContains = {"quota", "read-only"};
+  EXPECT_EQ(llvm::cantFail(db->forget(byText, "environment")), 1);
+  EXPECT_EQ(llvm::cantFail(db->getRecords(u)).size(), 1u);
+  // Replaced records are kept per task, oldest first, and can be measured again.
+  auto replaced = llvm::cantFail(db->getReplacedRecords(t));
+  ASSERT_EQ(replaced.size(), 2u);
+  EXPECT_EQ(replaced[0].createdAt, 1000);
+  EXPECT_EQ(replaced[1].error, "disk quota hit");
+  EXPECT_TRUE(llvm::cantFail(db->getReplacedRecords(u)).empty());
+  EXPECT_TRUE(llvm::cantFail(db->commitRecord(t, d2, okRecord("a=1", 4.0))));
+  // Forgetting it again keeps both replaced copies.
+  EXPECT_EQ(llvm::cantFail(db->forget({"t", "", 0, d2}, "again")), 1);
+  EXPECT_EQ(llvm::cantFail(db->getReplacedRecords(t)).size(), 3u);
+}
+
+TEST_P(DatabaseContract, BaselinesAreReplaced) {
+  int64_t t = llvm::cantFail(db->getOrCreateTask(task("t")));
+  int64_t d = llvm::cantFail(db->getOrCreateDevice(testDevice()));
+  EXPECT_FALSE(llvm::cantFail(db->getBaseline(t, d)).has_value());
+  llvm::cantFail(db->setBaseline(t, d, 40.0));
+  llvm::cantFail(db->setBaseline(t, d, 30.0));
+  EXPECT_EQ(llvm::cantFail(db->getBaseline(t, d)), std::optional<double>(30.0));
+}
+
+TEST_P(DatabaseContract, ClaimsAreDevicesOwnAndReleasedByOwner) {
+  int64_t t = llvm::cantFail(db->getOrCreateTask(task("t")));
+  int64_t d1 = llvm::cantFail(db->getOrCreateDevice({0, "fp1", "cpu", "{}"}));
+  int64_t d2 = llvm::cantFail(db->getOrCreateDevice({0, "fp2", "cpu", "{}"}));
+  using C = ClaimOutcome;
+  llvm::cantFail(db->commitRecord(t, d1, okRecord("x=1", 1.0)));
+  // Measured on another device is not measured here.
+  EXPECT_EQ(llvm::cantFail(db->claim(t, d2, {"x=1", "x=2", "x=2"}, "A", 600)),
+            (std::vector<C>{C::Claimed, C::Claimed, C::Claimed}));
+  EXPECT_EQ(llvm::cantFail(db->claim(t, d1, {"x=1", "x=2"}, "B", 600)),
+            (std::vector<C>{C::Measured, C::Claimed}));
+  llvm::cantFail(db->releaseClaims("nobody"));
+  EXPECT_EQ(llvm::cantFail(db->claim(t, d2, {"x=2"}, "B", 600)), (std::vector<C>{C::Taken}));
+  llvm::cantFail(db->releaseClaims("A"));
+  EXPECT_EQ(llvm::cantFail(db->claim(t, d2, {"x=2"}, "B", 600)), (std::vector<C>{C::Claimed}));
+  EXPECT_EQ(llvm::cantFail(db->claim(t, d1, {"x=2"}, "A", 600)), (std::vector<C>{C::Taken}));
+}
+
+TEST_P(DatabaseContract, TransactionsRollBackOnErrorAndNestedOnesJoin) {
+  int64_t t = llvm::cantFail(db->getOrCreateTask(task("t")));
+  int64_t d = llvm::cantFail(db->getOrCreateDevice(testDevice()));
+  llvm::cantFail(db->commitRecord(t, d, okRecord("a=0", 1.0)));
+  llvm::Error e = db->transaction([&]() -> llvm::Error {
+    EXPECT_EQ(llvm::cantFail(db->getOrCreateTask(task("new"))), 2);
+    EXPECT_TRUE(llvm::cantFail(db->commitRecord(t, d, okRecord("a=1", 0.5))));
+    llvm::cantFail(db->setBaseline(t, d, 9.0));
+    EXPECT_EQ(llvm::cantFail(db->claim(t, d, {"a=2"}, "A", 600)),
+              (std::vector<ClaimOutcome>{ClaimOutcome::Claimed}));
+    EXPECT_EQ(llvm::cantFail(db->forget({"t", "", 0, 0}, "inner")), 2);
+    // A nested transaction joins: its success commits nothing yet.
+    llvm::cantFail(db->transaction([&]() -> llvm::Error {
+      return llvm::Error::success();
+    }));
+    llvm::cantFail(db->commitConfirmations(t, d, {{"a=1", 3, 0.5, 0.5, 0.5, "g", 0}}));
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "import failed");
+  });
+  ASSERT_TRUE(static_cast<bool>(e));
+  EXPECT_EQ(llvm::toString(std::move(e)), "import failed");
+  // Everything inside is undone; what was committed before stays.
+  EXPECT_FALSE(llvm::cantFail(db->findTask("new")).has_value());
+  EXPECT_EQ(llvm::cantFail(db->listTasks()).size(), 1u);
+  auto records = llvm::cantFail(db->getRecords(t));
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0].config, "a=0");
+  EXPECT_TRUE(llvm::cantFail(db->getReplacedRecords(t)).empty());
+  EXPECT_FALSE(llvm::cantFail(db->getBaseline(t, d)).has_value());
+  EXPECT_TRUE(llvm::cantFail(db->getLatestConfirmations(t, d)).empty());
+  EXPECT_EQ(llvm::cantFail(db->claim(t, d, {"a=2"}, "B", 600)),
+            (std::vector<ClaimOutcome>{ClaimOutcome::Claimed}));
+  // The next task takes the id the undone one had.
+  EXPECT_EQ(llvm::cantFail(db->getOrCreateTask(task("later"))), 2);
+  // A transaction that succeeds keeps all of it.
+  llvm::cantFail(db->transaction([&]() -> llvm::Error {
+    llvm::Expected<bool> first = db->commitRecord(t, d, okRecord("a=3", 3.0));
+    if (!first)
+      return first.takeError();
+    return db->transaction([&]() -> llvm::Error {
+      llvm::Expected<bool> second = db->commitRecord(t, d, okRecord("a=4", 4.0));
+      return second ? llvm::Error::success() : second.takeError();
+    });
+  }));
+  EXPECT_EQ(llvm::cantFail(db->getRecords(t)).size(), 3u);
+}
+
+TEST_P(DatabaseContract, NoisyAndCutOffRecordsNeverWinUnconfirmed) {
+  int64_t t = llvm::cantFail(db->getOrCreateTask(task("t")));
+  int64_t d = llvm::cantFail(db->getOrCreateDevice(testDevice()));
+  MeasureRecord noisy = okRecord("a=1", 1.0);
+  noisy.noisy = true;
+  MeasureRecord cut = okRecord("a=2", 0.5);
+  cut.cutOff = true;
+  cut.repeats = 1;
+  llvm::cantFail(db->commitRecord(t, d, noisy));
+  llvm::cantFail(db->commitRecord(t, d, cut));
+  llvm::cantFail(db->commitRecord(t, d, okRecord("a=3", 2.0)));
+  auto best = llvm::cantFail(db->getBest(t, d));
+  ASSERT_TRUE(best.has_value());
+  EXPECT_EQ(best->config, "a=3");
+  EXPECT_FALSE(best->confirmed);
+  // A confirmation decides: its fastest candidate, with its own figures.
+  llvm::cantFail(db->commitConfirmations(
+      t, d, {{"a=3", 3, 2.1, 2.0, 2.2, "g", 0}, {"a=1", 3, 1.2, 1.1, 1.3, "g", 0}}));
+  best = llvm::cantFail(db->getBest(t, d));
+  expectConfirmedBest(best, {"a=1", 3, 1.2, 1.1, 1.3, "g", 0});
+  // Any device (0) sees the latest confirmation too.
+  EXPECT_EQ(llvm::cantFail(db->getBest(t, 0))->config, "a=1");
+  // A later confirmation run replaces the earlier one.
+  llvm::cantFail(db->commitConfirmations(t, d, {{"a=3", 4, 2.0, 1.9, 2.1, "g", 1e12}}));
+  EXPECT_EQ(llvm::cantFail(db->getBest(t, d))->config, "a=3");
+  EXPECT_EQ(llvm::cantFail(db->getLatestConfirmations(t, d)).size(), 1u);
+}
+
+TEST_P(DatabaseContract, ForgetMovesRecordsAsideAndKeepsThem) {
+  int64_t t1 = llvm::cantFail(db->getOrCreateTask(task("t1")));
+  int64_t t2 = llvm::cantFail(db->getOrCreateTask(task("t2")));
+  int64_t d = llvm::cantFail(db->getOrCreateDevice(testDevice()));
+  MeasureRecord crash;
+  crash.config = "a=9";
+  crash.status = MeasureStatus::RuntimeCrash;
+  crash.error = "segfault";
+  llvm::cantFail(db->commitRecord(t1, d, okRecord("a=1", 1.0)));
+  llvm::cantFail(db->commitRecord(t1, d, crash));
+  llvm::cantFail(db->commitRecord(t2, d, okRecord("a=1", 1.0)));
+  llvm::cantFail(db->commitConfirmations(t1, d, {{"a=1", 3, 1.0, 1.0, 1.0, "g", 0}}));
+  // By status: only the crash of t1 moves; its confirmation goes with it.
+  EXPECT_EQ(llvm::cantFail(db->forget({"", "runtime_crash", 0, 0}, "retry")), 1);
+  EXPECT_EQ(llvm::cantFail(db->getRecords(t1)).size(), 1u);
+  EXPECT_TRUE(llvm::cantFail(db->getLatestConfirmations(t1, d)).empty());
+  auto replaced = llvm::cantFail(db->getReplacedRecords(t1));
+  ASSERT_EQ(replaced.size(), 1u);
+  EXPECT_EQ(replaced[0].config, "a=9");
+  EXPECT_EQ(replaced[0].error, "segfault");
+  // The config can be measured again now.
+  MeasureRecord again = okRecord("a=9", 0.5);
+  EXPECT_TRUE(llvm::cantFail(db->commitRecord(t1, d, again)));
+  // By task: t2 only.
+  EXPECT_EQ(llvm::cantFail(db->forget({"t2", "", 0, 0}, "remeasure")), 1);
+  EXPECT_TRUE(llvm::cantFail(db->getRecords(t2)).empty());
+  EXPECT_EQ(llvm::cantFail(db->getRecords(t1)).size(), 2u);
+  // By age: nothing is older than a day.
+  EXPECT_EQ(llvm::cantFail(db->forget({"", "", 86400, 0}, "old")), 0);
+}
+
+TEST_P(DatabaseContract, RecordsCarryTheirGenerator) {
+  int64_t t = llvm::cantFail(db->getOrCreateTask(task("t")));
+  int64_t d = llvm::cantFail(db->getOrCreateDevice(testDevice()));
+  MeasureRecord r = okRecord("a=1", 1.0);
+  r.generator = "dltune 9; LLVM 99; schedules 9";
+  r.cutOff = true;
+  GpuKernelResources k;
+  k.kernel = "main_kernel";
+  k.registers = 40;
+  k.sharedBytes = 8192;
+  r.gpuResources = {k};
+  llvm::cantFail(db->commitRecord(t, d, r));
+  auto back = llvm::cantFail(db->getRecords(t));
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_EQ(back[0].generator, r.generator);
+  EXPECT_TRUE(back[0].cutOff);
+  ASSERT_EQ(back[0].gpuResources.size(), 1u);
+  EXPECT_EQ(back[0].gpuResources[0].kernel, "main_kernel");
+  EXPECT_EQ(back[0].gpuResources[0].registers, 40);
+  EXPECT_EQ(back[0].gpuResources[0].sharedBytes, 8192);
+}
+
+TEST_P(DatabaseContract, SimilarTasksBecomeTransferSourcesInTheirOwnSpace) {
+  SearchSpace space = llvm::cantFail(SearchSpace::create({{"a", {1, 2, 4}}, {"b", {1, 2}}}, {}, {}));
+  auto make = [&](const std::string &hash, const std::string &kind, const std::string &target) {
+    TaskRecord t = task(hash);
+    t.opKind = kind;
+    t.target = target;
+    t.space = space.getCanonicalString();
+    t.id = llvm::cantFail(db->getOrCreateTask(t));
+    return t;
+  };
+  TaskRecord self = make("aa", "linalg.matmul 8x8", "cpu");
+  TaskRecord sibling = make("bb", "linalg.matmul + addf", "cpu");
+  TaskRecord other = make("cc", "linalg.conv_2d_nhwc_hwcf", "cpu");
+  TaskRecord gpu = make("dd", "linalg.matmul", "gpu");
+  TaskRecord few = make("ee", "linalg.matmul", "cpu");
+  int64_t d = llvm::cantFail(db->getOrCreateDevice({0, "fp1", "cpu", "{}"}));
+  const char *configs[] = {"a=1,b=1", "a=2,b=1", "a=4,b=1", "a=1,b=2", "a=2,b=2"};
+  for (const TaskRecord *t : {&self, &sibling, &other, &gpu})
+    for (int i = 0; i < 5; ++i)
+      llvm::cantFail(db->commitRecord(t->id, d, okRecord(configs[i], 1.0 + i)));
+  MeasureRecord crash;
+  crash.config = "a=4,b=2";
+  crash.status = MeasureStatus::RuntimeCrash;
+  llvm::cantFail(db->commitRecord(sibling.id, d, crash));
+  MeasureRecord foreign = okRecord("a=3,b=1", 0.5); // not in the space: skipped
+  llvm::cantFail(db->commitRecord(sibling.id, d, foreign));
+  llvm::cantFail(db->commitRecord(few.id, d, okRecord("a=1,b=1", 1.0)));
+
+  EXPECT_EQ(getTaskOpName("linalg.matmul + addf 8x8"), "linalg.matmul");
+  std::vector<std::string> names;
+  auto sources = llvm::cantFail(loadSimilarTaskHistory(*db, self, 5, names));
+  // Only the sibling: not itself, not another op, not another target, not
+  // a task with fewer than 5 ok records.
+  ASSERT_EQ(sources.size(), 1u);
+  ASSERT_EQ(names.size(), 1u);
+  EXPECT_EQ(names[0].substr(0, 2), "bb");
+  EXPECT_EQ(sources[0].entries.size(), 6u); // 5 ok + the crash
+  EXPECT_EQ(sources[0].knobs.size(), 2u);
+  const RecordedMeasurement *m = sources[0].find({4, 1});
+  ASSERT_NE(m, nullptr);
+  EXPECT_DOUBLE_EQ(m->timeMs, 3.0);
+  const RecordedMeasurement *c = sources[0].find({4, 2});
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->status, MeasureStatus::RuntimeCrash);
+}
+TEST_P(DatabaseContract, ClaimsSplitTheWorkAndExpire) {
+  // Two handles on one store: another process's connection to the file.
+  Database *a = db.get();
+  Database *b = &sharer();
+  int64_t t = llvm::cantFail(a->getOrCreateTask(task("h")));
+  int64_t d = llvm::cantFail(a->getOrCreateDevice(testDevice()));
+  using C = ClaimOutcome;
+  EXPECT_EQ(llvm::cantFail(a->claim(t, d, {"x=1", "x=2"}, "A", 600)),
+            (std::vector<C>{C::Claimed, C::Claimed}));
+  EXPECT_EQ(llvm::cantFail(b->claim(t, d, {"x=1", "x=3"}, "B", 600)),
+            (std::vector<C>{C::Taken, C::Claimed}));
+  ASSERT_TRUE(llvm::cantFail(a->commitRecord(t, d, okRecord("x=2", 1.0))));
+  EXPECT_EQ(llvm::cantFail(b->claim(t, d, {"x=2"}, "B", 600)), (std::vector<C>{C::Measured}));
+  // Renewing one's own claim is fine; a released (or expired) claim is free.
+  EXPECT_EQ(llvm::cantFail(a->claim(t, d, {"x=1"}, "A", 600)), (std::vector<C>{C::Claimed}));
+  llvm::cantFail(a->releaseClaims("A"));
+  EXPECT_EQ(llvm::cantFail(b->claim(t, d, {"x=1"}, "B", -1)), (std::vector<C>{C::Claimed}));
+  EXPECT_EQ(llvm::cantFail(a->claim(t, d, {"x=1"}, "A", 600)), (std::vector<C>{C::Claimed}))
+      << "an expired claim (its owner was killed) is taken over";
+}
+
+TEST_P(DatabaseContract, NonPositiveTimesNeverWin) {
+  int64_t t = llvm::cantFail(db->getOrCreateTask(task("h")));
+  int64_t d = llvm::cantFail(db->getOrCreateDevice(testDevice()));
+  llvm::cantFail(db->commitRecord(t, d, okRecord("a=1", 0.0)));
+  llvm::cantFail(db->commitRecord(t, d, okRecord("a=2", 2.0)));
+  auto best = llvm::cantFail(db->getBest(t, d));
+  ASSERT_TRUE(best.has_value());
+  EXPECT_EQ(best->config, "a=2");
+}
+
+TEST_P(DatabaseContract, EnvironmentFailuresAreForgottenByTheirText) {
+  int64_t t = llvm::cantFail(db->getOrCreateTask(task("h")));
+  int64_t d = llvm::cantFail(db->getOrCreateDevice(testDevice()));
+  MeasureRecord full;
+  full.config = "a=1";
+  full.status = MeasureStatus::CompileError;
+  full.error = "linking the kernel failed\nNo space left on device: 3 MB free";
+  MeasureRecord own = full;
+  own.config = "a=2";
+  own.error = "invalid vector width";
+  llvm::cantFail(db->commitRecord(t, d, full));
+  llvm::cantFail(db->commitRecord(t, d, own));
+  EXPECT_TRUE(isEnvironmentFailure(full));
+  EXPECT_FALSE(isEnvironmentFailure(own));
+  ForgetFilter f{"h", "", 0, d};
+  f.errorContains = getEnvironmentFailureMarkers();
+  EXPECT_EQ(llvm::cantFail(db->forget(f, "environment")), 1);
+  auto left = llvm::cantFail(db->getRecords(t));
+  ASSERT_EQ(left.size(), 1u);
+  EXPECT_EQ(left[0].config, "a=2");
+}
+
