@@ -82,6 +82,33 @@ def DLTuneApply : Pass<"dltune-apply", "ModuleOp"> {
   ];
 }
 
+def DLTuneApproximateMath : Pass<"dltune-approximate-math"> {
+  let summary = "Replace math.exp and math.erf by polynomial approximations";
+  let description = [{
+    `math.erf` has no LLVM intrinsic, and libm's `erff` and `expf` take no
+    vectors: LLVM scalarizes a vector exponential into one `expf` call per
+    lane (a softmax's exponentials were 3% of an encoder's time in calls to
+    libm). This pass rewrites `math.exp` and `math.erf` (scalars and
+    vectors of f32) into upstream's polynomial approximations, plain
+    `arith`/`math.fma` code that vectorizes:
+
+    ```mlir
+    // before
+    %e = math.exp %x : vector<8xf32>
+    // after: range reduction, a polynomial and an exponent bit-cast
+    %k = math.floor ... : vector<8xf32>
+    %p = math.fma ... : vector<8xf32>
+    %e = arith.mulf ... : vector<8xf32>
+    ```
+
+    Other `math` ops are left alone (`--dltune-lower-cpu` turns what has an
+    LLVM intrinsic into it and the rest into libm calls). It runs on any
+    op; `--dltune-lower-cpu` runs it before bufferization.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def DLTuneStrip : Pass<"dltune-strip", "ModuleOp"> {
   let summary = "Remove all dltune attributes";
   let description = [{
@@ -91,6 +118,42 @@ def DLTuneStrip : Pass<"dltune-strip", "ModuleOp"> {
     loops it parallelized stays: it is part of the scheduled code, and
     `--dltune-lower-cpu` turns it into the OpenMP team size.
   }];
+}
+
+def DLTuneStridedCopyToLoops : Pass<"dltune-strided-copy-to-loops"> {
+  let summary = "Turn copies between strided memrefs into vector row loops";
+  let description = [{
+    A `memref.copy` between strided views (a pad's interior, a concat's
+    part, a packed panel) lowers to the runtime's element-by-element
+    `memrefCopy`, about 30x slower than a loop. This pass turns every copy
+    whose source or target has a non-identity layout into loops over the
+    outer dimensions that move each row with `vector.load` and
+    `vector.store`: as scalar loops LLVM does not vectorize them (it cannot
+    rule out that source and target overlap), and a panel copy of 8-float
+    rows 2 KB apart then cost more than the convolution reading it.
+
+    ```mlir
+    // before
+    memref.copy %s, %dst : memref<3x64x8xf32, strided<[32768, 512, 1], offset: 16>>
+                        to memref<3x64x8xf32>
+    // after
+    scf.for %i = %c0 to %c3 step %c1 {
+      scf.for %j = %c0 to %c64 step %c1 {
+        %row = vector.load %s[%i, %j, %c0] : memref<3x64x8xf32, strided<...>>, vector<8xf32>
+        vector.store %row, %dst[%i, %j, %c0] : memref<3x64x8xf32>, vector<8xf32>
+      }
+    }
+    ```
+
+    A row of 4 to 64 elements moves in one vector, a longer one in chunks
+    of 64, 32, 16 or 8 elements that divide it. Copies that cannot be
+    vectorized so (dynamic shapes, a non-unit innermost stride, rows of
+    fewer than 4 elements or that no chunk divides, sub-byte elements)
+    become a `linalg.copy`; copies between contiguous memrefs stay (they
+    become a `memcpy`). `--dltune-lower-cpu` runs it after bufferization.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def DLTuneFoldConstantPacks : Pass<"dltune-fold-constant-packs", "ModuleOp"> {
@@ -251,7 +314,31 @@ def DLTuneLowerCPU : Pass<"dltune-lower-cpu", "ModuleOp"> {
     One-shot bufferization with identity-layout function boundaries, removal
     of results that alias arguments, lowering of linalg, vector, scf (and
     `scf.parallel` to OpenMP when `openmp=true`) down to the LLVM dialect,
-    ready for the ExecutionEngine. Functions get `llvm.emit_c_interface`.
+    ready for the ExecutionEngine (a function that carries
+    `llvm.emit_c_interface`, as the kernels dltune builds do, also gets its
+    `_mlir_ciface_` wrapper).
+
+    It runs, in order: `--dltune-fold-constant-packs` (unless
+    `fold-constant-packs=false`), `--dltune-pad-in-place` (unless
+    `pad-in-place=false`), `--dltune-approximate-math`, bufferization with
+    buffer deallocation, `--dltune-strided-copy-to-loops`, linalg and vector
+    to loops, `--dltune-forall-to-openmp` (`scf-forall-to-parallel` with
+    `openmp=false`) and the conversions to LLVM. Transform scripts left in
+    the module are dropped first.
+
+    ```mlir
+    // before
+    func.func @add(%a: tensor<64xf32>, %b: tensor<64xf32>) -> tensor<64xf32> {
+      %e = tensor.empty() : tensor<64xf32>
+      %r = linalg.add ins(%a, %b : tensor<64xf32>, tensor<64xf32>)
+                      outs(%e : tensor<64xf32>) -> tensor<64xf32>
+      return %r : tensor<64xf32>
+    }
+    // after: memref descriptors, unpacked into pointers, offset, sizes and strides
+    llvm.func @malloc(i64) -> !llvm.ptr
+    llvm.func @add(%arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: i64, %arg3: i64, %arg4: i64,
+                   %arg5: !llvm.ptr, ...) -> !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+    ```
   }];
   let options = [
     Option<"openmp", "openmp", "bool", /*default=*/"true",
@@ -270,6 +357,28 @@ def DLTuneLowerGPU : Pass<"dltune-lower-gpu", "ModuleOp"> {
     NVVM and serializes them for `chip` (PTX with `format=isa`, cubin with
     `format=bin`, which needs `ptxas`); host code is lowered to the LLVM
     dialect and calls the `mgpu*` runtime functions.
+
+    The block-mapped `scf.forall` loops of each function become one
+    `gpu.launch` and the nested thread-mapped ones its threads (upstream's
+    `map_forall_to_blocks` and `map_nested_forall_to_threads` transform ops,
+    which the pass builds and applies itself); the block size is read off
+    the thread loops. Copies into workgroup memory become loops shared by
+    the block's threads, with barriers around them, and workgroup buffers
+    whose uses do not overlap share storage. Linalg ops left outside the
+    mapped loops become parallel loops mapped to the GPU, so no host code
+    touches device memory. With `format=bin` every kernel is assembled by
+    `ptxas -v`, and what it reports is attached to each `gpu.binary` as
+    `dltune.kernel_resources`.
+
+    ```mlir
+    // before
+    scf.forall (%bi) in (4) {
+      scf.forall (%ti, %tj) in (16, 64) { ... } {mapping = [#gpu.thread<y>, #gpu.thread<x>]}
+    } {mapping = [#gpu.block<x>]}
+    // after
+    gpu.launch_func @f_kernel::@f_kernel blocks in (%c4, %c1, %c1) threads in (%c64, %c16, %c1) ...
+    gpu.binary @f_kernel [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">, ...>]
+    ```
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",

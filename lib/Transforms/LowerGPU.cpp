@@ -1,0 +1,175 @@
+//===- LowerGPU.cpp - --dltune-lower-gpu ----------------------------------===//
+
+#include "LoweringPipeline.h"
+
+#include "dltune/Transforms/LowerGpu.h"
+#include "dltune/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/Pipelines/Passes.h"
+#include "mlir/Dialect/GPU/TransformOps/GPUTransformOps.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Transform/IR/TransformOps.h"
+#include "mlir/Dialect/Transform/IR/TransformTypes.h"
+#include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Transforms/Passes.h"
+
+namespace mlir::dltune {
+#define GEN_PASS_DEF_DLTUNELOWERGPU
+#include "dltune/Transforms/Passes.h.inc"
+} // namespace mlir::dltune
+
+using namespace mlir;
+using namespace mlir::dltune;
+
+/// The transform script that maps the block-mapped scf.forall loops of its
+/// payload to a gpu.launch and the nested thread-mapped ones to the launch's
+/// threads: a module with named sequences whose entry point (root handle
+/// consumed) runs the GPU extension's map_forall_to_blocks with
+/// generate_gpu_launch, then map_nested_forall_to_threads with
+/// `block_dims = blockDims` and `sync_after_distribute = sync`.
+static OwningOpRef<ModuleOp> buildGpuMappingScript(Location loc,
+                                                   ArrayRef<int64_t> blockDims,
+                                                   bool sync) {
+  MLIRContext *ctx = loc.getContext();
+  OpBuilder b(ctx);
+  OwningOpRef<ModuleOp> script = ModuleOp::create(loc);
+  (*script)->setAttr(transform::TransformDialect::kWithNamedSequenceAttrName,
+                     b.getUnitAttr());
+  b.setInsertionPointToEnd(script->getBody());
+  Type anyOp = transform::AnyOpType::get(ctx);
+  auto entry = transform::NamedSequenceOp::create(
+      b, loc, transform::TransformDialect::kTransformEntryPointSymbolName, anyOp,
+      TypeRange{}, [&](OpBuilder &body, Location at, BlockArgument root) {
+        Value launch = transform::MapForallToBlocks::create(
+            body, at, anyOp, root, /*grid_dims=*/DenseI64ArrayAttr(),
+            /*generate_gpu_launch=*/body.getUnitAttr());
+        transform::MapNestedForallToThreads::create(
+            body, at, anyOp, launch, body.getDenseI64ArrayAttr(blockDims),
+            body.getBoolAttr(sync), /*warp_size=*/IntegerAttr());
+        transform::YieldOp::create(body, at);
+      });
+  entry.setArgAttr(0, transform::TransformDialect::kArgConsumedAttrName, b.getUnitAttr());
+  return script;
+}
+
+/// Maps the block/thread-mapped scf.forall loops of every function to
+/// gpu.launch, with the block size read off the thread-level loops.
+static LogicalResult mapForallToGpu(ModuleOp module) {
+  SmallVector<func::FuncOp> funcs;
+  module.walk([&](func::FuncOp f) { funcs.push_back(f); });
+  for (func::FuncOp func : funcs) {
+    std::optional<SmallVector<int64_t, 3>> dims = getBlockDims(func);
+    if (!dims)
+      continue;
+    SmallVector<int64_t, 3> blockDims = *dims;
+    if (failed(prepareWorkgroupMemory(func)))
+      return failure();
+    // Barriers after every thread-mapped loop are needed only around
+    // workgroup memory; without it each thread touches its own tile alone.
+    bool sync = false;
+    func.walk([&](memref::AllocOp alloc) { sync |= isWorkgroupMemory(alloc.getType()); });
+    OwningOpRef<ModuleOp> schedule = buildGpuMappingScript(func.getLoc(), blockDims, sync);
+    if (failed(verify(*schedule)))
+      return func.emitError() << "internal error: GPU mapping script";
+    auto entry = transform::detail::findTransformEntryPoint(func, *schedule);
+    transform::TransformOptions options;
+    if (failed(transform::applyTransformNamedSequence(func, entry, *schedule,
+                                                      options)))
+      return func.emitError() << "could not map scf.forall loops to the GPU";
+    allocsToWorkgroupAttributions(func);
+  }
+  return success();
+}
+
+/// Linalg ops the schedule left behind: inside kernels they become plain
+/// loops (each thread runs its tile); outside (fills of outputs, untuned
+/// elementwise ops) they become parallel loops mapped to blocks and threads
+/// by upstream's greedy mapping, so that no host code touches device memory.
+static LogicalResult mapLeftoverLinalgOps(ModuleOp module) {
+  IRRewriter rewriter(module.getContext());
+  SmallVector<linalg::LinalgOp> inside, outside;
+  module.walk([&](linalg::LinalgOp op) {
+    (op->getParentOfType<gpu::LaunchOp>() ? inside : outside).push_back(op);
+  });
+  for (linalg::LinalgOp op : inside) {
+    rewriter.setInsertionPoint(op);
+    if (failed(linalg::linalgOpToLoops(rewriter, op)))
+      return op->emitOpError() << "could not be turned into loops inside a GPU kernel";
+    rewriter.eraseOp(op);
+  }
+  for (linalg::LinalgOp op : outside) {
+    rewriter.setInsertionPoint(op);
+    if (failed(linalg::linalgOpToParallelLoops(rewriter, op)))
+      return op->emitOpError() << "could not be mapped to the GPU";
+    rewriter.eraseOp(op);
+  }
+  return success();
+}
+
+namespace {
+struct LowerGPUPass : public dltune::impl::DLTuneLowerGPUBase<LowerGPUPass> {
+  using DLTuneLowerGPUBase::DLTuneLowerGPUBase;
+
+  /// Parallel loops left after the schedules (leftover linalg ops) become
+  /// GPU launches.
+  static void addLoopMapping(OpPassManager &pm) {
+    pm.addNestedPass<func::FuncOp>(createGpuMapParallelLoopsPass());
+    pm.addPass(createConvertParallelLoopToGpuPass());
+    pm.addPass(createLowerAffinePass());
+    pm.addPass(createCanonicalizerPass());
+  }
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    OpPassManager pm("builtin.module");
+    addBufferization(pm, /*deallocate=*/false);
+    addLoopMapping(pm);
+    gpu::GPUToNVVMPipelineOptions opts;
+    gpu::buildLowerToNVVMPassPipeline(pm, opts);
+    pm.getDependentDialects(registry);
+    registerScheduleExtensions(registry);
+    // The GPU mapping script is built in the pass: its dialect must be loaded.
+    registry.insert<gpu::GPUDialect, LLVM::LLVMDialect, func::FuncDialect,
+                    transform::TransformDialect>();
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (format != "isa" && format != "bin" && format != "fatbin") {
+      module.emitError() << "dltune-lower-gpu: format must be isa, bin or "
+                            "fatbin, got '"
+                         << format << "'";
+      return signalPassFailure();
+    }
+    OpPassManager bufferize("builtin.module");
+    addBufferization(bufferize, /*deallocate=*/false);
+    if (failed(runPipeline(bufferize, module)) || failed(mapForallToGpu(module)) ||
+        failed(mapLeftoverLinalgOps(module)))
+      return signalPassFailure();
+    OpPassManager mapLoops("builtin.module");
+    addLoopMapping(mapLoops);
+    if (failed(runPipeline(mapLoops, module)))
+      return signalPassFailure();
+    // Cubins: PTX from the pipeline, assembled by ptxas here so that its
+    // resource report is kept.
+    bool cubin = format == "bin";
+    OpPassManager lower("builtin.module");
+    gpu::GPUToNVVMPipelineOptions opts;
+    opts.cubinChip = chip;
+    // The default features are too old for chips after sm_90.
+    opts.cubinFeatures = features == "+ptx80" ? getPtxFeaturesForChip(chip) : features;
+    opts.cubinFormat = cubin ? std::string("isa") : std::string(format);
+    opts.optLevel = 3;
+    gpu::buildLowerToNVVMPassPipeline(lower, opts);
+    if (failed(runPipeline(lower, module)) ||
+        (cubin && failed(assembleWithPtxas(module, opts.optLevel))))
+      return signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,84 @@
+//===- LoweringPipeline.cpp - The pass lists of the lowering passes -------===//
+//
+// Built from pass constructors, not parsed from text: a pipeline string
+// needs every upstream pass in the global registry, which a downstream tool
+// that registers only dltune's passes does not have.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringPipeline.h"
+
+#include "dltune/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void mlir::dltune::addBufferization(OpPassManager &pm, bool deallocate) {
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion = bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.addPass(bufferization::createDropEquivalentBufferResultsPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createCanonicalizerPass());
+  // Every buffer bufferization allocates is freed after its last use (a
+  // model's intermediates, a fused kernel's per-tile buffers): without it
+  // each call leaked them, and the next call page-faulted fresh memory in
+  // (MobileNet-v2: 15,500 page faults, ~60 MB, per call). Not on the GPU
+  // path: its workgroup-memory buffers are not heap memory.
+  if (deallocate)
+    bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(createConvertBufferizationToMemRefPass());
+}
+
+void mlir::dltune::buildCpuLoweringPipeline(OpPassManager &pm, bool openmp,
+                                            bool foldConstantPacks, bool padInPlace) {
+  // Before anything folds or CSEs the packing loops' index arithmetic.
+  if (foldConstantPacks)
+    pm.addPass(createDLTuneFoldConstantPacks());
+  // Before CSE merges the producers' empty destinations.
+  if (padInPlace)
+    pm.addPass(createDLTunePadInPlace());
+  pm.addPass(createDLTuneApproximateMath());
+  addBufferization(pm, /*deallocate=*/true);
+  pm.addPass(createDLTuneStridedCopyToLoops());
+  pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addPass(createConvertVectorToSCFPass(VectorTransferToSCFOptions().enableFullUnroll()));
+  // dltune's own forall lowering gives each loop the team size its
+  // `threads` knob chose (num_threads), not the runtime's default.
+  if (openmp)
+    pm.addPass(createDLTuneForallToOpenMP());
+  else
+    pm.addPass(createForallToParallelLoopPass());
+  // Order matters: scf->openmp wraps bodies in memref.alloca_scope, which
+  // must become LLVM before scf->cf makes those bodies multi-block.
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  // What LLVM has no intrinsic for (erf, ...) becomes a libm call, which the
+  // JIT and the candidates' shared objects resolve against the process.
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  if (openmp)
+    pm.addPass(createConvertOpenMPToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}

@@ -1,0 +1,40 @@
+// RUN: dltune-opt %s --split-input-file --verify-diagnostics --dltune-lower-gpu="chip=sm_90 format=isa"
+
+// Block and thread loops are mapped by a transform script the pass builds:
+// two top-level block loops in one function are not one grid.
+// expected-error @+3 {{could not find a unique topLevel scf.forall}}
+// expected-note @+2 {{when applied to this payload op}}
+// expected-error @+1 {{could not map scf.forall loops to the GPU}}
+func.func @two_grids(%a: memref<64xf32>) {
+  %cst = arith.constant 1.0 : f32
+  scf.forall (%b) in (2) {
+    scf.forall (%t) in (32) {
+      memref.store %cst, %a[%t] : memref<64xf32>
+    } {mapping = [#gpu.thread<x>]}
+  } {mapping = [#gpu.block<x>]}
+  scf.forall (%b) in (2) {
+    scf.forall (%t) in (32) {
+      memref.store %cst, %a[%t] : memref<64xf32>
+    } {mapping = [#gpu.thread<x>]}
+  } {mapping = [#gpu.block<x>]}
+  return
+}
+
+// -----
+
+// The block's threads share a copy into workgroup memory by element index,
+// which needs the tile's static shape.
+func.func @dynamic_tile(%a: memref<64x64xf32>, %n: index) {
+  scf.forall (%bi) in (2) {
+    %tile = memref.alloc(%n) : memref<?x64xf32, #gpu.address_space<workgroup>>
+    %src = memref.subview %a[0, 0] [%n, 64] [1, 1] : memref<64x64xf32> to memref<?x64xf32, strided<[64, 1]>>
+    // expected-error @+1 {{'memref.copy' op copies into workgroup memory need a static shape}}
+    memref.copy %src, %tile : memref<?x64xf32, strided<[64, 1]>> to memref<?x64xf32, #gpu.address_space<workgroup>>
+    scf.forall (%ti) in (32) {
+      %c0 = arith.constant 0 : index
+      %v = memref.load %tile[%c0, %ti] : memref<?x64xf32, #gpu.address_space<workgroup>>
+      memref.store %v, %a[%bi, %ti] : memref<64x64xf32>
+    } {mapping = [#gpu.thread<x>]}
+  } {mapping = [#gpu.block<x>]}
+  return
+}
