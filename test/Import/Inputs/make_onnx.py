@@ -437,6 +437,15 @@ def build_invalid(kind, path):
         nodes = [helper.make_node("Relu", ["x"], ["y"], name="first"),
                  helper.make_node("Sigmoid", ["x"], ["y"], name="second")]
         graph = helper.make_graph(nodes, "g", [x], [y])
+    elif kind == "foreign-domain":
+        # An op type the table knows, but from another operator domain.
+        opset.append(helper.make_opsetid("com.microsoft", 1))
+        nodes = [helper.make_node("Relu", ["x"], ["y"], name="relu_ms", domain="com.microsoft")]
+        graph = helper.make_graph(nodes, "g", [x], [y])
+    elif kind == "no-outputs":
+        nodes = [helper.make_node("Relu", ["x"], [], name="relu_void"),
+                 helper.make_node("Relu", ["x"], ["y"], name="relu0")]
+        graph = helper.make_graph(nodes, "g", [x], [y])
     else:
         raise SystemExit(f"unknown invalid kind {kind}")
     model = helper.make_model(graph, opset_imports=opset)
