@@ -3,6 +3,7 @@
 #include "dltune/Dialect/DLTuneAttrs.h"
 #include "dltune/Transforms/EpilogueFusion.h"
 #include "dltune/Transforms/Passes.h"
+#include "dltune/Transforms/ScheduleBuilder.h"
 #include "dltune/Transforms/SchedulePlan.h"
 #include "dltune/Transforms/UpstreamSchedule.h"
 
@@ -12,7 +13,6 @@
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
 #include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/Parser/Parser.h"
 
 namespace mlir::dltune {
 #define GEN_PASS_DEF_DLTUNEAPPLY
@@ -67,28 +67,12 @@ buildGeneratedSchedule(linalg::LinalgOp op,
       fused = FusedEpilogue{getEpilogueLoopsInRoot(op, epilogue),
                             static_cast<bool>(getFusableFill(op))};
   std::string error;
-  FailureOr<std::string> body =
-      buildTransformScript(*plan, values, error, fused ? &*fused : nullptr);
-  if (failed(body))
+  FailureOr<OwningOpRef<ModuleOp>> module = buildScheduleModule(
+      op->getContext(), op->getLoc(), *plan, values,
+      ScheduleMarkers{kTargetMarker, kEpilogueMarker, kFillMarker}, error,
+      fused ? &*fused : nullptr);
+  if (failed(module))
     return op->emitOpError() << "dltune.config: " << error;
-  auto match = [](StringRef handle, StringRef marker) {
-    return "    " + handle.str() + " = transform.structured.match attributes{" +
-           marker.str() + "} in %root : (!transform.any_op) -> !transform.any_op\n";
-  };
-  std::string script =
-      "module attributes {transform.with_named_sequence} {\n"
-      "  transform.named_sequence @__transform_main(%root: !transform.any_op "
-      "{transform.readonly}) {\n" +
-      match("%op", kTargetMarker) +
-      (fused ? match("%epi", kEpilogueMarker) : std::string()) +
-      (fused && fused->fuseFill ? match("%fill", kFillMarker) : std::string()) + *body +
-      "    transform.yield\n  }\n}\n";
-  OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(script, ParserConfig(op->getContext()));
-  if (!module)
-    return op->emitOpError() << "internal error: generated schedule does not "
-                                "parse:\n"
-                             << script;
   return module;
 }
 

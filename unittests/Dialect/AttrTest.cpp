@@ -2,11 +2,15 @@
 
 #include "dltune/Dialect/DLTuneAttrs.h"
 #include "dltune/Transforms/Passes.h"
-#include "dltune/Transforms/SchedulePlan.h"
+#include "dltune/Transforms/ScheduleBuilder.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/TransformOps/LinalgTransformOps.h"
+#include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 
@@ -19,8 +23,12 @@ namespace {
 class DLTuneAttrTest : public ::testing::Test {
 protected:
   DLTuneAttrTest() {
+    DialectRegistry registry;
+    registerScheduleExtensions(registry);
+    ctx.appendDialectRegistry(registry);
     ctx.loadDialect<DLTuneDialect, func::FuncDialect, linalg::LinalgDialect,
-                    arith::ArithDialect, tensor::TensorDialect>();
+                    arith::ArithDialect, tensor::TensorDialect, transform::TransformDialect,
+                    gpu::GPUDialect, vector::VectorDialect>();
   }
   MLIRContext ctx;
 };
@@ -92,12 +100,21 @@ TEST_F(DLTuneAttrTest, MatmulPlanDefaultConfigIsValidAndTiled) {
   for (size_t i = 0; i < c->size(); ++i)
     values[plan->space.getKnobs()[i].name] = (*c)[i];
   std::string error;
-  FailureOr<std::string> script = buildTransformScript(*plan, values, error);
-  ASSERT_TRUE(succeeded(script)) << error;
-  EXPECT_NE(script->find("tile_using_forall"), std::string::npos);
-  EXPECT_NE(script->find("create_named_contraction"), std::string::npos);
+  ScheduleMarkers markers{"op", "epilogue", "fill"};
+  FailureOr<OwningOpRef<ModuleOp>> schedule = buildScheduleModule(
+      &ctx, UnknownLoc::get(&ctx), *plan, values, markers, error);
+  ASSERT_TRUE(succeeded(schedule)) << error;
+  int foralls = 0, namedContractions = 0;
+  schedule->get().walk([&](Operation *op) {
+    foralls += isa<transform::TileUsingForallOp>(op);
+    if (auto vectorize = dyn_cast<transform::VectorizeOp>(op))
+      namedContractions += vectorize.getCreateNamedContraction().value_or(false);
+  });
+  EXPECT_EQ(foralls, 1);
+  EXPECT_EQ(namedContractions, 1);
   values.erase("tile_k");
-  EXPECT_TRUE(failed(buildTransformScript(*plan, values, error)));
+  EXPECT_TRUE(failed(buildScheduleModule(&ctx, UnknownLoc::get(&ctx), *plan, values,
+                                         markers, error)));
   EXPECT_EQ(error, "configuration has no value for knob 'tile_k'");
 }
 

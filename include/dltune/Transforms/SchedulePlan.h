@@ -4,8 +4,8 @@
 // cache-level and register-level tile of each loop, which loop is split
 // across threads (CPU) or blocks (GPU), whether the op is decomposed or
 // contracted before vectorization. The default search space, the default
-// configuration and the transform script are all derived from the plan, so
-// the three cannot drift apart.
+// configuration and the schedule (ScheduleBuilder.h) are all derived from
+// the plan, so the three cannot drift apart.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLTUNE_TRANSFORMS_SCHEDULEPLAN_H
@@ -50,8 +50,8 @@ struct SchedulePlan {
   std::vector<std::vector<int>> operandLoops;
   std::vector<bool> isReduction;
   int64_t elementBytes = 4;
-  // Each operand's zero ("0.000000e+00 : f32"), the value pads are filled with.
-  std::vector<std::string> operandZeros;
+  // Each operand's zero (0.0 : f32), the value pads are filled with.
+  SmallVector<Attribute> operandZeros;
   // The search space with preferred values for the default config.
   SearchSpace space;
   std::map<std::string, int64_t> preferred;
@@ -89,23 +89,6 @@ FailureOr<SchedulePlan> buildSchedulePlan(linalg::LinalgOp op,
                                           ScheduleTarget target,
                                           int64_t maxThreads,
                                           std::string &whyNot);
-
-/// An elementwise consumer fused into the scheduled op's loops (CPU only).
-struct FusedEpilogue {
-  /// For each loop of the epilogue, the loop of the scheduled op it iterates.
-  SmallVector<int64_t> rootLoopOfDim;
-  /// The op's output is initialised by a fill (bound to `%fill`) fused too.
-  bool fuseFill = false;
-};
-
-/// The body of a transform named sequence that schedules the op bound to
-/// `%op` inside payload root `%root` according to `values` (knob name ->
-/// value), with `epilogue` (bound to `%epi`) fused into its loops when
-/// given. Fails when a knob the plan needs is missing.
-FailureOr<std::string>
-buildTransformScript(const SchedulePlan &plan,
-                     const std::map<std::string, int64_t> &values,
-                     std::string &error, const FusedEpilogue *epilogue = nullptr);
 
 } // namespace mlir::dltune
 
