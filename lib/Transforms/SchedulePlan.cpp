@@ -267,7 +267,7 @@ static FailureOr<SchedulePlan> buildCpuPlan(const std::string &kind, const OpLoo
     // The channel loop inside the register tile is unrolled by 4 where the
     // channel tile allows: one loop branch per 4 steps of reg_ow broadcasts
     // and reg_f / lanes filter loads (measured 1.03-1.3x on ResNet-18's
-    // 3x3 convs against no unrolling, bench/README.md, ninth session).
+    // 3x3 convs against no unrolling, 2026-11-23 at d506299).
     b.knob("unroll", {1, 2, 4}, 4);
     b.require("(tile_c / reg_c) % unroll == 0");
     // Filter packing (emitPackedRegisterTiles): unpacked, a register tile

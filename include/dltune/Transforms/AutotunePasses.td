@@ -45,9 +45,9 @@ def DLTuneAutotune : Pass<"dltune-autotune", "ModuleOp"> {
     implemented but has not run on a GPU yet.
 
     Options: the tuner options, declared once (`forEachTunerOption` in
-    include/dltune/Execution/ModuleTuner.h) and shared with `dltune tune`,
+    include/dltune/Execution/TunerOptions.h) and shared with `dltune tune`,
     which takes each as `--name value`. `dltune-opt --help` lists them with
-    their help and defaults; the README has the table. An unknown option or
+    their help and defaults; docs/tuner-options.md has the table. An unknown option or
     a malformed value is an error.
 
     With progress output (not `quiet`), model-based strategies end with a
