@@ -21,9 +21,9 @@ mlir::dltune::lookupScheduleSequence(ModuleOp module, FlatSymbolRefAttr name,
     return WalkResult::advance();
   });
   if (!found)
-    return user->emitOpError() << "dltune.schedule refers to " << name
-                               << ", which is not a transform.named_sequence "
-                                  "in this module";
+    return user->emitOpError() << "dltune.schedule refers to " << name << ", which is not a "
+                               << transform::NamedSequenceOp::getOperationName()
+                               << " in this module";
   return found;
 }
 
@@ -62,8 +62,8 @@ mlir::dltune::getUpstreamScheduleSpace(ModuleOp module, FlatSymbolRefAttr name,
   if (bad)
     return failure();
   if (knobs.empty())
-    return user->emitOpError() << "schedule " << name
-                               << " has no transform.tune.knob ops";
+    return user->emitOpError() << "schedule " << name << " has no "
+                               << transform::tune::KnobOp::getOperationName() << " ops";
   llvm::Expected<SearchSpace> space = SearchSpace::create(knobs, {}, {});
   if (!space)
     return user->emitOpError() << "schedule " << name << ": "
