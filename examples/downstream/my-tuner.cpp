@@ -77,8 +77,12 @@ int main(int argc, char **argv) {
     case Kind::Note:
     case Kind::Warning:
     case Kind::TaskFailed:
+    case Kind::CostModelFailed:
       llvm::outs() << "my-tuner: " << e.getLabel() << ": " << e.message << "\n";
       break;
+    case Kind::CostModelFitted:
+    case Kind::CostModelProposed:
+      break; // what a model-based strategy did with its model: counts only
     }
   };
   llvm::Expected<std::vector<dltune::TaskSummary>> tasks =

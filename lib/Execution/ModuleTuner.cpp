@@ -487,6 +487,9 @@ void tuneTasks(llvm::ArrayRef<PreparedTask *> group, TaskScheduler &scheduler,
   runModelTuning(modelTasks, scheduler, budget, &router);
   for (size_t i = 0; i < group.size(); ++i) {
     group[i]->model = std::move(modelTasks[i]);
+    // Its strategy was initialised with the address of the space it had in
+    // `modelTasks`: another slot must initialise it again.
+    group[i]->model.initialized = false;
     group[i]->newTrials =
         int64_t(group[i]->model.history.records.size()) - router.getStartTrials(i);
   }
