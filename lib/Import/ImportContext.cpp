@@ -89,9 +89,22 @@ std::optional<std::vector<int64_t>> onnx_import::broadcastShapes(ArrayRef<int64_
     int64_t db = k < rank - b.size() ? 1 : b[k - (rank - b.size())];
     if (da != db && da != 1 && db != 1)
       return std::nullopt;
-    out[k] = std::max(da, db);
+    out[k] = da == 1 ? db : da; // 1 and 0 broadcast to 0
   }
   return out;
+}
+
+int64_t onnx_import::broadcastIndex(ArrayRef<int64_t> out, ArrayRef<int64_t> in, int64_t k) {
+  int64_t index = 0, stride = 1;
+  for (size_t d = 0; d < in.size(); ++d) {
+    size_t od = out.size() - 1 - d, id = in.size() - 1 - d;
+    int64_t pos = k % out[od];
+    k /= out[od];
+    if (in[id] != 1)
+      index += pos * stride;
+    stride *= in[id];
+  }
+  return index;
 }
 
 //===----------------------------------------------------------------------===//
@@ -220,6 +233,26 @@ llvm::Expected<KnownTensor> ImportContext::readTensor(const onnx::TensorProto &t
     }
     return k;
   }
+  case onnx::TensorProto::BOOL: {
+    // One byte per element in raw data, else one int32 each (ONNX's
+    // encoding of bool); anything but 0 is true.
+    k.isFloat = false;
+    k.isBool = true;
+    llvm::Expected<bool> isRaw = rawCount(1);
+    if (!isRaw)
+      return isRaw.takeError();
+    k.i.resize(n);
+    if (*isRaw) {
+      for (int64_t j = 0; j < n; ++j)
+        k.i[j] = raw[j] != 0;
+    } else if (t.int32_data_size() == n) {
+      for (int64_t j = 0; j < n; ++j)
+        k.i[j] = t.int32_data(j) != 0;
+    } else {
+      return countMismatch(t.int32_data_size());
+    }
+    return k;
+  }
   default:
     return makeError("tensor '" + t.name() + "' has element type " +
                      onnx::TensorProto::DataType_Name(
@@ -275,8 +308,10 @@ Value ImportContext::materialize(const KnownTensor &t, Type elementType) {
       return arith::ConstantOp::create(b, DenseElementsAttr::get(type, vals));
     }
     SmallVector<APInt> vals;
+    // i1 holds 0 and 1: as a signed 1-bit value, 1 does not fit.
+    unsigned width = elementType.getIntOrFloatBitWidth();
     for (int64_t k = 0; k < n; ++k)
-      vals.push_back(APInt(elementType.getIntOrFloatBitWidth(), uint64_t(t.intAt(k)), true));
+      vals.push_back(APInt(width, uint64_t(t.intAt(k)), /*isSigned=*/width > 1));
     return arith::ConstantOp::create(b, DenseElementsAttr::get(type, vals));
   }
   std::vector<float> data(n);
@@ -300,7 +335,10 @@ llvm::Expected<Value> ImportContext::get(const std::string &name) {
   if (it != values.end())
     return it->second;
   if (const KnownTensor *k = known(name)) {
-    Value v = materialize(*k, k->isFloat ? Type(b.getF32Type()) : Type(b.getI64Type()));
+    Type elem = k->isFloat  ? Type(b.getF32Type())
+                : k->isBool ? Type(b.getI1Type())
+                            : Type(b.getI64Type());
+    Value v = materialize(*k, elem);
     values[name] = v;
     return v;
   }
@@ -379,8 +417,9 @@ Value ImportContext::filled(ArrayRef<int64_t> shape, Type elementType, double va
 
 llvm::Expected<Value>
 ImportContext::elementwise(const onnx::NodeProto &node, ArrayRef<Value> inputs, Type resultElement,
-                           std::function<Value(ImplicitLocOpBuilder &, ValueRange)> body) {
-  std::vector<int64_t> shape;
+                           std::function<Value(ImplicitLocOpBuilder &, ValueRange)> body,
+                           ArrayRef<int64_t> minShape) {
+  std::vector<int64_t> shape(minShape.begin(), minShape.end());
   for (Value v : inputs) {
     auto s = broadcastShapes(shape, typeOf(v).getShape());
     if (!s)

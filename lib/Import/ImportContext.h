@@ -46,10 +46,12 @@ int64_t getElementCount(llvm::ArrayRef<int64_t> shape);
 std::string describeTooManyElements(int64_t n);
 
 /// A tensor whose contents are known at import time. Floating-point data
-/// is kept as double, integers as int64 (ONNX shape math is int64).
+/// is kept as double, integers as int64 (ONNX shape math is int64), BOOL
+/// as 0/1 in `i` with `isBool` (an i1 constant where a run-time op reads it).
 struct KnownTensor {
   std::vector<int64_t> shape;
   bool isFloat = true;
+  bool isBool = false;
   std::vector<double> f;
   std::vector<int64_t> i;
 
@@ -68,6 +70,10 @@ std::string shapeString(ArrayRef<int64_t> shape);
 
 /// Numpy broadcasting of two shapes; nullopt when they do not broadcast.
 std::optional<std::vector<int64_t>> broadcastShapes(ArrayRef<int64_t> a, ArrayRef<int64_t> b);
+
+/// The flat index in a tensor of shape `in` of element `k` (flat, row-major)
+/// of the broadcast shape `out` that `in` broadcasts to.
+int64_t broadcastIndex(ArrayRef<int64_t> out, ArrayRef<int64_t> in, int64_t k);
 
 /// A value that ops like Reshape and Slice take either way: known at import
 /// time (`known`, folded) or at run time (`value`); `shape` for both.
@@ -159,11 +165,13 @@ public:
       return arith::ConstantOp::create(b, b.getFloatAttr(t, v));
     return arith::ConstantOp::create(b, b.getIntegerAttr(t, int64_t(v)));
   }
-  /// A linalg.generic over the broadcast shape of `inputs` (numpy rules);
-  /// `body` gets the scalars and returns the result element.
+  /// A linalg.generic over the broadcast shape of `inputs` and `shape`
+  /// (numpy rules; Expand gives a `shape`); `body` gets the scalars and
+  /// returns the result element.
   llvm::Expected<Value>
   elementwise(const onnx::NodeProto &node, ArrayRef<Value> inputs, Type resultElement,
-              std::function<Value(ImplicitLocOpBuilder &, ValueRange)> body);
+              std::function<Value(ImplicitLocOpBuilder &, ValueRange)> body,
+              ArrayRef<int64_t> shape = {});
   llvm::Expected<Value> unary(const onnx::NodeProto &node,
                               std::function<Value(ImplicitLocOpBuilder &, Value)> fn);
   /// Reduces `input` over `axes` with `combine`, starting from `init`;

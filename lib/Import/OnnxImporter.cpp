@@ -86,9 +86,9 @@ llvm::Expected<OwningOpRef<ModuleOp>> importGraph(ImportContext &im) {
       im.opset = o.version();
   if (im.opset == 0)
     return makeError(im.source + ": the model imports no default-domain opset");
-  if (im.opset < 11 || im.opset > 18)
+  if (im.opset < 11 || im.opset > 20)
     return makeError(im.source + ": opset " + std::to_string(im.opset) +
-                     " is not supported (13-17 are; 11, 12 and 18 are accepted)");
+                     " is not supported (11-20 are)");
   const onnx::GraphProto &g = im.model.graph();
   for (const onnx::NodeProto &n : g.node())
     for (const std::string &in : n.input())

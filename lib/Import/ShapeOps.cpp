@@ -1,9 +1,9 @@
 //===- ShapeOps.cpp - ONNX reshapes, slices, Constant, Shape --------------===//
 //
 // Shapes and data movement: Flatten, Reshape, Transpose, Concat, Slice,
-// Split, Gather, Squeeze, Unsqueeze, Identity and Dropout, and the values
-// known at import (Constant, Shape). On known tensors they fold, so shape
-// subgraphs leave no IR behind.
+// Split, Gather, Squeeze, Unsqueeze, Expand, Pad, Identity and Dropout, and
+// the values known at import (Constant, Shape). On known tensors they fold,
+// so shape subgraphs leave no IR behind.
 //
 //===----------------------------------------------------------------------===//
 
@@ -394,10 +394,172 @@ llvm::Error importIdentity(ImportContext &im, const onnx::NodeProto &node) {
   if (!x)
     return x.takeError();
   im.defineLike(node, 0, node.input(0), *x);
-  // Dropout's mask output is not supported; its ratio does not matter in
-  // inference.
-  if (node.op_type() == "Dropout" && node.output_size() > 1 && !node.output(1).empty())
-    return im.nodeError(node, "the mask output is not supported");
+  return llvm::Error::success();
+}
+
+/// Dropout in inference is the identity. Its `training_mode` input (opset
+/// 12+, a BOOL constant in models exported in training mode) must be a
+/// constant: false, or true with a constant ratio of 0 (nothing dropped,
+/// scale 1/(1 - 0)); any other training-mode Dropout is refused. The mask
+/// output, where asked for, is all true.
+llvm::Error importDropout(ImportContext &im, const onnx::NodeProto &node) {
+  if (hasInput(node, 2)) {
+    llvm::Expected<const KnownTensor *> mode = im.requireKnown(node, 2);
+    if (!mode)
+      return mode.takeError();
+    const KnownTensor &m = **mode;
+    if (m.size() != 1)
+      return im.nodeError(node, "training_mode must be one value, not " + shapeString(m.shape));
+    if (m.at(0) != 0) {
+      // The ratio defaults to 0.5.
+      const KnownTensor *ratio = hasInput(node, 1) ? im.known(node.input(1)) : nullptr;
+      bool dropsNothing = ratio && ratio->size() == 1 && ratio->at(0) == 0;
+      if (!dropsNothing)
+        return im.nodeError(node, "training-mode Dropout is not supported (training_mode is "
+                                  "true and the ratio is not a constant 0)");
+    }
+  }
+  if (llvm::Error e = importIdentity(im, node))
+    return e;
+  if (node.output_size() < 2 || node.output(1).empty())
+    return llvm::Error::success();
+  llvm::Expected<Operand> x = im.operand(node.input(0));
+  if (!x)
+    return x.takeError();
+  Type i1 = im.b.getI1Type();
+  im.define(node, 1,
+            getElementCount(x->shape) == 0 ? im.emptyTensor(x->shape, i1)
+                                           : im.filled(x->shape, i1, 1.0));
+  return llvm::Error::success();
+}
+
+/// Expand: numpy broadcasting of the input to a constant shape.
+llvm::Error importExpand(ImportContext &im, const onnx::NodeProto &node) {
+  llvm::Expected<const KnownTensor *> shapeT = im.requireKnown(node, 1);
+  if (!shapeT)
+    return shapeT.takeError();
+  const KnownTensor &st = **shapeT;
+  if (st.isFloat || st.shape.size() != 1)
+    return im.nodeError(node, "the shape must be a 1-D integer tensor");
+  if (llvm::any_of(st.i, [](int64_t d) { return d < 1; }))
+    return im.nodeError(node, "the shape " + shapeString(st.i) +
+                                  " has a dimension below 1, which is not supported");
+  llvm::Expected<Operand> input = im.operand(node.input(0));
+  if (!input)
+    return input.takeError();
+  auto shape = broadcastShapes(input->shape, st.i);
+  if (!shape)
+    return im.nodeError(node, "the input's shape " + shapeString(input->shape) +
+                                  " does not broadcast to " + shapeString(st.i));
+  if (int64_t n = getElementCount(*shape); n > kMaxElements)
+    return im.nodeError(node, "the result has " + describeTooManyElements(n));
+  // Small constants (shape tensors, masks) stay known.
+  if (const KnownTensor *k = input->known; k && getElementCount(*shape) <= 64) {
+    KnownTensor r;
+    r.isFloat = k->isFloat;
+    r.isBool = k->isBool;
+    r.shape = *shape;
+    for (int64_t j = 0; j < r.size(); ++j) {
+      int64_t src = broadcastIndex(r.shape, k->shape, j);
+      if (k->isFloat)
+        r.f.push_back(k->f[src]);
+      else
+        r.i.push_back(k->i[src]);
+    }
+    im.knownValues[node.output(0)] = std::move(r);
+    return llvm::Error::success();
+  }
+  llvm::Expected<Value> x = im.get(node.input(0));
+  if (!x)
+    return x.takeError();
+  llvm::Expected<Value> r = im.elementwise(
+      node, {*x}, typeOf(*x).getElementType(),
+      [](ImplicitLocOpBuilder &, ValueRange v) { return v[0]; }, *shape);
+  if (!r)
+    return r.takeError();
+  im.define(node, 0, *r);
+  return llvm::Error::success();
+}
+
+/// Pad in constant mode with constant pads (negative ones crop): a
+/// tensor.pad, then an extract_slice where a side is cropped. An NHWC input
+/// stays NHWC.
+llvm::Error importPad(ImportContext &im, const onnx::NodeProto &node) {
+  std::string mode = stringAttr(node, "mode", "constant");
+  if (mode != "constant")
+    return im.nodeError(node, "mode '" + mode + "' is not supported (only constant)");
+  llvm::Expected<const KnownTensor *> padsT = im.requireKnown(node, 1);
+  if (!padsT)
+    return padsT.takeError();
+  if ((*padsT)->isFloat)
+    return im.nodeError(node, "pads must be integers");
+  std::vector<int64_t> pads = (*padsT)->i;
+  double value = 0.0;
+  if (hasInput(node, 2)) {
+    llvm::Expected<const KnownTensor *> v = im.requireKnown(node, 2);
+    if (!v)
+      return v.takeError();
+    if ((*v)->size() != 1)
+      return im.nodeError(node, "constant_value must be one value, not " +
+                                    shapeString((*v)->shape));
+    value = (*v)->at(0);
+  }
+  bool nhwc = im.isChannelsLast(node.input(0));
+  llvm::Expected<Value> x = im.getAsStored(node.input(0));
+  if (!x)
+    return x.takeError();
+  RankedTensorType xt = typeOf(*x);
+  int64_t rank = xt.getRank();
+  std::vector<int64_t> axes;
+  if (hasInput(node, 3)) { // opset 18
+    llvm::Expected<const KnownTensor *> t = im.requireKnown(node, 3);
+    if (!t)
+      return t.takeError();
+    llvm::Expected<std::vector<int64_t>> na = im.normalizeAxes(node, (*t)->i, rank);
+    if (!na)
+      return na.takeError();
+    axes = *na;
+  } else {
+    for (int64_t d = 0; d < rank; ++d)
+      axes.push_back(d);
+  }
+  if (pads.size() != 2 * axes.size())
+    return im.nodeError(node, "pads has " + std::to_string(pads.size()) + " values for " +
+                                  std::to_string(axes.size()) + " axes (needs " +
+                                  std::to_string(2 * axes.size()) + ")");
+  // Begin and end pads per dimension of the model's layout.
+  std::vector<int64_t> lo(rank, 0), hi(rank, 0);
+  constexpr int64_t kMaxPad = int64_t(1) << 20;
+  for (size_t k = 0; k < axes.size(); ++k) {
+    int64_t d = axes[k], b = pads[k], e = pads[k + axes.size()];
+    if (b < -kMaxPad || b > kMaxPad || e < -kMaxPad || e > kMaxPad)
+      return im.nodeError(node, "pads " + shapeString(pads) + " must be between -" +
+                                    std::to_string(kMaxPad) + " and " + std::to_string(kMaxPad));
+    lo[d] += b;
+    hi[d] += e;
+  }
+  if (nhwc) {
+    lo = {lo[0], lo[2], lo[3], lo[1]};
+    hi = {hi[0], hi[2], hi[3], hi[1]};
+  }
+  std::vector<int64_t> growLo, growHi, offsets, sizes;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t size = xt.getDimSize(d) + lo[d] + hi[d];
+    if (size < 1)
+      return im.nodeError(node, "pads " + shapeString(pads) + " leave no element of dimension " +
+                                    std::to_string(d) + " (" +
+                                    std::to_string(xt.getDimSize(d)) + ")");
+    growLo.push_back(std::max<int64_t>(lo[d], 0));
+    growHi.push_back(std::max<int64_t>(hi[d], 0));
+    offsets.push_back(std::max<int64_t>(-lo[d], 0));
+    sizes.push_back(size);
+  }
+  if (int64_t n = getElementCount(sizes); n > kMaxElements)
+    return im.nodeError(node, "the result has " + describeTooManyElements(n));
+  Value r = im.padded(*x, growLo, growHi, value);
+  if (typeOf(r).getShape() != ArrayRef<int64_t>(sizes))
+    r = im.extractSlice(r, offsets, sizes, std::vector<int64_t>(rank, 1));
+  im.defineIn(nhwc, node.output(0), r);
   return llvm::Error::success();
 }
 
@@ -462,7 +624,9 @@ void onnx_import::registerShapeOps(OpTable &table) {
   table.add("Squeeze", {importSqueezeUnsqueeze, 1, /*floatOnly=*/false, /*takesEmpty=*/false});
   table.add("Unsqueeze", {importSqueezeUnsqueeze, 1, /*floatOnly=*/false, /*takesEmpty=*/false});
   table.add("Identity", {importIdentity, 1, /*floatOnly=*/false, /*takesEmpty=*/true});
-  table.add("Dropout", {importIdentity, 1, /*floatOnly=*/false, /*takesEmpty=*/true});
+  table.add("Dropout", {importDropout, 1, /*floatOnly=*/false, /*takesEmpty=*/true});
+  table.add("Expand", {importExpand, 2, /*floatOnly=*/false, /*takesEmpty=*/false});
+  table.add("Pad", {importPad, 2, /*floatOnly=*/false, /*takesEmpty=*/false});
   table.add("Constant", {importConstant, 0, /*floatOnly=*/false, /*takesEmpty=*/false});
   table.add("Shape", {importShape, 1, /*floatOnly=*/false, /*takesEmpty=*/true});
 }

@@ -337,6 +337,132 @@ def case_empty_slices():
     return nodes, {"x": x}, inits, [("cat", x), ("s0", x)]
 
 
+# ------------------------------------------ what training-mode exports hold
+
+def bool_constant(name, value):
+    """A Constant node holding a BOOL scalar (int32_data, not raw bytes)."""
+    return helper.make_node("Constant", [], [name], name=name,
+                            value=helper.make_tensor(name + "_v", TensorProto.BOOL, [], [value]))
+
+
+def case_dropout_modes():
+    """Dropout as PyTorch exports it in training mode: training_mode a BOOL
+    initializer (false), a BOOL Constant node (false), and true with a ratio
+    of 0 (drops nothing); the mask of an inference Dropout is all true."""
+    x = rand(2, 4, 6)
+    nodes = [helper.make_node("Dropout", ["x", "ratio", "no"], ["d1", "mask"], name="drop_init"),
+             bool_constant("no_const", False),
+             helper.make_node("Dropout", ["d1", "", "no_const"], ["d2"], name="drop_const"),
+             helper.make_node("Dropout", ["d2", "zero", "yes"], ["d3"], name="drop_p0_train"),
+             helper.make_node("Relu", ["d3"], ["y"], name="relu"),
+             helper.make_node("Cast", ["mask"], ["maskf"], name="mask_to_float",
+                              to=TensorProto.FLOAT)]
+    inits = {"ratio": np.array(0.1, np.float32), "no": np.array(False),
+             "zero": np.array(0.0, np.float32), "yes": np.array(True)}
+    return nodes, {"x": x}, inits, [("y", np.maximum(x, 0)),
+                                    ("maskf", np.ones(x.shape, np.float32))]
+
+
+def case_masks():
+    """Attention masking: a padding mask folded from constant token ids
+    (Equal), broadcast with Expand, applied with Where before a Softmax; a
+    BOOL initializer as a condition; comparisons of run-time values (i1
+    results, cast to float); Expand of a run-time value."""
+    s, col = rand(2, 3, 6), rand(3, 1)
+    ids = np.array([[5, 3, 9, 2, 0, 0]], np.int64)
+    keep = np.array([True, False, True, True, False, True])
+    i64 = lambda *v: np.array(v, dtype=np.int64)
+    nodes = [helper.make_node("Equal", ["ids", "zero_i"], ["pad"], name="pad_mask"),
+             helper.make_node("Expand", ["pad", "mask_shape"], ["padx"], name="expand_mask"),
+             helper.make_node("Where", ["padx", "neg", "s"], ["masked"], name="apply_mask"),
+             helper.make_node("Softmax", ["masked"], ["probs"], name="softmax", axis=-1),
+             helper.make_node("Where", ["keep", "s", "zero_f"], ["kept"], name="keep_cols"),
+             helper.make_node("Expand", ["col", "full_shape"], ["ex"], name="expand_col"),
+             helper.make_node("Less", ["s", "ex"], ["lt"], name="less"),
+             helper.make_node("Where", ["lt", "s", "ex"], ["sel"], name="select_min"),
+             helper.make_node("Greater", ["s", "half"], ["gt"], name="greater"),
+             helper.make_node("GreaterOrEqual", ["s", "ex"], ["ge"], name="greater_eq"),
+             helper.make_node("LessOrEqual", ["s", "half"], ["le"], name="less_eq"),
+             helper.make_node("Mul", ["s", "four"], ["s4"], name="scale"),
+             helper.make_node("Cast", ["s4"], ["si"], name="to_int", to=TensorProto.INT64),
+             helper.make_node("Equal", ["si", "zero_i"], ["eq"], name="equal_int")]
+    for c in ["gt", "ge", "le", "eq"]:
+        nodes.append(helper.make_node("Cast", [c], [c + "f"], name=c + "_to_float",
+                                      to=TensorProto.FLOAT))
+    inits = {"ids": ids, "zero_i": np.array(0, np.int64), "mask_shape": i64(2, 1, 6),
+             "neg": np.array(-1e9, np.float32), "keep": keep, "zero_f": np.array(0, np.float32),
+             "full_shape": i64(2, 3, 6), "half": np.array(0.5, np.float32),
+             "four": np.array(4, np.float32)}
+    ex = np.broadcast_to(col, (2, 3, 6))
+    masked = np.where(np.broadcast_to(ids == 0, (2, 1, 6)), np.float32(-1e9), s)
+    f = lambda b: b.astype(np.float32)
+    return nodes, {"s": s, "col": col}, inits, [
+        ("probs", softmax(masked.astype(np.float64), -1)), ("kept", np.where(keep, s, 0)),
+        ("ex", ex), ("sel", np.minimum(s, ex)), ("gtf", f(s > 0.5)), ("gef", f(s >= ex)),
+        ("lef", f(s <= 0.5)), ("eqf", f((s * 4).astype(np.int64) == 0))]
+
+
+def case_cnn_ops():
+    """PRelu (a per-channel slope after a Conv: NHWC; a slope along W),
+    LeakyRelu, and Pad in constant mode (pads from an initializer, the value
+    from a Constant node, negative pads crop) on an NHWC value."""
+    x, w = rand(1, 4, 6, 6), rand(4, 4, 3, 3)
+    slope, slope_w = rand(4, 1, 1), rand(6)
+    nodes = [helper.make_node("Conv", ["x", "w"], ["c"], name="conv", pads=[1, 1, 1, 1]),
+             helper.make_node("PRelu", ["c", "slope"], ["p"], name="prelu"),
+             helper.make_node("LeakyRelu", ["p"], ["l"], name="leaky", alpha=0.2),
+             helper.make_node("Constant", [], ["half"], name="pad_value",
+                              value=numpy_helper.from_array(np.array(0.5, np.float32))),
+             helper.make_node("Pad", ["l", "pads", "half"], ["pd"], name="pad"),
+             helper.make_node("PRelu", ["x", "slope_w"], ["pw"], name="prelu_w")]
+    pads = np.array([0, 0, 1, 2, 0, 0, 2, -1], np.int64)
+    c = conv2d(x, w, pads=(1, 1, 1, 1))
+    p = np.where(c < 0, c * slope, c)
+    l = np.where(p < 0, 0.2 * p, p)
+    pd = np.pad(l, ((0, 0), (0, 0), (1, 2), (2, 0)), constant_values=0.5)[:, :, :, :-1]
+    return nodes, {"x": x}, {"w": w, "slope": slope, "pads": pads, "slope_w": slope_w}, [
+        ("pd", pd), ("pw", np.where(x < 0, x * slope_w, x))]
+
+
+def case_reductions():
+    """ReduceSum (axes as an input, keepdims, noop_with_empty_axes) and
+    ReduceMax (axes as an attribute before opset 18, or all axes)."""
+    x = rand(2, 3, 4)
+    nodes = [helper.make_node("ReduceSum", ["x", "ax1"], ["rs1"], name="sum_keep"),
+             helper.make_node("ReduceSum", ["x", "ax0m1"], ["rs2"], name="sum_drop", keepdims=0),
+             helper.make_node("ReduceSum", ["x"], ["rs3"], name="sum_noop", noop_with_empty_axes=1),
+             helper.make_node("ReduceSum", ["x"], ["rs4"], name="sum_all"),
+             helper.make_node("ReduceMax", ["x"], ["rm1"], name="max_attr", axes=[2], keepdims=0),
+             helper.make_node("ReduceMax", ["x"], ["rm2"], name="max_all")]
+    i64 = lambda *v: np.array(v, dtype=np.int64)
+    return nodes, {"x": x}, {"ax1": i64(1), "ax0m1": i64(0, -1)}, [
+        ("rs1", x.sum(axis=1, keepdims=True)), ("rs2", x.sum(axis=(0, 2))), ("rs3", x),
+        ("rs4", x.sum(keepdims=True)), ("rm1", x.max(axis=2)),
+        ("rm2", x.max(keepdims=True))]
+
+
+def case_opset20():
+    """Opset 20: Gelu (exact and tanh), ReduceMax with axes as an input
+    (opset 18), Pad with axes (opset 18). Written by hand where this onnx
+    package (opset 17) has no schema; the references follow the spec."""
+    x, x3 = rand(2, 8, lo=-4, hi=4), rand(2, 3, 4)
+    nodes = [helper.make_node("Gelu", ["x"], ["g"], name="gelu"),
+             helper.make_node("Gelu", ["x"], ["gt"], name="gelu_tanh", approximate="tanh"),
+             helper.make_node("ReduceMax", ["x", "ax1"], ["rm"], name="max_input"),
+             helper.make_node("Pad", ["x3", "pads", "", "axes"], ["pd"], name="pad_axes")]
+    erf = np.vectorize(math.erf)
+    xd = x.astype(np.float64)
+    gelu = 0.5 * xd * (1 + erf(xd / math.sqrt(2)))
+    gelu_tanh = 0.5 * xd * (1 + np.tanh(math.sqrt(2 / math.pi) * (xd + 0.044715 * xd ** 3)))
+    i64 = lambda *v: np.array(v, dtype=np.int64)
+    return nodes, {"x": x, "x3": x3}, {"ax1": i64(1), "pads": i64(1, 2), "axes": i64(-1)}, [
+        ("g", gelu), ("gt", gelu_tanh), ("rm", x.max(axis=1, keepdims=True)),
+        ("pd", np.pad(x3, ((0, 0), (0, 0), (1, 2))))]
+
+
+CASE_OPSET = {"opset20": 20}
+
+
 CASES = {name[len("case_"):]: fn for name, fn in globals().items() if name.startswith("case_")}
 
 
@@ -347,9 +473,11 @@ def build(case, outdir):
         [helper.make_tensor_value_info(n, TensorProto.FLOAT, a.shape) for n, a in inputs.items()],
         [helper.make_tensor_value_info(n, TensorProto.FLOAT, r.shape) for n, r in outputs],
         initializer=[numpy_helper.from_array(a, n) for n, a in inits.items()])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)],
+    opset = CASE_OPSET.get(case, OPSET)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)],
                               producer_name="dltune-test")
-    onnx.checker.check_model(model)
+    if opset <= onnx.defs.onnx_opset_version():  # else this onnx has no schemas for it
+        onnx.checker.check_model(model)
     onnx.save(model, f"{outdir}/{case}.onnx")
     for i, a in enumerate(inputs.values()):
         np.save(f"{outdir}/{case}.in{i}.npy", a)
@@ -442,6 +570,56 @@ def build_invalid(kind, path):
         opset.append(helper.make_opsetid("com.microsoft", 1))
         nodes = [helper.make_node("Relu", ["x"], ["y"], name="relu_ms", domain="com.microsoft")]
         graph = helper.make_graph(nodes, "g", [x], [y])
+    elif kind in ("dropout-training", "dropout-runtime-mode"):
+        # Training-mode Dropout that drops something (ratio 0.1), and a
+        # training_mode only known at run time.
+        tm = helper.make_tensor_value_info("tm", TensorProto.BOOL, [])
+        nodes = [helper.make_node("Dropout", ["x", "ratio", "tm"], ["y"], name="drop_train")]
+        inits = [numpy_helper.from_array(np.array(0.1, np.float32), "ratio")]
+        inputs = [x]
+        if kind == "dropout-training":
+            inits.append(numpy_helper.from_array(np.array(True), "tm"))
+        else:
+            inputs.append(tm)
+        graph = helper.make_graph(nodes, "g", inputs, [y], initializer=inits)
+    elif kind == "gelu-approximate":
+        nodes = [helper.make_node("Gelu", ["x"], ["y"], name="gelu_fast", approximate="fast")]
+        graph = helper.make_graph(nodes, "g", [x], [y])
+        opset = [helper.make_opsetid("", 20)]
+    elif kind in ("pad-reflect", "pad-rank"):
+        pads = [0, 1, 0, 1] if kind == "pad-reflect" else [0, 1, 1]
+        nodes = [helper.make_node("Pad", ["x", "pads"], ["y"], name="pad0",
+                                  mode="reflect" if kind == "pad-reflect" else "constant")]
+        graph = helper.make_graph(nodes, "g", [x], [y], initializer=[
+            numpy_helper.from_array(np.array(pads, np.int64), "pads")])
+    elif kind == "pad-crop-all":
+        nodes = [helper.make_node("Pad", ["x", "pads"], ["y"], name="pad_crop")]
+        graph = helper.make_graph(nodes, "g", [x], [y], initializer=[
+            numpy_helper.from_array(np.array([0, -2, 0, -2], np.int64), "pads")])
+    elif kind == "prelu-slope":
+        nodes = [helper.make_node("PRelu", ["x", "slope"], ["y"], name="prelu0")]
+        graph = helper.make_graph(nodes, "g", [x], [y], initializer=[
+            numpy_helper.from_array(rand(5), "slope")])
+    elif kind == "where-float-condition":
+        nodes = [helper.make_node("Where", ["x", "x", "x"], ["y"], name="where0")]
+        graph = helper.make_graph(nodes, "g", [x], [y])
+    elif kind == "expand-shape":
+        nodes = [helper.make_node("Expand", ["x", "shape"], ["y"], name="expand0")]
+        graph = helper.make_graph(nodes, "g", [x], [y], initializer=[
+            numpy_helper.from_array(np.array([3], np.int64), "shape")])
+    elif kind in ("reduce-axis", "reduce-repeated-axes"):
+        axes = [2] if kind == "reduce-axis" else [1, -1]
+        nodes = [helper.make_node("ReduceSum", ["x", "axes"], ["y"], name="sum0")]
+        graph = helper.make_graph(nodes, "g", [x], [y], initializer=[
+            numpy_helper.from_array(np.array(axes, np.int64), "axes")])
+    elif kind == "bool-short-data":
+        # A BOOL initializer with fewer bytes than elements.
+        b = TensorProto(name="b", data_type=TensorProto.BOOL, dims=[4], raw_data=b"\x01\x00\x01")
+        nodes = [helper.make_node("Where", ["b", "x", "x"], ["y"], name="where_b")]
+        graph = helper.make_graph(nodes, "g", [x], [y], initializer=[b])
+    elif kind == "new-opset":
+        graph = helper.make_graph([helper.make_node("Relu", ["x"], ["y"], name="r")], "g", [x], [y])
+        opset = [helper.make_opsetid("", 21)]
     elif kind == "no-outputs":
         nodes = [helper.make_node("Relu", ["x"], [], name="relu_void"),
                  helper.make_node("Relu", ["x"], ["y"], name="relu0")]
