@@ -3,6 +3,7 @@
 
     python3 bench/models.py [--models resnet18,...] [--threads 1,2] [--repeat N]
                             [--workdir DIR] [--tuned-db DB] [--skip-untuned]
+                            [--engines default,tuned,pytorch,ort,...]
 
 For each model: exports it with scripts/make_models.py (random weights, fixed
 seed), imports it with `dltune import`, checks dltune's output against
@@ -24,9 +25,22 @@ machine drift hits every column alike:
             OpenBLAS's own count (make_models.set_torch_threads; before
             2026-11-24 (8b741b9) OpenBLAS kept both cores busy in "1 thread" runs),
             checked by the CPU/wall column
+  ort       the same .onnx in ONNX Runtime (onnxruntime-node, its MLAS
+            kernels) through bench/ort_runner.js: intraOpNumThreads = the
+            thread count, interOpNumThreads = 1, sequential execution, all
+            graph optimisations, the input dltune gets; its output is
+            checked against dltune's default-config output (and PyTorch's):
+            max |difference| / max |reference| within ORT_TOLERANCE.
+            Ratio columns speed_default_vs_ort and speed_tuned_vs_ort are
+            ort_ms / dltune_ms (above 1: dltune faster). Needs node and
+            `npm install --ignore-scripts --no-save --no-package-lock
+            --prefix bench onnxruntime-node` (bench/README.md; not CI); by
+            default the column is left out with a note when it is missing
+--engines picks the columns (untuned, default, tuned, pytorch, ort, onednn;
+default: all that can run); the correctness check always runs.
 Each figure is the median over --repeat rounds of one process's median of
-its timed calls (dltune: `--repeat 3 --warmup 1` per process; PyTorch:
-3 calls after warm-up). Prints a table and writes
+its timed calls (dltune and ONNX Runtime: 3 calls after 1 warm-up per
+process; PyTorch: 3 calls after warm-up). Prints a table and writes
 bench/results/models/models.csv. Needs Debian's python3-torchvision (not CI).
 
 Two-thread runs on these VMs are bimodal (bench/README.md): the table shows
@@ -61,6 +75,12 @@ import library_limit  # noqa: E402
 
 DLTUNE = os.path.join(ROOT, "build", "bin", "dltune")  # --build changes it
 BASELINES = os.path.join(ROOT, "build", "bin", "dltune-bench-baselines")
+ORT_RUNNER = os.path.join(HERE, "ort_runner.js")
+ENGINES = ["untuned", "default", "tuned", "pytorch", "ort", "onednn"]
+# ONNX Runtime's output against dltune's (and PyTorch's): max |difference| /
+# max |reference|. Both run float32 with different summation orders and
+# Winograd on dltune's side; the models here agree to ~1e-6.
+ORT_TOLERANCE = 1e-4
 
 
 def run_dltune(mlir, threads, extra, save=None, inp=None):
@@ -73,6 +93,32 @@ def run_dltune(mlir, threads, extra, save=None, inp=None):
     env = dict(os.environ, OMP_NUM_THREADS=str(threads))
     out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env).stdout
     return json.loads(out.strip().splitlines()[-1])["median_ms"]
+
+
+def ort_missing():
+    """Why ONNX Runtime cannot run here, or None."""
+    try:
+        subprocess.run(["node", "-e", "require.resolve('onnxruntime-node')"], cwd=HERE,
+                       check=True, capture_output=True)
+    except FileNotFoundError:
+        return "node is not installed"
+    except subprocess.CalledProcessError:
+        return "onnxruntime-node is not installed (bench/README.md, 'Whole models')"
+    return None
+
+
+def run_ort(onnx, inp, threads, save=None):
+    """One process of bench/ort_runner.js: its JSON (median_ms, ...)."""
+    cmd = ["node", ORT_RUNNER, onnx, inp, "--threads", str(threads), "--warmup", "1",
+           "--repeat", "3"]
+    if save:
+        cmd += ["--save-output", save]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True, cwd=HERE).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def rel_error(mine, ref):
+    return float(np.abs(mine - ref).max() / (np.abs(ref).max() + 1e-30))
 
 
 def time_torch(model, x, threads):
@@ -167,12 +213,42 @@ def main():
                         "the per-pair ratios")
     p.add_argument("--skip-untuned", action="store_true",
                    help="leave out the untuned column (VGG-16's takes minutes per run)")
+    p.add_argument("--engines",
+                   help="comma-separated columns to time, of " + ",".join(ENGINES) +
+                        " (default: all that can run here: tuned only with --tuned-db, ort "
+                        "only where onnxruntime-node is installed, onednn only where "
+                        "dltune-bench-baselines is built)")
     a = p.parse_args()
     if a.paired == 1:
         p.error("--paired needs at least 2 calls (quartiles of the per-pair ratios)")
+    if a.engines:
+        engines = a.engines.split(",")
+        unknown = [e for e in engines if e not in ENGINES]
+        if unknown:
+            p.error(f"unknown engine(s) {','.join(unknown)}; known: {','.join(ENGINES)}")
+        if "tuned" in engines and not a.tuned_db:
+            p.error("the tuned column needs --tuned-db")
+        if "ort" in engines and ort_missing():
+            p.error(f"the ort column: {ort_missing()}")
+    else:
+        engines = list(ENGINES)
+        if not a.tuned_db:
+            engines.remove("tuned")
+        why = ort_missing()
+        if why:
+            print(f"note: no ort column: {why}", file=sys.stderr)
+            engines.remove("ort")
+    if a.skip_untuned and "untuned" in engines:
+        engines.remove("untuned")
+    if a.paired and "pytorch" not in engines:
+        p.error("--paired pairs dltune with PyTorch: keep pytorch in --engines")
     global DLTUNE, BASELINES
     DLTUNE = os.path.join(a.build, "bin", "dltune")
     BASELINES = os.path.join(a.build, "bin", "dltune-bench-baselines")
+    if not os.path.exists(BASELINES) and "onednn" in engines:
+        if a.engines:
+            p.error(f"the onednn column needs {BASELINES}")
+        engines.remove("onednn")
     os.makedirs(a.workdir, exist_ok=True)
     names = a.models.split(",")
     subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "make_models.py"), a.workdir,
@@ -185,9 +261,11 @@ def main():
         no_winograd = ["--winograd=false"] if a.no_winograd else []
         variants = {"untuned": (base + ".mlir", []),
                     "default": (base + ".mlir", ["--default-config"] + no_winograd)}
-        if a.skip_untuned:
+        if "untuned" not in engines:
             del variants["untuned"]
-        if a.tuned_db:
+        if "default" not in engines:
+            del variants["default"]
+        if "tuned" in engines:
             tuned = base + ".tuned.mlir"
             subprocess.run(f"{os.path.join(a.build, 'bin', 'dltune-opt')} {base}.mlir "
                            f"{'' if a.no_winograd else '--dltune-winograd '}"
@@ -198,36 +276,66 @@ def main():
         out = base + ".dltune.npy"
         run_dltune(base + ".mlir", 1, ["--default-config"], save=out, inp=base + ".input.npy")
         mine, ref = np.load(out), np.load(base + ".torch.npy")
-        err = float(np.abs(mine - ref).max() / (np.abs(ref).max() + 1e-30))
+        err = rel_error(mine, ref)
+        if "ort" in engines:
+            # ONNX Runtime's output for the same input, against dltune's.
+            ort_out = base + ".ort.npy"
+            info = run_ort(base + ".onnx", base + ".input.npy", 1, save=ort_out)
+            theirs = np.load(ort_out)
+            ort_err = rel_error(theirs, mine)
+            ort_err_torch = rel_error(theirs, ref)
+            if ort_err > ORT_TOLERANCE:
+                print(f"warning: {name}: ONNX Runtime's output differs from dltune's by "
+                      f"{ort_err:.1e} (max relative), above {ORT_TOLERANCE:.0e}", file=sys.stderr)
         make, _ = make_models.MODELS[name]
         torch.manual_seed(0)
         model = make().eval()
         x = torch.from_numpy(np.load(base + ".input.npy"))
         for threads in [int(t) for t in a.threads.split(",")]:
-            samples = {k: [] for k in list(variants) + ["pytorch"]}
+            others = [k for k in ("pytorch", "ort") if k in engines]
+            samples = {k: [] for k in list(variants) + others}
             for _ in range(a.repeat):
                 for k, (path, extra) in variants.items():
                     samples[k].append(run_dltune(path, threads, extra))
-                samples["pytorch"].append(time_torch(model, x, threads))
+                if "pytorch" in samples:
+                    samples["pytorch"].append(time_torch(model, x, threads))
+                if "ort" in samples:
+                    samples["ort"].append(
+                        run_ort(base + ".onnx", base + ".input.npy", threads)["median_ms"])
             row = {"model": name, "threads": threads, "rel_error_vs_torch": f"{err:.2e}"}
             for k, v in samples.items():
                 row[f"{k}_ms"] = f"{statistics.median(v):.3f}"
                 row[f"{k}_min_ms"] = f"{min(v):.3f}"
                 row[f"{k}_max_ms"] = f"{max(v):.3f}"
-            row["pytorch_cpu_per_wall"] = f"{torch_cpu_per_wall(model, x, threads):.2f}"
-            if os.path.exists(BASELINES):
+            med = {k: statistics.median(v) for k, v in samples.items()}
+            if "pytorch" in samples:
+                row["pytorch_cpu_per_wall"] = f"{torch_cpu_per_wall(model, x, threads):.2f}"
+            if "ort" in samples:
+                row["ort_version"] = info["ort_version"]
+                row["ort_rel_error_vs_dltune"] = f"{ort_err:.2e}"
+                row["ort_rel_error_vs_torch"] = f"{ort_err_torch:.2e}"
+                row["ort_tolerance"] = f"{ORT_TOLERANCE:.0e}"
+                row["ort_output_ok"] = int(ort_err <= ORT_TOLERANCE)
+                for k in ("default", "tuned"):
+                    if k in med:
+                        row[f"speed_{k}_vs_ort"] = f"{med['ort'] / med[k]:.3f}"
+            if "onednn" in engines:
                 limit, _ = library_limit.library_limit(base + ".mlir", BASELINES, threads)
                 row["onednn_layers_ms"] = f"{limit:.3f}"
             if a.paired and threads == 1:
                 row.update(time_paired(model, x, base, variants, a.paired))
             rows.append(row)
-            med = {k: statistics.median(v) for k, v in samples.items()}
+            ratios = [(base_, k) for base_ in ("pytorch", "ort") for k in ("default", "tuned")
+                      if base_ in med and k in med]
             print(f"{name:14s} {threads}t  " + "  ".join(f"{k} {v:9.2f} ms" for k, v in med.items())
-                  + f"  torch/default {med['pytorch'] / med['default']:.2f}x"
-                  + (f"  torch/tuned {med['pytorch'] / med['tuned']:.2f}x" if "tuned" in med else "")
+                  + "".join(f"  {'torch' if b == 'pytorch' else b}/{k} {med[b] / med[k]:.2f}x"
+                            for b, k in ratios)
                   + (f"  oneDNN layer sum {row['onednn_layers_ms']} ms" if "onednn_layers_ms" in row
                      else "")
-                  + f"  max rel err {err:.1e}  PyTorch CPU/wall {row['pytorch_cpu_per_wall']}",
+                  + f"  max rel err {err:.1e}"
+                  + (f"  ORT vs dltune {row['ort_rel_error_vs_dltune']}" if "ort" in med else "")
+                  + (f"  PyTorch CPU/wall {row['pytorch_cpu_per_wall']}" if "pytorch" in med
+                     else ""),
                   flush=True)
             for k in variants:
                 if f"paired_{k}_ratio" in row:
