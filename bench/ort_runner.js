@@ -3,7 +3,7 @@
 // bench/models.py's `ort` column:
 //
 //   node bench/ort_runner.js MODEL.onnx INPUT.npy [--threads N] [--warmup W]
-//        [--repeat R] [--save-output OUT.npy]
+//        [--repeat R] [--save-output OUT.npy] [--profile PREFIX]
 //
 // The session is set up as a user who wants one model's latency would set it
 // up: intraOpNumThreads = N, interOpNumThreads = 1, sequential execution, all
@@ -11,6 +11,11 @@
 // dltune) feeds the model's first input. W untimed calls, then R timed calls;
 // prints one JSON line: median/min/max ms, the output's shape, sum and sum of
 // absolute values, and with --save-output the output as float32 .npy.
+// --profile PREFIX turns on ONNX Runtime's profiler (enableProfiling,
+// profileFilePrefix = PREFIX) for the warm-up and timed calls; the trace (Chrome
+// trace format JSON, one "Node" event per kernel call) is written when the
+// session ends profiling and its path is printed as "profile" in the JSON line
+// (bench/layer_breakdown.py reads it). Without it nothing changes.
 // Install (not needed by CI): `npm install --ignore-scripts --no-save
 // --no-package-lock --prefix bench onnxruntime-node` (bench/README.md).
 'use strict';
@@ -24,7 +29,7 @@ function usage(msg) {
 }
 
 function parseArgs(argv) {
-  const a = {threads: 1, warmup: 1, repeat: 3, saveOutput: null, positional: []};
+  const a = {threads: 1, warmup: 1, repeat: 3, saveOutput: null, profile: null, positional: []};
   for (let i = 0; i < argv.length; ++i) {
     const flag = argv[i];
     const value = () => {
@@ -40,6 +45,7 @@ function parseArgs(argv) {
     else if (flag === '--warmup') a.warmup = count(0);
     else if (flag === '--repeat') a.repeat = count(1);
     else if (flag === '--save-output') a.saveOutput = value();
+    else if (flag === '--profile') a.profile = value();
     else if (flag.startsWith('--')) usage(`unknown option ${flag}`);
     else a.positional.push(flag);
   }
@@ -98,13 +104,22 @@ async function main() {
   const a = parseArgs(process.argv.slice(2));
   const [modelPath, inputPath] = a.positional;
   const input = readNpy(inputPath);
-  const session = await ort.InferenceSession.create(modelPath, {
+  const options = {
     executionProviders: ['cpu'],
     intraOpNumThreads: a.threads,
     interOpNumThreads: 1,
     executionMode: 'sequential',
     graphOptimizationLevel: 'all',
-  });
+  };
+  const path = require('path');
+  const profileDir = a.profile ? path.dirname(path.resolve(a.profile)) : null;
+  const profileBase = a.profile ? path.basename(a.profile) : null;
+  const filesBefore = a.profile ? new Set(fs.readdirSync(profileDir)) : null;
+  if (a.profile) {
+    options.enableProfiling = true;
+    options.profileFilePrefix = a.profile;
+  }
+  const session = await ort.InferenceSession.create(modelPath, options);
   if (session.inputNames.length !== 1)
     throw new Error(`${modelPath}: ${session.inputNames.length} inputs, expected 1`);
   const feeds = {[session.inputNames[0]]: new ort.Tensor('float32', input.data, input.dims)};
@@ -126,6 +141,17 @@ async function main() {
     absSum += Math.abs(v);
   }
   if (a.saveOutput) writeNpy(a.saveOutput, out.dims, out.data);
+  let profile;
+  if (a.profile) {
+    // The session writes PREFIX_<date>.json; endProfiling() completes it.
+    session.endProfiling();
+    const written = fs.readdirSync(profileDir).filter(
+        (f) => f.startsWith(profileBase) && f.endsWith('.json') && !filesBefore.has(f));
+    if (written.length !== 1)
+      throw new Error(`--profile: expected one new ${profileBase}*.json in ${profileDir}, ` +
+                      `found ${written.length}`);
+    profile = path.join(profileDir, written[0]);
+  }
   process.stdout.write(JSON.stringify({
     ort_version: require('onnxruntime-node/package.json').version,
     threads: a.threads,
@@ -136,6 +162,7 @@ async function main() {
     max_ms: Math.max(...times),
     times_ms: times,
     output: {name: outputName, shape: out.dims, sum, abs_sum: absSum},
+    ...(profile ? {profile} : {}),
   }) + '\n');
   await session.release();
 }
