@@ -5,7 +5,7 @@
 //   node bench/ort_runner.js MODEL.onnx INPUT.npy [--threads N] [--warmup W]
 //        [--repeat R] [--save-output OUT.npy] [--profile PREFIX]
 //
-// The session is set up as a user who wants one model's latency would set it
+// The InferenceSession is set up as a user who wants one model's latency would set it
 // up: intraOpNumThreads = N, interOpNumThreads = 1, sequential execution, all
 // graph optimisations. INPUT.npy (float32, C order; the input the bench gives
 // dltune) feeds the model's first input. W untimed calls, then R timed calls;
@@ -14,7 +14,7 @@
 // --profile PREFIX turns on ONNX Runtime's profiler (enableProfiling,
 // profileFilePrefix = PREFIX) for the warm-up and timed calls; the trace (Chrome
 // trace format JSON, one "Node" event per kernel call) is written when the
-// session ends profiling and its path is printed as "profile" in the JSON line
+// InferenceSession ends profiling and its path is printed as "profile" in the JSON line
 // (bench/layer_breakdown.py reads it). Without it nothing changes.
 // Install (not needed by CI): `npm install --ignore-scripts --no-save
 // --no-package-lock --prefix bench onnxruntime-node` (bench/README.md).
