@@ -62,6 +62,22 @@ LogicalResult DLTuneDialect::verifyOperationAttribute(Operation *op,
       return op->emitOpError() << "'" << name << "' belongs on scf.forall or scf.parallel";
     return success();
   }
+  if (name == kGpuKernelAttrName) {
+    auto tiles = dyn_cast<DictionaryAttr>(attr.getValue());
+    bool ok = static_cast<bool>(tiles);
+    for (NamedAttribute entry : tiles ? tiles.getValue() : ArrayRef<NamedAttribute>()) {
+      auto value = dyn_cast<IntegerAttr>(entry.getValue());
+      ok &= value && value.getInt() >= 0;
+    }
+    if (!ok)
+      return op->emitOpError() << "'" << name
+                               << "' must be a dictionary of non-negative integer tile sizes";
+    StringRef opName = op->getName().getStringRef();
+    if (opName != "linalg.matmul" && opName != "linalg.batch_matmul")
+      return op->emitOpError() << "'" << name
+                               << "' belongs on linalg.matmul or linalg.batch_matmul";
+    return success();
+  }
   // On gpu.binary ops: what ptxas reported per kernel (--dltune-lower-gpu,
   // kKernelResourcesAttrName in dltune/Transforms/LowerGpu.h).
   if (name == "dltune.kernel_resources") {

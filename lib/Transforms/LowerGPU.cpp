@@ -2,6 +2,7 @@
 
 #include "LoweringPipeline.h"
 
+#include "dltune/Transforms/GpuMatmulKernel.h"
 #include "dltune/Transforms/LowerGpu.h"
 #include "dltune/Transforms/Passes.h"
 
@@ -10,9 +11,12 @@
 #include "mlir/Dialect/GPU/TransformOps/GPUTransformOps.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
 #include "mlir/Dialect/Transform/IR/TransformTypes.h"
 #include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
@@ -88,10 +92,34 @@ static LogicalResult mapForallToGpu(ModuleOp module) {
   return success();
 }
 
+/// Threads of a block for the element-wise loops of leftover ops.
+static constexpr int64_t kLeftoverBlockSize = 256;
+
+/// Collapses the dimensions of `loop` into one and tiles it by
+/// kLeftoverBlockSize, so that upstream's greedy mapping gives the outer
+/// loop to blocks and the inner one to threads. Untiled, every dimension
+/// went to blocks and each block ran ONE thread (a 2048x2048 fill: 4M
+/// blocks, 2.6 ms on an H200).
+static void tileForThreads(IRRewriter &rewriter, scf::ParallelOp loop) {
+  if (loop.getNumLoops() > 1) {
+    Operation *next = loop->getNextNode();
+    std::vector<unsigned> all;
+    for (unsigned d = 0; d < loop.getNumLoops(); ++d)
+      all.push_back(d);
+    collapseParallelLoops(rewriter, loop, {all});
+    loop = dyn_cast_or_null<scf::ParallelOp>(next ? next->getPrevNode() : nullptr);
+    if (!loop)
+      return;
+  }
+  // Constant bounds let the tile loop's extent be static (the launch's
+  // block size); the last partial tile is guarded by an scf.if.
+  scf::tileParallelLoop(loop, {kLeftoverBlockSize}, /*noMinMaxBounds=*/true);
+}
+
 /// Linalg ops the schedule left behind: inside kernels they become plain
 /// loops (each thread runs its tile); outside (fills of outputs, untuned
-/// elementwise ops) they become parallel loops mapped to blocks and threads
-/// by upstream's greedy mapping, so that no host code touches device memory.
+/// elementwise ops) they become parallel loops of blocks of
+/// kLeftoverBlockSize threads, so that no host code touches device memory.
 static LogicalResult mapLeftoverLinalgOps(ModuleOp module) {
   IRRewriter rewriter(module.getContext());
   SmallVector<linalg::LinalgOp> inside, outside;
@@ -106,11 +134,35 @@ static LogicalResult mapLeftoverLinalgOps(ModuleOp module) {
   }
   for (linalg::LinalgOp op : outside) {
     rewriter.setInsertionPoint(op);
-    if (failed(linalg::linalgOpToParallelLoops(rewriter, op)))
+    FailureOr<linalg::LinalgLoops> loops = linalg::linalgOpToParallelLoops(rewriter, op);
+    if (failed(loops))
       return op->emitOpError() << "could not be mapped to the GPU";
     rewriter.eraseOp(op);
+    if (!loops->empty())
+      if (auto parallel = dyn_cast<scf::ParallelOp>(loops->front()))
+        tileForThreads(rewriter, parallel);
   }
   return success();
+}
+
+/// Lets ptxas give each kernel as many registers as one block of it can
+/// have on an SM (at most 255 a thread). Without a cap, ptxas reads the
+/// block size (.maxntid) as a wish for more resident blocks and squeezed a
+/// 256-thread matmul into 63 registers with spills; how many blocks share an
+/// SM is for the tiles, and so the tuner, to decide.
+static void capKernelRegisters(ModuleOp module) {
+  Builder b(module.getContext());
+  module.walk([&](gpu::GPUFuncOp kernel) {
+    std::optional<ArrayRef<int32_t>> block = kernel.getKnownBlockSize();
+    if (!kernel.isKernel() || !block)
+      return;
+    int64_t threads = 1;
+    for (int32_t d : *block)
+      threads *= d;
+    int64_t registers = std::min<int64_t>(255, 65536 / std::max<int64_t>(threads, 1) / 8 * 8);
+    kernel->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
+                    b.getI32IntegerAttr(static_cast<int32_t>(registers)));
+  });
 }
 
 namespace {
@@ -149,13 +201,18 @@ struct LowerGPUPass : public dltune::impl::DLTuneLowerGPUBase<LowerGPUPass> {
     }
     OpPassManager bufferize("builtin.module");
     addBufferization(bufferize, /*deallocate=*/false);
-    if (failed(runPipeline(bufferize, module)) || failed(mapForallToGpu(module)) ||
+    if (failed(runPipeline(bufferize, module)) || failed(buildGpuMatmulKernels(module)) ||
+        failed(mapForallToGpu(module)) ||
         failed(mapLeftoverLinalgOps(module)))
       return signalPassFailure();
     OpPassManager mapLoops("builtin.module");
     addLoopMapping(mapLoops);
+    // Kernels are outlined here, ahead of the NVVM pipeline (whose own
+    // outlining then finds nothing left), to set their register caps.
+    mapLoops.addPass(createGpuKernelOutliningPass());
     if (failed(runPipeline(mapLoops, module)))
       return signalPassFailure();
+    capKernelRegisters(module);
     // Cubins: PTX from the pipeline, assembled by ptxas here so that its
     // resource report is kept.
     bool cubin = format == "bin";

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dltune/Transforms/ScheduleBuilder.h"
+#include "dltune/Transforms/GpuMatmulKernel.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/TransformOps/LinalgTransformOps.h"
@@ -531,57 +532,13 @@ void ScheduleEmitter::fusedCpuSchedule(Value op, Value epilogueOp, Value fillOp,
   vectorizeAndFinish(rootOp, regLoops, tail);
 }
 
-void ScheduleEmitter::gpuSchedule(Value op, ArrayRef<int64_t> cache,
-                                  ArrayRef<int64_t> reg) {
-  // Block level over the parallel loops, then the reduction loop, then the
-  // thread level; scf.forall mappings are turned into gpu.launch later by
-  // --dltune-lower-gpu once the IR is bufferized.
-  MLIRContext *ctx = b.getContext();
-  size_t n = plan.loopSizes.size();
-  SmallVector<int64_t> blockTiles(cache.begin(), cache.end());
-  blockTiles[n - 1] = 0;
-  SmallVector<int64_t> kTiles(n, 0);
-  kTiles[n - 1] = cache[n - 1];
-  bool batched = n == 4;
-  auto block = [&](gpu::MappingId id) -> Attribute {
-    return gpu::GPUBlockMappingAttr::get(ctx, id);
-  };
-  SmallVector<Attribute> blockMap;
-  if (batched)
-    blockMap.push_back(block(gpu::MappingId::DimZ));
-  blockMap.append({block(gpu::MappingId::DimY), block(gpu::MappingId::DimX)});
-  blockTiles.pop_back();
-  Value blockTiled =
-      tileForall(op, blockTiles, b.getArrayAttr(blockMap)).getTiledOp();
-  SmallVector<Value> kLoops;
-  op = tileFor(blockTiled, kTiles, kLoops);
-  // Shared-memory promotion of the block's A and B tiles, on tensors: each
-  // operand of the k-tiled op gets a workgroup-memory copy
-  // (bufferization.alloc_tensor + materialize_in_destination). The copies
-  // are spread over the block's threads, and barriers put around them, by
-  // --dltune-lower-gpu once the IR is bufferized.
-  if (getValueOr(values, "promote", 0)) {
-    Type anyValue = b.getType<transform::AnyValueType>();
-    Attribute workgroup =
-        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-    for (int64_t operand : {0, 1}) {
-      Value v = transform::GetOperandOp::create(
-                    b, anyValue, op, b.getDenseI64ArrayAttr({operand}))
-                    .getResult();
-      transform::PromoteTensorOp::create(b, anyValue, v, workgroup);
-    }
-  }
-  SmallVector<int64_t> threadTiles;
-  for (size_t i = 0; i + 1 < n; ++i)
-    threadTiles.push_back(batched && i == 0 ? 0 : reg[i]);
-  Attribute threadMap[] = {
-      gpu::GPUThreadMappingAttr::get(ctx, gpu::MappingId::DimY),
-      gpu::GPUThreadMappingAttr::get(ctx, gpu::MappingId::DimX)};
-  tileForall(op, threadTiles, b.getArrayAttr(threadMap));
-  int64_t unroll = getValueOr(values, "unroll", 1);
-  if (unroll > 1 && !kLoops.empty())
-    transform::LoopUnrollOp::create(b, kLoops.back(),
-                                    b.getI64IntegerAttr(unroll));
+void ScheduleEmitter::gpuSchedule(Value op, ArrayRef<int64_t>, ArrayRef<int64_t>) {
+  // The kernel is built op by op by --dltune-lower-gpu once the IR is
+  // bufferized (GpuMatmulKernel.h): the schedule only hands it the tiles.
+  DictionaryAttr tiles = GpuMatmulTiles::fromValues(values).toAttr(b.getContext());
+  Value param = transform::ParamConstantOp::create(
+      b, b.getType<transform::AnyParamType>(), tiles);
+  transform::AnnotateOp::create(b, op, DLTuneDialect::kGpuKernelAttrName, param);
 }
 
 LogicalResult

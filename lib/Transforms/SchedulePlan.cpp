@@ -412,11 +412,30 @@ static FailureOr<SchedulePlan> buildCpuPlan(const std::string &kind, const OpLoo
   return plan;
 }
 
-static FailureOr<SchedulePlan> buildGpuPlan(const std::string &kind,
+static FailureOr<SchedulePlan> buildGpuPlan(linalg::LinalgOp op, const std::string &kind,
                                             const OpLoops &loops,
                                             std::string &whyNot) {
   if (kind != "matmul" && kind != "batch_matmul") {
     whyNot = "no GPU schedule for this op kind yet";
+    return failure();
+  }
+  // What GpuMatmulKernel builds: operands in (m, k) x (k, n) order, float
+  // inputs accumulated in a float type at least as wide.
+  if (auto mm = dyn_cast<linalg::MatmulOp>(op.getOperation()); mm && mm.hasUserDefinedMaps()) {
+    whyNot = "no GPU schedule for a matmul with transposed operands yet";
+    return failure();
+  }
+  if (auto bmm = dyn_cast<linalg::BatchMatmulOp>(op.getOperation());
+      bmm && bmm.hasUserDefinedMaps()) {
+    whyNot = "no GPU schedule for a batch matmul with transposed operands yet";
+    return failure();
+  }
+  auto in = dyn_cast<FloatType>(getElementTypeOrSelf(op.getDpsInputs()[0].getType()));
+  auto inB = dyn_cast<FloatType>(getElementTypeOrSelf(op.getDpsInputs()[1].getType()));
+  auto out = dyn_cast<FloatType>(getElementTypeOrSelf(op.getDpsInits()[0].getType()));
+  if (!in || in != inB || !out || in.getWidth() > out.getWidth()) {
+    whyNot = "the GPU matmul needs float inputs of one type, accumulated in a float type at "
+             "least as wide";
     return failure();
   }
   SchedulePlan plan;
@@ -430,25 +449,51 @@ static FailureOr<SchedulePlan> buildGpuPlan(const std::string &kind,
   b.param("D_m", s[off]);
   b.param("D_n", s[off + 1]);
   b.param("D_k", s[off + 2]);
+  int64_t elemBytes = in.getWidth() / 8;
   b.param("max_threads", 1024);
   b.param("smem_bytes", 49152);
-  b.param("elem_bytes", 4);
-  b.knob("block_m", dividing(s[off], {8, 16, 32, 64, 128, 256}), 64);
-  b.knob("block_n", dividing(s[off + 1], {8, 16, 32, 64, 128, 256}), 64);
-  b.knob("thread_m", {1, 2, 4, 8}, 4);
-  b.knob("thread_n", {1, 2, 4, 8}, 4);
-  b.knob("tile_k", dividing(s[off + 2], {4, 8, 16, 32, 64}), 16);
-  b.knob("promote", {0, 1}, 0);
-  b.knob("unroll", {1, 2, 4}, 1);
+  b.param("elem_bytes", elemBytes);
+  // Defaults: 128x128 blocks of 256 threads with 8x8 register tiles when
+  // the grid still has a block for every SM of a large GPU (132 on an
+  // H100), smaller blocks otherwise (wave quantisation matters more than
+  // reuse on small problems).
+  int64_t batch = batched ? s[0] : 1;
+  int64_t m = s[off], n = s[off + 1];
+  bool large = batch * (m / 128) * (n / 128) >= 128;
+  int64_t preferBlock = large ? 128 : 64, preferThread = large ? 8 : 4;
+  b.knob("block_m", dividing(m, {8, 16, 32, 64, 128, 256}), preferBlock);
+  b.knob("block_n", dividing(n, {8, 16, 32, 64, 128, 256}), preferBlock);
+  b.knob("thread_m", {1, 2, 4, 8}, preferThread);
+  b.knob("thread_n", {1, 2, 4, 8}, preferThread);
+  b.knob("tile_k", dividing(s[off + 2], {4, 8, 16, 32}), large ? 8 : 16);
+  b.knob("vector", {1, 2, 4}, 4);
+  b.knob("pad", {0, 4}, 4);
+  b.knob("stages", {1, 2}, 2);
   b.require("D_m % block_m == 0");
   b.require("D_n % block_n == 0");
   b.require("D_k % tile_k == 0");
   b.require("block_m % thread_m == 0");
   b.require("block_n % thread_n == 0");
-  b.require("(block_m / thread_m) * (block_n / thread_n) <= max_threads");
-  b.require("(block_m / thread_m) * (block_n / thread_n) >= 32");
-  b.require("promote * (block_m + block_n) * tile_k * elem_bytes <= smem_bytes");
-  b.require("tile_k % unroll == 0");
+  std::string threads = "((block_m / thread_m) * (block_n / thread_n))";
+  b.require(threads + " <= max_threads");
+  b.require(threads + " >= 32");
+  b.require("tile_k % vector == 0");
+  b.require("block_n % vector == 0");
+  b.require("(block_m * tile_k) % (vector * " + threads + ") == 0");
+  b.require("(block_n * tile_k) % (vector * " + threads + ") == 0");
+  b.require("stages * tile_k * (block_m + block_n + 2 * pad) * elem_bytes <= smem_bytes");
+  // Registers: a thread holds its accumulators, the slice it stages
+  // (loaded before it is stored to shared memory) and the fragments ptxas
+  // hoists out of the unrolled k slice (about half of them), plus ~40 for
+  // addresses; this must fit the 255 a thread may have and the 64K of an
+  // SM for one block. Sampled configurations beyond these bounds spilled
+  // (dltune-lower-gpu-sweep.mlir).
+  std::string registers = "(thread_m * thread_n + tile_k * (thread_m + thread_n) / 2 + "
+                          "(block_m + block_n) * tile_k / " + threads + " + 40)";
+  b.require("thread_m * thread_n <= 64");
+  b.require("(block_m + block_n) * tile_k <= 32 * " + threads);
+  b.require(registers + " <= 255");
+  b.require(threads + " * " + registers + " <= 65536");
   if (batched)
     plan.loopNames.push_back("b");
   plan.loopNames.append({"m", "n", "k"});
@@ -527,7 +572,7 @@ FailureOr<SchedulePlan> mlir::dltune::buildSchedulePlan(linalg::LinalgOp op,
     return failure();
   FailureOr<SchedulePlan> plan =
       target == ScheduleTarget::GPU
-          ? buildGpuPlan(kind, loops, whyNot)
+          ? buildGpuPlan(op, kind, loops, whyNot)
           : buildCpuPlan(kind, loops, cpu, whyNot);
   if (failed(plan))
     return failure();

@@ -169,3 +169,16 @@ func.func @f() attributes {
   test.a = #dltune.space<knobs {b = [1, 2],
   // expected-error @+1 {{knob 'a' lists a candidate value twice}}
                                 a = [1, 1]}>} { return }
+
+// -----
+
+// expected-error @+1 {{'dltune.gpu_kernel' belongs on linalg.matmul or linalg.batch_matmul}}
+func.func @f() attributes {dltune.gpu_kernel = {block_m = 64 : i64}} { return }
+
+// -----
+
+func.func @f(%a: memref<8x8xf32>, %b: memref<8x8xf32>, %c: memref<8x8xf32>) {
+  // expected-error @+1 {{'dltune.gpu_kernel' must be a dictionary of non-negative integer tile sizes}}
+  linalg.matmul {dltune.gpu_kernel = {block_m = -1 : i64}} ins(%a, %b : memref<8x8xf32>, memref<8x8xf32>) outs(%c : memref<8x8xf32>)
+  return
+}

@@ -2,14 +2,16 @@
 // RUN: dltune-gpu-sweep %s --count 16 --seed 7 | FileCheck %s
 
 // A sample of every default GPU space that --dltune-annotate="target=gpu"
-// produces, half of it with promote=1, is lowered and assembled by ptxas;
-// promoted configurations must use shared memory and barriers. Ops without
-// a GPU space yet (convolutions, pooling, elementwise) are listed for when
-// they get one.
+// produces, half of it with two shared buffers (stages=2), is lowered and
+// assembled by ptxas; every matmul configuration must become one kernel
+// with its tiles' block size, shared memory, barriers and at most 32 spilled
+// bytes. Ops
+// without a GPU space yet (convolutions, pooling, elementwise) are listed
+// for when they get one.
 
-// CHECK-DAG: summary linalg.matmul: {{[0-9]+}} valid configs, 16/16 compiled, promote=1: 8/8 with shared memory and barriers
-// CHECK-DAG: summary linalg.matmul: {{[0-9]+}} valid configs, 16/16 compiled, promote=1: 8/8 with shared memory and barriers
-// CHECK-DAG: summary linalg.batch_matmul: {{[0-9]+}} valid configs, 16/16 compiled, promote=1: 8/8 with shared memory and barriers
+// CHECK-DAG: summary linalg.matmul: {{[0-9]+}} valid configs, 16/16 compiled, 16/16 one kernel with shared memory, barriers, <= 32 B spilled, 0 over
+// CHECK-DAG: summary linalg.matmul: {{[0-9]+}} valid configs, 16/16 compiled, 16/16 one kernel with shared memory, barriers, <= 32 B spilled, 0 over
+// CHECK-DAG: summary linalg.batch_matmul: {{[0-9]+}} valid configs, 16/16 compiled, 16/16 one kernel with shared memory, barriers, <= 32 B spilled, 0 over
 // CHECK-NOT: FAILED
 
 func.func @matmul(%a: tensor<256x128xf32>, %b: tensor<128x256xf32>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {

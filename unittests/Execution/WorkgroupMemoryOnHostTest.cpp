@@ -1,9 +1,13 @@
 //===- WorkgroupMemoryOnHostTest.cpp - Shared-memory promotion, run on the host ===//
 //
-// There is no GPU here, so the promoted GPU schedules are checked for their
-// meaning on the host: the schedule (promote=1), bufferization and the
-// shared-memory step of --dltune-lower-gpu (copies spread over the block's
-// threads, buffers shared across unrolled iterations) run as for the GPU;
+// There is no GPU here, so promoted GPU schedules are checked for their
+// meaning on the host. dltune's own GPU matmul schedule builds its kernel
+// directly (GpuMatmulKernel.h); user-written Transform schedules still tile
+// into block- and thread-mapped scf.forall loops and promote tiles to
+// workgroup memory, as the schedules here do (dltune.schedule = @promoted).
+// The schedule, bufferization and the shared-memory step of
+// --dltune-lower-gpu (copies spread over the block's threads, buffers shared
+// across unrolled iterations) run as for the GPU;
 // then the workgroup memory space is dropped and the thread-mapped loops run
 // one after the other on the CPU - each loop finishing before the next
 // starts is exactly what the barriers after them guarantee on a GPU. The
@@ -113,17 +117,53 @@ TEST_P(WorkgroupMemoryOnHostTest, PromotedScheduleComputesTheUntunedResult) {
   }
 }
 
-/// A (batch) matmul of the given sizes with a GPU configuration.
-static std::string matmul(int batch, int m, int n, int k, const char *config) {
+/// Tile sizes of a promoted forall schedule.
+struct Promoted {
+  int blockM, blockN, threadM, threadN, tileK, unroll;
+};
+
+/// A (batch) matmul of the given sizes with a user-written Transform
+/// schedule: block-mapped forall, k loop, A and B tiles promoted to
+/// workgroup memory, thread-mapped forall, k loop unrolled.
+static std::string matmul(int batch, int m, int n, int k, Promoted t) {
   std::string b = batch ? std::to_string(batch) + "x" : "";
   std::string a = b + std::to_string(m) + "x" + std::to_string(k) + "xf32";
   std::string w = b + std::to_string(k) + "x" + std::to_string(n) + "xf32";
   std::string c = b + std::to_string(m) + "x" + std::to_string(n) + "xf32";
-  return "func.func @f(%a: tensor<" + a + ">, %b: tensor<" + w + ">, %c: tensor<" + c +
-         ">) -> tensor<" + c + "> {\n  %r = linalg." + (batch ? "batch_matmul" : "matmul") +
-         " {dltune.target = \"gpu\", dltune.config = #dltune.config<" + config +
-         ">}\n    ins(%a, %b : tensor<" + a + ">, tensor<" + w + ">) outs(%c : tensor<" + c +
-         ">) -> tensor<" + c + ">\n  return %r : tensor<" + c + ">\n}\n";
+  auto list = [](std::initializer_list<int> v) {
+    std::string out;
+    for (int x : v)
+      out += (out.empty() ? "" : ", ") + std::to_string(x);
+    return "[" + out + "]";
+  };
+  std::string blocks = batch ? list({1, t.blockM, t.blockN}) : list({t.blockM, t.blockN});
+  std::string blockMap = std::string(batch ? "#gpu.block<z>, " : "") + "#gpu.block<y>, #gpu.block<x>";
+  std::string ks = batch ? list({0, 0, 0, t.tileK}) : list({0, 0, t.tileK});
+  std::string threads = batch ? list({0, t.threadM, t.threadN}) : list({t.threadM, t.threadN});
+  std::string pair = "(!transform.any_op) -> (!transform.any_op, !transform.any_op)";
+  std::string unroll = t.unroll > 1 ? "    transform.loop.unroll %kloop {factor = " +
+                                          std::to_string(t.unroll) + "} : !transform.any_op\n"
+                                    : "";
+  return "module attributes {transform.with_named_sequence} {\n"
+         "  func.func @f(%a: tensor<" + a + ">, %b: tensor<" + w + ">, %c: tensor<" + c +
+         ">) -> tensor<" + c + "> {\n    %r = linalg." + (batch ? "batch_matmul" : "matmul") +
+         " {dltune.schedule = @promoted, dltune.config = #dltune.config<>}\n      ins(%a, %b : tensor<" + a + ">, tensor<" + w +
+         ">) outs(%c : tensor<" + c + ">) -> tensor<" + c + ">\n    return %r : tensor<" + c +
+         ">\n  }\n"
+         "  transform.named_sequence @promoted(%op: !transform.any_op {transform.consumed}) {\n"
+         "    %blocked, %grid = transform.structured.tile_using_forall %op tile_sizes " + blocks +
+         " (mapping = [" + blockMap + "]) : " + pair + "\n"
+         "    %ktiled, %kloop = transform.structured.tile_using_for %blocked tile_sizes " + ks +
+         " : " + pair + "\n"
+         "    %a = transform.get_operand %ktiled[0] : (!transform.any_op) -> !transform.any_value\n"
+         "    %pa = transform.structured.promote_tensor to #gpu.address_space<workgroup> %a : "
+         "!transform.any_value\n"
+         "    %b = transform.get_operand %ktiled[1] : (!transform.any_op) -> !transform.any_value\n"
+         "    %pb = transform.structured.promote_tensor to #gpu.address_space<workgroup> %b : "
+         "!transform.any_value\n"
+         "    %tiled, %tloop = transform.structured.tile_using_forall %ktiled tile_sizes " + threads +
+         " (mapping = [#gpu.thread<y>, #gpu.thread<x>]) : " + pair + "\n" + unroll +
+         "    transform.yield\n  }\n}\n";
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -131,20 +171,12 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         // 32x16 blocks of 2x2 threads' tiles (128 threads), k tiles of 8
         // over 48, unrolled twice: copies of 256 and 128 elements.
-        matmul(0, 64, 32, 48,
-               "block_m = 32, block_n = 16, thread_m = 2, thread_n = 2, tile_k = 8, "
-               "promote = 1, unroll = 2"),
+        matmul(0, 64, 32, 48, {32, 16, 2, 2, 8, 2}),
         // Fewer threads (32) than tile elements, uneven shapes, k fully
         // unrolled.
-        matmul(0, 24, 40, 20,
-               "block_m = 8, block_n = 40, thread_m = 1, thread_n = 10, tile_k = 5, "
-               "promote = 1, unroll = 4"),
+        matmul(0, 24, 40, 20, {8, 40, 1, 10, 5, 4}),
         // A and B tiles of the same type (8x8), live at the same time: they
         // must not share a buffer; unrolled iterations may.
-        matmul(0, 32, 32, 32,
-               "block_m = 8, block_n = 8, thread_m = 1, thread_n = 2, tile_k = 8, "
-               "promote = 1, unroll = 4"),
+        matmul(0, 32, 32, 32, {8, 8, 1, 2, 8, 4}),
         // Batched: 1 x block_m x tile_k tiles.
-        matmul(3, 32, 24, 16,
-               "block_m = 16, block_n = 8, thread_m = 1, thread_n = 2, tile_k = 4, "
-               "promote = 1, unroll = 1")));
+        matmul(3, 32, 24, 16, {16, 8, 1, 2, 4, 1})));

@@ -26,6 +26,9 @@ def DLTune_Dialect : Dialect {
     * `dltune.num_threads = N` (on `scf.forall`/`scf.parallel`, left by
       `--dltune-apply` from the `threads` knob): the OpenMP team size the
       loop runs with after `--dltune-lower-cpu`;
+    * `dltune.gpu_kernel = {block_m = 64 : i64, ...}` (on `linalg.matmul` /
+      `linalg.batch_matmul`, left by `--dltune-apply` for a GPU config): the
+      tile sizes of the kernel `--dltune-lower-gpu` builds for the op;
     * `dltune.kernel_resources = [{kernel = ..., registers = ...}, ...]` (on
       `gpu.binary`, left by `--dltune-lower-gpu`): what ptxas reported.
 
@@ -50,6 +53,9 @@ def DLTune_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kScheduleAttrName = "dltune.schedule";
     /// On a scheduled scf.forall: the OpenMP team size it runs with.
     static constexpr ::llvm::StringLiteral kNumThreadsAttrName = "dltune.num_threads";
+    /// On a matmul scheduled for the GPU: the tile sizes of the kernel
+    /// --dltune-lower-gpu builds for it (GpuMatmulKernel.h).
+    static constexpr ::llvm::StringLiteral kGpuKernelAttrName = "dltune.gpu_kernel";
 
     void registerAttributes();
   }];

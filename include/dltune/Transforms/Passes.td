@@ -116,7 +116,9 @@ def DLTuneStrip : Pass<"dltune-strip", "ModuleOp"> {
     schedule) from every op, e.g. to obtain the untuned reference of a
     module. The `dltune.num_threads` that `--dltune-apply` leaves on the
     loops it parallelized stays: it is part of the scheduled code, and
-    `--dltune-lower-cpu` turns it into the OpenMP team size.
+    `--dltune-lower-cpu` turns it into the OpenMP team size. So does the
+    `dltune.gpu_kernel` it leaves on a matmul scheduled for the GPU (the
+    tile sizes of the kernel `--dltune-lower-gpu` builds).
   }];
 }
 
@@ -358,6 +360,13 @@ def DLTuneLowerGPU : Pass<"dltune-lower-gpu", "ModuleOp"> {
     `format=bin`, which needs `ptxas`); host code is lowered to the LLVM
     dialect and calls the `mgpu*` runtime functions.
 
+    A `linalg.matmul` or `linalg.batch_matmul` carrying `dltune.gpu_kernel`
+    (the tile sizes its GPU schedule chose) becomes one `gpu.launch` built
+    op by op after bufferization: A and B slices staged in shared memory
+    with vector loads (one or two buffers), a register tile of C per thread
+    accumulating outer products, vector stores of C. A `linalg.fill` of its
+    output just before it becomes the accumulators' start value.
+
     The block-mapped `scf.forall` loops of each function become one
     `gpu.launch` and the nested thread-mapped ones its threads (upstream's
     `map_forall_to_blocks` and `map_nested_forall_to_threads` transform ops,
@@ -366,7 +375,8 @@ def DLTuneLowerGPU : Pass<"dltune-lower-gpu", "ModuleOp"> {
     the block's threads, with barriers around them, and workgroup buffers
     whose uses do not overlap share storage. Linalg ops left outside the
     mapped loops become parallel loops mapped to the GPU, so no host code
-    touches device memory. With `format=bin` every kernel is assembled by
+    touches device memory; their loops are collapsed and tiled into blocks
+    of 256 threads. With `format=bin` every kernel is assembled by
     `ptxas -v`, and what it reports is attached to each `gpu.binary` as
     `dltune.kernel_resources`.
 

@@ -1,0 +1,63 @@
+//===- GpuMatmulKernel.h - Register-tiled SIMT matmul kernels ---*- C++ -*-===//
+//
+// A matmul or batch matmul on buffers becomes one gpu.launch built op by op:
+// each block stages a tile_k slice of its A and B tiles in shared memory
+// (vector loads from global memory, A stored k-major), each thread keeps a
+// thread_m x thread_n tile of C in registers and accumulates outer products
+// of shared-memory fragments into it, and a linalg.fill of the output just
+// before the op becomes the accumulators' start value (no kernel of its own).
+// The tiling upstream's scf.forall mapping produces keeps C in global memory
+// across the k loop; this is why the kernel is built by hand.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLTUNE_TRANSFORMS_GPUMATMULKERNEL_H
+#define DLTUNE_TRANSFORMS_GPUMATMULKERNEL_H
+
+#include "dltune/Dialect/DLTuneDialect.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <map>
+#include <optional>
+#include <string>
+
+namespace mlir::dltune {
+
+/// The tile sizes of one kernel. The GPU schedule of a matmul leaves them on
+/// the op as a dictionary (DLTuneDialect::kGpuKernelAttrName), read by
+/// --dltune-lower-gpu after bufferization.
+struct GpuMatmulTiles {
+  int64_t blockM = 64, blockN = 64; // C tile of a block
+  int64_t threadM = 4, threadN = 4; // C tile of a thread (registers)
+  int64_t tileK = 16;               // k slice staged in shared memory
+  int64_t vector = 4;               // elements per global load
+  int64_t pad = 0;                  // extra elements per shared-memory row
+  int64_t stages = 1; // 2: two shared buffers, the next slice loaded ahead
+
+  int64_t threads() const { return (blockM / threadM) * (blockN / threadN); }
+
+  /// From knob values (names as in the GPU space; missing ones keep their
+  /// defaults above).
+  static GpuMatmulTiles fromValues(const std::map<std::string, int64_t> &values);
+  DictionaryAttr toAttr(MLIRContext *ctx) const;
+  static std::optional<GpuMatmulTiles> fromAttr(DictionaryAttr attr);
+};
+
+/// Why `op` (linalg.matmul or linalg.batch_matmul on static memrefs) cannot
+/// become a kernel with `tiles`; empty when it can.
+std::string whyNotGpuMatmulKernel(linalg::LinalgOp op, const GpuMatmulTiles &tiles);
+
+/// Replaces `op` by its kernel (and erases the fill it absorbs).
+LogicalResult buildGpuMatmulKernel(RewriterBase &rewriter, linalg::LinalgOp op,
+                                   const GpuMatmulTiles &tiles);
+
+/// Builds the kernel of every op in `module` that carries
+/// DLTuneDialect::kGpuKernelAttrName.
+LogicalResult buildGpuMatmulKernels(ModuleOp module);
+
+} // namespace mlir::dltune
+
+#endif // DLTUNE_TRANSFORMS_GPUMATMULKERNEL_H

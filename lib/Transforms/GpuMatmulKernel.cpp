@@ -1,0 +1,493 @@
+//===- GpuMatmulKernel.cpp - Register-tiled SIMT matmul kernels -----------===//
+
+#include "dltune/Transforms/GpuMatmulKernel.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+using namespace mlir;
+using namespace mlir::dltune;
+
+//===----------------------------------------------------------------------===//
+// Tile sizes
+//===----------------------------------------------------------------------===//
+
+static constexpr std::pair<const char *, int64_t GpuMatmulTiles::*> kTileFields[] = {
+    {"block_m", &GpuMatmulTiles::blockM},   {"block_n", &GpuMatmulTiles::blockN},
+    {"thread_m", &GpuMatmulTiles::threadM}, {"thread_n", &GpuMatmulTiles::threadN},
+    {"tile_k", &GpuMatmulTiles::tileK},     {"vector", &GpuMatmulTiles::vector},
+    {"pad", &GpuMatmulTiles::pad},          {"stages", &GpuMatmulTiles::stages}};
+
+GpuMatmulTiles GpuMatmulTiles::fromValues(const std::map<std::string, int64_t> &values) {
+  GpuMatmulTiles t;
+  for (auto [name, field] : kTileFields)
+    if (auto it = values.find(name); it != values.end())
+      t.*field = it->second;
+  return t;
+}
+
+DictionaryAttr GpuMatmulTiles::toAttr(MLIRContext *ctx) const {
+  Builder b(ctx);
+  SmallVector<NamedAttribute> entries;
+  for (auto [name, field] : kTileFields)
+    entries.push_back(b.getNamedAttr(name, b.getI64IntegerAttr(this->*field)));
+  return b.getDictionaryAttr(entries);
+}
+
+std::optional<GpuMatmulTiles> GpuMatmulTiles::fromAttr(DictionaryAttr attr) {
+  if (!attr)
+    return std::nullopt;
+  GpuMatmulTiles t;
+  for (auto [name, field] : kTileFields) {
+    auto value = attr.getAs<IntegerAttr>(name);
+    if (!value)
+      return std::nullopt;
+    t.*field = value.getInt();
+  }
+  return t;
+}
+
+//===----------------------------------------------------------------------===//
+// Checks
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The operands of a (batch) matmul on memrefs, batch dimension first.
+struct MatmulOperands {
+  Value a, b, c;
+  MemRefType aType, bType, cType;
+  bool batched = false;
+  int64_t batch = 1, m = 0, n = 0, k = 0;
+};
+} // namespace
+
+static FailureOr<MatmulOperands> getOperands(linalg::LinalgOp op, std::string &why) {
+  MatmulOperands o;
+  if (auto mm = dyn_cast<linalg::MatmulOp>(op.getOperation())) {
+    if (mm.hasUserDefinedMaps()) {
+      why = "a matmul with its own indexing maps (a transposed operand)";
+      return failure();
+    }
+  } else if (auto bmm = dyn_cast<linalg::BatchMatmulOp>(op.getOperation())) {
+    if (bmm.hasUserDefinedMaps()) {
+      why = "a batch matmul with its own indexing maps (a transposed operand)";
+      return failure();
+    }
+    o.batched = true;
+  } else {
+    why = "only linalg.matmul and linalg.batch_matmul have this kernel";
+    return failure();
+  }
+  if (!op.hasPureBufferSemantics()) {
+    why = "the kernel is built after bufferization (operands must be memrefs)";
+    return failure();
+  }
+  o.a = op.getDpsInputs()[0];
+  o.b = op.getDpsInputs()[1];
+  o.c = op.getDpsInits()[0];
+  o.aType = cast<MemRefType>(o.a.getType());
+  o.bType = cast<MemRefType>(o.b.getType());
+  o.cType = cast<MemRefType>(o.c.getType());
+  for (MemRefType t : {o.aType, o.bType, o.cType})
+    if (!t.hasStaticShape()) {
+      why = "operand shapes must be static";
+      return failure();
+    }
+  int off = o.batched ? 1 : 0;
+  if (o.batched)
+    o.batch = o.cType.getDimSize(0);
+  o.m = o.cType.getDimSize(off);
+  o.n = o.cType.getDimSize(off + 1);
+  o.k = o.aType.getDimSize(off + 1);
+  auto in = dyn_cast<FloatType>(o.aType.getElementType());
+  auto out = dyn_cast<FloatType>(o.cType.getElementType());
+  if (!in || !out || o.bType.getElementType() != in || in.getWidth() > out.getWidth()) {
+    why = "A and B must have one float type no wider than C's float type";
+    return failure();
+  }
+  return o;
+}
+
+/// Element strides and offset of `type`, or nullopt for dynamic ones.
+static std::optional<std::pair<SmallVector<int64_t>, int64_t>> getLayout(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(offset) ||
+      llvm::any_of(strides, [](int64_t s) { return ShapedType::isDynamic(s); }))
+    return std::nullopt;
+  return std::make_pair(strides, offset);
+}
+
+/// The largest power of two no larger than `want` that divides every entry
+/// of `multiples`: the alignment an access can promise when its address is a
+/// sum of multiples of these byte counts from a 256-byte-aligned base.
+static int64_t commonAlignment(int64_t want, ArrayRef<int64_t> multiples) {
+  int64_t a = 1;
+  while (a * 2 <= want)
+    a *= 2;
+  for (int64_t m : multiples)
+    while (a > 1 && m % a != 0)
+      a /= 2;
+  return a;
+}
+
+/// The byte multiples every address of an access to `type` is made of,
+/// beyond its indices' own: strides of the outer dimensions and the offset.
+static SmallVector<int64_t> layoutMultiples(MemRefType type, int64_t elemBytes) {
+  std::optional<std::pair<SmallVector<int64_t>, int64_t>> layout = getLayout(type);
+  if (!layout)
+    return {elemBytes};
+  SmallVector<int64_t> out = {layout->second * elemBytes};
+  for (int64_t s : ArrayRef<int64_t>(layout->first).drop_back())
+    out.push_back(s * elemBytes);
+  return out;
+}
+
+std::string mlir::dltune::whyNotGpuMatmulKernel(linalg::LinalgOp op,
+                                                const GpuMatmulTiles &t) {
+  std::string why;
+  FailureOr<MatmulOperands> o = getOperands(op, why);
+  if (failed(o))
+    return why;
+  for (MemRefType type : {o->aType, o->bType, o->cType}) {
+    std::optional<std::pair<SmallVector<int64_t>, int64_t>> layout = getLayout(type);
+    if (layout && layout->first.back() != 1)
+      return "operands must be contiguous in their last dimension";
+    if (!layout && !type.getLayout().isIdentity())
+      return "operands must have static strides";
+  }
+  auto positive = [](int64_t v) { return v > 0; };
+  if (!positive(t.blockM) || !positive(t.blockN) || !positive(t.threadM) ||
+      !positive(t.threadN) || !positive(t.tileK) || !positive(t.vector) || t.pad < 0 ||
+      (t.stages != 1 && t.stages != 2))
+    return "tile sizes must be positive, pad non-negative, stages 1 or 2";
+  if (o->m % t.blockM || o->n % t.blockN || o->k % t.tileK)
+    return "block_m, block_n and tile_k must divide M, N and K";
+  if (t.blockM % t.threadM || t.blockN % t.threadN)
+    return "thread_m and thread_n must divide block_m and block_n";
+  int64_t threads = t.threads();
+  if (threads < 1 || threads > 1024)
+    return "a block must have 1 to 1024 threads";
+  if (t.tileK % t.vector || t.blockN % t.vector)
+    return "vector must divide tile_k and block_n";
+  if ((t.blockM * t.tileK) % (t.vector * threads) ||
+      (t.blockN * t.tileK) % (t.vector * threads))
+    return "each thread must load whole vectors of the A and B tiles";
+  int64_t elemBytes = o->aType.getElementTypeBitWidth() / 8;
+  int64_t smem = t.stages * t.tileK * (t.blockM + t.blockN + 2 * t.pad) * elemBytes;
+  if (smem > 48 * 1024)
+    return "the shared-memory tiles exceed 48 KiB";
+  return "";
+}
+
+//===----------------------------------------------------------------------===//
+// The kernel
+//===----------------------------------------------------------------------===//
+
+namespace {
+class KernelBuilder {
+public:
+  KernelBuilder(OpBuilder &b, Location loc, const MatmulOperands &o, const GpuMatmulTiles &t)
+      : b(b), loc(loc), o(o), t(t) {
+    inType = o.aType.getElementType();
+    accType = o.cType.getElementType();
+    inBytes = o.aType.getElementTypeBitWidth() / 8;
+    accBytes = o.cType.getElementTypeBitWidth() / 8;
+  }
+
+  /// Emits the launch; `fillValue` (may be null) starts the accumulators.
+  void build(Value fillValue);
+
+private:
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value add(Value x, int64_t y) { return y ? add(x, idx(y)) : x; }
+  Value mul(Value x, int64_t y) { return arith::MulIOp::create(b, loc, x, idx(y)); }
+
+  /// Indices into an operand: the batch index first when batched.
+  SmallVector<Value> at(Value row, Value col) {
+    SmallVector<Value> i;
+    if (o.batched)
+      i.push_back(batchIdx);
+    i.append({row, col});
+    return i;
+  }
+
+  void loadTiles(Value k0, SmallVector<Value> &aRegs, SmallVector<Value> &bRegs);
+  void storeTiles(Value stage, ArrayRef<Value> aRegs, ArrayRef<Value> bRegs);
+  SmallVector<Value> multiply(Value stage, ValueRange acc);
+
+  OpBuilder &b;
+  Location loc;
+  const MatmulOperands &o;
+  const GpuMatmulTiles &t;
+  Type inType, accType;
+  int64_t inBytes, accBytes;
+  // Inside the launch.
+  Value batchIdx, rowBase, colBase, tx, ty, tid, aShared, bShared;
+  // Where each of a thread's global loads lands in its tile: A (row, k) and
+  // B (k, column), fixed across the k loop.
+  SmallVector<std::pair<Value, Value>> aSlots, bSlots;
+  int64_t aLoadAlign = 1, bLoadAlign = 1;
+};
+} // namespace
+
+void KernelBuilder::loadTiles(Value k0, SmallVector<Value> &aRegs,
+                              SmallVector<Value> &bRegs) {
+  auto vecType = VectorType::get({t.vector}, inType);
+  for (auto [row, k] : aSlots)
+    aRegs.push_back(vector::LoadOp::create(b, loc, vecType, o.a,
+                                           at(add(rowBase, row), add(k0, k)),
+                                           /*nontemporal=*/false, llvm::MaybeAlign(aLoadAlign)));
+  for (auto [k, col] : bSlots)
+    bRegs.push_back(vector::LoadOp::create(b, loc, vecType, o.b,
+                                           at(add(k0, k), add(colBase, col)),
+                                           /*nontemporal=*/false, llvm::MaybeAlign(bLoadAlign)));
+}
+
+void KernelBuilder::storeTiles(Value stage, ArrayRef<Value> aRegs, ArrayRef<Value> bRegs) {
+  // A goes in k-major (transposed) so that a thread's thread_m values of one
+  // k are contiguous: one vector load each in the inner loop.
+  for (auto [slot, reg] : llvm::zip(aSlots, aRegs)) {
+    auto [row, k] = slot;
+    for (int64_t j = 0; j < t.vector; ++j) {
+      Value e = vector::ExtractOp::create(b, loc, reg, j);
+      memref::StoreOp::create(b, loc, e, aShared, ValueRange{stage, add(k, j), row});
+    }
+  }
+  int64_t bStoreAlign =
+      commonAlignment(t.vector * inBytes, {(t.blockN + t.pad) * inBytes,
+                                           t.tileK * (t.blockN + t.pad) * inBytes});
+  for (auto [slot, reg] : llvm::zip(bSlots, bRegs)) {
+    auto [k, col] = slot;
+    vector::StoreOp::create(b, loc, reg, bShared, ValueRange{stage, k, col},
+                            /*nontemporal=*/false, llvm::MaybeAlign(bStoreAlign));
+  }
+}
+
+SmallVector<Value> KernelBuilder::multiply(Value stage, ValueRange accIn) {
+  SmallVector<Value> acc(accIn.begin(), accIn.end());
+  auto aFragType = VectorType::get({t.threadM}, inType);
+  auto bFragType = VectorType::get({t.threadN}, inType);
+  auto accVecType = VectorType::get({t.threadN}, accType);
+  int64_t aAlign = commonAlignment(t.threadM * inBytes,
+                                   {(t.blockM + t.pad) * inBytes,
+                                    t.tileK * (t.blockM + t.pad) * inBytes});
+  int64_t bAlign = commonAlignment(t.threadN * inBytes,
+                                   {(t.blockN + t.pad) * inBytes,
+                                    t.tileK * (t.blockN + t.pad) * inBytes});
+  Value aCol = mul(ty, t.threadM), bCol = mul(tx, t.threadN);
+  // The k slice is unrolled: constant shared-memory offsets, and the
+  // fragments of one k can be in flight while the previous one multiplies.
+  for (int64_t kk = 0; kk < t.tileK; ++kk) {
+    Value k = idx(kk);
+    Value aFrag = vector::LoadOp::create(b, loc, aFragType, aShared,
+                                         ValueRange{stage, k, aCol}, false, llvm::MaybeAlign(aAlign));
+    Value bFrag = vector::LoadOp::create(b, loc, bFragType, bShared,
+                                         ValueRange{stage, k, bCol}, false, llvm::MaybeAlign(bAlign));
+    if (inType != accType) {
+      aFrag = arith::ExtFOp::create(b, loc, VectorType::get({t.threadM}, accType), aFrag);
+      bFrag = arith::ExtFOp::create(b, loc, accVecType, bFrag);
+    }
+    for (int64_t i = 0; i < t.threadM; ++i) {
+      Value ai = vector::ExtractOp::create(b, loc, aFrag, i);
+      Value splat = vector::BroadcastOp::create(b, loc, accVecType, ai);
+      acc[i] = vector::FMAOp::create(b, loc, splat, bFrag, acc[i]);
+    }
+  }
+  return acc;
+}
+
+void KernelBuilder::build(Value fillValue) {
+  MLIRContext *ctx = b.getContext();
+  Attribute workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto aSharedType = MemRefType::get({t.stages, t.tileK, t.blockM + t.pad}, inType,
+                                     MemRefLayoutAttrInterface(), workgroup);
+  auto bSharedType = MemRefType::get({t.stages, t.tileK, t.blockN + t.pad}, inType,
+                                     MemRefLayoutAttrInterface(), workgroup);
+  Value one = idx(1);
+  auto launch = gpu::LaunchOp::create(
+      b, loc, idx(o.n / t.blockN), idx(o.m / t.blockM), idx(o.batch),
+      idx(t.blockN / t.threadN), idx(t.blockM / t.threadM), one,
+      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+      /*asyncDependencies=*/ValueRange{}, TypeRange{aSharedType, bSharedType});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&launch.getBody().front());
+  aShared = launch.getWorkgroupAttributions()[0];
+  bShared = launch.getWorkgroupAttributions()[1];
+  gpu::KernelDim3 blockIds = launch.getBlockIds();
+  gpu::KernelDim3 threadIds = launch.getThreadIds();
+  batchIdx = blockIds.z;
+  rowBase = mul(blockIds.y, t.blockM);
+  colBase = mul(blockIds.x, t.blockN);
+  tx = threadIds.x;
+  ty = threadIds.y;
+  int64_t threads = t.threads();
+  tid = add(mul(ty, t.blockN / t.threadN), tx);
+
+  // Thread `tid`'s global loads: consecutive threads read consecutive
+  // vectors of a row, so a warp's loads coalesce.
+  int64_t aPerRow = t.tileK / t.vector, bPerRow = t.blockN / t.vector;
+  for (int64_t i = 0; i < t.blockM * t.tileK / (t.vector * threads); ++i) {
+    Value l = add(tid, i * threads);
+    Value row = arith::DivUIOp::create(b, loc, l, idx(aPerRow));
+    Value k = mul(arith::RemUIOp::create(b, loc, l, idx(aPerRow)), t.vector);
+    aSlots.push_back({row, k});
+  }
+  for (int64_t i = 0; i < t.blockN * t.tileK / (t.vector * threads); ++i) {
+    Value l = add(tid, i * threads);
+    Value k = arith::DivUIOp::create(b, loc, l, idx(bPerRow));
+    Value col = mul(arith::RemUIOp::create(b, loc, l, idx(bPerRow)), t.vector);
+    bSlots.push_back({k, col});
+  }
+  aLoadAlign = commonAlignment(t.vector * inBytes,
+                               [&] {
+                                 SmallVector<int64_t> m = layoutMultiples(o.aType, inBytes);
+                                 m.push_back(t.tileK * inBytes);
+                                 return m;
+                               }());
+  bLoadAlign = commonAlignment(t.vector * inBytes,
+                               [&] {
+                                 SmallVector<int64_t> m = layoutMultiples(o.bType, inBytes);
+                                 m.push_back(t.blockN * inBytes);
+                                 return m;
+                               }());
+
+  // Accumulators: one vector of thread_n per row of the thread's tile.
+  auto accVecType = VectorType::get({t.threadN}, accType);
+  int64_t cAlign = commonAlignment(t.threadN * accBytes, [&] {
+    SmallVector<int64_t> m = layoutMultiples(o.cType, accBytes);
+    m.push_back(t.blockN * accBytes);
+    return m;
+  }());
+  Value cRow = add(rowBase, mul(ty, t.threadM));
+  Value cCol = add(colBase, mul(tx, t.threadN));
+  SmallVector<Value> acc;
+  for (int64_t i = 0; i < t.threadM; ++i) {
+    if (fillValue)
+      acc.push_back(vector::BroadcastOp::create(b, loc, accVecType, fillValue));
+    else
+      acc.push_back(vector::LoadOp::create(b, loc, accVecType, o.c, at(add(cRow, i), cCol),
+                                           false, llvm::MaybeAlign(cAlign)));
+  }
+
+  int64_t steps = o.k / t.tileK;
+  Value zero = idx(0);
+  if (t.stages == 1) {
+    auto loop = scf::ForOp::create(
+        b, loc, zero, idx(o.k), idx(t.tileK), acc,
+        [&](OpBuilder &, Location, Value k0, ValueRange iter) {
+          SmallVector<Value> aRegs, bRegs;
+          loadTiles(k0, aRegs, bRegs);
+          storeTiles(zero, aRegs, bRegs);
+          gpu::BarrierOp::create(b, loc);
+          SmallVector<Value> next = multiply(zero, iter);
+          gpu::BarrierOp::create(b, loc);
+          scf::YieldOp::create(b, loc, next);
+        });
+    acc.assign(loop.getResults().begin(), loop.getResults().end());
+  } else {
+    // Two buffers: while one is multiplied, the next slice travels from
+    // global memory into registers and then into the other buffer; one
+    // barrier a step suffices (a buffer is overwritten only after every
+    // thread has passed the barrier that follows its last use).
+    SmallVector<Value> aRegs, bRegs;
+    loadTiles(zero, aRegs, bRegs);
+    storeTiles(zero, aRegs, bRegs);
+    gpu::BarrierOp::create(b, loc);
+    auto loop = scf::ForOp::create(
+        b, loc, zero, idx(steps - 1), one, acc,
+        [&](OpBuilder &, Location, Value step, ValueRange iter) {
+          Value stage = arith::RemUIOp::create(b, loc, step, idx(2));
+          Value other = arith::SubIOp::create(b, loc, one, stage);
+          SmallVector<Value> nextA, nextB;
+          loadTiles(mul(add(step, 1), t.tileK), nextA, nextB);
+          SmallVector<Value> next = multiply(stage, iter);
+          storeTiles(other, nextA, nextB);
+          gpu::BarrierOp::create(b, loc);
+          scf::YieldOp::create(b, loc, next);
+        });
+    acc = multiply(idx((steps - 1) % 2), loop.getResults());
+  }
+  for (int64_t i = 0; i < t.threadM; ++i)
+    vector::StoreOp::create(b, loc, acc[i], o.c, at(add(cRow, i), cCol), false, llvm::MaybeAlign(cAlign));
+  gpu::TerminatorOp::create(b, loc);
+}
+
+/// The memref `v` is a view of, through view-like ops.
+static Value getViewSource(Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  return v;
+}
+
+/// A linalg.fill of exactly `op`'s output earlier in its block, with nothing
+/// in between touching that buffer (or a view of it): its value can start
+/// the accumulators instead.
+static linalg::FillOp getAbsorbableFill(linalg::LinalgOp op, Value output) {
+  Value buffer = getViewSource(output);
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
+    if (auto fill = dyn_cast<linalg::FillOp>(prev);
+        fill && fill.hasPureBufferSemantics() && fill.getOutputs()[0] == output)
+      return fill;
+    bool touches = llvm::any_of(prev->getOperands(), [&](Value v) {
+      return isa<BaseMemRefType>(v.getType()) && getViewSource(v) == buffer;
+    });
+    // Regions may hide uses (an earlier kernel): any use inside counts.
+    bool hidden = false;
+    prev->walk([&](Operation *inner) {
+      for (Value v : inner->getOperands())
+        if (isa<BaseMemRefType>(v.getType()) && getViewSource(v) == buffer)
+          hidden = true;
+    });
+    if (touches || hidden)
+      return {};
+  }
+  return {};
+}
+
+LogicalResult mlir::dltune::buildGpuMatmulKernel(RewriterBase &rewriter, linalg::LinalgOp op,
+                                                 const GpuMatmulTiles &tiles) {
+  std::string why = whyNotGpuMatmulKernel(op, tiles);
+  if (!why.empty())
+    return op->emitOpError() << "cannot become a GPU matmul kernel: " << why;
+  FailureOr<MatmulOperands> o = getOperands(op, why);
+  linalg::FillOp fill = getAbsorbableFill(op, o->c);
+  Value fillValue;
+  if (fill) {
+    fillValue = fill.getInputs()[0];
+    if (fillValue.getType() != o->cType.getElementType())
+      fill = {}, fillValue = {};
+  }
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(op);
+  KernelBuilder(rewriter, op->getLoc(), *o, tiles).build(fillValue);
+  rewriter.eraseOp(op);
+  if (fill)
+    rewriter.eraseOp(fill);
+  return success();
+}
+
+LogicalResult mlir::dltune::buildGpuMatmulKernels(ModuleOp module) {
+  SmallVector<linalg::LinalgOp> ops;
+  module.walk([&](linalg::LinalgOp op) {
+    if (op->hasAttr(DLTuneDialect::kGpuKernelAttrName))
+      ops.push_back(op);
+  });
+  IRRewriter rewriter(module.getContext());
+  for (linalg::LinalgOp op : ops) {
+    std::optional<GpuMatmulTiles> tiles =
+        GpuMatmulTiles::fromAttr(op->getAttrOfType<DictionaryAttr>(DLTuneDialect::kGpuKernelAttrName));
+    if (!tiles)
+      return op->emitOpError() << DLTuneDialect::kGpuKernelAttrName
+                               << " must be a dictionary of the GPU matmul tile sizes";
+    if (failed(buildGpuMatmulKernel(rewriter, op, *tiles)))
+      return failure();
+  }
+  return success();
+}

@@ -1,0 +1,179 @@
+//===- GpuMatmulKernelTest.cpp - Tile sizes and checks of the GPU matmul ---===//
+//
+// What runs without a GPU: the tile sizes' round trip through the op's
+// attribute, the reasons a kernel is refused, and the structure of the
+// built launch (grid and block from the tiles, the fill absorbed, shared
+// buffers of the staged slices). What the kernel computes is checked on a
+// GPU (test/Integration/gpu-run-device.mlir, bench/gpu.py).
+//
+//===----------------------------------------------------------------------===//
+
+#include "dltune/Transforms/GpuMatmulKernel.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Parser/Parser.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace mlir::dltune;
+
+namespace {
+class GpuMatmulKernelTest : public ::testing::Test {
+protected:
+  GpuMatmulKernelTest() {
+    ctx.loadDialect<DLTuneDialect, arith::ArithDialect, func::FuncDialect, gpu::GPUDialect,
+                    linalg::LinalgDialect, memref::MemRefDialect, scf::SCFDialect,
+                    vector::VectorDialect>();
+  }
+  /// The first linalg op of `source`.
+  linalg::LinalgOp parse(StringRef source) {
+    module = parseSourceString<ModuleOp>(source, &ctx);
+    linalg::LinalgOp found;
+    if (module)
+      module->walk([&](linalg::LinalgOp op) {
+        if (!found && !isa<linalg::FillOp>(op))
+          found = op;
+      });
+    return found;
+  }
+  MLIRContext ctx;
+  OwningOpRef<ModuleOp> module;
+};
+
+constexpr llvm::StringLiteral kFilledMatmul = R"MLIR(
+  func.func @f(%a: memref<128x64xf32>, %b: memref<64x256xf32>, %c: memref<128x256xf32>) {
+    %zero = arith.constant 0.0 : f32
+    linalg.fill ins(%zero : f32) outs(%c : memref<128x256xf32>)
+    linalg.matmul ins(%a, %b : memref<128x64xf32>, memref<64x256xf32>) outs(%c : memref<128x256xf32>)
+    return
+  })MLIR";
+} // namespace
+
+TEST_F(GpuMatmulKernelTest, TilesRoundTripThroughTheAttribute) {
+  GpuMatmulTiles t = GpuMatmulTiles::fromValues(
+      {{"block_m", 128}, {"block_n", 32}, {"thread_m", 8}, {"thread_n", 2},
+       {"tile_k", 8}, {"vector", 2}, {"pad", 4}, {"stages", 2}, {"unrelated", 7}});
+  EXPECT_EQ(t.threads(), 16 * 16);
+  std::optional<GpuMatmulTiles> back = GpuMatmulTiles::fromAttr(t.toAttr(&ctx));
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->blockM, 128);
+  EXPECT_EQ(back->blockN, 32);
+  EXPECT_EQ(back->threadM, 8);
+  EXPECT_EQ(back->threadN, 2);
+  EXPECT_EQ(back->tileK, 8);
+  EXPECT_EQ(back->vector, 2);
+  EXPECT_EQ(back->pad, 4);
+  EXPECT_EQ(back->stages, 2);
+  // A dictionary missing a size is not a kernel's tiles.
+  Builder b(&ctx);
+  EXPECT_FALSE(GpuMatmulTiles::fromAttr(
+      b.getDictionaryAttr({b.getNamedAttr("block_m", b.getI64IntegerAttr(64))})));
+}
+
+TEST_F(GpuMatmulKernelTest, RefusesTilesTheOpCannotTake) {
+  linalg::LinalgOp op = parse(kFilledMatmul);
+  ASSERT_TRUE(op);
+  GpuMatmulTiles ok; // 64x64 blocks of 16x16 threads, 4x4 each, k slices of 16
+  EXPECT_EQ(whyNotGpuMatmulKernel(op, ok), "");
+  GpuMatmulTiles t = ok;
+  t.blockM = 96;
+  EXPECT_EQ(whyNotGpuMatmulKernel(op, t), "block_m, block_n and tile_k must divide M, N and K");
+  t = ok;
+  t.threadN = 3;
+  EXPECT_EQ(whyNotGpuMatmulKernel(op, t), "thread_m and thread_n must divide block_m and block_n");
+  t = ok;
+  t.threadM = t.threadN = 1; // 4096 threads
+  EXPECT_EQ(whyNotGpuMatmulKernel(op, t), "a block must have 1 to 1024 threads");
+  t = ok;
+  t.tileK = 4;
+  t.vector = 8;
+  EXPECT_EQ(whyNotGpuMatmulKernel(op, t), "vector must divide tile_k and block_n");
+  t = ok;
+  t.tileK = 4; // 64x4 A slice = 256 floats for 256 threads: not whole vectors of 4
+  EXPECT_EQ(whyNotGpuMatmulKernel(op, t),
+            "each thread must load whole vectors of the A and B tiles");
+  t = ok;
+  t.blockM = t.blockN = 128;
+  t.threadM = t.threadN = 8;
+  t.tileK = 64;
+  t.stages = 2; // 2 x 64 x 256 floats = 128 KiB
+  EXPECT_EQ(whyNotGpuMatmulKernel(op, t), "the shared-memory tiles exceed 48 KiB");
+  t = ok;
+  t.stages = 3;
+  EXPECT_EQ(whyNotGpuMatmulKernel(op, t), "tile sizes must be positive, pad non-negative, stages 1 or 2");
+}
+
+TEST_F(GpuMatmulKernelTest, BuildsOneLaunchAndAbsorbsTheFill) {
+  linalg::LinalgOp op = parse(kFilledMatmul);
+  ASSERT_TRUE(op);
+  GpuMatmulTiles t;
+  t.blockM = 64;
+  t.blockN = 128;
+  t.threadM = 4;
+  t.threadN = 8;
+  t.tileK = 16;
+  t.pad = 4;
+  t.stages = 2;
+  IRRewriter rewriter(&ctx);
+  ASSERT_TRUE(succeeded(buildGpuMatmulKernel(rewriter, op, t)));
+  int launches = 0, fills = 0, matmuls = 0;
+  module->walk([&](Operation *o) {
+    launches += isa<gpu::LaunchOp>(o);
+    fills += isa<linalg::FillOp>(o);
+    matmuls += isa<linalg::MatmulOp>(o);
+  });
+  EXPECT_EQ(launches, 1);
+  EXPECT_EQ(fills, 0);
+  EXPECT_EQ(matmuls, 0);
+  func::FuncOp func = *module->getOps<func::FuncOp>().begin();
+  gpu::LaunchOp launch = *func.getOps<gpu::LaunchOp>().begin();
+  auto constant = [](Value v) { return getConstantIntValue(v).value_or(-1); };
+  // Grid (N / block_n, M / block_m, batch), block (block_n / thread_n,
+  // block_m / thread_m, 1).
+  EXPECT_EQ(constant(launch.getGridSizeX()), 2);
+  EXPECT_EQ(constant(launch.getGridSizeY()), 2);
+  EXPECT_EQ(constant(launch.getGridSizeZ()), 1);
+  EXPECT_EQ(constant(launch.getBlockSizeX()), 16);
+  EXPECT_EQ(constant(launch.getBlockSizeY()), 16);
+  EXPECT_EQ(constant(launch.getBlockSizeZ()), 1);
+  // A k-major, B row-major: [stages, tile_k, block + pad].
+  ASSERT_EQ(launch.getWorkgroupAttributions().size(), 2u);
+  auto shape = [&](unsigned i) {
+    return cast<MemRefType>(launch.getWorkgroupAttributions()[i].getType()).getShape().vec();
+  };
+  EXPECT_EQ(shape(0), (std::vector<int64_t>{2, 16, 68}));
+  EXPECT_EQ(shape(1), (std::vector<int64_t>{2, 16, 132}));
+  // Nothing reads C: the accumulators start from the fill's value.
+  bool readsC = false;
+  Value c = func.getArgument(2);
+  launch.walk([&](Operation *o) {
+    if (isa<vector::LoadOp, memref::LoadOp>(o) && o->getOperand(0) == c)
+      readsC = true;
+  });
+  EXPECT_FALSE(readsC);
+}
+
+TEST_F(GpuMatmulKernelTest, KeepsAFillSomethingElseReadsFirst) {
+  linalg::LinalgOp op = parse(R"MLIR(
+    func.func @f(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>,
+                 %d: memref<64x64xf32>) {
+      %zero = arith.constant 0.0 : f32
+      linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+      memref.copy %c, %d : memref<64x64xf32> to memref<64x64xf32>
+      linalg.matmul ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
+      return
+    })MLIR");
+  ASSERT_TRUE(op);
+  IRRewriter rewriter(&ctx);
+  ASSERT_TRUE(succeeded(buildGpuMatmulKernel(rewriter, op, GpuMatmulTiles())));
+  int fills = 0;
+  module->walk([&](linalg::FillOp) { ++fills; });
+  EXPECT_EQ(fills, 1);
+}
