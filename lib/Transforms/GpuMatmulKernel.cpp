@@ -20,7 +20,8 @@ static constexpr std::pair<const char *, int64_t GpuMatmulTiles::*> kTileFields[
     {"block_m", &GpuMatmulTiles::blockM},   {"block_n", &GpuMatmulTiles::blockN},
     {"thread_m", &GpuMatmulTiles::threadM}, {"thread_n", &GpuMatmulTiles::threadN},
     {"tile_k", &GpuMatmulTiles::tileK},     {"vector", &GpuMatmulTiles::vector},
-    {"pad", &GpuMatmulTiles::pad},          {"stages", &GpuMatmulTiles::stages}};
+    {"pad", &GpuMatmulTiles::pad},          {"stages", &GpuMatmulTiles::stages},
+    {"interleave", &GpuMatmulTiles::interleave}};
 
 GpuMatmulTiles GpuMatmulTiles::fromValues(const std::map<std::string, int64_t> &values) {
   GpuMatmulTiles t;
@@ -164,8 +165,8 @@ std::string mlir::dltune::whyNotGpuMatmulKernel(linalg::LinalgOp op,
   auto positive = [](int64_t v) { return v > 0; };
   if (!positive(t.blockM) || !positive(t.blockN) || !positive(t.threadM) ||
       !positive(t.threadN) || !positive(t.tileK) || !positive(t.vector) || t.pad < 0 ||
-      (t.stages != 1 && t.stages != 2))
-    return "tile sizes must be positive, pad non-negative, stages 1 or 2";
+      (t.stages != 1 && t.stages != 2) || (t.interleave != 0 && t.interleave != 1))
+    return "tile sizes must be positive, pad non-negative, stages 1 or 2, interleave 0 or 1";
   if (o->m % t.blockM || o->n % t.blockN || o->k % t.tileK)
     return "block_m, block_n and tile_k must divide M, N and K";
   if (t.blockM % t.threadM || t.blockN % t.threadN)
@@ -272,32 +273,45 @@ void KernelBuilder::storeTiles(Value stage, ArrayRef<Value> aRegs, ArrayRef<Valu
 
 SmallVector<Value> KernelBuilder::multiply(Value stage, ValueRange accIn) {
   SmallVector<Value> acc(accIn.begin(), accIn.end());
-  auto aFragType = VectorType::get({t.threadM}, inType);
-  auto bFragType = VectorType::get({t.threadN}, inType);
-  auto accVecType = VectorType::get({t.threadN}, accType);
-  int64_t aAlign = commonAlignment(t.threadM * inBytes,
+  auto aChunkType = VectorType::get({t.rowChunk()}, inType);
+  auto bChunkType = VectorType::get({t.colChunk()}, inType);
+  auto accVecType = VectorType::get({t.colChunk()}, accType);
+  int64_t aStride = t.blockM / t.rowChunks(), bStride = t.blockN / t.colChunks();
+  int64_t aAlign = commonAlignment(t.rowChunk() * inBytes,
                                    {(t.blockM + t.pad) * inBytes,
-                                    t.tileK * (t.blockM + t.pad) * inBytes});
-  int64_t bAlign = commonAlignment(t.threadN * inBytes,
+                                    t.tileK * (t.blockM + t.pad) * inBytes, aStride * inBytes});
+  int64_t bAlign = commonAlignment(t.colChunk() * inBytes,
                                    {(t.blockN + t.pad) * inBytes,
-                                    t.tileK * (t.blockN + t.pad) * inBytes});
-  Value aCol = mul(ty, t.threadM), bCol = mul(tx, t.threadN);
+                                    t.tileK * (t.blockN + t.pad) * inBytes, bStride * inBytes});
+  Value aCol = mul(ty, t.rowChunk()), bCol = mul(tx, t.colChunk());
   // The k slice is unrolled: constant shared-memory offsets, and the
   // fragments of one k can be in flight while the previous one multiplies.
   for (int64_t kk = 0; kk < t.tileK; ++kk) {
     Value k = idx(kk);
-    Value aFrag = vector::LoadOp::create(b, loc, aFragType, aShared,
-                                         ValueRange{stage, k, aCol}, false, llvm::MaybeAlign(aAlign));
-    Value bFrag = vector::LoadOp::create(b, loc, bFragType, bShared,
-                                         ValueRange{stage, k, bCol}, false, llvm::MaybeAlign(bAlign));
-    if (inType != accType) {
-      aFrag = arith::ExtFOp::create(b, loc, VectorType::get({t.threadM}, accType), aFrag);
-      bFrag = arith::ExtFOp::create(b, loc, accVecType, bFrag);
+    SmallVector<Value> aChunks, bChunks;
+    for (int64_t r = 0; r < t.rowChunks(); ++r) {
+      Value v = vector::LoadOp::create(b, loc, aChunkType, aShared,
+                                       ValueRange{stage, k, add(aCol, r * aStride)}, false,
+                                       llvm::MaybeAlign(aAlign));
+      if (inType != accType)
+        v = arith::ExtFOp::create(b, loc, VectorType::get({t.rowChunk()}, accType), v);
+      aChunks.push_back(v);
+    }
+    for (int64_t c = 0; c < t.colChunks(); ++c) {
+      Value v = vector::LoadOp::create(b, loc, bChunkType, bShared,
+                                       ValueRange{stage, k, add(bCol, c * bStride)}, false,
+                                       llvm::MaybeAlign(bAlign));
+      if (inType != accType)
+        v = arith::ExtFOp::create(b, loc, accVecType, v);
+      bChunks.push_back(v);
     }
     for (int64_t i = 0; i < t.threadM; ++i) {
-      Value ai = vector::ExtractOp::create(b, loc, aFrag, i);
+      Value ai = vector::ExtractOp::create(b, loc, aChunks[i / t.rowChunk()], i % t.rowChunk());
       Value splat = vector::BroadcastOp::create(b, loc, accVecType, ai);
-      acc[i] = vector::FMAOp::create(b, loc, splat, bFrag, acc[i]);
+      for (int64_t c = 0; c < t.colChunks(); ++c) {
+        Value &a = acc[i * t.colChunks() + c];
+        a = vector::FMAOp::create(b, loc, splat, bChunks[c], a);
+      }
     }
   }
   return acc;
@@ -358,23 +372,28 @@ void KernelBuilder::build(Value fillValue) {
                                  return m;
                                }());
 
-  // Accumulators: one vector of thread_n per row of the thread's tile.
-  auto accVecType = VectorType::get({t.threadN}, accType);
-  int64_t cAlign = commonAlignment(t.threadN * accBytes, [&] {
+  // Accumulators: per row of the thread's tile, one vector per column chunk.
+  auto accVecType = VectorType::get({t.colChunk()}, accType);
+  int64_t aStride = t.blockM / t.rowChunks(), bStride = t.blockN / t.colChunks();
+  int64_t cAlign = commonAlignment(t.colChunk() * accBytes, [&] {
     SmallVector<int64_t> m = layoutMultiples(o.cType, accBytes);
-    m.push_back(t.blockN * accBytes);
+    m.append({t.blockN * accBytes, bStride * accBytes});
     return m;
   }());
-  Value cRow = add(rowBase, mul(ty, t.threadM));
-  Value cCol = add(colBase, mul(tx, t.threadN));
+  auto cRow = [&](int64_t i) {
+    return add(add(rowBase, mul(ty, t.rowChunk())),
+               (i / t.rowChunk()) * aStride + i % t.rowChunk());
+  };
+  auto cCol = [&](int64_t c) { return add(add(colBase, mul(tx, t.colChunk())), c * bStride); };
   SmallVector<Value> acc;
-  for (int64_t i = 0; i < t.threadM; ++i) {
-    if (fillValue)
-      acc.push_back(vector::BroadcastOp::create(b, loc, accVecType, fillValue));
-    else
-      acc.push_back(vector::LoadOp::create(b, loc, accVecType, o.c, at(add(cRow, i), cCol),
-                                           false, llvm::MaybeAlign(cAlign)));
-  }
+  for (int64_t i = 0; i < t.threadM; ++i)
+    for (int64_t c = 0; c < t.colChunks(); ++c) {
+      if (fillValue)
+        acc.push_back(vector::BroadcastOp::create(b, loc, accVecType, fillValue));
+      else
+        acc.push_back(vector::LoadOp::create(b, loc, accVecType, o.c, at(cRow(i), cCol(c)),
+                                             false, llvm::MaybeAlign(cAlign)));
+    }
 
   int64_t steps = o.k / t.tileK;
   Value zero = idx(0);
@@ -415,7 +434,9 @@ void KernelBuilder::build(Value fillValue) {
     acc = multiply(idx((steps - 1) % 2), loop.getResults());
   }
   for (int64_t i = 0; i < t.threadM; ++i)
-    vector::StoreOp::create(b, loc, acc[i], o.c, at(add(cRow, i), cCol), false, llvm::MaybeAlign(cAlign));
+    for (int64_t c = 0; c < t.colChunks(); ++c)
+      vector::StoreOp::create(b, loc, acc[i * t.colChunks() + c], o.c, at(cRow(i), cCol(c)),
+                              false, llvm::MaybeAlign(cAlign));
   gpu::TerminatorOp::create(b, loc);
 }
 

@@ -469,6 +469,7 @@ static FailureOr<SchedulePlan> buildGpuPlan(linalg::LinalgOp op, const std::stri
   b.knob("vector", {1, 2, 4}, 4);
   b.knob("pad", {0, 4}, 4);
   b.knob("stages", {1, 2}, 2);
+  b.knob("interleave", {0, 1}, 1);
   b.require("D_m % block_m == 0");
   b.require("D_n % block_n == 0");
   b.require("D_k % tile_k == 0");

@@ -7,14 +7,14 @@
 // 8x8 register tiles exceeds it. The chip comes from the reported compute capability.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: dltune-opt %s --dltune-annotate=target=gpu -o %t/kernel.mlir
-// RUN: env DLTUNE_CUDA_DRIVER=%fake_cuda DLTUNE_FAKE_CUDA_CC=80 dltune worker build --kernel %t/kernel.mlir --config "block_m=64,block_n=64,thread_m=4,thread_n=4,tile_k=16,vector=4,pad=0,stages=1" --out %t/ok.so | FileCheck %s --check-prefix=OK
-// RUN: env DLTUNE_CUDA_DRIVER=%fake_cuda DLTUNE_FAKE_CUDA_REGISTERS_PER_BLOCK=16384 dltune worker build --kernel %t/kernel.mlir --config "block_m=128,block_n=128,thread_m=8,thread_n=8,tile_k=8,vector=4,pad=4,stages=2" --out %t/big.so 2>/dev/null > %t/big.json; test $? = 2
+// RUN: env DLTUNE_CUDA_DRIVER=%fake_cuda DLTUNE_FAKE_CUDA_CC=80 dltune worker build --kernel %t/kernel.mlir --config "block_m=64,block_n=64,thread_m=4,thread_n=4,tile_k=16,vector=4,pad=0,stages=1,interleave=0" --out %t/ok.so | FileCheck %s --check-prefix=OK
+// RUN: env DLTUNE_CUDA_DRIVER=%fake_cuda DLTUNE_FAKE_CUDA_REGISTERS_PER_BLOCK=16384 dltune worker build --kernel %t/kernel.mlir --config "block_m=128,block_n=128,thread_m=8,thread_n=8,tile_k=8,vector=4,pad=4,stages=2,interleave=1" --out %t/big.so 2>/dev/null > %t/big.json; test $? = 2
 // RUN: FileCheck %s --check-prefix=LIMIT < %t/big.json
 // The tuner passes the chip and the limits itself (no driver in the worker):
-// RUN: dltune worker build --kernel %t/kernel.mlir --chip sm_90 --gpu-limits registers_per_block=16384 --config "block_m=128,block_n=128,thread_m=8,thread_n=8,tile_k=8,vector=4,pad=4,stages=2" --out %t/big2.so 2>/dev/null > %t/big2.json; test $? = 2
+// RUN: dltune worker build --kernel %t/kernel.mlir --chip sm_90 --gpu-limits registers_per_block=16384 --config "block_m=128,block_n=128,thread_m=8,thread_n=8,tile_k=8,vector=4,pad=4,stages=2,interleave=1" --out %t/big2.so 2>/dev/null > %t/big2.json; test $? = 2
 // RUN: FileCheck %s --check-prefix=LIMIT < %t/big2.json
-// RUN: not dltune worker build --kernel %t/kernel.mlir --gpu-limits warps=4 --config "block_m=64,block_n=64,thread_m=4,thread_n=4,tile_k=16,vector=4,pad=0,stages=1" --out %t/bad.so 2>/dev/null | FileCheck %s --check-prefix=BADLIMITS
-// RUN: dltune worker build --kernel %t/kernel.mlir --chip sm_80 --config "block_m=64,block_n=64,thread_m=4,thread_n=4,tile_k=16,vector=4,pad=0,stages=1" --out %t/opt.so | FileCheck %s --check-prefix=OPTION
+// RUN: not dltune worker build --kernel %t/kernel.mlir --gpu-limits warps=4 --config "block_m=64,block_n=64,thread_m=4,thread_n=4,tile_k=16,vector=4,pad=0,stages=1,interleave=0" --out %t/bad.so 2>/dev/null | FileCheck %s --check-prefix=BADLIMITS
+// RUN: dltune worker build --kernel %t/kernel.mlir --chip sm_80 --config "block_m=64,block_n=64,thread_m=4,thread_n=4,tile_k=16,vector=4,pad=0,stages=1,interleave=0" --out %t/opt.so | FileCheck %s --check-prefix=OPTION
 
 // OK: "chip":"sm_80"
 // OK-SAME: "gpu_resources":[{"barriers":1,"kernel":"dltune_task_kernel","registers":{{[1-9][0-9]*}},"shared_bytes":8192,"spill_load_bytes":0,"spill_store_bytes":0,"stack_bytes":0,"threads_per_block":256}]

@@ -3,7 +3,7 @@
 // so once instead of failing every candidate.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: dltune-opt %s --dltune-annotate=target=gpu -o %t/kernel.mlir
-// RUN: dltune worker build --kernel %t/kernel.mlir --config "block_m=64,block_n=64,thread_m=4,thread_n=4,tile_k=16,vector=4,pad=0,stages=1" --out %t/c.so | FileCheck %s --check-prefix=BUILD
+// RUN: dltune worker build --kernel %t/kernel.mlir --config "block_m=64,block_n=64,thread_m=4,thread_n=4,tile_k=16,vector=4,pad=0,stages=1,interleave=0" --out %t/c.so | FileCheck %s --check-prefix=BUILD
 // RUN: env DLTUNE_CUDA_DRIVER=libcuda-missing.so.1 not dltune worker measure --kernel %t/kernel.mlir --so %t/c.so --reference %t/none.bin 2>/dev/null | FileCheck %s --check-prefix=MEASURE
 // RUN: env DLTUNE_CUDA_DRIVER=libcuda-missing.so.1 not dltune-opt %s --dltune-annotate=target=gpu --dltune-autotune="db=%t/g.db target=gpu trials=2" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TUNE
 

@@ -24,7 +24,7 @@ func.func @staged(%a: tensor<256x128xf32>, %b: tensor<128x256xf32>, %c: tensor<2
   %init = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
   %r = linalg.matmul {dltune.target = "gpu",
                       dltune.config = #dltune.config<block_m = 128, block_n = 128, thread_m = 8, thread_n = 8,
-                                                     tile_k = 8, vector = 4, pad = 4, stages = 2>}
+                                                     tile_k = 8, vector = 4, pad = 4, stages = 2, interleave = 1>}
        ins(%a, %b : tensor<256x128xf32>, tensor<128x256xf32>) outs(%init : tensor<256x256xf32>) -> tensor<256x256xf32>
   return %r : tensor<256x256xf32>
 }
@@ -35,7 +35,7 @@ func.func @strided(%a: tensor<128x64xf32>, %b: tensor<64x128xf32>, %c: tensor<12
   %slice = tensor.extract_slice %init[0, 0] [128, 128] [1, 1] : tensor<128x160xf32> to tensor<128x128xf32>
   %r = linalg.matmul {dltune.target = "gpu",
                       dltune.config = #dltune.config<block_m = 64, block_n = 64, thread_m = 4, thread_n = 4,
-                                                     tile_k = 16, vector = 4, pad = 4, stages = 2>}
+                                                     tile_k = 16, vector = 4, pad = 4, stages = 2, interleave = 1>}
        ins(%a, %b : tensor<128x64xf32>, tensor<64x128xf32>) outs(%slice : tensor<128x128xf32>) -> tensor<128x128xf32>
   %full = tensor.insert_slice %r into %init[0, 0] [128, 128] [1, 1] : tensor<128x128xf32> into tensor<128x160xf32>
   return %full : tensor<128x160xf32>
@@ -52,7 +52,7 @@ func.func @batch(%a: tensor<4x64x32xf32>, %b: tensor<4x32x64xf32>, %c: tensor<4x
 func.func @half(%a: tensor<64x64xf16>, %b: tensor<64x64xf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %r = linalg.matmul {dltune.target = "gpu",
                       dltune.config = #dltune.config<block_m = 32, block_n = 32, thread_m = 2, thread_n = 4,
-                                                     tile_k = 16, vector = 4, pad = 4, stages = 2>}
+                                                     tile_k = 16, vector = 4, pad = 4, stages = 2, interleave = 1>}
        ins(%a, %b : tensor<64x64xf16>, tensor<64x64xf16>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
   return %r : tensor<64x64xf32>
 }

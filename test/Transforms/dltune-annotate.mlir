@@ -18,7 +18,7 @@
 // DEFAULT-LABEL: func.func @matmul
 // DEFAULT: dltune.config = #dltune.config<pack_a = 1, pack_b = 1, reg_m = 8, reg_n = 32, threads = 2, tile_k = 256, tile_m = 64, tile_n = 64, unroll = 4, vectorize = 1>
 // GPU-LABEL: func.func @matmul
-// GPU: dltune.config = #dltune.config<block_m = 64, block_n = 64, pad = 4, stages = 2, thread_m = 4, thread_n = 4, tile_k = 16, vector = 4>
+// GPU: dltune.config = #dltune.config<block_m = 64, block_n = 64, interleave = 1, pad = 4, stages = 2, thread_m = 4, thread_n = 4, tile_k = 16, vector = 4>
 // GPU-SAME: "((block_m / thread_m) * (block_n / thread_n)) <= max_threads"
 // GPU-SAME: "stages * tile_k * (block_m + block_n + 2 * pad) * elem_bytes <= smem_bytes"
 // GPU-SAME: dltune.target = "gpu"

@@ -47,6 +47,11 @@ protected:
   OwningOpRef<ModuleOp> module;
 };
 
+bool isWorkgroupMemorySpace(Type type) {
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(cast<MemRefType>(type).getMemorySpace());
+  return space && space.getValue() == gpu::AddressSpace::Workgroup;
+}
+
 constexpr llvm::StringLiteral kFilledMatmul = R"MLIR(
   func.func @f(%a: memref<128x64xf32>, %b: memref<64x256xf32>, %c: memref<128x256xf32>) {
     %zero = arith.constant 0.0 : f32
@@ -107,20 +112,16 @@ TEST_F(GpuMatmulKernelTest, RefusesTilesTheOpCannotTake) {
   EXPECT_EQ(whyNotGpuMatmulKernel(op, t), "the shared-memory tiles exceed 48 KiB");
   t = ok;
   t.stages = 3;
-  EXPECT_EQ(whyNotGpuMatmulKernel(op, t), "tile sizes must be positive, pad non-negative, stages 1 or 2");
+  EXPECT_EQ(whyNotGpuMatmulKernel(op, t),
+            "tile sizes must be positive, pad non-negative, stages 1 or 2, interleave 0 or 1");
 }
 
 TEST_F(GpuMatmulKernelTest, BuildsOneLaunchAndAbsorbsTheFill) {
   linalg::LinalgOp op = parse(kFilledMatmul);
   ASSERT_TRUE(op);
-  GpuMatmulTiles t;
-  t.blockM = 64;
-  t.blockN = 128;
-  t.threadM = 4;
-  t.threadN = 8;
-  t.tileK = 16;
-  t.pad = 4;
-  t.stages = 2;
+  GpuMatmulTiles t = GpuMatmulTiles::fromValues(
+      {{"block_m", 64}, {"block_n", 128}, {"thread_m", 4}, {"thread_n", 8}, {"tile_k", 16},
+       {"pad", 4}, {"stages", 2}});
   IRRewriter rewriter(&ctx);
   ASSERT_TRUE(succeeded(buildGpuMatmulKernel(rewriter, op, t)));
   int launches = 0, fills = 0, matmuls = 0;
@@ -176,4 +177,24 @@ TEST_F(GpuMatmulKernelTest, KeepsAFillSomethingElseReadsFirst) {
   int fills = 0;
   module->walk([&](linalg::FillOp) { ++fills; });
   EXPECT_EQ(fills, 1);
+}
+
+TEST_F(GpuMatmulKernelTest, InterleavedTilesStoreChunksOfFour) {
+  // 8 x 8 thread tiles: contiguous, one 8-wide store per row; interleaved,
+  // two 4-wide chunks per row, block_n / 2 apart.
+  for (int64_t interleave : {0, 1}) {
+    linalg::LinalgOp op = parse(kFilledMatmul);
+    ASSERT_TRUE(op);
+    GpuMatmulTiles t = GpuMatmulTiles::fromValues(
+        {{"block_m", 128}, {"block_n", 128}, {"thread_m", 8}, {"thread_n", 8}, {"tile_k", 8},
+         {"interleave", interleave}});
+    IRRewriter rewriter(&ctx);
+    ASSERT_TRUE(succeeded(buildGpuMatmulKernel(rewriter, op, t)));
+    std::vector<int64_t> widths;
+    module->walk([&](vector::StoreOp store) {
+      if (!isWorkgroupMemorySpace(store.getBase().getType()))
+        widths.push_back(store.getVectorType().getNumElements());
+    });
+    EXPECT_EQ(widths, std::vector<int64_t>(interleave ? 16 : 8, interleave ? 4 : 8));
+  }
 }

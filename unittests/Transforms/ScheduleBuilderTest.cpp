@@ -261,7 +261,7 @@ TEST_F(ScheduleBuilderTest, CpuMatmulWithFusedEpilogueAndFill) {
 TEST_F(ScheduleBuilderTest, GpuMatmulHandsItsTilesToTheKernelBuilder) {
   // The GPU kernel is built after bufferization (GpuMatmulKernel.h): the
   // schedule only annotates the op with every tile size, defaults filled in
-  // for knobs the config leaves out (pad, stages).
+  // for knobs the config leaves out (pad, stages, interleave).
   std::map<std::string, int64_t> values = {
       {"block_m", 64}, {"block_n", 32}, {"thread_m", 4}, {"thread_n", 2},
       {"tile_k", 16},  {"vector", 2}};
@@ -270,9 +270,9 @@ TEST_F(ScheduleBuilderTest, GpuMatmulHandsItsTilesToTheKernelBuilder) {
   EXPECT_EQ(summarize(schedule->get()),
             (std::vector<std::string>{
                 "structured.match",
-                "param.constant {block_m = 64 : i64, block_n = 32 : i64, pad = 0 : i64, "
-                "stages = 1 : i64, thread_m = 4 : i64, thread_n = 2 : i64, tile_k = 16 : i64, "
-                "vector = 2 : i64}",
+                "param.constant {block_m = 64 : i64, block_n = 32 : i64, interleave = 0 : i64, "
+                "pad = 0 : i64, stages = 1 : i64, thread_m = 4 : i64, thread_n = 2 : i64, "
+                "tile_k = 16 : i64, vector = 2 : i64}",
                 "annotate",
                 "yield",
             }));

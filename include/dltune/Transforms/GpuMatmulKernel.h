@@ -20,6 +20,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <string>
@@ -36,8 +37,17 @@ struct GpuMatmulTiles {
   int64_t vector = 4;               // elements per global load
   int64_t pad = 0;                  // extra elements per shared-memory row
   int64_t stages = 1; // 2: two shared buffers, the next slice loaded ahead
+  // 1: a thread's tile is split into chunks of (up to) 4 rows and 4 columns
+  // spread over the block (chunk j at j * block / chunks), so that a warp's
+  // 16-byte fragment loads from shared memory hit distinct banks and its
+  // stores of C are contiguous; 0: one contiguous thread_m x thread_n tile.
+  int64_t interleave = 0;
 
   int64_t threads() const { return (blockM / threadM) * (blockN / threadN); }
+  int64_t rowChunk() const { return interleave ? std::min<int64_t>(4, threadM) : threadM; }
+  int64_t colChunk() const { return interleave ? std::min<int64_t>(4, threadN) : threadN; }
+  int64_t rowChunks() const { return threadM / rowChunk(); }
+  int64_t colChunks() const { return threadN / colChunk(); }
 
   /// From knob values (names as in the GPU space; missing ones keep their
   /// defaults above).
