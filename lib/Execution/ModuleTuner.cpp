@@ -590,6 +590,7 @@ llvm::Expected<std::unique_ptr<PreparedTask>> ModuleTuningRun::buildTask(size_t 
   summary.description = describe(task);
   summary.weight = task.getWeight();
   summary.flops = countFlops(*task.kernel, kTaskEntryName);
+  summary.referenceOnOtherDevice = task.descriptor.target == "gpu";
   // On the heap: it lives with the task through the search.
   auto eventsOwner =
       std::make_unique<TaskEvents>(onEvent, ti, tasks.size(), summary.description, summary.flops);

@@ -26,13 +26,19 @@ void mlir::dltune::printTaskTable(llvm::ArrayRef<TaskSummary> tasks, llvm::raw_o
     if (ok && t.confirmRounds > 0)
       spread = llvm::formatv("{0:f1}%", 100 * (t.bestMaxMs - t.bestMinMs) / t.bestMs).str();
     auto orDash = [](bool have, std::string text) { return have ? text : std::string("-"); };
+    // A GPU task's reference ran on the CPU: "cpu" marks its time, and no
+    // speed-up over it is claimed.
+    bool comparable = !t.referenceOnOtherDevice;
+    std::string untuned = llvm::formatv("{0:f3}", t.untunedMs).str();
+    if (!comparable)
+      untuned = "cpu " + untuned;
     os << llvm::formatv(
-        "{0,-44} {1,3} {2,11:f3} {3,10} {4,10} {5,7} {6,9} {7,9} {8,10} {9,7} {10,6} {11,8:f1}\n",
-        d, t.weight, t.untunedMs,
+        "{0,-44} {1,3} {2,11} {3,10} {4,10} {5,7} {6,9} {7,9} {8,10} {9,7} {10,6} {11,8:f1}\n",
+        d, t.weight, untuned,
         orDash(hasDefault, llvm::formatv("{0:f4}", t.defaultMs).str()),
         orDash(ok, llvm::formatv("{0:f4}", t.bestMs).str()), spread,
         orDash(ok, llvm::formatv("{0:f1}", t.flops / (t.bestMs * 1e6)).str()),
-        orDash(ok, llvm::formatv("{0:f1}x", t.untunedMs / t.bestMs).str()),
+        orDash(ok && comparable, llvm::formatv("{0:f1}x", t.untunedMs / t.bestMs).str()),
         orDash(ok && hasDefault, llvm::formatv("{0:f2}x", t.defaultMs / t.bestMs).str()),
         t.trials, t.failures, t.tuningSeconds);
   }
@@ -42,7 +48,11 @@ void mlir::dltune::printModelSummary(llvm::ArrayRef<TaskSummary> tasks, llvm::ra
   double untuned = 0, defaults = 0, tuned = 0;
   bool anyDefault = false;
   int64_t measured = 0;
-  for (const TaskSummary &t : tasks) {
+  for (TaskSummary t : tasks) {
+    // A GPU task's baseline is its default configuration on the GPU, not
+    // its reference's time on the CPU.
+    if (t.referenceOnOtherDevice)
+      t.untunedMs = t.defaultMs;
     if (std::isnan(t.untunedMs))
       continue;
     // Without a best (no clean record: every candidate noisy, cut off or

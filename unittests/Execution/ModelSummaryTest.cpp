@@ -52,3 +52,23 @@ TEST(ModelSummary, ATaskWithoutABestCountsAtItsDefault) {
             std::string::npos)
       << text;
 }
+
+// A GPU task's unscheduled reference runs on the CPU (seconds for a large
+// matmul): the model line's baseline for it is its default configuration on
+// the GPU, and the task table claims no speed-up over the CPU time. The old
+// table printed a 10,638x "speed-up" for a tuned 2048^3 matmul.
+TEST(ModelSummary, AGpuTaskIsComparedWithItsDefaultNotTheCpuReference) {
+  TaskSummary gpu = summary(1, 42000.0, 0.5, 0.4);
+  gpu.referenceOnOtherDevice = true;
+  std::string text = print({gpu});
+  EXPECT_NE(text.find("untuned 0.500 ms, dltune's defaults 0.500 ms, now 0.400 ms (1.25x; "
+                      "1.25x over the defaults)"),
+            std::string::npos)
+      << text;
+  std::string table;
+  llvm::raw_string_ostream os(table);
+  printTaskTable({gpu}, os);
+  EXPECT_NE(table.find("cpu 42000.000"), std::string::npos) << table;
+  EXPECT_EQ(table.find("105000.0x"), std::string::npos) << table;
+  EXPECT_NE(table.find("1.25x"), std::string::npos) << table;
+}

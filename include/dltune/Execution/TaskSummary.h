@@ -23,6 +23,10 @@ struct TaskSummary {
   /// defaultMs: dltune's default configuration (what an untuned task
   /// compiles to), NAN when it was not measured.
   double untunedMs = NAN, defaultMs = NAN, bestMs = NAN, flops = 0;
+  /// The task runs on a GPU while its unscheduled reference runs on the
+  /// CPU: untunedMs is no baseline for it (a GPU task is compared with its
+  /// default configuration instead).
+  bool referenceOnOtherDevice = false;
   double bestMinMs = NAN, bestMaxMs = NAN; // spread of the confirmed best
   int confirmRounds = 0;                   // 0: the best is not confirmed
   std::string bestConfig;
