@@ -11,10 +11,12 @@
 #
 # The device call: `run` with carry [".gpu"] and command `bash scripts/gpu-check.sh device`
 # (timeout_s 600; it ends within about 8 minutes), then `give_back`. GPU_BENCH_ARGS adds options to
-# bench/gpu.py, e.g. GPU_BENCH_ARGS="--tune-trials 32 --cases mm_1024" bash scripts/gpu-check.sh device.
-# In $OUT: device.txt (nvidia-smi), unbundle.log, lit.log, gpu-bench.log, gpu-bench/ (gpu.md, gpu.csv,
-# gpu.json, the .mlir files, dltune's logs), summary.txt. One step's failure does not stop the next;
-# the exit status is 1 if any step failed.
+# bench/gpu.py, e.g. GPU_BENCH_ARGS="--tune-trials 32 --cases mm_1024" bash scripts/gpu-check.sh device;
+# GPU_BENCH_TIMEOUT (seconds, default 240) bounds it. The checkout plus .gpu exceed the 64 MiB a call
+# may send: move bench/results out of the checkout for the call and back right after.
+# In $OUT: device.txt (nvidia-smi), unbundle.log, lit.log, gpu-bench.log, gpu-bench/ (gpu.md,
+# gpu.csv, gpu.json, logs-and-cases.tar.gz: the .mlir files and dltune's logs), summary.txt.
+# One step's failure does not stop the next; the exit status is 1 if any step failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -127,6 +129,12 @@ device() {
     --out "$OUT/gpu-bench" --dltune-bin /opt/dltune/bin --dltune-lib /opt/dltune/lib \
     --commit "$(cat "$GPU/commit" 2>/dev/null || echo unknown)" ${GPU_BENCH_ARGS:-}
   tail -n 25 "$OUT/gpu-bench.log"
+  # The device tool brings back a limited number of files: the per-command logs and the .mlir
+  # cases travel as one archive, so that gpu.md and gpu.json come back too.
+  if [ -d "$OUT/gpu-bench" ]; then
+    tar -C "$OUT/gpu-bench" -czf "$OUT/gpu-bench/logs-and-cases.tar.gz" logs mlir 2>/dev/null \
+      && rm -rf "$OUT/gpu-bench/logs" "$OUT/gpu-bench/mlir"
+  fi
   echo "== device mode: $((SECONDS - start)) s; $( [ $failed = 0 ] && echo 'every step passed' || echo 'FAILED steps above')" \
     | tee -a "$OUT/summary.txt"
   return $failed
