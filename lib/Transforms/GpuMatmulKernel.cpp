@@ -66,27 +66,34 @@ struct MatmulOperands {
 };
 } // namespace
 
-static FailureOr<MatmulOperands> getOperands(linalg::LinalgOp op, std::string &why) {
-  MatmulOperands o;
+std::string mlir::dltune::whyNotGpuMatmulOp(linalg::LinalgOp op) {
   if (auto mm = dyn_cast<linalg::MatmulOp>(op.getOperation())) {
-    if (mm.hasUserDefinedMaps()) {
-      why = "a matmul with its own indexing maps (a transposed operand)";
-      return failure();
-    }
+    if (mm.hasUserDefinedMaps())
+      return "a matmul with its own indexing maps (a transposed operand)";
   } else if (auto bmm = dyn_cast<linalg::BatchMatmulOp>(op.getOperation())) {
-    if (bmm.hasUserDefinedMaps()) {
-      why = "a batch matmul with its own indexing maps (a transposed operand)";
-      return failure();
-    }
-    o.batched = true;
+    if (bmm.hasUserDefinedMaps())
+      return "a batch matmul with its own indexing maps (a transposed operand)";
   } else {
-    why = "only linalg.matmul and linalg.batch_matmul have this kernel";
-    return failure();
+    return "only linalg.matmul and linalg.batch_matmul have this kernel";
   }
+  auto in = dyn_cast<FloatType>(getElementTypeOrSelf(op.getDpsInputs()[0].getType()));
+  auto out = dyn_cast<FloatType>(getElementTypeOrSelf(op.getDpsInits()[0].getType()));
+  if (!in || !out || getElementTypeOrSelf(op.getDpsInputs()[1].getType()) != in ||
+      in.getWidth() > out.getWidth())
+    return "A and B must have one float type no wider than C's float type";
+  return "";
+}
+
+static FailureOr<MatmulOperands> getOperands(linalg::LinalgOp op, std::string &why) {
+  why = whyNotGpuMatmulOp(op);
+  if (!why.empty())
+    return failure();
   if (!op.hasPureBufferSemantics()) {
     why = "the kernel is built after bufferization (operands must be memrefs)";
     return failure();
   }
+  MatmulOperands o;
+  o.batched = isa<linalg::BatchMatmulOp>(op.getOperation());
   o.a = op.getDpsInputs()[0];
   o.b = op.getDpsInputs()[1];
   o.c = op.getDpsInits()[0];
@@ -104,12 +111,6 @@ static FailureOr<MatmulOperands> getOperands(linalg::LinalgOp op, std::string &w
   o.m = o.cType.getDimSize(off);
   o.n = o.cType.getDimSize(off + 1);
   o.k = o.aType.getDimSize(off + 1);
-  auto in = dyn_cast<FloatType>(o.aType.getElementType());
-  auto out = dyn_cast<FloatType>(o.cType.getElementType());
-  if (!in || !out || o.bType.getElementType() != in || in.getWidth() > out.getWidth()) {
-    why = "A and B must have one float type no wider than C's float type";
-    return failure();
-  }
   return o;
 }
 
@@ -149,13 +150,10 @@ static SmallVector<int64_t> layoutMultiples(MemRefType type, int64_t elemBytes) 
   return out;
 }
 
-std::string mlir::dltune::whyNotGpuMatmulKernel(linalg::LinalgOp op,
-                                                const GpuMatmulTiles &t) {
-  std::string why;
-  FailureOr<MatmulOperands> o = getOperands(op, why);
-  if (failed(o))
-    return why;
-  for (MemRefType type : {o->aType, o->bType, o->cType}) {
+/// Why the kernel cannot take the operands `o` with tiles `t`; empty when
+/// it can.
+static std::string whyNotTiles(const MatmulOperands &o, const GpuMatmulTiles &t) {
+  for (MemRefType type : {o.aType, o.bType, o.cType}) {
     std::optional<std::pair<SmallVector<int64_t>, int64_t>> layout = getLayout(type);
     if (layout && layout->first.back() != 1)
       return "operands must be contiguous in their last dimension";
@@ -167,7 +165,7 @@ std::string mlir::dltune::whyNotGpuMatmulKernel(linalg::LinalgOp op,
       !positive(t.threadN) || !positive(t.tileK) || !positive(t.vector) || t.pad < 0 ||
       (t.stages != 1 && t.stages != 2) || (t.interleave != 0 && t.interleave != 1))
     return "tile sizes must be positive, pad non-negative, stages 1 or 2, interleave 0 or 1";
-  if (o->m % t.blockM || o->n % t.blockN || o->k % t.tileK)
+  if (o.m % t.blockM || o.n % t.blockN || o.k % t.tileK)
     return "block_m, block_n and tile_k must divide M, N and K";
   if (t.blockM % t.threadM || t.blockN % t.threadN)
     return "thread_m and thread_n must divide block_m and block_n";
@@ -179,11 +177,18 @@ std::string mlir::dltune::whyNotGpuMatmulKernel(linalg::LinalgOp op,
   if ((t.blockM * t.tileK) % (t.vector * threads) ||
       (t.blockN * t.tileK) % (t.vector * threads))
     return "each thread must load whole vectors of the A and B tiles";
-  int64_t elemBytes = o->aType.getElementTypeBitWidth() / 8;
+  int64_t elemBytes = o.aType.getElementTypeBitWidth() / 8;
   int64_t smem = t.stages * t.tileK * (t.blockM + t.blockN + 2 * t.pad) * elemBytes;
   if (smem > 48 * 1024)
     return "the shared-memory tiles exceed 48 KiB";
   return "";
+}
+
+std::string mlir::dltune::whyNotGpuMatmulKernel(linalg::LinalgOp op,
+                                                const GpuMatmulTiles &t) {
+  std::string why;
+  FailureOr<MatmulOperands> o = getOperands(op, why);
+  return failed(o) ? why : whyNotTiles(*o, t);
 }
 
 //===----------------------------------------------------------------------===//
@@ -456,17 +461,15 @@ static linalg::FillOp getAbsorbableFill(linalg::LinalgOp op, Value output) {
     if (auto fill = dyn_cast<linalg::FillOp>(prev);
         fill && fill.hasPureBufferSemantics() && fill.getOutputs()[0] == output)
       return fill;
-    bool touches = llvm::any_of(prev->getOperands(), [&](Value v) {
-      return isa<BaseMemRefType>(v.getType()) && getViewSource(v) == buffer;
-    });
-    // Regions may hide uses (an earlier kernel): any use inside counts.
-    bool hidden = false;
+    // The op's own operands and any use inside its regions (an earlier
+    // kernel) count.
+    bool touches = false;
     prev->walk([&](Operation *inner) {
       for (Value v : inner->getOperands())
         if (isa<BaseMemRefType>(v.getType()) && getViewSource(v) == buffer)
-          hidden = true;
+          touches = true;
     });
-    if (touches || hidden)
+    if (touches)
       return {};
   }
   return {};
@@ -474,10 +477,12 @@ static linalg::FillOp getAbsorbableFill(linalg::LinalgOp op, Value output) {
 
 LogicalResult mlir::dltune::buildGpuMatmulKernel(RewriterBase &rewriter, linalg::LinalgOp op,
                                                  const GpuMatmulTiles &tiles) {
-  std::string why = whyNotGpuMatmulKernel(op, tiles);
+  std::string why;
+  FailureOr<MatmulOperands> o = getOperands(op, why);
+  if (succeeded(o))
+    why = whyNotTiles(*o, tiles);
   if (!why.empty())
     return op->emitOpError() << "cannot become a GPU matmul kernel: " << why;
-  FailureOr<MatmulOperands> o = getOperands(op, why);
   linalg::FillOp fill = getAbsorbableFill(op, o->c);
   Value fillValue;
   if (fill) {

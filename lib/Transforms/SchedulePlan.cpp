@@ -1,6 +1,7 @@
 //===- SchedulePlan.cpp - Default spaces and plans for linalg ops ---------===//
 
 #include "dltune/Transforms/SchedulePlan.h"
+#include "dltune/Transforms/GpuMatmulKernel.h"
 #include "dltune/Transforms/EpilogueFusion.h"
 
 #include "dltune/Tuning/Device/HostCpu.h"
@@ -419,23 +420,8 @@ static FailureOr<SchedulePlan> buildGpuPlan(linalg::LinalgOp op, const std::stri
     whyNot = "no GPU schedule for this op kind yet";
     return failure();
   }
-  // What GpuMatmulKernel builds: operands in (m, k) x (k, n) order, float
-  // inputs accumulated in a float type at least as wide.
-  if (auto mm = dyn_cast<linalg::MatmulOp>(op.getOperation()); mm && mm.hasUserDefinedMaps()) {
-    whyNot = "no GPU schedule for a matmul with transposed operands yet";
-    return failure();
-  }
-  if (auto bmm = dyn_cast<linalg::BatchMatmulOp>(op.getOperation());
-      bmm && bmm.hasUserDefinedMaps()) {
-    whyNot = "no GPU schedule for a batch matmul with transposed operands yet";
-    return failure();
-  }
-  auto in = dyn_cast<FloatType>(getElementTypeOrSelf(op.getDpsInputs()[0].getType()));
-  auto inB = dyn_cast<FloatType>(getElementTypeOrSelf(op.getDpsInputs()[1].getType()));
-  auto out = dyn_cast<FloatType>(getElementTypeOrSelf(op.getDpsInits()[0].getType()));
-  if (!in || in != inB || !out || in.getWidth() > out.getWidth()) {
-    whyNot = "the GPU matmul needs float inputs of one type, accumulated in a float type at "
-             "least as wide";
+  if (std::string why = whyNotGpuMatmulOp(op); !why.empty()) {
+    whyNot = "no GPU schedule for this op: " + why;
     return failure();
   }
   SchedulePlan plan;
@@ -449,7 +435,8 @@ static FailureOr<SchedulePlan> buildGpuPlan(linalg::LinalgOp op, const std::stri
   b.param("D_m", s[off]);
   b.param("D_n", s[off + 1]);
   b.param("D_k", s[off + 2]);
-  int64_t elemBytes = in.getWidth() / 8;
+  int64_t elemBytes =
+      getElementTypeOrSelf(op.getDpsInputs()[0].getType()).getIntOrFloatBitWidth() / 8;
   b.param("max_threads", 1024);
   b.param("smem_bytes", 49152);
   b.param("elem_bytes", elemBytes);

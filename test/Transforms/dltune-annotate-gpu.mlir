@@ -23,3 +23,15 @@ func.func @batch(%a: tensor<2x32x16xf32>, %b: tensor<2x16x8xf32>, %c: tensor<2x3
   %r = linalg.batch_matmul ins(%a, %b : tensor<2x32x16xf32>, tensor<2x16x8xf32>) outs(%c : tensor<2x32x8xf32>) -> tensor<2x32x8xf32>
   return %r : tensor<2x32x8xf32>
 }
+
+// -----
+
+// The GPU kernel's own conditions decide which matmuls get a space: no
+// integer matmul, no transposed operand.
+// CHECK-LABEL: func.func @integers
+// CHECK-NOT: dltune.space
+func.func @integers(%a: tensor<64x64xi32>, %b: tensor<64x64xi32>, %c: tensor<64x64xi32>) -> tensor<64x64xi32> {
+  // expected-remark @below {{dltune-annotate: left alone: no GPU schedule for this op: A and B must have one float type no wider than C's float type}}
+  %r = linalg.matmul ins(%a, %b : tensor<64x64xi32>, tensor<64x64xi32>) outs(%c : tensor<64x64xi32>) -> tensor<64x64xi32>
+  return %r : tensor<64x64xi32>
+}

@@ -56,6 +56,11 @@ struct GpuMatmulTiles {
   static std::optional<GpuMatmulTiles> fromAttr(DictionaryAttr attr);
 };
 
+/// Why the kernel cannot compute `op` whatever its tiles (its kind, operand
+/// order, element types), on tensors or buffers; empty when it can. The GPU
+/// space is offered only where this is empty.
+std::string whyNotGpuMatmulOp(linalg::LinalgOp op);
+
 /// Why `op` (linalg.matmul or linalg.batch_matmul on static memrefs) cannot
 /// become a kernel with `tiles`; empty when it can.
 std::string whyNotGpuMatmulKernel(linalg::LinalgOp op, const GpuMatmulTiles &tiles);
