@@ -3,12 +3,16 @@
 
     python3 bench/gpu.py --out DIR [--cases mm_1024,8x256x256x64,...] [--warmup 3]
                          [--repeat 10] [--tune-trials N [--tune-seconds S]] [--dry-run]
+                         [--precision fp32,tf32,fp16]
 
 Per case: an .mlir file (@main(A, B, C): C filled with zeros, then
 linalg.matmul or linalg.batch_matmul), `dltune run --target gpu
 --default-config --json` of it (with --tune-trials also `dltune tune --target
 gpu` and `dltune run` of the tuned file), and torch.matmul on CUDA in fp32
-without and with TF32, timed with CUDA events. Checks: dltune's --check (its
+without and with TF32, timed with CUDA events. --precision runs each case
+at several precisions: fp32 (SIMT; baseline cuBLAS fp32), tf32 (f32
+operands, `dltune --tf32`: tensor cores; baseline cuBLAS with TF32) and fp16
+(f16 A and B, f32 C; baseline cuBLAS fp16, f16 out, f32 accumulation). Checks: dltune's --check (its
 single-thread CPU lowering, ~0.5 GFLOP/s, so only up to --check-max-gflop;
 tuning needs that reference too) and, with PyTorch on CUDA, every dltune
 output against a float64 matmul of the same inputs. bench/README.md, "GPU
@@ -30,7 +34,9 @@ CASES = {
     "ffn2_4096x768x3072": (0, 4096, 768, 3072),   # FFN down
     "bmm_16x512x512x64": (16, 512, 512, 64),      # attention scores, 16 heads
 }
-TOLERANCE = 1e-4
+# max |dltune - float64| / max |float64| allowed, by precision (TF32 keeps
+# 10 mantissa bits, as f16 does).
+TOLERANCE = {"fp32": 1e-4, "tf32": 1e-2, "fp16": 1e-2}
 
 
 def parse_args():
@@ -49,6 +55,8 @@ def parse_args():
     p.add_argument("--timeout", type=float, default=300, help="seconds per dltune command")
     p.add_argument("--commit", help="the commit measured (default: git rev-parse HEAD)")
     p.add_argument("--dry-run", action="store_true", help="write the .mlir files, print the commands")
+    p.add_argument("--precision", default="fp32",
+                   help="comma-separated: fp32 (SIMT), tf32 (f32 on tensor cores), fp16 (f16 inputs)")
     return p.parse_args()
 
 
@@ -70,8 +78,10 @@ def flops(batch, m, n, k):
     return 2 * max(batch, 1) * m * n * k
 
 
-def write_mlir(path, batch, m, n, k):
-    a, b, c = ("tensor<%sxf32>" % "x".join(map(str, s)) for s in operand_shapes(batch, m, n, k))
+def write_mlir(path, batch, m, n, k, precision="fp32"):
+    elem = "f16" if precision == "fp16" else "f32"
+    a, b, c = ("tensor<%sx%s>" % ("x".join(map(str, s)), e)
+               for s, e in zip(operand_shapes(batch, m, n, k), (elem, elem, "f32")))
     op = "linalg.batch_matmul" if batch else "linalg.matmul"
     with open(path, "w") as f:
         f.write(f"""func.func @main(%a: {a}, %b: {b}, %c: {c}) -> {c} {{
@@ -115,11 +125,12 @@ def run_logged(cmd, env, timeout, log):
     return rc, out, (lines[-1][:200] if lines else f"exit status {rc}") if rc else ""
 
 
-def dltune_run(dltune, env, args, mlir, log, default, check, inputs, output):
+def dltune_run(dltune, env, args, mlir, log, default, check, inputs, output, precision="fp32"):
     """`dltune run` on the GPU (with dltune's default config, or as the file
     says): (JSON report or None, error text)."""
     cmd = [dltune, "run", mlir, "--entry", "main", "--target", "gpu", "--json",
            "--warmup", str(args.warmup), "--repeat", str(args.repeat)]
+    cmd += ["--tf32"] if precision == "tf32" else []
     cmd += ["--default-config"] if default else []
     cmd += ["--check"] if check else []
     for path in inputs:
@@ -136,10 +147,11 @@ def dltune_run(dltune, env, args, mlir, log, default, check, inputs, output):
     return report, err
 
 
-def dltune_tune(dltune, env, args, mlir, tuned, db, log):
+def dltune_tune(dltune, env, args, mlir, tuned, db, log, precision="fp32"):
     """`dltune tune --target gpu`, the tuned IR to `tuned`: (JSON of the task or None, error)."""
     cmd = [dltune, "tune", mlir, "--target", "gpu", "--trials", str(args.tune_trials),
            "--db", db, "-o", tuned, "--json", "--quiet"]
+    cmd += ["--tf32"] if precision == "tf32" else []
     cmd += ["--time-budget", str(args.tune_seconds)] if args.tune_seconds else []
     if args.dry_run:
         print(" ".join(cmd))
@@ -149,9 +161,9 @@ def dltune_tune(dltune, env, args, mlir, tuned, db, log):
     return (tasks[0] if tasks else None), err
 
 
-def write_npy(path, shape, data):
-    """A float32 C-order .npy file (format 1.0) holding `data` (bytes-like)."""
-    header = "{'descr': '<f4', 'fortran_order': False, 'shape': %r, }" % (tuple(shape),)
+def write_npy(path, shape, data, descr="<f4"):
+    """A C-order .npy file (format 1.0) of `descr` elements holding `data` (bytes-like)."""
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': %r, }" % (descr, tuple(shape))
     header += " " * (63 - (10 + len(header)) % 64) + "\n"
     with open(path, "wb") as f:
         f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode("latin1"))
@@ -190,16 +202,18 @@ def set_tf32(torch, allowed):
         matmul.allow_tf32 = allowed
 
 
-def make_inputs(torch, shapes, folder):
-    """A and B, uniform in [-1, 1), on the GPU and as .npy files for dltune."""
+def make_inputs(torch, shapes, folder, precision="fp32"):
+    """A and B, uniform in [-1, 1), on the GPU and as .npy files for dltune
+    (f16 for fp16, else f32)."""
     tensors, paths = [], []
     gen = torch.Generator().manual_seed(1)
+    dtype, size, descr = (torch.float16, 2, "<f2") if precision == "fp16" else (torch.float32, 4, "<f4")
     for name, shape in zip("ab", shapes):
-        buf = bytearray(4 * int(torch.Size(shape).numel()))
-        host = torch.frombuffer(buf, dtype=torch.float32).view(shape)  # shares buf
+        buf = bytearray(size * int(torch.Size(shape).numel()))
+        host = torch.frombuffer(buf, dtype=dtype).view(shape)  # shares buf
         host.copy_(torch.rand(shape, generator=gen) * 2 - 1)
         path = os.path.join(folder, name + ".npy")
-        write_npy(path, shape, buf)
+        write_npy(path, shape, buf, descr)
         tensors.append(host.cuda())
         paths.append(path)
     return tensors, paths
@@ -238,7 +252,7 @@ def compare_with_torch(torch, path, ref):
     return float((got - ref).abs().max() / ref.abs().max().clamp_min(1e-30))
 
 
-def check_text(report, torch_err, err):
+def check_text(report, torch_err, err, precision="fp32"):
     """ok / FAILED with dltune's own check and the comparison with PyTorch."""
     if err and report is None:
         return ""
@@ -247,25 +261,33 @@ def check_text(report, torch_err, err):
         ok &= report["check"] == "ok"
         parts.append(f"ref {report.get('max_rel_error', float('nan')):.1e}")
     if torch_err is not None:
-        ok &= torch_err <= TOLERANCE
+        ok &= torch_err <= TOLERANCE[precision]
         parts.append(f"torch {torch_err:.1e}")
     return (("ok" if ok else "FAILED") + f" ({', '.join(parts)})") if parts else "unchecked"
 
 
-def run_case(name, shape, args, dltune, env, torch, work):
-    """One row: PyTorch's columns, then dltune's default (and tuned) run."""
+def run_case(name, shape, args, dltune, env, torch, work, precision="fp32"):
+    """One row: PyTorch's columns, then dltune's default (and tuned) run, at
+    `precision`."""
     batch, m, n, k = shape
     shapes = operand_shapes(batch, m, n, k)
-    row = {"case": name, "shape": "x".join(map(str, shape[0:] if batch else shape[1:])),
+    row = {"case": name, "precision": precision,
+           "shape": "x".join(map(str, shape[0:] if batch else shape[1:])),
            "gflop": round(flops(*shape) / 1e9, 3)}
-    mlir = os.path.join(args.out, "mlir", name + ".mlir")
-    write_mlir(mlir, *shape)
+    stem = name if precision == "fp32" else f"{name}-{precision}"
+    mlir = os.path.join(args.out, "mlir", stem + ".mlir")
+    write_mlir(mlir, *shape, precision)
     folder = tempfile.mkdtemp(dir=work)
     inputs, output, ref = [], None, None
     if torch and not args.dry_run:
-        (a, b), inputs = make_inputs(torch, shapes[:2], folder)
-        out = torch.empty(shapes[2], device="cuda")
-        row["cublas_fp32_ms"], row["cublas_tf32_ms"] = cublas_times(torch, a, b, out, args.warmup, args.repeat)
+        (a, b), inputs = make_inputs(torch, shapes[:2], folder, precision)
+        if precision == "fp16":
+            out = torch.empty(shapes[2], device="cuda", dtype=torch.float16)
+            row["cublas_ms"] = time_cuda(torch, lambda: torch.matmul(a, b, out=out), args.warmup, args.repeat)
+        else:
+            out = torch.empty(shapes[2], device="cuda")
+            row["cublas_fp32_ms"], row["cublas_tf32_ms"] = cublas_times(torch, a, b, out, args.warmup, args.repeat)
+            row["cublas_ms"] = row["cublas_tf32_ms" if precision == "tf32" else "cublas_fp32_ms"]
         ref = torch.matmul(a.double(), b.double())
         output = os.path.join(folder, "out.npy")
     check = flops(*shape) <= args.check_max_gflop * 1e9
@@ -273,9 +295,9 @@ def run_case(name, shape, args, dltune, env, torch, work):
     errors, ok = [], True
     variants = [("default", mlir)]
     if args.tune_trials and check:
-        tuned = os.path.join(args.out, "mlir", name + ".tuned.mlir")
+        tuned = os.path.join(args.out, "mlir", stem + ".tuned.mlir")
         task, err = dltune_tune(dltune, env, args, mlir, tuned, os.path.join(folder, "tune.db"),
-                                os.path.join(logs, name + "-tune.txt"))
+                                os.path.join(logs, stem + "-tune.txt"), precision)
         row["tuner_best_ms"] = task.get("best_ms") if task else None
         if not (err or args.dry_run or row["tuner_best_ms"]):
             err = f"no verified candidate ({task.get('failures') if task else '?'} failed)"
@@ -285,29 +307,29 @@ def run_case(name, shape, args, dltune, env, torch, work):
         else:
             variants.append(("tuned", tuned))
     for variant, path in variants:
-        report, err = dltune_run(dltune, env, args, path, os.path.join(logs, f"{name}-{variant}.txt"),
-                                 variant == "default", check, inputs, output)
+        report, err = dltune_run(dltune, env, args, path, os.path.join(logs, f"{stem}-{variant}.txt"),
+                                 variant == "default", check, inputs, output, precision)
         vs_torch = None
         if output and report and os.path.exists(output):
             vs_torch = compare_with_torch(torch, output, ref)
             os.remove(output)
         row[f"dltune_{variant}_ms"] = report["median_ms"] if report else None
-        row[f"{variant}_check"] = "" if args.dry_run else check_text(report, vs_torch, err)
+        row[f"{variant}_check"] = "" if args.dry_run else check_text(report, vs_torch, err, precision)
         ok &= not err and not row[f"{variant}_check"].startswith("FAILED")
         if err:
             errors.append(f"{variant}: {err}")
-    for col in ("cublas_fp32", "cublas_tf32", "dltune_default", "dltune_tuned"):
+    for col in ("cublas", "cublas_fp32", "cublas_tf32", "dltune_default", "dltune_tuned"):
         ms = row.get(col + "_ms")
         row[col + "_tflops"] = round(flops(*shape) / (ms * 1e9), 3) if ms else None
     for variant in ("default", "tuned"):
-        ms, base = row.get(f"dltune_{variant}_ms"), row.get("cublas_fp32_ms")
+        ms, base = row.get(f"dltune_{variant}_ms"), row.get("cublas_ms")
         row[f"{variant}_vs_cublas"] = round(base / ms, 4) if ms and base else None
     row["error"] = "; ".join(errors)
     shutil.rmtree(folder, ignore_errors=True)
     return row, ok or args.dry_run
 
 
-COLUMNS = ["case", "shape", "gflop", "cublas_fp32_ms", "cublas_tf32_ms", "dltune_default_ms",
+COLUMNS = ["case", "precision", "shape", "gflop", "cublas_ms", "cublas_tflops", "cublas_fp32_ms", "cublas_tf32_ms", "dltune_default_ms",
            "dltune_tuned_ms", "tuner_best_ms", "cublas_fp32_tflops", "cublas_tf32_tflops",
            "dltune_default_tflops", "dltune_tuned_tflops", "default_vs_cublas", "tuned_vs_cublas",
            "default_check", "tuned_check", "error"]
@@ -319,18 +341,20 @@ def cell(row, col, fmt="{:.3f}"):
 
 
 def table(rows):
-    head = ["case", "GFLOP", "cuBLAS fp32 ms (TFLOP/s)", "cuBLAS TF32 ms (TFLOP/s)",
+    head = ["case", "precision", "GFLOP", "cuBLAS same precision ms (TFLOP/s)",
+            "cuBLAS fp32 ms (TFLOP/s)", "cuBLAS TF32 ms (TFLOP/s)",
             "dltune default ms (TFLOP/s)", "dltune tuned ms (TFLOP/s)", "default/cuBLAS",
             "tuned/cuBLAS", "check (default; tuned)"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
         timed = [f"{cell(r, c + '_ms', '{:.4g}')} ({cell(r, c + '_tflops', '{:.2f}')})" if r.get(c + "_ms") else ""
-                 for c in ("cublas_fp32", "cublas_tf32", "dltune_default", "dltune_tuned")]
+                 for c in ("cublas", "cublas_fp32", "cublas_tf32", "dltune_default", "dltune_tuned")]
         checks = "; ".join(filter(None, [r.get("default_check"), r.get("tuned_check")]))
-        lines.append("| " + " | ".join([r["case"], cell(r, "gflop", "{:.2f}"), *timed,
+        lines.append("| " + " | ".join([r["case"], r.get("precision", "fp32"), cell(r, "gflop", "{:.2f}"), *timed,
                                         cell(r, "default_vs_cublas", "{:.4f}"),
                                         cell(r, "tuned_vs_cublas", "{:.4f}"), checks]) + " |")
-    lines.append("(ms: median of the timed calls, CUDA events; x/cuBLAS: cuBLAS fp32 ms / dltune ms; "
+    lines.append("(ms: median of the timed calls, CUDA events; x/cuBLAS: cuBLAS ms at the same precision "
+                 "(fp32: fp32; tf32: TF32; fp16: fp16 in and out) / dltune ms; "
                  "check: ref = dltune --check against its CPU lowering, torch = against a float64 matmul; "
                  "errors in gpu.csv)")
     return lines
@@ -367,6 +391,10 @@ def write_outputs(out, rows, info):
 def main():
     args = parse_args()
     cases = [(name, case_shape(name)) for name in args.cases.split(",") if name]
+    precisions = [p for p in args.precision.split(",") if p]
+    for p in precisions:
+        if p not in TOLERANCE:
+            raise SystemExit(f"unknown precision '{p}' (known: {', '.join(TOLERANCE)})")
     for sub in ("mlir", "logs"):
         os.makedirs(os.path.join(args.out, sub), exist_ok=True)
     dltune, env = dltune_env(args)
@@ -376,12 +404,12 @@ def main():
     info = environment(args, dltune, env, torch, note)
     rows, all_ok = [], True
     with tempfile.TemporaryDirectory(prefix="dltune-gpu-bench-") as work:
-        for name, shape in cases:
-            row, ok = run_case(name, shape, args, dltune, env, torch, work)
+        for precision, (name, shape) in ((p, c) for p in precisions for c in cases):
+            row, ok = run_case(name, shape, args, dltune, env, torch, work, precision)
             rows.append(row)
             all_ok &= ok
             if not args.dry_run:
-                print(f"{name}: " + ", ".join(f"{k}={row[k]}" for k in COLUMNS[3:] if row.get(k) not in (None, "")),
+                print(f"{name} {precision}: " + ", ".join(f"{k}={row[k]}" for k in COLUMNS[3:] if row.get(k) not in (None, "")),
                       file=sys.stderr, flush=True)
                 write_outputs(args.out, rows, info)  # a killed run keeps what it measured
     if not args.dry_run:

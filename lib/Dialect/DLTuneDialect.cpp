@@ -62,6 +62,11 @@ LogicalResult DLTuneDialect::verifyOperationAttribute(Operation *op,
       return op->emitOpError() << "'" << name << "' belongs on scf.forall or scf.parallel";
     return success();
   }
+  if (name == kAllowTf32AttrName) {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitOpError() << "'" << name << "' must be a unit attribute";
+    return success();
+  }
   if (name == kGpuKernelAttrName) {
     auto tiles = dyn_cast<DictionaryAttr>(attr.getValue());
     bool ok = static_cast<bool>(tiles);

@@ -5,6 +5,7 @@
 #include "dltune/Tuning/Support/Error.h"
 #include "dltune/Execution/CudaDriver.h"
 #include "dltune/Execution/GpuKernel.h"
+#include "dltune/Transforms/GpuMatmulKernel.h"
 #include "dltune/Transforms/LowerGpu.h"
 
 #include "llvm/Support/Program.h"
@@ -47,8 +48,14 @@ static Comparison compareRuns(const KernelSignature &sig,
                               const std::vector<HostBuffer> &refArgs,
                               const std::vector<HostBuffer> &refResults,
                               const std::vector<HostBuffer> &candArgs,
-                              const std::vector<HostBuffer> &candResults) {
+                              const std::vector<HostBuffer> &candResults, bool tf32) {
   Comparison total;
+  // f32 results of a module that may use TF32 have its precision.
+  auto tolerance = [&](const HostBuffer &b) -> std::optional<Tolerance> {
+    if (tf32 && b.getType().element == ElementKind::F32)
+      return getTolerance(ElementKind::F32, kTf32RelativeTolerance);
+    return std::nullopt;
+  };
   auto consider = [&](const Comparison &c, const std::string &what) {
     total.maxRelativeError = std::max(total.maxRelativeError, c.maxRelativeError);
     if (!c.ok && total.ok) {
@@ -58,9 +65,11 @@ static Comparison compareRuns(const KernelSignature &sig,
   };
   for (size_t i = 0; i < refArgs.size(); ++i)
     if (sig.argIsOutput[i])
-      consider(compareBuffers(candArgs[i], refArgs[i]), "argument #" + std::to_string(i));
+      consider(compareBuffers(candArgs[i], refArgs[i], tolerance(refArgs[i])),
+               "argument #" + std::to_string(i));
   for (size_t i = 0; i < refResults.size() && i < candResults.size(); ++i)
-    consider(compareBuffers(candResults[i], refResults[i]), "result #" + std::to_string(i));
+    consider(compareBuffers(candResults[i], refResults[i], tolerance(refResults[i])),
+             "result #" + std::to_string(i));
   return total;
 }
 
@@ -119,7 +128,8 @@ static llvm::Expected<RunReport> checkAndTime(ModuleOp module, StringRef entry,
     if (llvm::Error err = run(candArgs, &candResults))
       return std::move(err);
     report.checked = true;
-    report.comparison = compareRuns(sig, refArgs, refResults, candArgs, candResults);
+    report.comparison = compareRuns(sig, refArgs, refResults, candArgs, candResults,
+                                    isTf32AllowedAnywhere(module));
   }
   std::vector<HostBuffer> args(inputs);
   llvm::Expected<TimingStats> timing =

@@ -11,6 +11,7 @@
 #include "dltune/Execution/CpuKernel.h"
 #include "dltune/Execution/DeviceInfo.h"
 #include "dltune/Tuning/MeasureCallback/DatabaseCommitter.h"
+#include "dltune/Transforms/GpuMatmulKernel.h"
 #include "dltune/Transforms/SchedulePlan.h"
 #include "dltune/Transforms/TuningTasks.h"
 #include "dltune/Tuning/FeatureExtractor/FeatureExtractor.h"
@@ -697,6 +698,9 @@ llvm::Expected<std::unique_ptr<PreparedTask>> ModuleTuningRun::buildTask(size_t 
   mo.minTimeMs = options.minTimeMs;
   mo.rtol = options.rtol;
   mo.atol = options.atol;
+  // TF32 results differ from the f32 reference as f16 ones would.
+  if (mo.rtol < 0 && isTf32AllowedAnywhere(*task.kernel))
+    mo.rtol = kTf32RelativeTolerance;
   if (task.descriptor.target == "gpu") {
     // CUDA reserves far more address space than RLIMIT_AS allows: GPU
     // runs go without that limit (their wall-time limit stays).

@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -21,7 +22,13 @@ static constexpr std::pair<const char *, int64_t GpuMatmulTiles::*> kTileFields[
     {"thread_m", &GpuMatmulTiles::threadM}, {"thread_n", &GpuMatmulTiles::threadN},
     {"tile_k", &GpuMatmulTiles::tileK},     {"vector", &GpuMatmulTiles::vector},
     {"pad", &GpuMatmulTiles::pad},          {"stages", &GpuMatmulTiles::stages},
-    {"interleave", &GpuMatmulTiles::interleave}};
+    {"interleave", &GpuMatmulTiles::interleave}, {"mma", &GpuMatmulTiles::mma},
+    {"warp_m", &GpuMatmulTiles::warpM},     {"warp_n", &GpuMatmulTiles::warpN}};
+
+/// Fields an attribute may leave out (they keep the SIMT defaults).
+static bool isOptionalTileField(llvm::StringRef name) {
+  return name == "mma" || name == "warp_m" || name == "warp_n";
+}
 
 GpuMatmulTiles GpuMatmulTiles::fromValues(const std::map<std::string, int64_t> &values) {
   GpuMatmulTiles t;
@@ -35,7 +42,9 @@ DictionaryAttr GpuMatmulTiles::toAttr(MLIRContext *ctx) const {
   Builder b(ctx);
   SmallVector<NamedAttribute> entries;
   for (auto [name, field] : kTileFields)
-    entries.push_back(b.getNamedAttr(name, b.getI64IntegerAttr(this->*field)));
+    // A SIMT kernel's attribute leaves out the tensor-core fields.
+    if (mma || !isOptionalTileField(name))
+      entries.push_back(b.getNamedAttr(name, b.getI64IntegerAttr(this->*field)));
   return b.getDictionaryAttr(entries);
 }
 
@@ -44,7 +53,10 @@ std::optional<GpuMatmulTiles> GpuMatmulTiles::fromAttr(DictionaryAttr attr) {
     return std::nullopt;
   GpuMatmulTiles t;
   for (auto [name, field] : kTileFields) {
-    auto value = attr.getAs<IntegerAttr>(name);
+    Attribute entry = attr.get(name);
+    if (!entry && isOptionalTileField(name))
+      continue;
+    auto value = dyn_cast_or_null<IntegerAttr>(entry);
     if (!value)
       return std::nullopt;
     t.*field = value.getInt();
@@ -83,6 +95,41 @@ std::string mlir::dltune::whyNotGpuMatmulOp(linalg::LinalgOp op) {
     return "A and B must have one float type no wider than C's float type";
   return "";
 }
+
+std::string mlir::dltune::whyNotGpuMatmulMma(linalg::LinalgOp op) {
+  Type in = getElementTypeOrSelf(op.getDpsInputs()[0].getType());
+  if (!getElementTypeOrSelf(op.getDpsInits()[0].getType()).isF32())
+    return "tensor-core accumulators are f32: C must be f32";
+  if (in.isF16())
+    return "";
+  // MLIR 22's nvgpu-to-nvvm conversion cannot type a bf16 mma.sync ("failed
+  // to deduce operand PTX types").
+  if (!in.isF32())
+    return "tensor cores here take f32 (as TF32) or f16 inputs";
+  if (isTf32Allowed(op))
+    return "";
+  return std::string("f32 inputs use tensor cores only as TF32, which needs '") +
+         DLTuneDialect::kAllowTf32AttrName.str() + "' on the op or an ancestor";
+}
+
+bool mlir::dltune::isTf32Allowed(Operation *op) {
+  for (Operation *p = op; p; p = p->getParentOp())
+    if (p->hasAttr(DLTuneDialect::kAllowTf32AttrName))
+      return true;
+  return false;
+}
+
+bool mlir::dltune::isTf32AllowedAnywhere(Operation *root) {
+  if (isTf32Allowed(root))
+    return true;
+  WalkResult r = root->walk([](Operation *op) {
+    return op->hasAttr(DLTuneDialect::kAllowTf32AttrName) ? WalkResult::interrupt()
+                                                          : WalkResult::advance();
+  });
+  return r.wasInterrupted();
+}
+
+int64_t mlir::dltune::getMmaK(Type inputType) { return inputType.isF32() ? 8 : 16; }
 
 static FailureOr<MatmulOperands> getOperands(linalg::LinalgOp op, std::string &why) {
   why = whyNotGpuMatmulOp(op);
@@ -150,6 +197,15 @@ static SmallVector<int64_t> layoutMultiples(MemRefType type, int64_t elemBytes) 
   return out;
 }
 
+/// Shared-memory row padding with mma, in elements. A rows (tile_k long)
+/// get 16 bytes: the fragment loads of a warp (rows g and g + 8, k columns
+/// t and t + 4 for g < 8, t < 4) then fall in 32 distinct banks for the
+/// tile_k the space offers. B rows (block_n long) get 8 elements: lanes
+/// read rows t, columns g, and with block_n % 32 == 0 the banks are 8t + g
+/// (pairs of f16 lanes share a word).
+static int64_t getMmaPadA(int64_t elemBytes) { return 16 / elemBytes; }
+static constexpr int64_t kMmaPadB = 8;
+
 /// Why the kernel cannot take the operands `o` with tiles `t`; empty when
 /// it can.
 static std::string whyNotTiles(const MatmulOperands &o, const GpuMatmulTiles &t) {
@@ -165,10 +221,22 @@ static std::string whyNotTiles(const MatmulOperands &o, const GpuMatmulTiles &t)
       !positive(t.threadN) || !positive(t.tileK) || !positive(t.vector) || t.pad < 0 ||
       (t.stages != 1 && t.stages != 2) || (t.interleave != 0 && t.interleave != 1))
     return "tile sizes must be positive, pad non-negative, stages 1 or 2, interleave 0 or 1";
+  if (t.mma != 0 && t.mma != 1)
+    return "mma must be 0 or 1";
   if (o.m % t.blockM || o.n % t.blockN || o.k % t.tileK)
     return "block_m, block_n and tile_k must divide M, N and K";
-  if (t.blockM % t.threadM || t.blockN % t.threadN)
+  if (t.mma) {
+    if (t.warpM <= 0 || t.warpN <= 0 || t.warpM % 16 || t.warpN % 8)
+      return "with mma, warp_m must be a multiple of 16 and warp_n of 8";
+    if (t.blockM % t.warpM || t.blockN % t.warpN)
+      return "warp_m and warp_n must divide block_m and block_n";
+    if (t.tileK % getMmaK(o.aType.getElementType()))
+      return "with mma, tile_k must be a multiple of the mma's k (8 for TF32, 16 for f16)";
+    if (t.pad != 0 || t.interleave != 0)
+      return "with mma, pad and interleave must be 0 (the fragment layout fixes the padding)";
+  } else if (t.blockM % t.threadM || t.blockN % t.threadN) {
     return "thread_m and thread_n must divide block_m and block_n";
+  }
   int64_t threads = t.threads();
   if (threads < 1 || threads > 1024)
     return "a block must have 1 to 1024 threads";
@@ -179,6 +247,9 @@ static std::string whyNotTiles(const MatmulOperands &o, const GpuMatmulTiles &t)
     return "each thread must load whole vectors of the A and B tiles";
   int64_t elemBytes = o.aType.getElementTypeBitWidth() / 8;
   int64_t smem = t.stages * t.tileK * (t.blockM + t.blockN + 2 * t.pad) * elemBytes;
+  if (t.mma)
+    smem = t.stages * elemBytes *
+           (t.blockM * (t.tileK + getMmaPadA(elemBytes)) + t.tileK * (t.blockN + kMmaPadB));
   if (smem > 48 * 1024)
     return "the shared-memory tiles exceed 48 KiB";
   return "";
@@ -188,7 +259,12 @@ std::string mlir::dltune::whyNotGpuMatmulKernel(linalg::LinalgOp op,
                                                 const GpuMatmulTiles &t) {
   std::string why;
   FailureOr<MatmulOperands> o = getOperands(op, why);
-  return failed(o) ? why : whyNotTiles(*o, t);
+  if (failed(o))
+    return why;
+  if (t.mma == 1)
+    if (std::string whyNot = whyNotGpuMatmulMma(op); !whyNot.empty())
+      return whyNot;
+  return whyNotTiles(*o, t);
 }
 
 //===----------------------------------------------------------------------===//
@@ -224,9 +300,27 @@ private:
     return i;
   }
 
+  Value divui(Value x, int64_t y) { return arith::DivUIOp::create(b, loc, x, idx(y)); }
+  Value remui(Value x, int64_t y) { return arith::RemUIOp::create(b, loc, x, idx(y)); }
+
+  /// Where thread `tid`'s global loads land (aSlots, bSlots) and how
+  /// aligned they are.
+  void planLoads();
+  /// The k loop over shared-memory stages; `store` and `multiply` stage and
+  /// consume one tile_k slice.
+  SmallVector<Value>
+  buildKLoop(SmallVector<Value> acc,
+             function_ref<void(Value, ArrayRef<Value>, ArrayRef<Value>)> store,
+             function_ref<SmallVector<Value>(Value, ValueRange)> multiply);
+
   void loadTiles(Value k0, SmallVector<Value> &aRegs, SmallVector<Value> &bRegs);
   void storeTiles(Value stage, ArrayRef<Value> aRegs, ArrayRef<Value> bRegs);
   SmallVector<Value> multiply(Value stage, ValueRange acc);
+
+  // Tensor cores.
+  void buildMma(Value fillValue);
+  void storeTilesMma(Value stage, ArrayRef<Value> aRegs, ArrayRef<Value> bRegs);
+  SmallVector<Value> multiplyMma(Value stage, ValueRange acc);
 
   OpBuilder &b;
   Location loc;
@@ -240,6 +334,14 @@ private:
   // B (k, column), fixed across the k loop.
   SmallVector<std::pair<Value, Value>> aSlots, bSlots;
   int64_t aLoadAlign = 1, bLoadAlign = 1;
+  // With mma: a lane's fragment coordinates (PTX ISA, mma.m16n8k8 and
+  // m16n8k16 fragment layouts: group = lane / 4, quad = lane % 4), the
+  // shared-memory rows of its A fragments (row g and g + 8 of each m16
+  // tile of its warp) and columns of its B fragments (column g of each n8
+  // tile).
+  Value group, quad;
+  SmallVector<std::pair<Value, Value>> mmaRows;
+  SmallVector<Value> mmaCols;
 };
 } // namespace
 
@@ -322,33 +424,8 @@ SmallVector<Value> KernelBuilder::multiply(Value stage, ValueRange accIn) {
   return acc;
 }
 
-void KernelBuilder::build(Value fillValue) {
-  MLIRContext *ctx = b.getContext();
-  Attribute workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  auto aSharedType = MemRefType::get({t.stages, t.tileK, t.blockM + t.pad}, inType,
-                                     MemRefLayoutAttrInterface(), workgroup);
-  auto bSharedType = MemRefType::get({t.stages, t.tileK, t.blockN + t.pad}, inType,
-                                     MemRefLayoutAttrInterface(), workgroup);
-  Value one = idx(1);
-  auto launch = gpu::LaunchOp::create(
-      b, loc, idx(o.n / t.blockN), idx(o.m / t.blockM), idx(o.batch),
-      idx(t.blockN / t.threadN), idx(t.blockM / t.threadM), one,
-      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
-      /*asyncDependencies=*/ValueRange{}, TypeRange{aSharedType, bSharedType});
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&launch.getBody().front());
-  aShared = launch.getWorkgroupAttributions()[0];
-  bShared = launch.getWorkgroupAttributions()[1];
-  gpu::KernelDim3 blockIds = launch.getBlockIds();
-  gpu::KernelDim3 threadIds = launch.getThreadIds();
-  batchIdx = blockIds.z;
-  rowBase = mul(blockIds.y, t.blockM);
-  colBase = mul(blockIds.x, t.blockN);
-  tx = threadIds.x;
-  ty = threadIds.y;
+void KernelBuilder::planLoads() {
   int64_t threads = t.threads();
-  tid = add(mul(ty, t.blockN / t.threadN), tx);
-
   // Thread `tid`'s global loads: consecutive threads read consecutive
   // vectors of a row, so a warp's loads coalesce.
   int64_t aPerRow = t.tileK / t.vector, bPerRow = t.blockN / t.vector;
@@ -376,6 +453,83 @@ void KernelBuilder::build(Value fillValue) {
                                  m.push_back(t.blockN * inBytes);
                                  return m;
                                }());
+}
+
+SmallVector<Value> KernelBuilder::buildKLoop(
+    SmallVector<Value> acc,
+    function_ref<void(Value, ArrayRef<Value>, ArrayRef<Value>)> store,
+    function_ref<SmallVector<Value>(Value, ValueRange)> multiply) {
+  Value one = idx(1);
+  int64_t steps = o.k / t.tileK;
+  Value zero = idx(0);
+  if (t.stages == 1) {
+    auto loop = scf::ForOp::create(
+        b, loc, zero, idx(o.k), idx(t.tileK), acc,
+        [&](OpBuilder &, Location, Value k0, ValueRange iter) {
+          SmallVector<Value> aRegs, bRegs;
+          loadTiles(k0, aRegs, bRegs);
+          store(zero, aRegs, bRegs);
+          gpu::BarrierOp::create(b, loc);
+          SmallVector<Value> next = multiply(zero, iter);
+          gpu::BarrierOp::create(b, loc);
+          scf::YieldOp::create(b, loc, next);
+        });
+    acc.assign(loop.getResults().begin(), loop.getResults().end());
+  } else {
+    // Two buffers: while one is multiplied, the next slice travels from
+    // global memory into registers and then into the other buffer; one
+    // barrier a step suffices (a buffer is overwritten only after every
+    // thread has passed the barrier that follows its last use).
+    SmallVector<Value> aRegs, bRegs;
+    loadTiles(zero, aRegs, bRegs);
+    store(zero, aRegs, bRegs);
+    gpu::BarrierOp::create(b, loc);
+    auto loop = scf::ForOp::create(
+        b, loc, zero, idx(steps - 1), one, acc,
+        [&](OpBuilder &, Location, Value step, ValueRange iter) {
+          Value stage = arith::RemUIOp::create(b, loc, step, idx(2));
+          Value other = arith::SubIOp::create(b, loc, one, stage);
+          SmallVector<Value> nextA, nextB;
+          loadTiles(mul(add(step, 1), t.tileK), nextA, nextB);
+          SmallVector<Value> next = multiply(stage, iter);
+          store(other, nextA, nextB);
+          gpu::BarrierOp::create(b, loc);
+          scf::YieldOp::create(b, loc, next);
+        });
+    acc = multiply(idx((steps - 1) % 2), loop.getResults());
+  }
+  return acc;
+}
+
+void KernelBuilder::build(Value fillValue) {
+  if (t.mma)
+    return buildMma(fillValue);
+  MLIRContext *ctx = b.getContext();
+  Attribute workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto aSharedType = MemRefType::get({t.stages, t.tileK, t.blockM + t.pad}, inType,
+                                     MemRefLayoutAttrInterface(), workgroup);
+  auto bSharedType = MemRefType::get({t.stages, t.tileK, t.blockN + t.pad}, inType,
+                                     MemRefLayoutAttrInterface(), workgroup);
+  Value one = idx(1);
+  auto launch = gpu::LaunchOp::create(
+      b, loc, idx(o.n / t.blockN), idx(o.m / t.blockM), idx(o.batch),
+      idx(t.blockN / t.threadN), idx(t.blockM / t.threadM), one,
+      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+      /*asyncDependencies=*/ValueRange{}, TypeRange{aSharedType, bSharedType});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&launch.getBody().front());
+  aShared = launch.getWorkgroupAttributions()[0];
+  bShared = launch.getWorkgroupAttributions()[1];
+  gpu::KernelDim3 blockIds = launch.getBlockIds();
+  gpu::KernelDim3 threadIds = launch.getThreadIds();
+  batchIdx = blockIds.z;
+  rowBase = mul(blockIds.y, t.blockM);
+  colBase = mul(blockIds.x, t.blockN);
+  tx = threadIds.x;
+  ty = threadIds.y;
+  tid = add(mul(ty, t.blockN / t.threadN), tx);
+
+  planLoads();
 
   // Accumulators: per row of the thread's tile, one vector per column chunk.
   auto accVecType = VectorType::get({t.colChunk()}, accType);
@@ -400,48 +554,169 @@ void KernelBuilder::build(Value fillValue) {
                                              false, llvm::MaybeAlign(cAlign)));
     }
 
-  int64_t steps = o.k / t.tileK;
-  Value zero = idx(0);
-  if (t.stages == 1) {
-    auto loop = scf::ForOp::create(
-        b, loc, zero, idx(o.k), idx(t.tileK), acc,
-        [&](OpBuilder &, Location, Value k0, ValueRange iter) {
-          SmallVector<Value> aRegs, bRegs;
-          loadTiles(k0, aRegs, bRegs);
-          storeTiles(zero, aRegs, bRegs);
-          gpu::BarrierOp::create(b, loc);
-          SmallVector<Value> next = multiply(zero, iter);
-          gpu::BarrierOp::create(b, loc);
-          scf::YieldOp::create(b, loc, next);
-        });
-    acc.assign(loop.getResults().begin(), loop.getResults().end());
-  } else {
-    // Two buffers: while one is multiplied, the next slice travels from
-    // global memory into registers and then into the other buffer; one
-    // barrier a step suffices (a buffer is overwritten only after every
-    // thread has passed the barrier that follows its last use).
-    SmallVector<Value> aRegs, bRegs;
-    loadTiles(zero, aRegs, bRegs);
-    storeTiles(zero, aRegs, bRegs);
-    gpu::BarrierOp::create(b, loc);
-    auto loop = scf::ForOp::create(
-        b, loc, zero, idx(steps - 1), one, acc,
-        [&](OpBuilder &, Location, Value step, ValueRange iter) {
-          Value stage = arith::RemUIOp::create(b, loc, step, idx(2));
-          Value other = arith::SubIOp::create(b, loc, one, stage);
-          SmallVector<Value> nextA, nextB;
-          loadTiles(mul(add(step, 1), t.tileK), nextA, nextB);
-          SmallVector<Value> next = multiply(stage, iter);
-          storeTiles(other, nextA, nextB);
-          gpu::BarrierOp::create(b, loc);
-          scf::YieldOp::create(b, loc, next);
-        });
-    acc = multiply(idx((steps - 1) % 2), loop.getResults());
-  }
+  acc = buildKLoop(
+      acc, [&](Value stage, ArrayRef<Value> aRegs, ArrayRef<Value> bRegs) {
+        storeTiles(stage, aRegs, bRegs);
+      },
+      [&](Value stage, ValueRange iter) { return multiply(stage, iter); });
   for (int64_t i = 0; i < t.threadM; ++i)
     for (int64_t c = 0; c < t.colChunks(); ++c)
       vector::StoreOp::create(b, loc, acc[i * t.colChunks() + c], o.c, at(cRow(i), cCol(c)),
                               false, llvm::MaybeAlign(cAlign));
+  gpu::TerminatorOp::create(b, loc);
+}
+
+//===----------------------------------------------------------------------===//
+// The tensor-core kernel
+//===----------------------------------------------------------------------===//
+
+void KernelBuilder::storeTilesMma(Value stage, ArrayRef<Value> aRegs,
+                                  ArrayRef<Value> bRegs) {
+  // Both tiles row-major as in global memory: whole-vector stores.
+  int64_t aRow = t.tileK + getMmaPadA(inBytes), bRow = t.blockN + kMmaPadB;
+  int64_t aAlign = commonAlignment(t.vector * inBytes,
+                                   {aRow * inBytes, t.blockM * aRow * inBytes});
+  int64_t bAlign = commonAlignment(t.vector * inBytes,
+                                   {bRow * inBytes, t.tileK * bRow * inBytes});
+  for (auto [slot, reg] : llvm::zip(aSlots, aRegs))
+    vector::StoreOp::create(b, loc, reg, aShared, ValueRange{stage, slot.first, slot.second},
+                            false, llvm::MaybeAlign(aAlign));
+  for (auto [slot, reg] : llvm::zip(bSlots, bRegs))
+    vector::StoreOp::create(b, loc, reg, bShared, ValueRange{stage, slot.first, slot.second},
+                            false, llvm::MaybeAlign(bAlign));
+}
+
+SmallVector<Value> KernelBuilder::multiplyMma(Value stage, ValueRange accIn) {
+  SmallVector<Value> acc(accIn.begin(), accIn.end());
+  bool tf32 = inType.isF32();
+  int64_t mmaK = getMmaK(inType);
+  int64_t fragsN = t.warpN / 8;
+  // f16 fragments hold pairs of consecutive k: lane quad's first k is
+  // 2 * quad, and the second register of a pair is 8 further; TF32 ones
+  // hold one k each, quad and quad + 4.
+  Value kLane = tf32 ? quad : mul(quad, 2);
+  int64_t kHalf = tf32 ? 4 : 8;
+  int64_t perReg = tf32 ? 1 : 2;
+  auto aFragType = VectorType::get({4, perReg}, inType);
+  auto bFragType = VectorType::get({2, perReg}, inType);
+  auto pairType = VectorType::get({perReg}, inType);
+  for (int64_t kk = 0; kk < t.tileK; kk += mmaK) {
+    Value k0 = add(kLane, kk), k1 = add(kLane, kk + kHalf);
+    SmallVector<Value> aFrags, bFrags;
+    for (auto [r0, r1] : mmaRows) {
+      // Registers a0..a3: (row g, k0), (row g + 8, k0), (g, k1), (g + 8, k1).
+      Value frag = arith::ConstantOp::create(b, loc, aFragType, b.getZeroAttr(aFragType));
+      std::pair<Value, Value> at[4] = {{r0, k0}, {r1, k0}, {r0, k1}, {r1, k1}};
+      for (int64_t r = 0; r < 4; ++r) {
+        Value v = vector::LoadOp::create(b, loc, pairType, aShared,
+                                         ValueRange{stage, at[r].first, at[r].second}, false,
+                                         llvm::MaybeAlign(perReg * inBytes));
+        frag = vector::InsertOp::create(b, loc, v, frag, r);
+      }
+      aFrags.push_back(frag);
+    }
+    for (Value col : mmaCols) {
+      // Registers b0, b1: k0 (and k0 + 1) and k1 (and k1 + 1) of column g;
+      // a pair is two rows of B, so two scalar loads.
+      SmallVector<Value> elems;
+      for (Value k : {k0, k1})
+        for (int64_t e = 0; e < perReg; ++e)
+          elems.push_back(memref::LoadOp::create(b, loc, bShared,
+                                                 ValueRange{stage, add(k, e), col}));
+      bFrags.push_back(vector::FromElementsOp::create(b, loc, bFragType, elems));
+    }
+    for (auto [i, aFrag] : llvm::enumerate(aFrags))
+      for (auto [j, bFrag] : llvm::enumerate(bFrags)) {
+        Value &c = acc[i * fragsN + j];
+        c = nvgpu::MmaSyncOp::create(b, loc, aFrag, bFrag, c,
+                                     ArrayRef<int64_t>{16, 8, mmaK}, tf32);
+      }
+  }
+  return acc;
+}
+
+void KernelBuilder::buildMma(Value fillValue) {
+  MLIRContext *ctx = b.getContext();
+  Attribute workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto aSharedType =
+      MemRefType::get({t.stages, t.blockM, t.tileK + getMmaPadA(inBytes)}, inType,
+                      MemRefLayoutAttrInterface(), workgroup);
+  auto bSharedType = MemRefType::get({t.stages, t.tileK, t.blockN + kMmaPadB}, inType,
+                                     MemRefLayoutAttrInterface(), workgroup);
+  int64_t warpsN = t.blockN / t.warpN, warpsM = t.blockM / t.warpM;
+  Value one = idx(1);
+  // x: the lanes of the warps of one row of warps; y: rows of warps.
+  auto launch = gpu::LaunchOp::create(
+      b, loc, idx(o.n / t.blockN), idx(o.m / t.blockM), idx(o.batch), idx(32 * warpsN),
+      idx(warpsM), one, /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+      /*asyncDependencies=*/ValueRange{}, TypeRange{aSharedType, bSharedType});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&launch.getBody().front());
+  aShared = launch.getWorkgroupAttributions()[0];
+  bShared = launch.getWorkgroupAttributions()[1];
+  gpu::KernelDim3 blockIds = launch.getBlockIds();
+  gpu::KernelDim3 threadIds = launch.getThreadIds();
+  batchIdx = blockIds.z;
+  rowBase = mul(blockIds.y, t.blockM);
+  colBase = mul(blockIds.x, t.blockN);
+  tx = threadIds.x;
+  ty = threadIds.y;
+  tid = add(mul(ty, 32 * warpsN), tx);
+  planLoads();
+
+  Value lane = remui(tx, 32);
+  group = divui(lane, 4);
+  quad = remui(lane, 4);
+  Value warpRow = add(mul(ty, t.warpM), group);
+  Value warpCol = mul(divui(tx, 32), t.warpN);
+  int64_t fragsM = t.warpM / 16, fragsN = t.warpN / 8;
+  for (int64_t i = 0; i < fragsM; ++i)
+    mmaRows.push_back({add(warpRow, 16 * i), add(warpRow, 16 * i + 8)});
+  for (int64_t j = 0; j < fragsN; ++j)
+    mmaCols.push_back(add(add(warpCol, group), 8 * j));
+
+  // Accumulator fragment (i, j): rows g and g + 8 of m16 tile i, columns
+  // 2 * quad and 2 * quad + 1 of n8 tile j; one vector<2x2xf32> each.
+  auto fragType = VectorType::get({2, 2}, accType);
+  auto rowType = VectorType::get({2}, accType);
+  int64_t cAlign = commonAlignment(2 * accBytes, [&] {
+    SmallVector<int64_t> m = layoutMultiples(o.cType, accBytes);
+    m.append({t.blockN * accBytes, t.warpN * accBytes, 8 * accBytes});
+    return m;
+  }());
+  Value cColLane = add(add(colBase, warpCol), mul(quad, 2));
+  auto cAt = [&](int64_t i, int64_t j, int64_t half) {
+    Value row = add(rowBase, half ? mmaRows[i].second : mmaRows[i].first);
+    return at(row, add(cColLane, 8 * j));
+  };
+  SmallVector<Value> acc;
+  for (int64_t i = 0; i < fragsM; ++i)
+    for (int64_t j = 0; j < fragsN; ++j) {
+      if (fillValue) {
+        acc.push_back(vector::BroadcastOp::create(b, loc, fragType, fillValue));
+        continue;
+      }
+      Value frag = arith::ConstantOp::create(b, loc, fragType, b.getZeroAttr(fragType));
+      for (int64_t half = 0; half < 2; ++half) {
+        Value v = vector::LoadOp::create(b, loc, rowType, o.c, cAt(i, j, half), false,
+                                         llvm::MaybeAlign(cAlign));
+        frag = vector::InsertOp::create(b, loc, v, frag, half);
+      }
+      acc.push_back(frag);
+    }
+
+  acc = buildKLoop(
+      acc, [&](Value stage, ArrayRef<Value> aRegs, ArrayRef<Value> bRegs) {
+        storeTilesMma(stage, aRegs, bRegs);
+      },
+      [&](Value stage, ValueRange iter) { return multiplyMma(stage, iter); });
+  for (int64_t i = 0; i < fragsM; ++i)
+    for (int64_t j = 0; j < fragsN; ++j)
+      for (int64_t half = 0; half < 2; ++half) {
+        Value v = vector::ExtractOp::create(b, loc, acc[i * fragsN + j], half);
+        vector::StoreOp::create(b, loc, v, o.c, cAt(i, j, half), false,
+                                llvm::MaybeAlign(cAlign));
+      }
   gpu::TerminatorOp::create(b, loc);
 }
 
@@ -477,11 +752,9 @@ static linalg::FillOp getAbsorbableFill(linalg::LinalgOp op, Value output) {
 
 LogicalResult mlir::dltune::buildGpuMatmulKernel(RewriterBase &rewriter, linalg::LinalgOp op,
                                                  const GpuMatmulTiles &tiles) {
-  std::string why;
-  FailureOr<MatmulOperands> o = getOperands(op, why);
-  if (succeeded(o))
-    why = whyNotTiles(*o, tiles);
-  if (!why.empty())
+  std::string why = whyNotGpuMatmulKernel(op, tiles), unused;
+  FailureOr<MatmulOperands> o = getOperands(op, unused);
+  if (!why.empty() || failed(o))
     return op->emitOpError() << "cannot become a GPU matmul kernel: " << why;
   linalg::FillOp fill = getAbsorbableFill(op, o->c);
   Value fillValue;

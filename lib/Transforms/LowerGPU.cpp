@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
@@ -188,7 +189,7 @@ struct LowerGPUPass : public dltune::impl::DLTuneLowerGPUBase<LowerGPUPass> {
     registerScheduleExtensions(registry);
     // The GPU mapping script is built in the pass: its dialect must be loaded.
     registry.insert<gpu::GPUDialect, LLVM::LLVMDialect, func::FuncDialect,
-                    transform::TransformDialect>();
+                    transform::TransformDialect, nvgpu::NVGPUDialect>();
   }
 
   void runOnOperation() override {
@@ -209,6 +210,11 @@ struct LowerGPUPass : public dltune::impl::DLTuneLowerGPUBase<LowerGPUPass> {
     addLoopMapping(mapLoops);
     // Kernels are outlined here, ahead of the NVVM pipeline (whose own
     // outlining then finds nothing left), to set their register caps.
+    // Constants the canonicalizer hoisted out of the launches go back in
+    // first: outlined, they would be kernel parameters, and every shared-
+    // memory offset and divisor a run-time value (64-bit divisions in the
+    // PTX).
+    mapLoops.addPass(createGpuLaunchSinkIndexComputationsPass());
     mapLoops.addPass(createGpuKernelOutliningPass());
     if (failed(runPipeline(mapLoops, module)))
       return signalPassFailure();

@@ -448,38 +448,87 @@ static FailureOr<SchedulePlan> buildGpuPlan(linalg::LinalgOp op, const std::stri
   int64_t m = s[off], n = s[off + 1];
   bool large = batch * (m / 128) * (n / 128) >= 128;
   int64_t preferBlock = large ? 128 : 64, preferThread = large ? 8 : 4;
+  // Tensor cores where the op may use them (f16 inputs, or f32 with
+  // the TF32 opt-in): then they are the default, with warps of 64x64 (large)
+  // or 32x32 C tiles, 4 warps a block.
+  Type inType = getElementTypeOrSelf(op.getDpsInputs()[0].getType());
+  bool mmaAvailable = whyNotGpuMatmulMma(op).empty();
+  int64_t mmaK = getMmaK(inType);
+  int64_t preferWarp = large ? 64 : 32;
+  int64_t preferTileK = mmaAvailable ? (elemBytes == 4 ? 16 : 32) : (large ? 8 : 16);
   b.knob("block_m", dividing(m, {8, 16, 32, 64, 128, 256}), preferBlock);
   b.knob("block_n", dividing(n, {8, 16, 32, 64, 128, 256}), preferBlock);
   b.knob("thread_m", {1, 2, 4, 8}, preferThread);
   b.knob("thread_n", {1, 2, 4, 8}, preferThread);
-  b.knob("tile_k", dividing(s[off + 2], {4, 8, 16, 32}), large ? 8 : 16);
-  b.knob("vector", {1, 2, 4}, 4);
-  b.knob("pad", {0, 4}, 4);
+  b.knob("tile_k",
+         mmaAvailable ? dividing(s[off + 2], {4, 8, 16, 32, 64})
+                      : dividing(s[off + 2], {4, 8, 16, 32}),
+         preferTileK);
+  // 16-byte global loads: 8 elements of a 2-byte type.
+  if (elemBytes == 2)
+    b.knob("vector", {1, 2, 4, 8}, 8);
+  else
+    b.knob("vector", {1, 2, 4}, 4);
+  b.knob("pad", {0, 4}, mmaAvailable ? 0 : 4);
   b.knob("stages", {1, 2}, 2);
-  b.knob("interleave", {0, 1}, 1);
+  b.knob("interleave", {0, 1}, mmaAvailable ? 0 : 1);
+  // Constraints of one kind of kernel hold only where mma selects it; a
+  // space without tensor cores reads as the SIMT kernel's alone.
+  auto simtOnly = [&](const std::string &c) {
+    return mmaAvailable ? "mma == 1 || (" + c + ")" : c;
+  };
+  std::string simtThreads = "((block_m / thread_m) * (block_n / thread_n))";
+  std::string threads = simtThreads;
+  // Registers: a thread holds its accumulators, the slice it stages
+  // (loaded before it is stored to shared memory) and the fragments ptxas
+  // hoists out of the unrolled k slice (about half of them), plus ~40 for
+  // addresses; this must fit the 255 a thread may have and the 64K of an
+  // SM for one block. Sampled configurations beyond these bounds spilled
+  // (dltune-lower-gpu-sweep.mlir). With mma: a lane's share of the warp's
+  // accumulators, one k step's A and B fragments, the staged slice.
+  std::string registers = "(thread_m * thread_n + tile_k * (thread_m + thread_n) / 2 + "
+                          "(block_m + block_n) * tile_k / " + threads + " + 40)";
+  if (mmaAvailable) {
+    b.knob("mma", {0, 1}, 1);
+    b.knob("warp_m", {16, 32, 64, 128}, preferWarp);
+    b.knob("warp_n", {8, 16, 32, 64, 128}, preferWarp);
+    b.param("mma_k", mmaK);
+    b.param("mma_pad_a", 16 / elemBytes);
+    threads = "(mma * 32 * (block_m / warp_m) * (block_n / warp_n) + (1 - mma) * " +
+              simtThreads + ")";
+    registers = "(mma * (warp_m * warp_n / 32 + warp_m / 4 + warp_n / 4) + (1 - mma) * "
+                "(thread_m * thread_n + tile_k * (thread_m + thread_n) / 2) + "
+                "(block_m + block_n) * tile_k * elem_bytes / (4 * " + threads + ") + 40)";
+    // Knobs one kind of kernel does not read keep their default, so that
+    // no two configurations build the same kernel.
+    b.require("mma == 1 || (warp_m == " + std::to_string(preferWarp) +
+              " && warp_n == " + std::to_string(preferWarp) + ")");
+    b.require("mma == 0 || (thread_m == " + std::to_string(preferThread) +
+              " && thread_n == " + std::to_string(preferThread) +
+              " && pad == 0 && interleave == 0)");
+    b.require("mma == 0 || (block_m % warp_m == 0 && block_n % warp_n == 0 && "
+              "tile_k % mma_k == 0)");
+    b.require("mma == 0 || stages * elem_bytes * (block_m * (tile_k + mma_pad_a) + "
+              "tile_k * (block_n + 8)) <= smem_bytes");
+  }
   b.require("D_m % block_m == 0");
   b.require("D_n % block_n == 0");
   b.require("D_k % tile_k == 0");
-  b.require("block_m % thread_m == 0");
-  b.require("block_n % thread_n == 0");
-  std::string threads = "((block_m / thread_m) * (block_n / thread_n))";
+  if (mmaAvailable)
+    b.require(simtOnly("block_m % thread_m == 0 && block_n % thread_n == 0"));
+  else {
+    b.require("block_m % thread_m == 0");
+    b.require("block_n % thread_n == 0");
+  }
   b.require(threads + " <= max_threads");
   b.require(threads + " >= 32");
   b.require("tile_k % vector == 0");
   b.require("block_n % vector == 0");
   b.require("(block_m * tile_k) % (vector * " + threads + ") == 0");
   b.require("(block_n * tile_k) % (vector * " + threads + ") == 0");
-  b.require("stages * tile_k * (block_m + block_n + 2 * pad) * elem_bytes <= smem_bytes");
-  // Registers: a thread holds its accumulators, the slice it stages
-  // (loaded before it is stored to shared memory) and the fragments ptxas
-  // hoists out of the unrolled k slice (about half of them), plus ~40 for
-  // addresses; this must fit the 255 a thread may have and the 64K of an
-  // SM for one block. Sampled configurations beyond these bounds spilled
-  // (dltune-lower-gpu-sweep.mlir).
-  std::string registers = "(thread_m * thread_n + tile_k * (thread_m + thread_n) / 2 + "
-                          "(block_m + block_n) * tile_k / " + threads + " + 40)";
+  b.require(simtOnly("stages * tile_k * (block_m + block_n + 2 * pad) * elem_bytes <= smem_bytes"));
   b.require("thread_m * thread_n <= 64");
-  b.require("(block_m + block_n) * tile_k <= 32 * " + threads);
+  b.require(simtOnly("(block_m + block_n) * tile_k <= 32 * " + simtThreads));
   b.require(registers + " <= 255");
   b.require(threads + " * " + registers + " <= 65536");
   if (batched)

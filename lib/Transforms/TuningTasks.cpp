@@ -1,6 +1,7 @@
 //===- TuningTasks.cpp - Grouping annotated ops into tuning tasks ---------===//
 
 #include "dltune/Transforms/TuningTasks.h"
+#include "dltune/Transforms/GpuMatmulKernel.h"
 #include "dltune/Dialect/DLTuneAttrs.h"
 #include "dltune/Transforms/EpilogueFusion.h"
 
@@ -93,6 +94,10 @@ static FailureOr<OwningOpRef<ModuleOp>> extractKernel(ArrayRef<Operation *> grou
     lastClone->removeAttr(DLTuneDialect::kConfigAttrName);
   }
   func::ReturnOp::create(b, last->getLoc(), lastClone->getResults());
+  // The TF32 opt-in of an enclosing op travels with the kernel (its space
+  // depends on it).
+  if (isTf32Allowed(first))
+    (*module)->setAttr(DLTuneDialect::kAllowTf32AttrName, UnitAttr::get(ctx));
   return module;
 }
 
@@ -218,6 +223,10 @@ std::vector<TuningTask> mlir::dltune::collectTuningTasks(ModuleOp module) {
     // The identity is the computation and the target, never the space: its
     // ranges (threads up to the core count) differ between machines.
     desc.computation = getCanonicalComputation(**keyKernel);
+    // TF32 changes what the kernel computes (and its space): a task of its
+    // own.
+    if (isTf32Allowed(op))
+      desc.computation += "\n// allow_tf32";
     uint64_t hash = desc.getHash();
     auto it = byHash.find(hash);
     if (it != byHash.end()) {

@@ -12,10 +12,12 @@
 // CHECK: gpu.binary @scale_kernel
 // CHECK-SAME: chip = "sm_90"
 // CHECK-SAME: .entry scale_kernel
-// CHECK-SAME: mul.rn.f32
+// The constant is sunk into the kernel before outlining: an immediate
+// operand (3.0 = 0f40400000), not a kernel parameter.
+// CHECK-SAME: mul.rn.f32 {{[^;]*}}0f40400000;
 // CHECK-NOT: bar.sync
 func.func @scale(%a: memref<64x64xf32>) {
-  %cst = arith.constant 2.0 : f32
+  %cst = arith.constant 3.0 : f32
   scf.forall (%bi) in (4) {
     scf.forall (%ti, %tj) in (16, 64) {
       %i = affine.apply affine_map<(d0, d1) -> (d0 * 16 + d1)>(%bi, %ti)

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dltune/Dialect/DLTuneDialect.h"
 #include "Common.h"
 
 #include "dltune/Execution/CudaDriver.h"
@@ -42,6 +43,11 @@ static cl::opt<std::string> target("target", cl::desc("cpu or gpu"),
 static cl::opt<bool> check("check", cl::desc("Verify against the untuned reference"),
                            cl::sub(runCmd));
 static cl::opt<bool> json("json", cl::desc("Print one JSON object"), cl::sub(runCmd));
+static cl::opt<bool> tf32("tf32",
+                          cl::desc("Let f32 matmuls use TF32 tensor cores on the GPU (sets "
+                                   "dltune.allow_tf32 on the module; --check then allows "
+                                   "TF32's error)"),
+                          cl::sub(runCmd));
 static cl::opt<bool> defaultConfig(
     "default-config",
     cl::desc("Annotate with dltune's default space and config first"),
@@ -126,6 +132,8 @@ int runCommand() {
   OwningOpRef<ModuleOp> module = parseFile(runFile, ctx);
   if (!module)
     return 1;
+  if (tf32)
+    (*module)->setAttr(DLTuneDialect::kAllowTf32AttrName, UnitAttr::get(&ctx));
   if (target != "cpu" && target != "gpu")
     return fail("--target must be cpu or gpu, got '" + target + "'");
   if (repeat < 1)

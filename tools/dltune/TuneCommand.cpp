@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dltune/Dialect/DLTuneDialect.h"
 #include "Common.h"
 
 #include "dltune/Execution/KernelRunner.h"
@@ -59,6 +60,10 @@ static cl::opt<std::string>
 static cl::opt<bool> winograd("winograd", cl::desc(kWinogradHelp), cl::init(true),
                               cl::sub(tuneCmd));
 static cl::opt<bool> json("json", cl::desc("One JSON object per task instead of the table"),
+                          cl::sub(tuneCmd));
+static cl::opt<bool> tf32("tf32",
+                          cl::desc("Let f32 matmuls use TF32 tensor cores on the GPU (sets "
+                                   "dltune.allow_tf32 on each module, kept in the tuned file)"),
                           cl::sub(tuneCmd));
 static cl::opt<std::string> modelEntry(
     "entry",
@@ -180,6 +185,8 @@ int tuneCommand() {
     OwningOpRef<ModuleOp> module = parseFile(file, ctx);
     if (!module)
       return 1;
+    if (tf32)
+      (*module)->setAttr(DLTuneDialect::kAllowTf32AttrName, UnitAttr::get(&ctx));
     PassManager pm(&ctx, ModuleOp::getOperationName());
     std::string err;
     llvm::raw_string_ostream os(err);

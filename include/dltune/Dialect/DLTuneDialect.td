@@ -56,6 +56,11 @@ def DLTune_Dialect : Dialect {
     /// On a matmul scheduled for the GPU: the tile sizes of the kernel
     /// --dltune-lower-gpu builds for it (GpuMatmulKernel.h).
     static constexpr ::llvm::StringLiteral kGpuKernelAttrName = "dltune.gpu_kernel";
+    /// A unit attribute on an op or any ancestor (usually the module): its
+    /// f32 matmuls may be computed on tensor cores as TF32 (10-bit
+    /// mantissas in the products, f32 sums), as cuBLAS does with TF32 on.
+    /// Off by default because it changes results.
+    static constexpr ::llvm::StringLiteral kAllowTf32AttrName = "dltune.allow_tf32";
 
     void registerAttributes();
   }];

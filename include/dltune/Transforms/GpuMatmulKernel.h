@@ -9,6 +9,14 @@
 // The tiling upstream's scf.forall mapping produces keeps C in global memory
 // across the k loop; this is why the kernel is built by hand.
 //
+// With `mma`, warps multiply on tensor cores instead (nvgpu.mma.sync, PTX
+// mma.sync): each warp keeps a warp_m x warp_n tile of C as m16n8
+// accumulator fragments, A and B stay row-major in shared memory with rows
+// padded so that the fragment loads of a warp hit 32 distinct banks, and
+// f32 inputs are multiplied as TF32 (m16n8k8; an opt-in, see
+// DLTuneDialect::kAllowTf32AttrName), f16 ones as m16n8k16, all
+// accumulated in f32 (bf16 stays SIMT: MLIR 22 cannot lower its mma.sync).
+//
 //===----------------------------------------------------------------------===//
 #ifndef DLTUNE_TRANSFORMS_GPUMATMULKERNEL_H
 #define DLTUNE_TRANSFORMS_GPUMATMULKERNEL_H
@@ -42,15 +50,23 @@ struct GpuMatmulTiles {
   // 16-byte fragment loads from shared memory hit distinct banks and its
   // stores of C are contiguous; 0: one contiguous thread_m x thread_n tile.
   int64_t interleave = 0;
+  // 1: tensor cores (thread_m, thread_n, pad and interleave unused, and
+  // must keep their defaults' role: see whyNotGpuMatmulKernel).
+  int64_t mma = 0;
+  int64_t warpM = 32, warpN = 32; // C tile of a warp with mma
 
-  int64_t threads() const { return (blockM / threadM) * (blockN / threadN); }
+  int64_t warps() const { return (blockM / warpM) * (blockN / warpN); }
+  int64_t threads() const {
+    return mma ? 32 * warps() : (blockM / threadM) * (blockN / threadN);
+  }
   int64_t rowChunk() const { return interleave ? std::min<int64_t>(4, threadM) : threadM; }
   int64_t colChunk() const { return interleave ? std::min<int64_t>(4, threadN) : threadN; }
   int64_t rowChunks() const { return threadM / rowChunk(); }
   int64_t colChunks() const { return threadN / colChunk(); }
 
   /// From knob values (names as in the GPU space; missing ones keep their
-  /// defaults above).
+  /// defaults above). In an attribute, mma, warp_m and warp_n may be absent
+  /// (SIMT).
   static GpuMatmulTiles fromValues(const std::map<std::string, int64_t> &values);
   DictionaryAttr toAttr(MLIRContext *ctx) const;
   static std::optional<GpuMatmulTiles> fromAttr(DictionaryAttr attr);
@@ -60,6 +76,23 @@ struct GpuMatmulTiles {
 /// order, element types), on tensors or buffers; empty when it can. The GPU
 /// space is offered only where this is empty.
 std::string whyNotGpuMatmulOp(linalg::LinalgOp op);
+
+/// Why `op` (which passes whyNotGpuMatmulOp) cannot use tensor cores: C not
+/// f32, or f32 inputs without the TF32 opt-in on the op or an ancestor;
+/// empty when it can.
+std::string whyNotGpuMatmulMma(linalg::LinalgOp op);
+
+/// Whether `op` or an ancestor carries DLTuneDialect::kAllowTf32AttrName.
+bool isTf32Allowed(Operation *op);
+/// Whether `root` or any op inside it carries it: results of such a module
+/// are checked with the tolerance of TF32 (kTf32RelativeTolerance).
+bool isTf32AllowedAnywhere(Operation *root);
+/// TF32 keeps 10 mantissa bits, as f16 does: f16's default tolerance.
+inline constexpr double kTf32RelativeTolerance = 1e-2;
+
+/// The k extent of one mma.sync for inputs of `inputType` (8 for f32 as
+/// TF32, 16 for f16).
+int64_t getMmaK(Type inputType);
 
 /// Why `op` (linalg.matmul or linalg.batch_matmul on static memrefs) cannot
 /// become a kernel with `tiles`; empty when it can.
