@@ -182,3 +182,9 @@ func.func @f(%a: memref<8x8xf32>, %b: memref<8x8xf32>, %c: memref<8x8xf32>) {
   linalg.matmul {dltune.gpu_kernel = {block_m = -1 : i64}} ins(%a, %b : memref<8x8xf32>, memref<8x8xf32>) outs(%c : memref<8x8xf32>)
   return
 }
+
+// -----
+
+// expected-error @+1 {{'dltune.allow_tf32' must be a unit attribute}}
+module attributes {dltune.allow_tf32 = true} {
+}

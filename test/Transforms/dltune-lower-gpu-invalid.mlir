@@ -69,3 +69,51 @@ func.func @integers(%a: memref<64x64xi32>, %b: memref<64x64xi32>, %c: memref<64x
     ins(%a, %b : memref<64x64xi32>, memref<64x64xi32>) outs(%c : memref<64x64xi32>)
   return
 }
+
+// -----
+
+// Tensor cores on f32 inputs compute in TF32: only with the opt-in.
+func.func @tf32_without_opt_in(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>) {
+  // expected-error @+1 {{cannot become a GPU matmul kernel: f32 inputs use tensor cores only as TF32, which needs 'dltune.allow_tf32' on the op or an ancestor}}
+  linalg.matmul {dltune.gpu_kernel = {block_m = 64 : i64, block_n = 64 : i64, thread_m = 4 : i64, thread_n = 4 : i64,
+                                      tile_k = 16 : i64, vector = 4 : i64, pad = 0 : i64, stages = 1 : i64, interleave = 0 : i64,
+                                      mma = 1 : i64, warp_m = 32 : i64, warp_n = 32 : i64}}
+    ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
+  return
+}
+
+// -----
+
+// MLIR 22 cannot lower a bf16 mma.sync: bf16 stays SIMT.
+func.func @bf16_mma(%a: memref<64x64xbf16>, %b: memref<64x64xbf16>, %c: memref<64x64xf32>) {
+  // expected-error @+1 {{cannot become a GPU matmul kernel: tensor cores here take f32 (as TF32) or f16 inputs}}
+  linalg.matmul {dltune.gpu_kernel = {block_m = 64 : i64, block_n = 64 : i64, thread_m = 4 : i64, thread_n = 4 : i64,
+                                      tile_k = 16 : i64, vector = 4 : i64, pad = 0 : i64, stages = 1 : i64, interleave = 0 : i64,
+                                      mma = 1 : i64, warp_m = 32 : i64, warp_n = 32 : i64}}
+    ins(%a, %b : memref<64x64xbf16>, memref<64x64xbf16>) outs(%c : memref<64x64xf32>)
+  return
+}
+
+// -----
+
+// The fragment layout fixes the padding: pad must stay 0 with mma; warp
+// tiles are whole m16 x n8 fragments.
+func.func @mma_pad(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf32>) {
+  // expected-error @+1 {{with mma, pad and interleave must be 0}}
+  linalg.matmul {dltune.gpu_kernel = {block_m = 64 : i64, block_n = 64 : i64, thread_m = 4 : i64, thread_n = 4 : i64,
+                                      tile_k = 16 : i64, vector = 4 : i64, pad = 4 : i64, stages = 1 : i64, interleave = 0 : i64,
+                                      mma = 1 : i64, warp_m = 32 : i64, warp_n = 32 : i64}}
+    ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
+  return
+}
+
+// -----
+
+func.func @mma_warp(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf32>) {
+  // expected-error @+1 {{with mma, warp_m must be a multiple of 16 and warp_n of 8}}
+  linalg.matmul {dltune.gpu_kernel = {block_m = 64 : i64, block_n = 64 : i64, thread_m = 4 : i64, thread_n = 4 : i64,
+                                      tile_k = 16 : i64, vector = 4 : i64, pad = 0 : i64, stages = 1 : i64, interleave = 0 : i64,
+                                      mma = 1 : i64, warp_m = 8 : i64, warp_n = 32 : i64}}
+    ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
+  return
+}

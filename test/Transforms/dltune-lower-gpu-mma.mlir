@@ -1,0 +1,48 @@
+// RUN: dltune-opt %s --split-input-file --dltune-apply --dltune-lower-gpu="chip=sm_90 format=isa" | FileCheck %s
+
+// Tensor cores (mma = 1, GpuMatmulKernel.h): f32 inputs of a module that
+// opts in to TF32 become mma.sync m16n8k8 TF32 with f32 accumulators; the
+// block is (32 * block_n / warp_n, block_m / warp_m) threads; A (64 x
+// (16 + 4) floats) and B (16 x (64 + 8) floats) stay row-major in padded
+// shared memory, two stages of each; the fill starts the accumulators; C is
+// stored as pairs (st.global.v2). Constants are sunk into the kernel: no
+// 64-bit division by a parameter.
+// CHECK-LABEL: gpu.binary @tf32_kernel
+// CHECK-SAME: .maxntid 64, 2, 1
+// CHECK-SAME: __wg_tf32_kernel_0[10240]
+// CHECK-SAME: __wg_tf32_kernel_1[9216]
+// CHECK-SAME: ld.global.v4.b32
+// CHECK-SAME: st.shared.v4.b32
+// CHECK-SAME: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+// CHECK-SAME: st.global.v2.b32
+// CHECK-NOT: div.u64
+// CHECK: }
+module attributes {dltune.allow_tf32} {
+  func.func @tf32(%a: tensor<128x64xf32>, %b: tensor<64x128xf32>, %c: tensor<128x128xf32>) -> tensor<128x128xf32> {
+    %zero = arith.constant 0.0 : f32
+    %init = linalg.fill ins(%zero : f32) outs(%c : tensor<128x128xf32>) -> tensor<128x128xf32>
+    %r = linalg.matmul {dltune.target = "gpu",
+                        dltune.config = #dltune.config<block_m = 64, block_n = 64, thread_m = 4, thread_n = 4,
+                                                       tile_k = 16, vector = 4, pad = 0, stages = 2, interleave = 0,
+                                                       mma = 1, warp_m = 32, warp_n = 32>}
+         ins(%a, %b : tensor<128x64xf32>, tensor<64x128xf32>) outs(%init : tensor<128x128xf32>) -> tensor<128x128xf32>
+    return %r : tensor<128x128xf32>
+  }
+}
+
+// -----
+
+// f16 inputs need no opt-in: mma.sync m16n8k16 with f16 operands, A rows
+// padded by 8 halves (64 x 40 x 2 bytes per stage), 16-byte global loads.
+// CHECK-LABEL: gpu.binary @half_kernel
+// CHECK-SAME: __wg_half_kernel_0[5120]
+// CHECK-SAME: ld.global.v4.b32
+// CHECK-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+func.func @half(%a: tensor<128x64xf16>, %b: tensor<64x128xf16>, %c: tensor<128x128xf32>) -> tensor<128x128xf32> {
+  %r = linalg.matmul {dltune.target = "gpu",
+                      dltune.config = #dltune.config<block_m = 64, block_n = 64, thread_m = 4, thread_n = 4,
+                                                     tile_k = 32, vector = 8, pad = 0, stages = 1, interleave = 0,
+                                                     mma = 1, warp_m = 32, warp_n = 32>}
+       ins(%a, %b : tensor<128x64xf16>, tensor<64x128xf16>) outs(%c : tensor<128x128xf32>) -> tensor<128x128xf32>
+  return %r : tensor<128x128xf32>
+}
