@@ -303,6 +303,12 @@ private:
   Value divui(Value x, int64_t y) { return arith::DivUIOp::create(b, loc, x, idx(y)); }
   Value remui(Value x, int64_t y) { return arith::RemUIOp::create(b, loc, x, idx(y)); }
 
+  /// Creates the launch (grid: blocks of C, then the batch; a block of
+  /// blockX x blockY threads with the two shared tiles) and moves the
+  /// insertion point into its body, where it sets the block's coordinates
+  /// and thread ids.
+  void beginLaunch(int64_t blockX, int64_t blockY, MemRefType aSharedType,
+                   MemRefType bSharedType);
   /// Where thread `tid`'s global loads land (aSlots, bSlots) and how
   /// aligned they are.
   void planLoads();
@@ -424,6 +430,24 @@ SmallVector<Value> KernelBuilder::multiply(Value stage, ValueRange accIn) {
   return acc;
 }
 
+void KernelBuilder::beginLaunch(int64_t blockX, int64_t blockY, MemRefType aSharedType,
+                                MemRefType bSharedType) {
+  auto launch = gpu::LaunchOp::create(
+      b, loc, idx(o.n / t.blockN), idx(o.m / t.blockM), idx(o.batch), idx(blockX),
+      idx(blockY), idx(1), /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+      /*asyncDependencies=*/ValueRange{}, TypeRange{aSharedType, bSharedType});
+  b.setInsertionPointToStart(&launch.getBody().front());
+  aShared = launch.getWorkgroupAttributions()[0];
+  bShared = launch.getWorkgroupAttributions()[1];
+  gpu::KernelDim3 blockIds = launch.getBlockIds();
+  gpu::KernelDim3 threadIds = launch.getThreadIds();
+  batchIdx = blockIds.z;
+  rowBase = mul(blockIds.y, t.blockM);
+  colBase = mul(blockIds.x, t.blockN);
+  tx = threadIds.x;
+  ty = threadIds.y;
+}
+
 void KernelBuilder::planLoads() {
   int64_t threads = t.threads();
   // Thread `tid`'s global loads: consecutive threads read consecutive
@@ -510,23 +534,8 @@ void KernelBuilder::build(Value fillValue) {
                                      MemRefLayoutAttrInterface(), workgroup);
   auto bSharedType = MemRefType::get({t.stages, t.tileK, t.blockN + t.pad}, inType,
                                      MemRefLayoutAttrInterface(), workgroup);
-  Value one = idx(1);
-  auto launch = gpu::LaunchOp::create(
-      b, loc, idx(o.n / t.blockN), idx(o.m / t.blockM), idx(o.batch),
-      idx(t.blockN / t.threadN), idx(t.blockM / t.threadM), one,
-      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
-      /*asyncDependencies=*/ValueRange{}, TypeRange{aSharedType, bSharedType});
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&launch.getBody().front());
-  aShared = launch.getWorkgroupAttributions()[0];
-  bShared = launch.getWorkgroupAttributions()[1];
-  gpu::KernelDim3 blockIds = launch.getBlockIds();
-  gpu::KernelDim3 threadIds = launch.getThreadIds();
-  batchIdx = blockIds.z;
-  rowBase = mul(blockIds.y, t.blockM);
-  colBase = mul(blockIds.x, t.blockN);
-  tx = threadIds.x;
-  ty = threadIds.y;
+  beginLaunch(t.blockN / t.threadN, t.blockM / t.threadM, aSharedType, bSharedType);
   tid = add(mul(ty, t.blockN / t.threadN), tx);
 
   planLoads();
@@ -644,23 +653,9 @@ void KernelBuilder::buildMma(Value fillValue) {
   auto bSharedType = MemRefType::get({t.stages, t.tileK, t.blockN + kMmaPadB}, inType,
                                      MemRefLayoutAttrInterface(), workgroup);
   int64_t warpsN = t.blockN / t.warpN, warpsM = t.blockM / t.warpM;
-  Value one = idx(1);
-  // x: the lanes of the warps of one row of warps; y: rows of warps.
-  auto launch = gpu::LaunchOp::create(
-      b, loc, idx(o.n / t.blockN), idx(o.m / t.blockM), idx(o.batch), idx(32 * warpsN),
-      idx(warpsM), one, /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
-      /*asyncDependencies=*/ValueRange{}, TypeRange{aSharedType, bSharedType});
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&launch.getBody().front());
-  aShared = launch.getWorkgroupAttributions()[0];
-  bShared = launch.getWorkgroupAttributions()[1];
-  gpu::KernelDim3 blockIds = launch.getBlockIds();
-  gpu::KernelDim3 threadIds = launch.getThreadIds();
-  batchIdx = blockIds.z;
-  rowBase = mul(blockIds.y, t.blockM);
-  colBase = mul(blockIds.x, t.blockN);
-  tx = threadIds.x;
-  ty = threadIds.y;
+  // x: the lanes of the warps of one row of warps; y: rows of warps.
+  beginLaunch(32 * warpsN, warpsM, aSharedType, bSharedType);
   tid = add(mul(ty, 32 * warpsN), tx);
   planLoads();
 

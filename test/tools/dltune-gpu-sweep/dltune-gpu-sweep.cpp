@@ -17,6 +17,7 @@
 #include "dltune/Execution/CpuKernel.h"
 #include "dltune/InitAllDialects.h"
 #include "dltune/InitAllPasses.h"
+#include "dltune/Transforms/GpuMatmulKernel.h"
 #include "dltune/Transforms/LowerGpu.h"
 #include "dltune/Transforms/TuningTasks.h"
 
@@ -30,6 +31,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <map>
 #include <random>
 
 using namespace mlir;
@@ -44,8 +46,9 @@ static constexpr int64_t kSpillAllowance = 32;
 
 static cl::opt<std::string> chip("chip", cl::desc("Target chip"), cl::init("sm_90"));
 
-/// Up to `n` valid configurations, deterministic for a seed; half with
-/// stages=1 and half with stages=2 when the space has that knob.
+/// Up to `n` valid configurations, deterministic for a seed, spread evenly
+/// over the values of `stages` and `mma` where the space has them (a
+/// quarter each of stages 1 and 2 with SIMT and with tensor cores).
 static std::vector<Config> sampleConfigs(const SearchSpace &space, unsigned n,
                                          uint64_t seed) {
   std::vector<Config> all;
@@ -55,19 +58,30 @@ static std::vector<Config> sampleConfigs(const SearchSpace &space, unsigned n,
   });
   std::mt19937_64 rng(seed);
   std::shuffle(all.begin(), all.end(), rng);
-  std::optional<size_t> stages = space.getKnobIndex("stages");
-  if (!stages) {
-    all.resize(std::min<size_t>(all.size(), n));
-    return all;
-  }
+  std::vector<size_t> strata;
+  for (const char *name : {"stages", "mma"})
+    if (std::optional<size_t> i = space.getKnobIndex(name))
+      strata.push_back(*i);
+  auto key = [&](const Config &c) {
+    std::vector<int64_t> k;
+    for (size_t i : strata)
+      k.push_back(c[i]);
+    return k;
+  };
+  std::map<std::vector<int64_t>, std::vector<Config>> groups;
+  for (const Config &c : all)
+    groups[key(c)].push_back(c);
+  // Round-robin over the groups in key order until n are taken.
   std::vector<Config> out;
-  for (int64_t want : {1, 2}) {
-    size_t taken = 0;
-    for (const Config &c : all)
-      if (c[*stages] == want && taken < (n + static_cast<size_t>(want) - 1) / 2) {
-        out.push_back(c);
-        ++taken;
+  for (size_t round = 0; out.size() < n; ++round) {
+    bool any = false;
+    for (auto &[k, group] : groups)
+      if (round < group.size() && out.size() < n) {
+        out.push_back(group[round]);
+        any = true;
       }
+    if (!any)
+      break;
   }
   return out;
 }
@@ -151,9 +165,13 @@ int main(int argc, char **argv) {
       // through shared memory, its accumulators in registers. ptxas may
       // still spill a few loop-invariant addresses (seen: 8-32 bytes when
       // it caps a kernel that loads C first at 64 registers).
+      std::map<std::string, int64_t> values;
+      for (const char *n : {"block_m", "block_n", "thread_m", "thread_n", "mma", "warp_m",
+                            "warp_n"})
+        if (task.space.getKnobIndex(n))
+          values[n] = knob(c, n);
       int64_t threads = knob(c, "thread_m") && knob(c, "thread_n")
-                            ? (knob(c, "block_m") / knob(c, "thread_m")) *
-                                  (knob(c, "block_n") / knob(c, "thread_n"))
+                            ? GpuMatmulTiles::fromValues(values).threads()
                             : 0;
       const GpuKernelResources &k = resources->front();
       bool intended = resources->size() == 1 && k.threadsPerBlock == threads &&
