@@ -346,6 +346,7 @@ private:
   // tile of its warp) and columns of its B fragments (column g of each n8
   // tile).
   Value group, quad;
+  Value ldRowA, ldColA, ldRowB, ldColB;
   SmallVector<std::pair<Value, Value>> mmaRows;
   SmallVector<Value> mmaCols;
 };
@@ -600,39 +601,50 @@ SmallVector<Value> KernelBuilder::multiplyMma(Value stage, ValueRange accIn) {
   bool tf32 = inType.isF32();
   int64_t mmaK = getMmaK(inType);
   int64_t fragsN = t.warpN / 8;
-  // f16 fragments hold pairs of consecutive k: lane quad's first k is
-  // 2 * quad, and the second register of a pair is 8 further; TF32 ones
-  // hold one k each, quad and quad + 4.
-  Value kLane = tf32 ? quad : mul(quad, 2);
-  int64_t kHalf = tf32 ? 4 : 8;
+  // TF32 B fragments hold one k each: quad and quad + 4.
+  Value kLane = quad;
+  int64_t kHalf = 4;
   int64_t perReg = tf32 ? 1 : 2;
   auto aFragType = VectorType::get({4, perReg}, inType);
   auto bFragType = VectorType::get({2, perReg}, inType);
-  auto pairType = VectorType::get({perReg}, inType);
   for (int64_t kk = 0; kk < t.tileK; kk += mmaK) {
-    Value k0 = add(kLane, kk), k1 = add(kLane, kk + kHalf);
     SmallVector<Value> aFrags, bFrags;
-    for (auto [r0, r1] : mmaRows) {
-      // Registers a0..a3: (row g, k0), (row g + 8, k0), (g, k1), (g + 8, k1).
-      Value frag = arith::ConstantOp::create(b, loc, aFragType, b.getZeroAttr(aFragType));
-      std::pair<Value, Value> at[4] = {{r0, k0}, {r1, k0}, {r0, k1}, {r1, k1}};
-      for (int64_t r = 0; r < 4; ++r) {
-        Value v = vector::LoadOp::create(b, loc, pairType, aShared,
-                                         ValueRange{stage, at[r].first, at[r].second}, false,
-                                         llvm::MaybeAlign(perReg * inBytes));
-        frag = vector::InsertOp::create(b, loc, v, frag, r);
+    // A: one ldmatrix.x4 per m16 tile; lane l points at row l % 16 and
+    // column (l / 16) x 16 bytes of the tile, and receives exactly the mma's
+    // A registers (for f32, each 16-byte row of 8 b16 halves is 4 TF32
+    // values: lane l gets row l / 4, column l % 4).
+    for (int64_t i = 0; i < static_cast<int64_t>(mmaRows.size()); ++i)
+      aFrags.push_back(nvgpu::LdMatrixOp::create(
+          b, loc, aFragType, aShared,
+          ValueRange{stage, add(ldRowA, 16 * i), add(ldColA, kk)},
+          /*transpose=*/false, /*numTiles=*/4));
+    if (tf32) {
+      for (Value col : mmaCols) {
+        // Registers b0, b1: rows quad and quad + 4 of column g (ldmatrix
+        // cannot transpose 32-bit elements).
+        SmallVector<Value> elems;
+        for (Value k : {add(kLane, kk), add(kLane, kk + kHalf)})
+          elems.push_back(memref::LoadOp::create(b, loc, bShared, ValueRange{stage, k, col}));
+        bFrags.push_back(vector::FromElementsOp::create(b, loc, bFragType, elems));
       }
-      aFrags.push_back(frag);
-    }
-    for (Value col : mmaCols) {
-      // Registers b0, b1: k0 (and k0 + 1) and k1 (and k1 + 1) of column g;
-      // a pair is two rows of B, so two scalar loads.
-      SmallVector<Value> elems;
-      for (Value k : {k0, k1})
-        for (int64_t e = 0; e < perReg; ++e)
-          elems.push_back(memref::LoadOp::create(b, loc, bShared,
-                                                 ValueRange{stage, add(k, e), col}));
-      bFrags.push_back(vector::FromElementsOp::create(b, loc, bFragType, elems));
+    } else {
+      // f16 B: ldmatrix.trans of the k-major tile gives a lane the pairs
+      // (k 2q, 2q + 1) of column g; x4 covers two n8 tiles (lane l points
+      // at k row l % 16 of column block l / 16), x2 the last odd one.
+      for (int64_t j = 0; j < fragsN; j += 2) {
+        int64_t tiles = j + 1 < fragsN ? 4 : 2;
+        Value regs = nvgpu::LdMatrixOp::create(
+            b, loc, VectorType::get({tiles, 2}, inType), bShared,
+            ValueRange{stage, add(ldRowB, kk), add(ldColB, 8 * j)},
+            /*transpose=*/true, /*numTiles=*/tiles);
+        for (int64_t first = 0; first < tiles; first += 2) {
+          Value frag = arith::ConstantOp::create(b, loc, bFragType, b.getZeroAttr(bFragType));
+          for (int64_t r = 0; r < 2; ++r)
+            frag = vector::InsertOp::create(
+                b, loc, vector::ExtractOp::create(b, loc, regs, first + r), frag, r);
+          bFrags.push_back(frag);
+        }
+      }
     }
     for (auto [i, aFrag] : llvm::enumerate(aFrags))
       for (auto [j, bFrag] : llvm::enumerate(bFrags)) {
@@ -669,6 +681,12 @@ void KernelBuilder::buildMma(Value fillValue) {
     mmaRows.push_back({add(warpRow, 16 * i), add(warpRow, 16 * i + 8)});
   for (int64_t j = 0; j < fragsN; ++j)
     mmaCols.push_back(add(add(warpCol, group), 8 * j));
+  // ldmatrix addresses (multiplyMma): A row lane % 16 of the warp's rows,
+  // column (lane / 16) x 16 bytes; B k row lane % 16, column block lane / 16.
+  ldRowA = add(mul(ty, t.warpM), remui(lane, 16));
+  ldColA = mul(divui(lane, 16), 16 / inBytes);
+  ldRowB = remui(lane, 16);
+  ldColB = add(warpCol, mul(divui(lane, 16), 8));
 
   // Accumulator fragment (i, j): rows g and g + 8 of m16 tile i, columns
   // 2 * quad and 2 * quad + 1 of n8 tile j; one vector<2x2xf32> each.

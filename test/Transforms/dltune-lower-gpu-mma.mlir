@@ -5,7 +5,9 @@
 // block is (32 * block_n / warp_n, block_m / warp_m) threads; A (64 x
 // (16 + 4) floats) and B (16 x (64 + 8) floats) stay row-major in padded
 // shared memory, two stages of each; the fill starts the accumulators; C is
-// stored as pairs (st.global.v2). Constants are sunk into the kernel: no
+// stored as pairs (st.global.v2). A fragments come from ldmatrix (B of
+// TF32 from scalar loads: ldmatrix cannot transpose 32-bit elements); f16 B
+// fragments from ldmatrix.trans. Constants are sunk into the kernel: no
 // 64-bit division by a parameter.
 // CHECK-LABEL: gpu.binary @tf32_kernel
 // CHECK-SAME: .maxntid 64, 2, 1
@@ -13,6 +15,7 @@
 // CHECK-SAME: __wg_tf32_kernel_1[9216]
 // CHECK-SAME: ld.global.v4.b32
 // CHECK-SAME: st.shared.v4.b32
+// CHECK-SAME: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // CHECK-SAME: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 // CHECK-SAME: st.global.v2.b32
 // CHECK-NOT: div.u64
@@ -32,11 +35,13 @@ module attributes {dltune.allow_tf32} {
 
 // -----
 
-// f16 inputs need no opt-in: mma.sync m16n8k16 with f16 operands, A rows
+// f16 inputs need no opt-in: mma.sync m16n8k16 with f16 operands, B
+// fragments by ldmatrix.trans, A rows
 // padded by 8 halves (64 x 40 x 2 bytes per stage), 16-byte global loads.
 // CHECK-LABEL: gpu.binary @half_kernel
 // CHECK-SAME: __wg_half_kernel_0[5120]
 // CHECK-SAME: ld.global.v4.b32
+// CHECK-SAME: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 // CHECK-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 func.func @half(%a: tensor<128x64xf16>, %b: tensor<64x128xf16>, %c: tensor<128x128xf32>) -> tensor<128x128xf32> {
   %r = linalg.matmul {dltune.target = "gpu",
