@@ -23,11 +23,12 @@ static constexpr std::pair<const char *, int64_t GpuMatmulTiles::*> kTileFields[
     {"tile_k", &GpuMatmulTiles::tileK},     {"vector", &GpuMatmulTiles::vector},
     {"pad", &GpuMatmulTiles::pad},          {"stages", &GpuMatmulTiles::stages},
     {"interleave", &GpuMatmulTiles::interleave}, {"mma", &GpuMatmulTiles::mma},
-    {"warp_m", &GpuMatmulTiles::warpM},     {"warp_n", &GpuMatmulTiles::warpN}};
+    {"warp_m", &GpuMatmulTiles::warpM},     {"warp_n", &GpuMatmulTiles::warpN},
+    {"async_copy", &GpuMatmulTiles::asyncCopy}};
 
 /// Fields an attribute may leave out (they keep the SIMT defaults).
 static bool isOptionalTileField(llvm::StringRef name) {
-  return name == "mma" || name == "warp_m" || name == "warp_n";
+  return name == "mma" || name == "warp_m" || name == "warp_n" || name == "async_copy";
 }
 
 GpuMatmulTiles GpuMatmulTiles::fromValues(const std::map<std::string, int64_t> &values) {
@@ -223,6 +224,12 @@ static std::string whyNotTiles(const MatmulOperands &o, const GpuMatmulTiles &t)
     return "tile sizes must be positive, pad non-negative, stages 1 or 2, interleave 0 or 1";
   if (t.mma != 0 && t.mma != 1)
     return "mma must be 0 or 1";
+  if (t.asyncCopy != 0 && t.asyncCopy != 1)
+    return "async_copy must be 0 or 1";
+  if (t.asyncCopy && !t.mma)
+    return "async_copy needs mma (the SIMT kernel stores A transposed)";
+  if (t.asyncCopy && t.vector * (o.aType.getElementTypeBitWidth() / 8) < 4)
+    return "async_copy copies 4, 8 or 16 bytes: vector x element bytes must be at least 4";
   if (o.m % t.blockM || o.n % t.blockN || o.k % t.tileK)
     return "block_m, block_n and tile_k must divide M, N and K";
   if (t.mma) {
@@ -325,6 +332,11 @@ private:
 
   // Tensor cores.
   void buildMma(Value fillValue);
+  /// Issues this thread's cp.async copies of the slice at `k0` into
+  /// `stage` as one group; returns its token.
+  Value copyTilesAsync(Value k0, Value stage);
+  /// The k loop with cp.async copies (stages as in buildKLoop).
+  SmallVector<Value> buildAsyncKLoop(SmallVector<Value> acc);
   void storeTilesMma(Value stage, ArrayRef<Value> aRegs, ArrayRef<Value> bRegs);
   SmallVector<Value> multiplyMma(Value stage, ValueRange acc);
 
@@ -656,6 +668,61 @@ SmallVector<Value> KernelBuilder::multiplyMma(Value stage, ValueRange accIn) {
   return acc;
 }
 
+Value KernelBuilder::copyTilesAsync(Value k0, Value stage) {
+  auto tokenType = nvgpu::DeviceAsyncTokenType::get(b.getContext());
+  // 16-byte copies may bypass L1 (cp.async.cg): each element is read once.
+  UnitAttr bypassL1 = t.vector * inBytes == 16 ? b.getUnitAttr() : UnitAttr();
+  SmallVector<Value> tokens;
+  for (auto [row, k] : aSlots)
+    tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+        b, loc, tokenType, aShared, ValueRange{stage, row, k}, o.a,
+        at(add(rowBase, row), add(k0, k)), b.getIndexAttr(t.vector), Value(), bypassL1));
+  for (auto [k, col] : bSlots)
+    tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+        b, loc, tokenType, bShared, ValueRange{stage, k, col}, o.b,
+        at(add(k0, k), add(colBase, col)), b.getIndexAttr(t.vector), Value(), bypassL1));
+  return nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenType, tokens);
+}
+
+SmallVector<Value> KernelBuilder::buildAsyncKLoop(SmallVector<Value> acc) {
+  Value zero = idx(0), one = idx(1);
+  int64_t steps = o.k / t.tileK;
+  auto wait = [&](Value token, int64_t pending) {
+    nvgpu::DeviceAsyncWaitOp::create(b, loc, token, b.getI32IntegerAttr(pending));
+  };
+  if (t.stages == 1) {
+    auto loop = scf::ForOp::create(
+        b, loc, zero, idx(o.k), idx(t.tileK), acc,
+        [&](OpBuilder &, Location, Value k0, ValueRange iter) {
+          wait(copyTilesAsync(k0, zero), 0);
+          gpu::BarrierOp::create(b, loc);
+          SmallVector<Value> next = multiplyMma(zero, iter);
+          gpu::BarrierOp::create(b, loc);
+          scf::YieldOp::create(b, loc, next);
+        });
+    return SmallVector<Value>(loop.getResults().begin(), loop.getResults().end());
+  }
+  // Two buffers: the copies of slice s + 1 are issued before slice s is
+  // multiplied; waiting until at most one group is pending then means
+  // slice s has landed. The barrier after the multiply keeps the next
+  // iteration's copies off the buffer still being read.
+  Value first = copyTilesAsync(zero, zero);
+  auto loop = scf::ForOp::create(
+      b, loc, zero, idx(steps - 1), one, acc,
+      [&](OpBuilder &, Location, Value step, ValueRange iter) {
+        Value stage = arith::RemUIOp::create(b, loc, step, idx(2));
+        Value other = arith::SubIOp::create(b, loc, one, stage);
+        wait(copyTilesAsync(mul(add(step, 1), t.tileK), other), 1);
+        gpu::BarrierOp::create(b, loc);
+        SmallVector<Value> next = multiplyMma(stage, iter);
+        gpu::BarrierOp::create(b, loc);
+        scf::YieldOp::create(b, loc, next);
+      });
+  wait(first, 0);
+  gpu::BarrierOp::create(b, loc);
+  return multiplyMma(idx((steps - 1) % 2), loop.getResults());
+}
+
 void KernelBuilder::buildMma(Value fillValue) {
   MLIRContext *ctx = b.getContext();
   Attribute workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
@@ -718,11 +785,14 @@ void KernelBuilder::buildMma(Value fillValue) {
       acc.push_back(frag);
     }
 
-  acc = buildKLoop(
-      acc, [&](Value stage, ArrayRef<Value> aRegs, ArrayRef<Value> bRegs) {
-        storeTilesMma(stage, aRegs, bRegs);
-      },
-      [&](Value stage, ValueRange iter) { return multiplyMma(stage, iter); });
+  if (t.asyncCopy)
+    acc = buildAsyncKLoop(acc);
+  else
+    acc = buildKLoop(
+        acc, [&](Value stage, ArrayRef<Value> aRegs, ArrayRef<Value> bRegs) {
+          storeTilesMma(stage, aRegs, bRegs);
+        },
+        [&](Value stage, ValueRange iter) { return multiplyMma(stage, iter); });
   for (int64_t i = 0; i < fragsM; ++i)
     for (int64_t j = 0; j < fragsN; ++j)
       for (int64_t half = 0; half < 2; ++half) {

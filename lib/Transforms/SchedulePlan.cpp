@@ -492,6 +492,10 @@ static FailureOr<SchedulePlan> buildGpuPlan(linalg::LinalgOp op, const std::stri
     b.knob("mma", {0, 1}, 1);
     b.knob("warp_m", {16, 32, 64, 128}, preferWarp);
     b.knob("warp_n", {8, 16, 32, 64, 128}, preferWarp);
+    // cp.async copies (tensor-core kernel only).
+    b.knob("async_copy", {0, 1}, 1);
+    b.require("mma == 1 || async_copy == 0");
+    b.require("async_copy == 0 || vector * elem_bytes >= 4");
     b.param("mma_k", mmaK);
     b.param("mma_pad_a", 16 / elemBytes);
     threads = "(mma * 32 * (block_m / warp_m) * (block_n / warp_n) + (1 - mma) * " +

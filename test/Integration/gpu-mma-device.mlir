@@ -1,7 +1,8 @@
 // On a machine with an NVIDIA GPU and driver: tensor-core matmul kernels
 // (mma = 1, GpuMatmulKernel.h) match the untuned CPU lowering: TF32 (the
 // module opts in) and f16 inputs, accumulating into C (no fill), one
-// stage, a strided output and a batch. `dltune run --check` allows TF32's
+// stage, a strided output, a batch, and cp.async copies (async_copy = 1)
+// with one and two stages. `dltune run --check` allows TF32's
 // error for f32 results of a module that opts in (kTf32RelativeTolerance).
 // REQUIRES: cuda-driver
 // RUN: dltune run %s --entry tf32 --target gpu --check --repeat 3 --json | FileCheck %s
@@ -9,6 +10,8 @@
 // RUN: dltune run %s --entry tf32_strided --target gpu --check --repeat 3 --json | FileCheck %s
 // RUN: dltune run %s --entry half --target gpu --check --repeat 3 --json | FileCheck %s
 // RUN: dltune run %s --entry half_batch --target gpu --check --repeat 3 --json | FileCheck %s
+// RUN: dltune run %s --entry tf32_async --target gpu --check --repeat 3 --json | FileCheck %s
+// RUN: dltune run %s --entry half_async_one_stage --target gpu --check --repeat 3 --json | FileCheck %s
 // CHECK: "check":"ok"
 module attributes {dltune.allow_tf32} {
 func.func @tf32(%a: tensor<256x128xf32>, %b: tensor<128x256xf32>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
@@ -64,5 +67,25 @@ func.func @half_batch(%a: tensor<4x64x64xf16>, %b: tensor<4x64x64xf16>, %c: tens
                                                            mma = 1, warp_m = 32, warp_n = 64>}
        ins(%a, %b : tensor<4x64x64xf16>, tensor<4x64x64xf16>) outs(%init : tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
   return %r : tensor<4x64x64xf32>
+}
+
+func.func @tf32_async(%a: tensor<256x128xf32>, %b: tensor<128x256xf32>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %init = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  %r = linalg.matmul {dltune.target = "gpu",
+                      dltune.config = #dltune.config<block_m = 128, block_n = 128, thread_m = 8, thread_n = 8,
+                                                     tile_k = 16, vector = 4, pad = 0, stages = 2, interleave = 0,
+                                                     mma = 1, warp_m = 64, warp_n = 64, async_copy = 1>}
+       ins(%a, %b : tensor<256x128xf32>, tensor<128x256xf32>) outs(%init : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %r : tensor<256x256xf32>
+}
+
+func.func @half_async_one_stage(%a: tensor<128x128xf16>, %b: tensor<128x128xf16>, %c: tensor<128x128xf32>) -> tensor<128x128xf32> {
+  %r = linalg.matmul {dltune.target = "gpu",
+                      dltune.config = #dltune.config<block_m = 64, block_n = 64, thread_m = 4, thread_n = 4,
+                                                     tile_k = 32, vector = 4, pad = 0, stages = 1, interleave = 0,
+                                                     mma = 1, warp_m = 32, warp_n = 32, async_copy = 1>}
+       ins(%a, %b : tensor<128x128xf16>, tensor<128x128xf16>) outs(%c : tensor<128x128xf32>) -> tensor<128x128xf32>
+  return %r : tensor<128x128xf32>
 }
 }

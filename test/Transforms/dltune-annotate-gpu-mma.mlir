@@ -15,10 +15,10 @@ func.func @fp32(%a: tensor<256x128xf32>, %b: tensor<128x256xf32>, %c: tensor<256
 
 // The module opts in to TF32: mma, warp_m and warp_n join the space, and
 // the default is a tensor-core kernel of 32 x 32 warp tiles (4 warps),
-// tile_k 16, no pad, no interleave.
+// tile_k 16, no pad, no interleave, cp.async copies.
 // CHECK-LABEL: func.func @tf32
-// CHECK: dltune.config = #dltune.config<block_m = 64, block_n = 64, interleave = 0, mma = 1, pad = 0, stages = 2, thread_m = 4, thread_n = 4, tile_k = 16, vector = 4, warp_m = 32, warp_n = 32>
-// CHECK-SAME: mma = [0, 1], warp_m = pow2<16, 128>, warp_n = pow2<8, 128>
+// CHECK: dltune.config = #dltune.config<async_copy = 1, block_m = 64, block_n = 64, interleave = 0, mma = 1, pad = 0, stages = 2, thread_m = 4, thread_n = 4, tile_k = 16, vector = 4, warp_m = 32, warp_n = 32>
+// CHECK-SAME: mma = [0, 1], warp_m = pow2<16, 128>, warp_n = pow2<8, 128>, async_copy = [0, 1]
 module attributes {dltune.allow_tf32} {
   func.func @tf32(%a: tensor<256x128xf32>, %b: tensor<128x256xf32>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
     %r = linalg.matmul ins(%a, %b : tensor<256x128xf32>, tensor<128x256xf32>) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
@@ -31,7 +31,7 @@ module attributes {dltune.allow_tf32} {
 // f16 inputs need no opt-in; their loads default to 16 bytes (vector 8)
 // and tile_k to 32.
 // CHECK-LABEL: func.func @half
-// CHECK: dltune.config = #dltune.config<block_m = 64, block_n = 64, interleave = 0, mma = 1, pad = 0, stages = 2, thread_m = 4, thread_n = 4, tile_k = 32, vector = 8, warp_m = 32, warp_n = 32>
+// CHECK: dltune.config = #dltune.config<async_copy = 1, block_m = 64, block_n = 64, interleave = 0, mma = 1, pad = 0, stages = 2, thread_m = 4, thread_n = 4, tile_k = 32, vector = 8, warp_m = 32, warp_n = 32>
 func.func @half(%a: tensor<256x128xf16>, %b: tensor<128x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<256x128xf16>, tensor<128x256xf16>) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
   return %r : tensor<256x256xf32>

@@ -117,3 +117,15 @@ func.func @mma_warp(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x
     ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
   return
 }
+
+// -----
+
+// cp.async copies rows as they are: only the tensor-core kernel's layout.
+func.func @async_without_mma(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>) {
+  // expected-error @+1 {{async_copy needs mma (the SIMT kernel stores A transposed)}}
+  linalg.matmul {dltune.gpu_kernel = {block_m = 64 : i64, block_n = 64 : i64, thread_m = 4 : i64, thread_n = 4 : i64,
+                                      tile_k = 16 : i64, vector = 4 : i64, pad = 0 : i64, stages = 1 : i64, interleave = 0 : i64,
+                                      async_copy = 1 : i64}}
+    ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
+  return
+}

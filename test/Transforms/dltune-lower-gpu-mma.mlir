@@ -51,3 +51,26 @@ func.func @half(%a: tensor<128x64xf16>, %b: tensor<64x128xf16>, %c: tensor<128x1
        ins(%a, %b : tensor<128x64xf16>, tensor<64x128xf16>) outs(%c : tensor<128x128xf32>) -> tensor<128x128xf32>
   return %r : tensor<128x128xf32>
 }
+
+// -----
+
+// async_copy = 1: global to shared by cp.async (16-byte copies bypass L1:
+// .cg), one group a slice, waited for before the barrier; no register
+// staging (no st.shared).
+// CHECK-LABEL: gpu.binary @async_kernel
+// CHECK-SAME: cp.async.cg.shared.global
+// CHECK-SAME: cp.async.commit_group
+// CHECK-SAME: cp.async.wait_group {{(\\09)?}}1;
+// CHECK-SAME: bar.sync
+// CHECK-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// CHECK-SAME: cp.async.wait_group {{(\\09)?}}0;
+// CHECK-NOT: st.shared
+// CHECK: }
+func.func @async(%a: tensor<128x64xf16>, %b: tensor<64x128xf16>, %c: tensor<128x128xf32>) -> tensor<128x128xf32> {
+  %r = linalg.matmul {dltune.target = "gpu",
+                      dltune.config = #dltune.config<block_m = 64, block_n = 64, thread_m = 4, thread_n = 4,
+                                                     tile_k = 32, vector = 8, pad = 0, stages = 2, interleave = 0,
+                                                     mma = 1, warp_m = 32, warp_n = 32, async_copy = 1>}
+       ins(%a, %b : tensor<128x64xf16>, tensor<64x128xf16>) outs(%c : tensor<128x128xf32>) -> tensor<128x128xf32>
+  return %r : tensor<128x128xf32>
+}

@@ -54,6 +54,9 @@ struct GpuMatmulTiles {
   // must keep their defaults' role: see whyNotGpuMatmulKernel).
   int64_t mma = 0;
   int64_t warpM = 32, warpN = 32; // C tile of a warp with mma
+  // 1 (with mma): global-to-shared copies by cp.async, no register staging;
+  // the next slice's copies are in flight while the current one multiplies.
+  int64_t asyncCopy = 0;
 
   int64_t warps() const { return (blockM / warpM) * (blockN / warpN); }
   int64_t threads() const {
@@ -65,8 +68,8 @@ struct GpuMatmulTiles {
   int64_t colChunks() const { return threadN / colChunk(); }
 
   /// From knob values (names as in the GPU space; missing ones keep their
-  /// defaults above). In an attribute, mma, warp_m and warp_n may be absent
-  /// (SIMT).
+  /// defaults above). In an attribute, mma, warp_m, warp_n and async_copy
+  /// may be absent (SIMT, register-staged copies).
   static GpuMatmulTiles fromValues(const std::map<std::string, int64_t> &values);
   DictionaryAttr toAttr(MLIRContext *ctx) const;
   static std::optional<GpuMatmulTiles> fromAttr(DictionaryAttr attr);
