@@ -82,7 +82,7 @@ std::shared_ptr<const FeatureExtractor> makeFeatures(const TuningTask &task,
     return createKnobFeatureExtractor(task.space);
   FailureOr<SchedulePlan> plan = buildSchedulePlan(
       op, task.descriptor.target == "gpu" ? ScheduleTarget::GPU : ScheduleTarget::CPU,
-      threads, why);
+      threads, why, GpuPlanTarget::fromSpace(task.space));
   if (failed(plan))
     return createKnobFeatureExtractor(task.space);
   double bytes = 0;
@@ -297,7 +297,7 @@ static std::optional<Config> getGeneratedDefaultConfig(const TuningTask &task) {
   FailureOr<SchedulePlan> plan =
       buildSchedulePlan(op, task.descriptor.target == "gpu" ? ScheduleTarget::GPU
                                                             : ScheduleTarget::CPU,
-                        maxThreads, whyNot);
+                        maxThreads, whyNot, GpuPlanTarget::fromSpace(task.space));
   if (failed(plan))
     return std::nullopt;
   std::optional<Config> config = plan->getDefaultConfig();

@@ -39,6 +39,13 @@ struct AnnotatePass : public dltune::impl::DLTuneAnnotateBase<AnnotatePass> {
       cpu.l1Bytes = l1KB << 10;
     if (l2KB > 0)
       cpu.l2Bytes = l2KB << 10;
+    if (gpuSms < 0) {
+      module.emitError() << "dltune-annotate: gpu-sms must not be negative";
+      return signalPassFailure();
+    }
+    GpuPlanTarget gpu;
+    if (gpuSms > 0)
+      gpu.multiprocessors = gpuSms;
     bool failed = false;
     bool fuse = fuseEpilogues && schedTarget == ScheduleTarget::CPU;
     if (fuse && mlir::failed(mergeElementwiseChains(module)))
@@ -73,7 +80,7 @@ struct AnnotatePass : public dltune::impl::DLTuneAnnotateBase<AnnotatePass> {
       }
       std::string whyNot;
       FailureOr<SchedulePlan> plan =
-          buildSchedulePlan(op, schedTarget, cpu, whyNot);
+          buildSchedulePlan(op, schedTarget, cpu, whyNot, gpu);
       if (mlir::failed(plan)) {
         op->emitRemark() << "dltune-annotate: left alone: " << whyNot;
         return;

@@ -414,7 +414,7 @@ static FailureOr<SchedulePlan> buildCpuPlan(const std::string &kind, const OpLoo
 }
 
 static FailureOr<SchedulePlan> buildGpuPlan(linalg::LinalgOp op, const std::string &kind,
-                                            const OpLoops &loops,
+                                            const OpLoops &loops, const GpuPlanTarget &gpu,
                                             std::string &whyNot) {
   if (kind != "matmul" && kind != "batch_matmul") {
     whyNot = "no GPU schedule for this op kind yet";
@@ -441,12 +441,12 @@ static FailureOr<SchedulePlan> buildGpuPlan(linalg::LinalgOp op, const std::stri
   b.param("smem_bytes", 49152);
   b.param("elem_bytes", elemBytes);
   // Defaults: 128x128 blocks of 256 threads with 8x8 register tiles when
-  // the grid still has a block for every SM of a large GPU (132 on an
-  // H100), smaller blocks otherwise (wave quantisation matters more than
-  // reuse on small problems).
+  // the grid still has a block for every SM, smaller blocks otherwise
+  // (wave quantisation matters more than reuse on small problems).
+  b.param("sms", gpu.multiprocessors);
   int64_t batch = batched ? s[0] : 1;
   int64_t m = s[off], n = s[off + 1];
-  bool large = batch * (m / 128) * (n / 128) >= 128;
+  bool large = batch * (m / 128) * (n / 128) >= gpu.multiprocessors;
   int64_t preferBlock = large ? 128 : 64, preferThread = large ? 8 : 4;
   // Tensor cores where the op may use them (f16 inputs, or f32 with
   // the TF32 opt-in): then they are the default, with warps of 64x64 (large)
@@ -577,17 +577,27 @@ CpuTarget CpuTarget::getHost(int64_t maxThreads) {
   return t;
 }
 
+GpuPlanTarget GpuPlanTarget::fromSpace(const SearchSpace &space) {
+  GpuPlanTarget t;
+  for (const auto &[name, value] : space.getParams())
+    if (name == "sms" && value > 0)
+      t.multiprocessors = value;
+  return t;
+}
+
 FailureOr<SchedulePlan> mlir::dltune::buildSchedulePlan(linalg::LinalgOp op,
                                                         ScheduleTarget target,
                                                         int64_t maxThreads,
-                                                        std::string &whyNot) {
-  return buildSchedulePlan(op, target, CpuTarget::getHost(maxThreads), whyNot);
+                                                        std::string &whyNot,
+                                                        const GpuPlanTarget &gpu) {
+  return buildSchedulePlan(op, target, CpuTarget::getHost(maxThreads), whyNot, gpu);
 }
 
 FailureOr<SchedulePlan> mlir::dltune::buildSchedulePlan(linalg::LinalgOp op,
                                                         ScheduleTarget target,
                                                         const CpuTarget &cpu,
-                                                        std::string &whyNot) {
+                                                        std::string &whyNot,
+                                                        const GpuPlanTarget &gpu) {
   StringRef name = op->getName().getStringRef();
   std::string kind;
   if (name.consume_front("linalg.") &&
@@ -613,7 +623,7 @@ FailureOr<SchedulePlan> mlir::dltune::buildSchedulePlan(linalg::LinalgOp op,
     return failure();
   FailureOr<SchedulePlan> plan =
       target == ScheduleTarget::GPU
-          ? buildGpuPlan(op, kind, loops, whyNot)
+          ? buildGpuPlan(op, kind, loops, gpu, whyNot)
           : buildCpuPlan(kind, loops, cpu, whyNot);
   if (failed(plan))
     return failure();

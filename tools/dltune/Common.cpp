@@ -1,6 +1,7 @@
 //===- Common.cpp - Shared pieces of the dltune subcommands ---------------===//
 
 #include "Common.h"
+#include "dltune/Execution/CudaDriver.h"
 
 #include "dltune/InitAllDialects.h"
 
@@ -17,6 +18,20 @@
 using namespace mlir;
 
 namespace dltune_tool {
+
+std::string getGpuSmsOption() {
+  llvm::Expected<mlir::dltune::CudaDriver &> driver = mlir::dltune::CudaDriver::get();
+  if (!driver) {
+    llvm::consumeError(driver.takeError());
+    return "";
+  }
+  llvm::Expected<mlir::dltune::GpuDeviceInfo> info = driver->getDeviceInfo(0);
+  if (!info) {
+    llvm::consumeError(info.takeError());
+    return "";
+  }
+  return info->multiprocessors > 0 ? " gpu-sms=" + std::to_string(info->multiprocessors) : "";
+}
 
 std::string getDefaultConfigPipeline(int threads, bool winograd) {
   std::string count = std::to_string(threads);

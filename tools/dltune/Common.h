@@ -32,6 +32,11 @@ double median(std::vector<double> v);
 /// using `threads` threads (0: the machine's cores), after computing 3x3
 /// convolutions by Winograd's algorithm when `winograd` is set.
 std::string getDefaultConfigPipeline(int threads, bool winograd);
+
+/// " gpu-sms=N" for dltune-annotate: the SM count of the first GPU the CUDA
+/// driver reports, so that GPU defaults follow the device; empty without a
+/// driver (the pass then assumes an H100's 132).
+std::string getGpuSmsOption();
 /// `--winograd`'s help text (the flag of run, compare, compile and tune).
 inline constexpr const char *kWinogradHelp =
     "Compute 3x3 stride-1 convolutions by Winograd's F(2x2, 3x3) (--dltune-winograd; "

@@ -148,7 +148,7 @@ int runCommand() {
   options.outputFiles.assign(saveOutputs.begin(), saveOutputs.end());
   if (defaultConfig)
     options.schedulePipeline =
-        (target == "gpu" ? std::string("dltune-annotate{target=gpu default-config=true}")
+        (target == "gpu" ? "dltune-annotate{target=gpu default-config=true" + getGpuSmsOption() + "}"
                          : annotatePipeline()) +
         "," + options.schedulePipeline;
   if (target == "gpu") {

@@ -195,7 +195,8 @@ int tuneCommand() {
                                                 "},"
                                           : std::string()) +
                                      "dltune-annotate{threads=" + std::to_string(threads) +
-                                     " target=" + options.target + "}",
+                                     " target=" + options.target +
+                                     (options.target == "gpu" ? getGpuSmsOption() : "") + "}",
                                  pm, os)))
       return fail(err);
     // Remarks about ops left alone are not news here.

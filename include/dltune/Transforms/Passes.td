@@ -52,6 +52,9 @@ def DLTuneAnnotate : Pass<"dltune-annotate", "ModuleOp"> {
            "L2 cache per core in KiB for the CPU defaults (0: this machine's)">,
     Option<"fuseEpilogues", "fuse-epilogues", "bool", /*default=*/"true",
            "Merge elementwise chains and fuse them into the op they follow (CPU)">,
+    Option<"gpuSms", "gpu-sms", "int64_t", /*default=*/"0",
+           "Streaming multiprocessors the GPU defaults assume (0: 132, an H100 SXM; "
+           "`dltune run` and `dltune tune` pass the device's)">,
   ];
   let dependentDialects = ["::mlir::dltune::DLTuneDialect",
                            "::mlir::tensor::TensorDialect"];

@@ -79,16 +79,32 @@ struct CpuTarget {
   static int64_t resolveThreads(int64_t requested);
 };
 
+/// What the GPU default configuration is derived from.
+struct GpuPlanTarget {
+  /// An H100 SXM's SM count, assumed where the device is not known.
+  static constexpr int64_t kDefaultMultiprocessors = 132;
+  /// Streaming multiprocessors: a matmul whose grid of 128 x 128 blocks
+  /// still gives each of them a block gets the large default tiles. The
+  /// GPU space records it as its param `sms`.
+  int64_t multiprocessors = kDefaultMultiprocessors;
+  /// The target a GPU space was built for (its `sms` param; the default
+  /// where it has none).
+  static GpuPlanTarget fromSpace(const SearchSpace &space);
+};
+
 /// Builds the plan (and default space) for a supported op with static
 /// shapes, or fails with a reason (the op is then left alone). The space
-/// and the preferred (default) values of CPU plans follow `cpu`.
+/// and the preferred (default) values of CPU plans follow `cpu`, of GPU
+/// plans `gpu`.
 FailureOr<SchedulePlan> buildSchedulePlan(linalg::LinalgOp op, ScheduleTarget target,
-                                          const CpuTarget &cpu, std::string &whyNot);
+                                          const CpuTarget &cpu, std::string &whyNot,
+                                          const GpuPlanTarget &gpu = GpuPlanTarget());
 /// The same for this machine (CpuTarget::getHost(maxThreads)).
 FailureOr<SchedulePlan> buildSchedulePlan(linalg::LinalgOp op,
                                           ScheduleTarget target,
                                           int64_t maxThreads,
-                                          std::string &whyNot);
+                                          std::string &whyNot,
+                                          const GpuPlanTarget &gpu = GpuPlanTarget());
 
 } // namespace mlir::dltune
 
