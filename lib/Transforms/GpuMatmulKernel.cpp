@@ -228,8 +228,16 @@ static std::string whyNotTiles(const MatmulOperands &o, const GpuMatmulTiles &t)
     return "async_copy must be 0 or 1";
   if (t.asyncCopy && !t.mma)
     return "async_copy needs mma (the SIMT kernel stores A transposed)";
-  if (t.asyncCopy && t.vector * (o.aType.getElementTypeBitWidth() / 8) < 4)
-    return "async_copy copies 4, 8 or 16 bytes: vector x element bytes must be at least 4";
+  if (t.asyncCopy) {
+    int64_t bytes = t.vector * (o.aType.getElementTypeBitWidth() / 8);
+    if (bytes < 4)
+      return "async_copy copies 4, 8 or 16 bytes: vector x element bytes must be at least 4";
+    // cp.async needs its source aligned to the copy size; a view's offset
+    // or outer strides may not be (vector loads would just split).
+    for (MemRefType type : {o.aType, o.bType})
+      if (commonAlignment(bytes, layoutMultiples(type, bytes / t.vector)) < bytes)
+        return "async_copy needs A and B rows aligned to vector x element bytes";
+  }
   if (o.m % t.blockM || o.n % t.blockN || o.k % t.tileK)
     return "block_m, block_n and tile_k must divide M, N and K";
   if (t.mma) {
