@@ -207,6 +207,18 @@ static SmallVector<int64_t> layoutMultiples(MemRefType type, int64_t elemBytes) 
 static int64_t getMmaPadA(int64_t elemBytes) { return 16 / elemBytes; }
 static constexpr int64_t kMmaPadB = 8;
 
+/// Whether cp.async may copy A and B: it needs its source aligned to the
+/// copy size, which a view's offset or outer strides may break (vector
+/// loads would just split). Where not, the kernel stages through registers
+/// instead, so that a configuration (the default among them) never fails on
+/// a view.
+static bool canCopyAsync(const MatmulOperands &o, const GpuMatmulTiles &t) {
+  int64_t elemBytes = o.aType.getElementTypeBitWidth() / 8, bytes = t.vector * elemBytes;
+  return llvm::all_of(SmallVector<MemRefType>{o.aType, o.bType}, [&](MemRefType type) {
+    return commonAlignment(bytes, layoutMultiples(type, elemBytes)) >= bytes;
+  });
+}
+
 /// Why the kernel cannot take the operands `o` with tiles `t`; empty when
 /// it can.
 static std::string whyNotTiles(const MatmulOperands &o, const GpuMatmulTiles &t) {
@@ -228,16 +240,8 @@ static std::string whyNotTiles(const MatmulOperands &o, const GpuMatmulTiles &t)
     return "async_copy must be 0 or 1";
   if (t.asyncCopy && !t.mma)
     return "async_copy needs mma (the SIMT kernel stores A transposed)";
-  if (t.asyncCopy) {
-    int64_t bytes = t.vector * (o.aType.getElementTypeBitWidth() / 8);
-    if (bytes < 4)
-      return "async_copy copies 4, 8 or 16 bytes: vector x element bytes must be at least 4";
-    // cp.async needs its source aligned to the copy size; a view's offset
-    // or outer strides may not be (vector loads would just split).
-    for (MemRefType type : {o.aType, o.bType})
-      if (commonAlignment(bytes, layoutMultiples(type, bytes / t.vector)) < bytes)
-        return "async_copy needs A and B rows aligned to vector x element bytes";
-  }
+  if (t.asyncCopy && t.vector * (o.aType.getElementTypeBitWidth() / 8) < 4)
+    return "async_copy copies 4, 8 or 16 bytes: vector x element bytes must be at least 4";
   if (o.m % t.blockM || o.n % t.blockN || o.k % t.tileK)
     return "block_m, block_n and tile_k must divide M, N and K";
   if (t.mma) {
@@ -793,7 +797,7 @@ void KernelBuilder::buildMma(Value fillValue) {
       acc.push_back(frag);
     }
 
-  if (t.asyncCopy)
+  if (t.asyncCopy && canCopyAsync(o, t))
     acc = buildAsyncKLoop(acc);
   else
     acc = buildKLoop(

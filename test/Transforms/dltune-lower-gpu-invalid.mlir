@@ -129,16 +129,3 @@ func.func @async_without_mma(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: m
     ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
   return
 }
-
-// -----
-
-// cp.async needs its source aligned to the copy size: a view starting one
-// element into its buffer is not.
-func.func @async_misaligned(%a: memref<64x64xf16, strided<[72, 1], offset: 1>>, %b: memref<64x64xf16>, %c: memref<64x64xf32>) {
-  // expected-error @+1 {{async_copy needs A and B rows aligned to vector x element bytes}}
-  linalg.matmul {dltune.gpu_kernel = {block_m = 64 : i64, block_n = 64 : i64, thread_m = 4 : i64, thread_n = 4 : i64,
-                                      tile_k = 32 : i64, vector = 8 : i64, pad = 0 : i64, stages = 2 : i64, interleave = 0 : i64,
-                                      mma = 1 : i64, warp_m = 32 : i64, warp_n = 32 : i64, async_copy = 1 : i64}}
-    ins(%a, %b : memref<64x64xf16, strided<[72, 1], offset: 1>>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
-  return
-}

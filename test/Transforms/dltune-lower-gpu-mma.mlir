@@ -74,3 +74,20 @@ func.func @async(%a: tensor<128x64xf16>, %b: tensor<64x128xf16>, %c: tensor<128x
        ins(%a, %b : tensor<128x64xf16>, tensor<64x128xf16>) outs(%c : tensor<128x128xf32>) -> tensor<128x128xf32>
   return %r : tensor<128x128xf32>
 }
+
+// -----
+
+// cp.async needs its source aligned to the copy size: for a view of A that
+// starts one element into its buffer the kernel stages through registers
+// instead (the configuration still builds).
+// CHECK-LABEL: gpu.binary @async_misaligned_kernel
+// CHECK-NOT: cp.async
+// CHECK-SAME: st.shared
+// CHECK-SAME: mma.sync.aligned.m16n8k16
+func.func @async_misaligned(%a: memref<64x64xf16, strided<[72, 1], offset: 1>>, %b: memref<64x64xf16>, %c: memref<64x64xf32>) {
+  linalg.matmul {dltune.gpu_kernel = {block_m = 64 : i64, block_n = 64 : i64, thread_m = 4 : i64, thread_n = 4 : i64,
+                                      tile_k = 32 : i64, vector = 8 : i64, pad = 0 : i64, stages = 2 : i64, interleave = 0 : i64,
+                                      mma = 1 : i64, warp_m = 32 : i64, warp_n = 32 : i64, async_copy = 1 : i64}}
+    ins(%a, %b : memref<64x64xf16, strided<[72, 1], offset: 1>>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
+  return
+}
