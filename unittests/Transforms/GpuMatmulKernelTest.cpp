@@ -198,3 +198,55 @@ TEST_F(GpuMatmulKernelTest, InterleavedTilesStoreChunksOfFour) {
     EXPECT_EQ(widths, std::vector<int64_t>(interleave ? 16 : 8, interleave ? 4 : 8));
   }
 }
+
+TEST_F(GpuMatmulKernelTest, TensorCoreFieldsRoundTripAndStayOutOfSimtAttributes) {
+  GpuMatmulTiles t = GpuMatmulTiles::fromValues({{"block_m", 128}, {"block_n", 64}, {"mma", 1},
+                                                 {"warp_m", 64}, {"warp_n", 32}, {"async_copy", 1}});
+  // Two rows of two warps.
+  EXPECT_EQ(t.threads(), 4 * 32);
+  std::optional<GpuMatmulTiles> back = GpuMatmulTiles::fromAttr(t.toAttr(&ctx));
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->mma, 1);
+  EXPECT_EQ(back->warpM, 64);
+  EXPECT_EQ(back->warpN, 32);
+  EXPECT_EQ(back->asyncCopy, 1);
+  // A SIMT kernel's attribute has no tensor-core fields, and an attribute
+  // without them reads as SIMT.
+  DictionaryAttr simt = GpuMatmulTiles().toAttr(&ctx);
+  for (StringRef name : {"mma", "warp_m", "warp_n", "async_copy"})
+    EXPECT_FALSE(simt.contains(name)) << name.str();
+  std::optional<GpuMatmulTiles> simtBack = GpuMatmulTiles::fromAttr(simt);
+  ASSERT_TRUE(simtBack.has_value());
+  EXPECT_EQ(simtBack->mma, 0);
+  EXPECT_EQ(simtBack->asyncCopy, 0);
+}
+
+TEST_F(GpuMatmulKernelTest, TensorCoresNeedF16OrTheTf32OptIn) {
+  auto source = [](StringRef in, StringRef moduleAttrs) {
+    return ("module " + moduleAttrs + " {\n  func.func @f(%a: memref<64x64x" + in +
+            ">, %b: memref<64x64x" + in + ">, %c: memref<64x64xf32>) {\n" +
+            "    linalg.matmul ins(%a, %b : memref<64x64x" + in + ">, memref<64x64x" + in +
+            ">) outs(%c : memref<64x64xf32>)\n    return\n  }\n}")
+        .str();
+  };
+  linalg::LinalgOp op = parse(source("f16", ""));
+  ASSERT_TRUE(op);
+  EXPECT_EQ(whyNotGpuMatmulMma(op), "");
+  op = parse(source("f32", ""));
+  ASSERT_TRUE(op);
+  EXPECT_NE(whyNotGpuMatmulMma(op).find("dltune.allow_tf32"), std::string::npos);
+  EXPECT_FALSE(isTf32AllowedAnywhere(*module));
+  GpuMatmulTiles mma = GpuMatmulTiles::fromValues({{"mma", 1}, {"pad", 0}, {"interleave", 0}});
+  EXPECT_NE(whyNotGpuMatmulKernel(op, mma).find("TF32"), std::string::npos);
+  op = parse(source("f32", "attributes {dltune.allow_tf32}"));
+  ASSERT_TRUE(op);
+  EXPECT_EQ(whyNotGpuMatmulMma(op), "");
+  EXPECT_TRUE(isTf32Allowed(op));
+  EXPECT_TRUE(isTf32AllowedAnywhere(*module));
+  EXPECT_EQ(whyNotGpuMatmulKernel(op, mma), "");
+  EXPECT_EQ(getMmaK(Float32Type::get(&ctx)), 8);
+  EXPECT_EQ(getMmaK(Float16Type::get(&ctx)), 16);
+  op = parse(source("bf16", ""));
+  ASSERT_TRUE(op);
+  EXPECT_NE(whyNotGpuMatmulMma(op), "");
+}
