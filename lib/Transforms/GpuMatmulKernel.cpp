@@ -65,6 +65,13 @@ std::optional<GpuMatmulTiles> GpuMatmulTiles::fromAttr(DictionaryAttr attr) {
   return t;
 }
 
+std::pair<SmallVector<int64_t, 3>, SmallVector<int64_t, 3>>
+GpuMatmulTiles::getSharedTileShapes(int64_t elemBytes) const {
+  if (mma)
+    return {{stages, blockM, tileK + getMmaPadA(elemBytes)}, {stages, tileK, blockN + kMmaPadB}};
+  return {{stages, tileK, blockM + pad}, {stages, tileK, blockN + pad}};
+}
+
 //===----------------------------------------------------------------------===//
 // Checks
 //===----------------------------------------------------------------------===//
@@ -76,6 +83,7 @@ struct MatmulOperands {
   MemRefType aType, bType, cType;
   bool batched = false;
   int64_t batch = 1, m = 0, n = 0, k = 0;
+  int64_t elemBytes = 4; // of A and B
 };
 } // namespace
 
@@ -159,6 +167,7 @@ static FailureOr<MatmulOperands> getOperands(linalg::LinalgOp op, std::string &w
   o.m = o.cType.getDimSize(off);
   o.n = o.cType.getDimSize(off + 1);
   o.k = o.aType.getDimSize(off + 1);
+  o.elemBytes = o.aType.getElementTypeBitWidth() / 8;
   return o;
 }
 
@@ -198,24 +207,15 @@ static SmallVector<int64_t> layoutMultiples(MemRefType type, int64_t elemBytes) 
   return out;
 }
 
-/// Shared-memory row padding with mma, in elements. A rows (tile_k long)
-/// get 16 bytes: the fragment loads of a warp (rows g and g + 8, k columns
-/// t and t + 4 for g < 8, t < 4) then fall in 32 distinct banks for the
-/// tile_k the space offers. B rows (block_n long) get 8 elements: lanes
-/// read rows t, columns g, and with block_n % 32 == 0 the banks are 8t + g
-/// (pairs of f16 lanes share a word).
-static int64_t getMmaPadA(int64_t elemBytes) { return 16 / elemBytes; }
-static constexpr int64_t kMmaPadB = 8;
-
 /// Whether cp.async may copy A and B: it needs its source aligned to the
 /// copy size, which a view's offset or outer strides may break (vector
 /// loads would just split). Where not, the kernel stages through registers
 /// instead, so that a configuration (the default among them) never fails on
 /// a view.
 static bool canCopyAsync(const MatmulOperands &o, const GpuMatmulTiles &t) {
-  int64_t elemBytes = o.aType.getElementTypeBitWidth() / 8, bytes = t.vector * elemBytes;
+  int64_t bytes = t.vector * o.elemBytes;
   return llvm::all_of(SmallVector<MemRefType>{o.aType, o.bType}, [&](MemRefType type) {
-    return commonAlignment(bytes, layoutMultiples(type, elemBytes)) >= bytes;
+    return commonAlignment(bytes, layoutMultiples(type, o.elemBytes)) >= bytes;
   });
 }
 
@@ -240,7 +240,7 @@ static std::string whyNotTiles(const MatmulOperands &o, const GpuMatmulTiles &t)
     return "async_copy must be 0 or 1";
   if (t.asyncCopy && !t.mma)
     return "async_copy needs mma (the SIMT kernel stores A transposed)";
-  if (t.asyncCopy && t.vector * (o.aType.getElementTypeBitWidth() / 8) < 4)
+  if (t.asyncCopy && t.vector * o.elemBytes < 4)
     return "async_copy copies 4, 8 or 16 bytes: vector x element bytes must be at least 4";
   if (o.m % t.blockM || o.n % t.blockN || o.k % t.tileK)
     return "block_m, block_n and tile_k must divide M, N and K";
@@ -264,26 +264,28 @@ static std::string whyNotTiles(const MatmulOperands &o, const GpuMatmulTiles &t)
   if ((t.blockM * t.tileK) % (t.vector * threads) ||
       (t.blockN * t.tileK) % (t.vector * threads))
     return "each thread must load whole vectors of the A and B tiles";
-  int64_t elemBytes = o.aType.getElementTypeBitWidth() / 8;
-  int64_t smem = t.stages * t.tileK * (t.blockM + t.blockN + 2 * t.pad) * elemBytes;
-  if (t.mma)
-    smem = t.stages * elemBytes *
-           (t.blockM * (t.tileK + getMmaPadA(elemBytes)) + t.tileK * (t.blockN + kMmaPadB));
+  auto [aShape, bShape] = t.getSharedTileShapes(o.elemBytes);
+  int64_t smem = (ShapedType::getNumElements(aShape) + ShapedType::getNumElements(bShape)) *
+                 o.elemBytes;
   if (smem > 48 * 1024)
     return "the shared-memory tiles exceed 48 KiB";
   return "";
+}
+
+/// whyNotTiles, and whyNotGpuMatmulMma where the tiles ask for tensor cores.
+static std::string whyNotKernel(linalg::LinalgOp op, const MatmulOperands &o,
+                                const GpuMatmulTiles &t) {
+  if (t.mma == 1)
+    if (std::string why = whyNotGpuMatmulMma(op); !why.empty())
+      return why;
+  return whyNotTiles(o, t);
 }
 
 std::string mlir::dltune::whyNotGpuMatmulKernel(linalg::LinalgOp op,
                                                 const GpuMatmulTiles &t) {
   std::string why;
   FailureOr<MatmulOperands> o = getOperands(op, why);
-  if (failed(o))
-    return why;
-  if (t.mma == 1)
-    if (std::string whyNot = whyNotGpuMatmulMma(op); !whyNot.empty())
-      return whyNot;
-  return whyNotTiles(*o, t);
+  return failed(o) ? why : whyNotKernel(op, *o, t);
 }
 
 //===----------------------------------------------------------------------===//
@@ -323,11 +325,10 @@ private:
   Value remui(Value x, int64_t y) { return arith::RemUIOp::create(b, loc, x, idx(y)); }
 
   /// Creates the launch (grid: blocks of C, then the batch; a block of
-  /// blockX x blockY threads with the two shared tiles) and moves the
-  /// insertion point into its body, where it sets the block's coordinates
-  /// and thread ids.
-  void beginLaunch(int64_t blockX, int64_t blockY, MemRefType aSharedType,
-                   MemRefType bSharedType);
+  /// blockX x blockY threads with the two shared tiles of
+  /// GpuMatmulTiles::getSharedTileShapes) and moves the insertion point into
+  /// its body, where it sets the block's coordinates and thread ids.
+  void beginLaunch(int64_t blockX, int64_t blockY);
   /// Where thread `tid`'s global loads land (aSlots, bSlots) and how
   /// aligned they are.
   void planLoads();
@@ -455,8 +456,12 @@ SmallVector<Value> KernelBuilder::multiply(Value stage, ValueRange accIn) {
   return acc;
 }
 
-void KernelBuilder::beginLaunch(int64_t blockX, int64_t blockY, MemRefType aSharedType,
-                                MemRefType bSharedType) {
+void KernelBuilder::beginLaunch(int64_t blockX, int64_t blockY) {
+  Attribute workgroup =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
+  auto [aShape, bShape] = t.getSharedTileShapes(inBytes);
+  auto aSharedType = MemRefType::get(aShape, inType, MemRefLayoutAttrInterface(), workgroup);
+  auto bSharedType = MemRefType::get(bShape, inType, MemRefLayoutAttrInterface(), workgroup);
   auto launch = gpu::LaunchOp::create(
       b, loc, idx(o.n / t.blockN), idx(o.m / t.blockM), idx(o.batch), idx(blockX),
       idx(blockY), idx(1), /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
@@ -553,14 +558,8 @@ SmallVector<Value> KernelBuilder::buildKLoop(
 void KernelBuilder::build(Value fillValue) {
   if (t.mma)
     return buildMma(fillValue);
-  MLIRContext *ctx = b.getContext();
-  Attribute workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  auto aSharedType = MemRefType::get({t.stages, t.tileK, t.blockM + t.pad}, inType,
-                                     MemRefLayoutAttrInterface(), workgroup);
-  auto bSharedType = MemRefType::get({t.stages, t.tileK, t.blockN + t.pad}, inType,
-                                     MemRefLayoutAttrInterface(), workgroup);
   OpBuilder::InsertionGuard guard(b);
-  beginLaunch(t.blockN / t.threadN, t.blockM / t.threadM, aSharedType, bSharedType);
+  beginLaunch(t.blockN / t.threadN, t.blockM / t.threadM);
   tid = add(mul(ty, t.blockN / t.threadN), tx);
 
   planLoads();
@@ -607,7 +606,8 @@ void KernelBuilder::build(Value fillValue) {
 void KernelBuilder::storeTilesMma(Value stage, ArrayRef<Value> aRegs,
                                   ArrayRef<Value> bRegs) {
   // Both tiles row-major as in global memory: whole-vector stores.
-  int64_t aRow = t.tileK + getMmaPadA(inBytes), bRow = t.blockN + kMmaPadB;
+  auto [aShape, bShape] = t.getSharedTileShapes(inBytes);
+  int64_t aRow = aShape.back(), bRow = bShape.back();
   int64_t aAlign = commonAlignment(t.vector * inBytes,
                                    {aRow * inBytes, t.blockM * aRow * inBytes});
   int64_t bAlign = commonAlignment(t.vector * inBytes,
@@ -736,17 +736,10 @@ SmallVector<Value> KernelBuilder::buildAsyncKLoop(SmallVector<Value> acc) {
 }
 
 void KernelBuilder::buildMma(Value fillValue) {
-  MLIRContext *ctx = b.getContext();
-  Attribute workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  auto aSharedType =
-      MemRefType::get({t.stages, t.blockM, t.tileK + getMmaPadA(inBytes)}, inType,
-                      MemRefLayoutAttrInterface(), workgroup);
-  auto bSharedType = MemRefType::get({t.stages, t.tileK, t.blockN + kMmaPadB}, inType,
-                                     MemRefLayoutAttrInterface(), workgroup);
   int64_t warpsN = t.blockN / t.warpN, warpsM = t.blockM / t.warpM;
   OpBuilder::InsertionGuard guard(b);
   // x: the lanes of the warps of one row of warps; y: rows of warps.
-  beginLaunch(32 * warpsN, warpsM, aSharedType, bSharedType);
+  beginLaunch(32 * warpsN, warpsM);
   tid = add(mul(ty, 32 * warpsN), tx);
   planLoads();
 
@@ -847,9 +840,11 @@ static linalg::FillOp getAbsorbableFill(linalg::LinalgOp op, Value output) {
 
 LogicalResult mlir::dltune::buildGpuMatmulKernel(RewriterBase &rewriter, linalg::LinalgOp op,
                                                  const GpuMatmulTiles &tiles) {
-  std::string why = whyNotGpuMatmulKernel(op, tiles), unused;
-  FailureOr<MatmulOperands> o = getOperands(op, unused);
-  if (!why.empty() || failed(o))
+  std::string why;
+  FailureOr<MatmulOperands> o = getOperands(op, why);
+  if (succeeded(o))
+    why = whyNotKernel(op, *o, tiles);
+  if (!why.empty())
     return op->emitOpError() << "cannot become a GPU matmul kernel: " << why;
   linalg::FillOp fill = getAbsorbableFill(op, o->c);
   Value fillValue;

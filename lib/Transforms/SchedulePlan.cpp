@@ -497,7 +497,7 @@ static FailureOr<SchedulePlan> buildGpuPlan(linalg::LinalgOp op, const std::stri
     b.require("mma == 1 || async_copy == 0");
     b.require("async_copy == 0 || vector * elem_bytes >= 4");
     b.param("mma_k", mmaK);
-    b.param("mma_pad_a", 16 / elemBytes);
+    b.param("mma_pad_a", getMmaPadA(elemBytes));
     threads = "(mma * 32 * (block_m / warp_m) * (block_n / warp_n) + (1 - mma) * " +
               simtThreads + ")";
     registers = "(mma * (warp_m * warp_n / 32 + warp_m / 4 + warp_n / 4) + (1 - mma) * "
@@ -513,7 +513,7 @@ static FailureOr<SchedulePlan> buildGpuPlan(linalg::LinalgOp op, const std::stri
     b.require("mma == 0 || (block_m % warp_m == 0 && block_n % warp_n == 0 && "
               "tile_k % mma_k == 0)");
     b.require("mma == 0 || stages * elem_bytes * (block_m * (tile_k + mma_pad_a) + "
-              "tile_k * (block_n + 8)) <= smem_bytes");
+              "tile_k * (block_n + " + std::to_string(kMmaPadB) + ")) <= smem_bytes");
   }
   b.require("D_m % block_m == 0");
   b.require("D_n % block_n == 0");

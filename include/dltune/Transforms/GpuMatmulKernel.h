@@ -27,11 +27,13 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 
 namespace mlir::dltune {
 
@@ -67,6 +69,12 @@ struct GpuMatmulTiles {
   int64_t rowChunks() const { return threadM / rowChunk(); }
   int64_t colChunks() const { return threadN / colChunk(); }
 
+  /// The shared-memory tile shapes of A and B ({stages, rows, row length}):
+  /// SIMT stores A k-major and pads rows by `pad`; mma keeps both row-major
+  /// with the paddings of getMmaPadA and kMmaPadB.
+  std::pair<SmallVector<int64_t, 3>, SmallVector<int64_t, 3>>
+  getSharedTileShapes(int64_t elemBytes) const;
+
   /// From knob values (names as in the GPU space; missing ones keep their
   /// defaults above). In an attribute, mma, warp_m, warp_n and async_copy
   /// may be absent (SIMT, register-staged copies).
@@ -92,6 +100,15 @@ bool isTf32Allowed(Operation *op);
 bool isTf32AllowedAnywhere(Operation *root);
 /// TF32 keeps 10 mantissa bits, as f16 does: f16's default tolerance.
 inline constexpr double kTf32RelativeTolerance = 1e-2;
+
+/// Shared-memory row padding with mma, in elements. A rows (tile_k long)
+/// get 16 bytes: the fragment loads of a warp (rows g and g + 8, k columns
+/// t and t + 4 for g < 8, t < 4) then fall in 32 distinct banks for the
+/// tile_k the space offers. B rows (block_n long) get kMmaPadB elements:
+/// lanes read rows t, columns g, and with block_n % 32 == 0 the banks are
+/// 8t + g (pairs of f16 lanes share a word).
+inline int64_t getMmaPadA(int64_t elemBytes) { return 16 / elemBytes; }
+inline constexpr int64_t kMmaPadB = 8;
 
 /// The k extent of one mma.sync for inputs of `inputType` (8 for f32 as
 /// TF32, 16 for f16).

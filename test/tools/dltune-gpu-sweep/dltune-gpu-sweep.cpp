@@ -166,10 +166,8 @@ int main(int argc, char **argv) {
       // still spill a few loop-invariant addresses (seen: 8-32 bytes when
       // it caps a kernel that loads C first at 64 registers).
       std::map<std::string, int64_t> values;
-      for (const char *n : {"block_m", "block_n", "thread_m", "thread_n", "mma", "warp_m",
-                            "warp_n"})
-        if (task.space.getKnobIndex(n))
-          values[n] = knob(c, n);
+      for (auto [i, k] : llvm::enumerate(task.space.getKnobs()))
+        values[k.name] = c[i];
       int64_t threads = knob(c, "thread_m") && knob(c, "thread_n")
                             ? GpuMatmulTiles::fromValues(values).threads()
                             : 0;
