@@ -45,12 +45,29 @@ func.func @matmul_transpose_b(%a: tensor<64x32xf32>, %b: tensor<48x32xf32>, %c: 
 
 // -----
 
+// Threads split the batch where it divides among them (each thread reads
+// only its own batches' B).
 // CHECK-LABEL: func.func @batch_matmul
 // CHECK: linalg.batch_matmul
-// CHECK-SAME: params {D_k = 16, D_m = 32, D_n = 8, max_acc = 512}
+// CHECK-SAME: params {D_b = 2, D_k = 16, D_m = 32, D_n = 8, max_acc = 512}
+// CHECK-SAME: "reg_m * reg_n <= max_acc", "D_b % threads == 0"]
+// DEFAULT-LABEL: func.func @batch_matmul
+// DEFAULT: threads = 2
 func.func @batch_matmul(%a: tensor<2x32x16xf32>, %b: tensor<2x16x8xf32>, %c: tensor<2x32x8xf32>) -> tensor<2x32x8xf32> {
   %r = linalg.batch_matmul ins(%a, %b : tensor<2x32x16xf32>, tensor<2x16x8xf32>) outs(%c : tensor<2x32x8xf32>) -> tensor<2x32x8xf32>
   return %r : tensor<2x32x8xf32>
+}
+
+// -----
+
+// A batch that does not divide among the threads: they split M.
+// CHECK-LABEL: func.func @batch_matmul_odd_batch
+// CHECK: linalg.batch_matmul
+// CHECK-SAME: params {D_k = 16, D_m = 32, D_n = 8, max_acc = 512}
+// CHECK-SAME: "D_m % threads == 0", "(D_m / threads) % tile_m == 0"]
+func.func @batch_matmul_odd_batch(%a: tensor<3x32x16xf32>, %b: tensor<3x16x8xf32>, %c: tensor<3x32x8xf32>) -> tensor<3x32x8xf32> {
+  %r = linalg.batch_matmul ins(%a, %b : tensor<3x32x16xf32>, tensor<3x16x8xf32>) outs(%c : tensor<3x32x8xf32>) -> tensor<3x32x8xf32>
+  return %r : tensor<3x32x8xf32>
 }
 
 // -----

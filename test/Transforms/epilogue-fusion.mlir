@@ -80,16 +80,17 @@ func.func @conv_bias_relu(%i: tensor<1x10x10x16xf32>, %f: tensor<3x3x16x32xf32>,
 // ANN: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<32x64xf32>, tensor<64xf32>)
 // ANN-NOT: dltune.space
 // ANN: tensor.expand_shape
-// The default config keeps this small matmul on one thread with cache
-// tiles spanning the output and both operands packed: the first loop the B
-// panel does not depend on (m) is halved, so that the root and its fill
-// fuse into the epilogue's loop over the halves and B is packed once,
-// outside it.
+// The default config splits the rows between the two threads (16 each),
+// with cache tiles spanning each thread's output and both operands packed:
+// the first loop the B panel does not depend on (m) is halved, so that the
+// root and its fill fuse into the epilogue's loop over the halves and B is
+// packed once per thread, outside it.
 // APPLY-LABEL: func.func @matmul_gelu_like
 // APPLY-NOT: linalg.fill {{.*}} tensor<32x64xf32>
+// APPLY: scf.forall (%{{.*}}) in (2)
 // APPLY: tensor.empty() : tensor<4x48x16xf32>
-// APPLY: scf.for %{{.*}} = %c0 to %c32 step %c16
-// APPLY: linalg.fill {{.*}} tensor<16x64xf32>
+// APPLY: scf.for %{{.*}} = %c0 to %c16 step %c8
+// APPLY: linalg.fill {{.*}} tensor<8x64xf32>
 // APPLY: vector.fma
 // APPLY: math.tanh {{.*}} : vector<
 // APPLY-NOT: linalg.

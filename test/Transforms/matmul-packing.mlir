@@ -10,6 +10,7 @@
 // RUN: dltune run %s --entry packed_whole_m --check --repeat 1 | FileCheck %s --check-prefix=JIT
 // RUN: dltune run %s --entry packed_transposed_b --check --repeat 1 | FileCheck %s --check-prefix=JIT
 // RUN: dltune run %s --entry packed_batch --check --repeat 1 | FileCheck %s --check-prefix=JIT
+// RUN: dltune run %s --entry packed_batch_threads --check --repeat 1 | FileCheck %s --check-prefix=JIT
 // RUN: dltune run %s --entry packed_i32 --check --repeat 1 | FileCheck %s --check-prefix=JIT
 // RUN: dltune run %s --entry packed_bias_relu --check --repeat 1 | FileCheck %s --check-prefix=JIT
 // RUN: dltune run %s --entry conv_packed --check --repeat 1 | FileCheck %s --check-prefix=JIT
@@ -126,6 +127,26 @@ func.func @packed_batch(%a: tensor<3x32x48xf32>, %b: tensor<3x48x32xf32>, %c: te
                         reg_m = 4, reg_n = 16, unroll = 1, pack_a = 1, pack_b = 1, threads = 1, vectorize = 1>}
        ins(%a, %b : tensor<3x32x48xf32>, tensor<3x48x32xf32>) outs(%init : tensor<3x32x32xf32>) -> tensor<3x32x32xf32>
   return %r : tensor<3x32x32xf32>
+}
+
+// -----
+
+// Two threads split the batch (its space does so where the batch divides
+// among them): each forall iteration packs and multiplies its own batches.
+// APPLY-LABEL: func.func @packed_batch_threads
+// APPLY: scf.forall (%{{.*}}) in (2)
+// APPLY: scf.for %{{.*}} = %c0 to %c2 step %c1
+// APPLY: vector.fma
+func.func @packed_batch_threads(%a: tensor<4x32x48xf32>, %b: tensor<4x48x32xf32>, %c: tensor<4x32x32xf32>) -> tensor<4x32x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %init = linalg.fill ins(%zero : f32) outs(%c : tensor<4x32x32xf32>) -> tensor<4x32x32xf32>
+  %r = linalg.batch_matmul {dltune.config = #dltune.config<tile_m = 8, tile_n = 32, tile_k = 16,
+                        reg_m = 4, reg_n = 16, unroll = 1, pack_a = 1, pack_b = 1, threads = 2, vectorize = 1>,
+                        dltune.space = #dltune.space<knobs {tile_m = [8], tile_n = [32], tile_k = [16], reg_m = [4], reg_n = [16],
+                        unroll = [1], pack_a = [1], pack_b = [1], threads = [2], vectorize = [1]}, params {D_b = 4},
+                        constraints ["D_b % threads == 0"]>}
+       ins(%a, %b : tensor<4x32x48xf32>, tensor<4x48x32xf32>) outs(%init : tensor<4x32x32xf32>) -> tensor<4x32x32xf32>
+  return %r : tensor<4x32x32xf32>
 }
 
 // -----
