@@ -166,3 +166,16 @@ func.func @kept(%a: tensor<8x8xf32>, %b: tensor<8x8xf32>, %c: tensor<8x8xf32>) -
   return %r : tensor<8x8xf32>
 }
 
+
+// -----
+
+// A width of 54 (a multiple of 6): six rows of two vectors on AVX2 (12
+// accumulators), not nine rows of one.
+// CHECK-LABEL: func.func @conv_width_54
+// AVX2-LABEL: func.func @conv_width_54
+// AVX2: reg_f = 16, reg_ow = 6,
+func.func @conv_width_54(%x: tensor<1x54x54x16xf32>, %w: tensor<1x1x16x64xf32>, %c: tensor<1x54x54x64xf32>) -> tensor<1x54x54x64xf32> {
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+       ins(%x, %w : tensor<1x54x54x16xf32>, tensor<1x1x16x64xf32>) outs(%c : tensor<1x54x54x64xf32>) -> tensor<1x54x54x64xf32>
+  return %r : tensor<1x54x54x64xf32>
+}
