@@ -50,9 +50,10 @@ RULES = """\
     a grouped convolution op (`ngchw`/`group`): **grouped conv**; otherwise
     the filter's first two dimensions (HWCF): 1x1 **1x1/pointwise**, 3x3
     **3x3 conv**, anything else or cut off **other conv**;
-  - `linalg.batch_matmul` with batch 16 in a model that has convolutions is
-    the GEMM stage of Winograd F(2x2, 3x3) (16 = 4x4 tile positions): **3x3
-    conv**. Its input and output transforms are not tuning tasks: they are
+  - `linalg.batch_matmul` with batch 16 or 36 in a model that has convolutions is
+    the GEMM stage of Winograd F(2x2, 3x3) or F(4x4, 3x3) (16 = 4x4 and 36 = 6x6
+    tile positions): **3x3 conv**. Its input and output transforms are not
+    tuning tasks: they are
     in "outside tasks", so dltune's 3x3 row is a lower bound of its 3x3
     convolutions' time;
   - any other matmul/batch_matmul: **fully connected/matmul**;
@@ -136,7 +137,7 @@ def dltune_kind(name, has_conv):
         return "other conv"
     if "matmul" in op:
         first = dims(shapes[0])
-        if op == "linalg.batch_matmul" and has_conv and first and first[0] == 16:
+        if op == "linalg.batch_matmul" and has_conv and first and first[0] in (16, 36):
             return "3x3 conv"
         return "fully connected/matmul"
     if "pooling" in op:

@@ -574,19 +574,35 @@ static LogicalResult rewriteConv(linalg::Conv2DNhwcHwcfOp conv, const WinogradMa
   return success();
 }
 
+/// m of F(m x m, 3 x 3) for `conv` when the pass chooses: 4 where the
+/// output holds at least `largeTileMinTiles` tiles of 4 x 4, else 2. m = 4
+/// halves the matmul's FLOPs and shrinks V and M (2.25 against 4 values per
+/// output), but its U is 2.25x m = 2's, which only pays where enough tiles
+/// reuse it (ResNet-18, paired in-process, one thread: m = 4 for the
+/// layers with 49 or more tiles 1.08-1.11x over m = 2 everywhere, for
+/// those with 16 or more 1.08x, for 196 or more 1.06x; 2026-11-26, 5b00af0).
+static int64_t chooseOutputTile(linalg::Conv2DNhwcHwcfOp conv, int64_t largeTileMinTiles) {
+  auto outputType = dyn_cast<RankedTensorType>(conv->getResult(0).getType());
+  if (!outputType || !outputType.hasStaticShape())
+    return 2; // rewriteConv refuses it with its reason
+  int64_t tiles = outputType.getDimSize(0) * llvm::divideCeil(outputType.getDimSize(1), 4) *
+                  llvm::divideCeil(outputType.getDimSize(2), 4);
+  return tiles >= largeTileMinTiles ? 4 : 2;
+}
+
 struct WinogradPass : public dltune::impl::DLTuneWinogradBase<WinogradPass> {
   using DLTuneWinogradBase::DLTuneWinogradBase;
 
   void runOnOperation() override {
-    const WinogradMatrices *matrices = WinogradMatrices::getForFilter3(outputTile);
-    if (!matrices) {
-      getOperation().emitError() << "dltune-winograd: output-tile must be 2 or 4, got "
+    if (outputTile != 0 && !WinogradMatrices::getForFilter3(outputTile)) {
+      getOperation().emitError() << "dltune-winograd: output-tile must be 0 (per "
+                                    "convolution), 2 or 4, got "
                                  << static_cast<int64_t>(outputTile);
       return signalPassFailure();
     }
-    if (lanes < 0 || minChannels < 0 || minTiles < 0 || threads < 0) {
-      getOperation().emitError() << "dltune-winograd: lanes, threads, min-channels and "
-                                    "min-tiles must not be negative";
+    if (lanes < 0 || minChannels < 0 || minTiles < 0 || threads < 0 || largeTileMinTiles < 0) {
+      getOperation().emitError() << "dltune-winograd: lanes, threads, min-channels, "
+                                    "min-tiles and large-tile-min-tiles must not be negative";
       return signalPassFailure();
     }
     int64_t vectorLanes = lanes > 0 ? lanes : CpuTarget::getHost(1).lanes;
@@ -601,6 +617,8 @@ struct WinogradPass : public dltune::impl::DLTuneWinogradBase<WinogradPass> {
     for (linalg::Conv2DNhwcHwcfOp conv : convs) {
       std::string whyNot;
       Location loc = conv.getLoc();
+      const WinogradMatrices *matrices = WinogradMatrices::getForFilter3(
+          outputTile != 0 ? outputTile : chooseOutputTile(conv, largeTileMinTiles));
       if (failed(rewriteConv(conv, *matrices, vectorLanes, transformThreads, minChannels,
                              minTiles, fuseEpilogues, whyNot)))
         emitRemark(loc) << "dltune-winograd: left alone: " << whyNot;

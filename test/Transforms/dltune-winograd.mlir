@@ -261,7 +261,8 @@ func.func @left_alone(%x: tensor<1x9x9x6xf32>, %w: tensor<3x3x6x5xf32>, %w5: ten
 // OMP-NOT: omp.parallel
 // OMP: llvm.return
 // RUN: not dltune-opt --dltune-winograd="threads=-1" %s 2>&1 | FileCheck %s --check-prefix=NEGATIVE
-// NEGATIVE: error: dltune-winograd: lanes, threads, min-channels and min-tiles must not be negative
+// NEGATIVE: error: dltune-winograd: lanes, threads, min-channels, min-tiles and large-tile-min-tiles must not be negative
+// RUN: not dltune-opt --dltune-winograd="large-tile-min-tiles=-1" %s 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 
 // RUN: not dltune-opt --dltune-winograd="output-tile=3" %s 2>&1 | FileCheck %s --check-prefix=BAD
-// BAD: error: dltune-winograd: output-tile must be 2 or 4, got 3
+// BAD: error: dltune-winograd: output-tile must be 0 (per convolution), 2 or 4, got 3

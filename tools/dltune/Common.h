@@ -39,7 +39,7 @@ std::string getDefaultConfigPipeline(int threads, bool winograd);
 std::string getGpuSmsOption();
 /// `--winograd`'s help text (the flag of run, compare, compile and tune).
 inline constexpr const char *kWinogradHelp =
-    "Compute 3x3 stride-1 convolutions by Winograd's F(2x2, 3x3) (--dltune-winograd; "
+    "Compute 3x3 stride-1 convolutions by Winograd's F(2x2, 3x3) or, on large maps, F(4x4, 3x3) (--dltune-winograd; "
     "=false for A/B comparisons)";
 /// Registers every dialect, extension and translation dltune needs.
 void setUpContext(mlir::MLIRContext &ctx);

@@ -258,7 +258,13 @@ def DLTuneWinograd : Pass<"dltune-winograd", "ModuleOp"> {
        written.
 
     Multiplications per output fall from 9 to alpha^2 / m^2 (4 for m = 2,
-    2.25 for m = 4) at the price of the transforms' memory traffic.
+    2.25 for m = 4) at the price of the transforms' memory traffic. By
+    default (`output-tile=0`) a convolution with at least
+    `large-tile-min-tiles` (49) output tiles of 4 x 4 takes m = 4 (its V
+    and M are 2.25/4 the size of m = 2's and its matmul has half the
+    FLOPs), and a smaller one m = 2 (m = 4's transformed filter U, 2.25x
+    larger, is then re-read for too few tiles): ResNet-18's 56x56 and
+    28x28 layers take m = 4, its 14x14 and 7x7 layers m = 2.
     Outputs whose height or width is not a multiple of m are computed in
     padded tiles and cropped. Convolutions with fewer than `min-channels`
     input or output channels, or fewer than `min-tiles` tiles, are left
@@ -275,8 +281,13 @@ def DLTuneWinograd : Pass<"dltune-winograd", "ModuleOp"> {
     off for A/B comparisons.
   }];
   let options = [
-    Option<"outputTile", "output-tile", "int64_t", /*default=*/"2",
-           "m of F(m x m, 3 x 3): 2 or 4">,
+    Option<"outputTile", "output-tile", "int64_t", /*default=*/"0",
+           "m of F(m x m, 3 x 3): 2 or 4 for every convolution, or 0: per "
+           "convolution, 4 where that gives at least `large-tile-min-tiles` "
+           "tiles, else 2">,
+    Option<"largeTileMinTiles", "large-tile-min-tiles", "int64_t", /*default=*/"49",
+           "with output-tile=0: the fewest 4 x 4 output tiles for which a "
+           "convolution takes F(4 x 4, 3 x 3)">,
     Option<"minChannels", "min-channels", "int64_t", /*default=*/"16",
            "leave convolutions with fewer input or output channels alone">,
     Option<"minTiles", "min-tiles", "int64_t", /*default=*/"1",

@@ -23,7 +23,8 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
                           llvm::cl::init(0)};
   Option<bool> winograd{*this, "winograd",
                         llvm::cl::desc("CPU: compute 3x3 stride-1 convolutions by "
-                                       "Winograd's F(2x2, 3x3) first (--dltune-winograd)"),
+                                       "Winograd's F(2x2, 3x3) or, on large maps, F(4x4, 3x3) "
+                                       "first (--dltune-winograd)"),
                         llvm::cl::init(true)};
   TunerOptionSet tuner = makeTunerPassOptions<::mlir::detail::PassOptions>(*this);
 };
