@@ -23,6 +23,7 @@ void mlir::dltune::registerDLTunePipelines() {
         DLTuneWinogradOptions winograd;
         winograd.threads = 0;
         pm.addPass(createDLTuneWinograd(winograd));
+        pm.addPass(createDLTuneWidenConvs());
         DLTuneAnnotateOptions annotate;
         annotate.defaultConfig = true;
         pm.addPass(createDLTuneAnnotate(annotate));

@@ -4,7 +4,10 @@
 // 4 rows of two vectors, 55 gets 5 rows of two vectors. A prime width
 // (SqueezeNet's 109-wide stem) gets 4 rows of two vectors with a partial
 // last tile (108 = 27 x 4, then 1 row padded to 4), the whole row as its
-// cache tile; partial rows need the packed schedule.
+// cache tile; partial rows need the packed schedule. (`dltune run
+// --default-config` widens that stem to 112 first, --dltune-widen-convs; the
+// JIT runs below check the widened stem, conv-partial-rows-threads.mlir the
+// partial rows.)
 // RUN: dltune-opt %s --dltune-annotate="threads=1 default-config=true cpu-lanes=8 cpu-registers=16" | FileCheck %s
 // RUN: dltune run %s --entry conv27 --default-config --threads 1 --check --repeat 1 | FileCheck %s --check-prefix=JIT
 // RUN: dltune run %s --entry conv55 --default-config --threads 1 --check --repeat 1 | FileCheck %s --check-prefix=JIT

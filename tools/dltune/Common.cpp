@@ -36,7 +36,7 @@ std::string getGpuSmsOption() {
 std::string getDefaultConfigPipeline(int threads, bool winograd) {
   std::string count = std::to_string(threads);
   return (winograd ? "dltune-winograd{threads=" + count + "}," : std::string()) +
-         "dltune-annotate{default-config=true threads=" + count + "}";
+         "dltune-widen-convs,dltune-annotate{default-config=true threads=" + count + "}";
 }
 
 std::string formatNumber(double v) {

@@ -194,6 +194,7 @@ int tuneCommand() {
     if (failed(parsePassPipeline((rewrite ? "dltune-winograd{threads=" + std::to_string(threads) +
                                                 "},"
                                           : std::string()) +
+                                     (options.target != "gpu" ? "dltune-widen-convs," : "") +
                                      "dltune-annotate{threads=" + std::to_string(threads) +
                                      " target=" + options.target +
                                      (options.target == "gpu" ? getGpuSmsOption() : "") + "}",

@@ -195,6 +195,37 @@ def DLTuneFoldConstantPacks : Pass<"dltune-fold-constant-packs", "ModuleOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def DLTuneWidenConvs : Pass<"dltune-widen-convs", "ModuleOp"> {
+  let summary = "Compute convolutions of awkward output widths on a wider output and crop it";
+  let description = [{
+    A convolution whose output width no register row count divides (a
+    prime width such as SqueezeNet's 109-wide stem) gets partial register
+    tiles in its default schedule, and each partial tile copies its input
+    window into a padded buffer. This pass computes such a
+    `linalg.conv_2d_nhwc_hwcf` on an output widened to the next multiple of
+    the register rows its default plan picks (109 -> 112): the input is
+    padded with zeros on the right as far as the wider output reads, the
+    init is widened (a `linalg.fill` of the original value, or a zero pad
+    of any other init), the elementwise epilogue that
+    `--dltune-annotate` would fuse (bias, ReLU, residual add: chains are
+    merged first) is computed on the wider tensor too (operands indexed by
+    the width padded with zeros), and a `tensor.extract_slice` crops the
+    result. The extra columns cost (new - old) / old of the FLOPs (3 / 109).
+
+    Which convolutions: static shapes, no `dltune.*` attribute, and a
+    default CPU plan whose register rows do not divide the width
+    (`cpu-lanes` and `cpu-registers` override this machine's, as for
+    `--dltune-annotate`). Everything else is left as it is.
+  }];
+  let options = [
+    Option<"cpuLanes", "cpu-lanes", "int64_t", /*default=*/"0",
+           "f32 lanes per vector register the plan assumes (0: this machine's)">,
+    Option<"cpuRegisters", "cpu-registers", "int64_t", /*default=*/"0",
+           "Vector registers the plan assumes (0: this machine's)">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect"];
+}
+
 def DLTunePadInPlace : Pass<"dltune-pad-in-place", "ModuleOp"> {
   let summary = "Let producers write into the interior of the padded tensor a pad makes";
   let description = [{

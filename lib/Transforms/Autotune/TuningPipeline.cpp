@@ -46,6 +46,8 @@ void mlir::dltune::registerDLTuneTuningPipeline() {
           winograd.threads = opts.threads;
           pm.addPass(createDLTuneWinograd(winograd));
         }
+        if (tune.target != "gpu")
+          pm.addPass(createDLTuneWidenConvs());
         pm.addPass(createDLTuneAnnotate(annotate));
         pm.addPass(createDLTuneAutotune(tune));
         pm.addPass(createDLTuneApply());
