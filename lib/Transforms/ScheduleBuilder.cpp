@@ -55,7 +55,9 @@ static SmallVector<int64_t> getThreadTiles(const SchedulePlan &plan,
                                            ArrayRef<int64_t> cache,
                                            int64_t threads, bool packed) {
   SmallVector<int64_t> forall(plan.loopSizes.size(), 0);
-  forall[plan.parallelDim] = plan.loopSizes[plan.parallelDim] / threads;
+  // Rounded up: a conv's rows may split unevenly (its space then tiles
+  // them by one row, so the last thread's shorter share stays static).
+  forall[plan.parallelDim] = llvm::divideCeil(plan.loopSizes[plan.parallelDim], threads);
   // Leading unit-tiled loops (batch) also spread over threads - unless an
   // operand is packed: its panels are copied inside each forall iteration,
   // so a 7-row conv whose threads split the filters would copy each filter

@@ -292,9 +292,19 @@ static FailureOr<SchedulePlan> buildCpuPlan(const std::string &kind, const OpLoo
     b.param("max_acc", 512);
     b.require("reg_ow * reg_f <= max_acc");
     // Threads split the output rows, or the filters when the rows do not
-    // divide among them (7 rows, 2 threads).
-    bool splitF = s[1] % maxThreads != 0 && s[3] % maxThreads == 0;
-    addThreads(b, splitF ? "f" : "oh", maxThreads, maxThreads);
+    // divide among them (7 rows, 2 threads) and each thread's filters are
+    // whole vectors. Otherwise the rows split unevenly (13 = 7 + 6) with
+    // one row per cache tile, so that every tile inside stays static:
+    // SqueezeNet's 13x13 classifier split its 1000 filters into 500 per
+    // thread, which left half-vector register tiles.
+    bool rowsDivide = s[1] % maxThreads == 0;
+    bool splitF = !rowsDivide && s[3] % (maxThreads * cpu.lanes) == 0;
+    if (rowsDivide || splitF) {
+      addThreads(b, splitF ? "f" : "oh", maxThreads, maxThreads);
+    } else {
+      b.knob("threads", threadCandidates(maxThreads), maxThreads);
+      b.require("threads == 1 || tile_oh == 1");
+    }
     plan.parallelDim = splitF ? 3 : 1;
     plan.cacheTiles = {C(1), T("tile_oh"), T("tile_ow"), T("tile_f"), C(0), C(0), T("tile_c")};
     // The window goes one tap at a time (kw tiled by 1, not unrolled in the
