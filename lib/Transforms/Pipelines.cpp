@@ -16,8 +16,9 @@ using namespace mlir::dltune;
 void mlir::dltune::registerDLTunePipelines() {
   PassPipelineRegistration<>(
       "dltune-default-pipeline",
-      "Compute 3x3 convolutions by Winograd's algorithm, annotate with default "
-      "spaces and configs, apply them and lower to LLVM for the CPU",
+      "Compute 3x3 convolutions by Winograd's algorithm, widen convolutions of "
+      "awkward widths, annotate with default spaces and configs, apply them and "
+      "lower to LLVM for the CPU",
       [](OpPassManager &pm) {
         // Transforms on every core, as the annotated ops' default threads.
         DLTuneWinogradOptions winograd;
