@@ -97,9 +97,7 @@ static bool isNamedLinalg(Operation *op) {
          !isa<linalg::FillOp>(op);
 }
 
-/// Whether `op` carries anything of dltune's (a space, a config, a target,
-/// a schedule): merging it into a new op would drop what the user wrote.
-static bool hasDLTuneAttrs(Operation *op) {
+bool mlir::dltune::hasDLTuneAttrs(Operation *op) {
   return llvm::any_of(op->getAttrs(), [](NamedAttribute a) {
     return a.getName().strref().starts_with("dltune.");
   });

@@ -14,8 +14,6 @@
 #include "dltune/Transforms/Passes.h"
 #include "dltune/Transforms/SchedulePlan.h"
 
-#include "dltune/Dialect/DLTuneDialect.h"
-
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -34,12 +32,6 @@ namespace {
 
 /// Index of the output width in NHWC.
 constexpr int64_t kWidthDim = 2;
-
-bool hasDLTuneAttrs(Operation *op) {
-  return llvm::any_of(op->getAttrs(), [](NamedAttribute a) {
-    return a.getName().strref().starts_with("dltune.");
-  });
-}
 
 /// `value` padded with zeros at the high end of dimension `dim` to `size`
 /// (unchanged if it is that size already).

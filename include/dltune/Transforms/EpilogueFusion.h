@@ -16,6 +16,10 @@
 
 namespace mlir::dltune {
 
+/// Whether `op` carries anything of dltune's (a space, a config, a target,
+/// a schedule): a rewrite that replaces it would drop what the user wrote.
+bool hasDLTuneAttrs(Operation *op);
+
 /// An all-parallel linalg.generic with one init written through the
 /// identity map and inputs read through projected permutations.
 bool isElementwiseGeneric(linalg::LinalgOp op);
