@@ -193,6 +193,15 @@ struct ScheduleEmitter {
                           ArrayRef<int64_t> reg, ArrayRef<Value> reusedPast,
                           const Packing &pack, bool mergeSlices,
                           SmallVectorImpl<Value> &regLoops);
+  /// packRegisterTiles for an op whose rows divide into register tiles.
+  Value packRegisterTilesOf(Value op, ArrayRef<int64_t> cache,
+                            ArrayRef<int64_t> rowCol, ArrayRef<int64_t> rest,
+                            ArrayRef<int64_t> order, ArrayRef<Value> reusedPast,
+                            const Packing &pack, bool mergeSlices,
+                            SmallVectorImpl<Value> &regLoops);
+  /// The extent of `loop` inside its cache tile (per thread where threads
+  /// split it).
+  int64_t getCacheExtent(ArrayRef<int64_t> cache, int loop) const;
   void cpuSchedule(Value op, ArrayRef<int64_t> cache, ArrayRef<int64_t> reg);
   void fusedCpuSchedule(Value op, Value epilogueOp, Value fillOp,
                         ArrayRef<int64_t> cache, ArrayRef<int64_t> reg,
@@ -316,6 +325,59 @@ Value ScheduleEmitter::packRegisterTiles(Value op, ArrayRef<int64_t> cache,
   for (size_t i = 0; i < n; ++i)
     order.push_back(i);
   std::swap(order[pack.rowLoop], order[pack.colLoop]);
+  // A row count that does not divide the cache tile (6 rows on a 14-wide
+  // conv, a 196-row matmul): the op is split along the row loop into the
+  // rows that whole register tiles cover and the rest, which runs as one
+  // shorter register tile, unpacked (a few rows read the unpacked panel
+  // rows from cache). Both parts keep static shapes, so the full tiles
+  // vectorize as if the rows divided.
+  Value remainder;
+  SmallVector<Value> remainderLoops;
+  int64_t rowExtent = getCacheExtent(cache, pack.rowLoop);
+  if (reg[pack.rowLoop] && rowExtent % reg[pack.rowLoop] != 0) {
+    int64_t fullRows = rowExtent / reg[pack.rowLoop] * reg[pack.rowLoop];
+    auto split = transform::SplitOp::create(
+        b, anyOp, op, static_cast<uint64_t>(pack.rowLoop), Value(),
+        static_cast<uint64_t>(fullRows));
+    auto parts = transform::SplitHandleOp::create(b, split.getSplitList(), 2);
+    op = parts.getResult(0);
+    // One full tile: its loop would have one iteration (see buildSchedule).
+    if (fullRows == reg[pack.rowLoop])
+      rowCol[pack.rowLoop] = 0;
+    SmallVector<int64_t> remainderTiles(reg.begin(), reg.end());
+    remainderTiles[pack.rowLoop] = 0;
+    remainder = tileFor(parts.getResult(1), remainderTiles, remainderLoops);
+  }
+  size_t firstLoop = regLoops.size();
+  op = packRegisterTilesOf(op, cache, rowCol, rest, order, reusedPast, pack,
+                           mergeSlices, regLoops);
+  if (!remainder)
+    return op;
+  // Both parts go on as one: their innermost loops (the reductions, with
+  // the same tiles) pair up from the inside out.
+  size_t mainCount = regLoops.size() - firstLoop;
+  for (size_t i = 0; i < remainderLoops.size() && i < mainCount; ++i) {
+    Value &main = regLoops[regLoops.size() - 1 - i];
+    main = transform::MergeHandlesOp::create(
+        b, ValueRange{main, remainderLoops[remainderLoops.size() - 1 - i]}, false);
+  }
+  return transform::MergeHandlesOp::create(b, ValueRange{op, remainder}, false);
+}
+
+int64_t ScheduleEmitter::getCacheExtent(ArrayRef<int64_t> cache, int loop) const {
+  if (cache[loop])
+    return cache[loop];
+  int64_t threads = getValueOr(values, "threads", 1);
+  if (threads > 1 && loop == plan.parallelDim)
+    return llvm::divideCeil(plan.loopSizes[loop], threads);
+  return plan.loopSizes[loop];
+}
+
+Value ScheduleEmitter::packRegisterTilesOf(
+    Value op, ArrayRef<int64_t> cache, ArrayRef<int64_t> rowCol,
+    ArrayRef<int64_t> rest, ArrayRef<int64_t> order, ArrayRef<Value> reusedPast,
+    const Packing &pack, bool mergeSlices, SmallVectorImpl<Value> &regLoops) {
+  size_t n = plan.loopSizes.size();
   op = tileFor(op, rowCol, regLoops, order);
   int regTiled =
       (rowCol[pack.rowLoop] ? 1 : 0) + (rowCol[pack.colLoop] ? 1 : 0);
@@ -329,12 +391,7 @@ Value ScheduleEmitter::packRegisterTiles(Value op, ArrayRef<int64_t> cache,
     if (sliced && loops > 0)
       hoists.push_back({p.operand, loops});
   }
-  // A partial last row tile (allowed for the packed conv, see
-  // buildSchedule) is padded to static shapes even when no operand needs
-  // copying into panels (e.g. the whole filter in one block).
-  bool partialRows = leavesPartialTile(cache[pack.rowLoop], reg[pack.rowLoop],
-                                       plan.loopSizes[pack.rowLoop]);
-  if (hoists.empty() && !partialRows)
+  if (hoists.empty())
     return tileFor(op, rest, regLoops);
   // A fused root's operand is a slice of a slice of the whole tensor; as
   // one slice its panel can be hoisted past the reduction loop too.
@@ -553,12 +610,11 @@ mlir::dltune::buildSchedule(OpBuilder &builder, Location loc, Value root,
   if (!resolveTiles(plan.cacheTiles, values, cache, error) ||
       !resolveTiles(plan.registerTiles, values, reg, error))
     return failure();
-  // With filter packing, a convolution's row register loop may leave a
-  // partial last tile: the packed register tile is padded to full size
-  // (ScheduleEmitter::packRegisterTiles).
+  // With packing (a convolution's filter, a matmul's A or B), the row
+  // register loop may leave a partial last tile: the op is split into full
+  // tiles and a shorter last one (ScheduleEmitter::packRegisterTiles).
   int partialRowLoop = -1;
-  if (plan.target == ScheduleTarget::CPU &&
-      plan.opKind == "conv_2d_nhwc_hwcf") {
+  if (plan.target == ScheduleTarget::CPU) {
     Packing pack = Packing::of(plan, values);
     if (pack.any())
       partialRowLoop = pack.rowLoop;

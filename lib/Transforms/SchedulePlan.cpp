@@ -191,7 +191,38 @@ static FailureOr<SchedulePlan> buildCpuPlan(const std::string &kind, const OpLoo
       tileN = 512;
       unroll = 8;
     }
-    addTiledLoop(b, "m", M, 256, 64, {1, 2, 4, 6, 8, 12, 16}, regM);
+    // Partial register rows: with a packed operand, 4 and 6 rows are also
+    // candidates where they do not divide M (MobileNet-v2's 196 and 49
+    // pixels, Winograd's 784 tiles): the packed schedule splits each cache
+    // tile into whole register tiles and one shorter last tile
+    // (ScheduleEmitter::packRegisterTiles). They are in the space, not the
+    // default: the rows that divide (4 on AVX2) ran as fast or faster,
+    // paired in-process (2026-11-26): 6 rows made ResNet-18 (its Winograd
+    // GEMMs, 16 x 784 x 64 x 64, ...) 0.82x as fast, the encoder's 64-row
+    // matmuls 0.89x, a 196 x 64 x 384 matmul 1.00x. The default cache tile
+    // is the divisor of M nearest 64 (in ratio) that the default's whole
+    // register tiles fill, as before partial tiles were in the space.
+    std::vector<int64_t> tileMOptions = divisorsUpTo(M, 256);
+    int64_t tileM = 64;
+    double bestDistance = 1e30;
+    for (int64_t d : tileMOptions)
+      if (d % regM == 0 && std::fabs(std::log(double(d) / 64.0)) < bestDistance) {
+        bestDistance = std::fabs(std::log(double(d) / 64.0));
+        tileM = d;
+      }
+    b.param("D_m", M);
+    b.knob("tile_m", tileMOptions, tileM);
+    b.require("D_m % tile_m == 0");
+    std::vector<int64_t> regMKnob = regMOptions;
+    for (int64_t rows : {int64_t(4), int64_t(6)})
+      if (M > rows && M % rows != 0)
+        regMKnob.push_back(rows);
+    std::sort(regMKnob.begin(), regMKnob.end());
+    b.knob("reg_m", regMKnob, regM);
+    // (A fused epilogue needs a cache tile that splits an output loop for
+    // the root to be packed in: see buildSchedule.)
+    b.require("tile_m % reg_m == 0 || ((pack_a == 1 || pack_b == 1) && reg_m < tile_m && "
+              "(tile_m < D_m || tile_n < D_n))");
     addTiledLoop(b, "n", N, 512, tileN, {1, 4, 8, 16, 32, 48, 64}, regN);
     addTiledLoop(b, "k", K, 1024, tileK, {}, 1);
     b.knob("unroll", {1, 2, 4, 8}, unroll);
@@ -250,22 +281,23 @@ static FailureOr<SchedulePlan> buildCpuPlan(const std::string &kind, const OpLoo
       regOW = singleRows;
       regF = cpu.lanes;
     }
-    // Partial register rows: a row count that does not divide the width
-    // leaves a last, shorter register tile, which the packed schedule pads
-    // to full size (emitPackedRegisterTiles), so it needs pack_f = 1. The
-    // pad copies the tile's input window each time, so it pays only where
-    // no divisor gives 3 rows or more (a prime width such as SqueezeNet's
-    // 109: 4 rows of two vectors run its 7x7 stem 1.6x faster than 1 row;
-    // 14 = 4 + 4 + 4 + 2 padded ran 1.7x slower than 7 rows of one vector).
+    // Partial register rows: 4 or 6 rows that do not divide the width leave
+    // a last, shorter register tile, which the packed schedule splits off
+    // (ScheduleEmitter::packRegisterTiles), so it needs pack_f = 1. By
+    // default only where no divisor gives 3 rows or more (a prime width
+    // such as SqueezeNet's 109: 4 rows of two vectors ran its 7x7 stem 1.6x
+    // faster than 1 row): 6 x 16 with a short last tile against 7 rows of
+    // one vector was 1.02-1.05x on 14-wide and 0.93-0.98x on 7-wide 1x1
+    // convs (paired in-process, 2026-11-26), within the noise.
     std::vector<int64_t> regOWOptions = owOptions;
     const int64_t partialRows = 4;
-    if (s[2] > partialRows && s[2] % partialRows != 0) {
-      regOWOptions.push_back(partialRows);
-      std::sort(regOWOptions.begin(), regOWOptions.end());
-      if (regOW < 3 && singleRows < 3) {
-        regOW = partialRows;
-        regF = 2 * cpu.lanes;
-      }
+    for (int64_t rows : {int64_t(4), int64_t(6)})
+      if (s[2] > rows && s[2] % rows != 0)
+        regOWOptions.push_back(rows);
+    std::sort(regOWOptions.begin(), regOWOptions.end());
+    if (s[2] > partialRows && s[2] % partialRows != 0 && regOW < 3 && singleRows < 3) {
+      regOW = partialRows;
+      regF = 2 * cpu.lanes;
     }
     b.param("D_ow", s[2]);
     addTiledLoop(b, "oh", s[1], 64, 1, {}, 1);
@@ -277,7 +309,7 @@ static FailureOr<SchedulePlan> buildCpuPlan(const std::string &kind, const OpLoo
     b.knob("tile_ow", tileOWOptions, 64);
     b.require("D_ow % tile_ow == 0");
     b.knob("reg_ow", regOWOptions, regOW);
-    b.require("tile_ow % reg_ow == 0 || (pack_f == 1 && reg_ow < tile_ow && tile_ow == D_ow)");
+    b.require("tile_ow % reg_ow == 0 || (pack_f == 1 && reg_ow < tile_ow)");
     addTiledLoop(b, "f", s[3], 512, 64, {1, 4, 8, 16, 32, 64}, regF);
     addTiledLoop(b, "c", s[6], 512, 64, {1, 2, 4, 8}, 1);
     // The channel loop inside the register tile is unrolled by 4 where the

@@ -3,11 +3,11 @@
 // row (which left those convs at 13-26 GFLOP/s); 14 keeps 7 rows, 56 keeps
 // 4 rows of two vectors, 55 gets 5 rows of two vectors. A prime width
 // (SqueezeNet's 109-wide stem) gets 4 rows of two vectors with a partial
-// last tile (108 = 27 x 4, then 1 row padded to 4), the whole row as its
-// cache tile; partial rows need the packed schedule. (`dltune run
-// --default-config` widens that stem to 112 first, --dltune-widen-convs; the
-// JIT runs below check the widened stem, conv-partial-rows-threads.mlir the
-// partial rows.)
+// last tile (108 = 27 x 4, then 1 row as its own, shorter register tile),
+// the whole row as its cache tile; partial rows need the packed schedule.
+// (`dltune run --default-config` widens that stem to 112 first,
+// --dltune-widen-convs; the JIT runs below check the widened stem,
+// conv-partial-rows-threads.mlir the partial rows.)
 // RUN: dltune-opt %s --dltune-annotate="threads=1 default-config=true cpu-lanes=8 cpu-registers=16" | FileCheck %s
 // RUN: dltune run %s --entry conv27 --default-config --threads 1 --check --repeat 1 | FileCheck %s --check-prefix=JIT
 // RUN: dltune run %s --entry conv55 --default-config --threads 1 --check --repeat 1 | FileCheck %s --check-prefix=JIT
@@ -15,8 +15,8 @@
 // RUN: dltune run %s --entry stem109 --default-config --threads 2 --check --repeat 1 | FileCheck %s --check-prefix=JIT
 // RUN: dltune-opt %s --dltune-annotate="threads=1 default-config=true cpu-lanes=8 cpu-registers=16" --dltune-apply | FileCheck %s --check-prefix=APPLY
 // With AVX-512's defaults the stem's whole filter is one block (tile_f =
-// reg_f = 32, tile_c = 3): nothing is copied into panels, and the partial
-// row tile is still padded.
+// reg_f = 32, tile_c = 3): nothing is copied into panels, and the last row
+// is still its own register tile.
 // RUN: dltune-opt %s --dltune-annotate="threads=1 default-config=true cpu-lanes=16 cpu-registers=32" --dltune-apply | FileCheck %s --check-prefix=APPLY512
 // CHECK-LABEL: func.func @conv27
 // CHECK: dltune.config = #dltune.config<{{.*}}reg_f = 8, reg_ow = 9,
@@ -30,20 +30,20 @@
 // CHECK: dltune.config = #dltune.config<{{.*}}reg_f = 16, reg_ow = 5,
 // CHECK-LABEL: func.func @stem109
 // CHECK: dltune.config = #dltune.config<pack_f = 1, {{.*}}reg_f = 16, reg_ow = 4, {{.*}}tile_ow = 109,
-// CHECK-SAME: tile_ow = [1, 109], reg_ow = [1, 4]
-// CHECK-SAME: "tile_ow % reg_ow == 0 || (pack_f == 1 && reg_ow < tile_ow && tile_ow == D_ow)"
-// The stem's register loop: 4 rows at a time, the last tile padded to 4
-// rows (its input window and its accumulators) and vectorized in full.
+// CHECK-SAME: tile_ow = [1, 109], reg_ow = [1, 4, 6]
+// CHECK-SAME: "tile_ow % reg_ow == 0 || (pack_f == 1 && reg_ow < tile_ow)"
+// The stem's register loop: 4 rows at a time over the first 108 columns,
+// then column 108 alone; both vectorized with static shapes (no pad).
 // APPLY-LABEL: func.func @stem109
-// APPLY: affine.min
-// APPLY: tensor.pad
-// APPLY: tensor.pad
-// APPLY: } : tensor<1x1x?x16xf32> to tensor<1x1x4x16xf32>
+// APPLY-NOT: affine.min
+// APPLY: scf.for %{{.*}} = %c0 to %c108 step %c4
+// APPLY: vector.fma {{.*}} : vector<16xf32>
+// APPLY: tensor.extract_slice {{.*}}[0, 0, 108, 0] [1, 1, 1, 32]
 // APPLY: vector.fma {{.*}} : vector<16xf32>
 // APPLY512-LABEL: func.func @stem109
-// APPLY512: affine.min
-// APPLY512: tensor.pad
-// APPLY512: } : tensor<1x1x?x32xf32> to tensor<1x1x4x32xf32>
+// APPLY512: scf.for %{{.*}} = %c0 to %c108 step %c4
+// APPLY512: vector.fma {{.*}} : vector<32xf32>
+// APPLY512: tensor.extract_slice {{.*}}[0, 0, 108, 0] [1, 1, 1, 32]
 // APPLY512: vector.fma {{.*}} : vector<32xf32>
 // JIT: check: ok
 func.func @conv27(%i: tensor<1x29x29x48xf32>, %f: tensor<3x3x48x64xf32>, %o: tensor<1x27x27x64xf32>) -> tensor<1x27x27x64xf32> {

@@ -10,9 +10,9 @@
 // CHECK-LABEL: func.func @matmul
 // CHECK: linalg.matmul
 // CHECK-NOT: dltune.config
-// CHECK-SAME: dltune.space = #dltune.space<knobs {tile_m = pow2<1, 128>, reg_m = pow2<1, 16>, tile_n = pow2<1, 64>, reg_n = [1, 4, 8, 16, 32, 64], tile_k = pow2<1, 256>, unroll = pow2<1, 8>, pack_a = [0, 1], pack_b = [0, 1], threads = [1, 2], vectorize = [0, 1]}
+// CHECK-SAME: dltune.space = #dltune.space<knobs {tile_m = pow2<1, 128>, reg_m = [1, 2, 4, 6, 8, 16], tile_n = pow2<1, 64>, reg_n = [1, 4, 8, 16, 32, 64], tile_k = pow2<1, 256>, unroll = pow2<1, 8>, pack_a = [0, 1], pack_b = [0, 1], threads = [1, 2], vectorize = [0, 1]}
 // CHECK-SAME: params {D_k = 256, D_m = 128, D_n = 64, max_acc = 512}
-// CHECK-SAME: "D_m % tile_m == 0", "tile_m % reg_m == 0"
+// CHECK-SAME: "D_m % tile_m == 0", "tile_m % reg_m == 0 || ((pack_a == 1 || pack_b == 1) && reg_m < tile_m && (tile_m < D_m || tile_n < D_n))"
 // CHECK-SAME: "reg_m * reg_n <= max_acc", "D_m % threads == 0", "(D_m / threads) % tile_m == 0"
 // CHECK-SAME: dltune.target = "cpu"
 // DEFAULT-LABEL: func.func @matmul
@@ -74,7 +74,7 @@ func.func @batch_matmul_odd_batch(%a: tensor<3x32x16xf32>, %b: tensor<3x16x8xf32
 
 // CHECK-LABEL: func.func @conv_nhwc
 // CHECK: linalg.conv_2d_nhwc_hwcf
-// CHECK-SAME: dltune.space = #dltune.space<knobs {tile_oh = [1, 2, 7, 14], tile_ow = [1, 2, 7, 14], reg_ow = [1, 2, 4, 7, 14], tile_f = pow2<1, 32>, reg_f = [1, 4, 8, 16, 32]
+// CHECK-SAME: dltune.space = #dltune.space<knobs {tile_oh = [1, 2, 7, 14], tile_ow = [1, 2, 7, 14], reg_ow = [1, 2, 4, 6, 7, 14], tile_f = pow2<1, 32>, reg_f = [1, 4, 8, 16, 32]
 // CHECK-SAME: params {D_c = 16, D_f = 32, D_oh = 14, D_ow = 14, max_acc = 512}
 // DEFAULT-LABEL: func.func @conv_nhwc
 // DEFAULT: dltune.config = #dltune.config<pack_f = 1, reg_c

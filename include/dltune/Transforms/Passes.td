@@ -226,6 +226,30 @@ def DLTuneWidenConvs : Pass<"dltune-widen-convs", "ModuleOp"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect"];
 }
 
+def DLTunePointwiseToMatmul : Pass<"dltune-pointwise-to-matmul", "ModuleOp"> {
+  let summary = "Compute 1x1 stride-1 convolutions as matrix multiplications over the pixels";
+  let description = [{
+    A `linalg.conv_2d_nhwc_hwcf` with a 1x1 filter and unit strides is a
+    `linalg.matmul` of its pixels (N*H*W rows, a `tensor.collapse_shape`
+    view of the input, no copy) by its filter (C x F; a constant filter
+    becomes a constant of the new shape). The matmul's default schedule
+    runs its register tile over all pixels (6 rows x 2 vectors on AVX2,
+    with a shorter last tile where 6 does not divide them), where the
+    convolution's runs along one output row (7 or 14 pixels). The
+    elementwise epilogue that `--dltune-annotate` would fuse (bias, ReLU6,
+    residual add; chains are merged first) is rewritten over the same
+    flattened pixels (`linalg::collapseOpIterationDims`), so it still
+    fuses, and a `tensor.expand_shape` gives the other users NHWC back.
+
+    Which convolutions: static shapes, no `dltune.*` attribute, and a
+    result (after the epilogue) that no `tensor.pad` reads: a padded
+    result is written in place into the padded buffer by
+    `--dltune-pad-in-place`, which the matmul's flat rows cannot do.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def DLTunePadInPlace : Pass<"dltune-pad-in-place", "ModuleOp"> {
   let summary = "Let producers write into the interior of the padded tensor a pad makes";
   let description = [{
