@@ -200,12 +200,14 @@ llvm::Error CpuKernel::run(std::vector<HostBuffer> &args,
 
 llvm::Expected<TimingStats>
 mlir::dltune::timeRepeated(const std::function<llvm::Error()> &fn, int warmup,
-                           int repeats) {
+                           int repeats, const std::function<void()> &beforeEach) {
   for (int i = 0; i < warmup; ++i)
     if (llvm::Error err = fn())
       return std::move(err);
   std::vector<double> times;
   for (int i = 0; i < std::max(1, repeats); ++i) {
+    if (beforeEach)
+      beforeEach();
     auto start = std::chrono::steady_clock::now();
     if (llvm::Error err = fn())
       return std::move(err);

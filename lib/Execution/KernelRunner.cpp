@@ -1,6 +1,7 @@
 //===- KernelRunner.cpp - Check and time one kernel of a module -----------===//
 
 #include "dltune/Execution/KernelRunner.h"
+#include "dltune/Execution/CacheFlusher.h"
 #include "dltune/Execution/NpyFile.h"
 #include "dltune/Tuning/Support/Error.h"
 #include "dltune/Execution/CudaDriver.h"
@@ -11,6 +12,7 @@
 #include "llvm/Support/Program.h"
 
 #include <functional>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::dltune;
@@ -132,9 +134,16 @@ static llvm::Expected<RunReport> checkAndTime(ModuleOp module, StringRef entry,
                                     isTf32AllowedAnywhere(module));
   }
   std::vector<HostBuffer> args(inputs);
+  std::optional<CacheFlusher> flusher;
+  if (options.flushCacheBytes)
+    flusher.emplace(options.flushCacheBytes);
+  std::function<void()> beforeEach;
+  if (flusher)
+    beforeEach = [&] { flusher->flush(); };
   llvm::Expected<TimingStats> timing =
       time ? time(args)
-           : timeRepeated([&]() { return run(args, nullptr); }, options.warmup, options.repeat);
+           : timeRepeated([&]() { return run(args, nullptr); }, options.warmup, options.repeat,
+                          beforeEach);
   if (!timing)
     return timing.takeError();
   report.timing = *timing;

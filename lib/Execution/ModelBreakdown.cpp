@@ -11,7 +11,8 @@ using namespace mlir;
 using namespace mlir::dltune;
 
 llvm::Expected<std::vector<TaskTiming>>
-mlir::dltune::timeModelTasks(ModuleOp annotated, int warmup, int repeat) {
+mlir::dltune::timeModelTasks(ModuleOp annotated, int warmup, int repeat,
+                             size_t flushCacheBytes) {
   std::vector<TaskTiming> out;
   for (TuningTask &task : collectTuningTasks(annotated)) {
     TaskTiming t;
@@ -28,6 +29,7 @@ mlir::dltune::timeModelTasks(ModuleOp annotated, int warmup, int repeat) {
     RunOptions options;
     options.warmup = warmup;
     options.repeat = repeat;
+    options.flushCacheBytes = flushCacheBytes;
     llvm::Expected<RunReport> report = runCpuKernel(*task.kernel, kTaskEntryName, options);
     if (!report)
       return llvm::createStringError(llvm::inconvertibleErrorCode(),

@@ -3,7 +3,7 @@
 //   dltune run FILE.mlir --entry NAME [--target cpu|gpu] [--repeat N]
 //                        [--warmup N] [--check] [--json] [--default-config]
 //                        [--input IN.npy]... [--save-output OUT.npy]...
-//                        [--breakdown]
+//                        [--breakdown] [--cold]
 //   dltune compare FILE.mlir... [--repeat N] [--threads N]
 //
 //===----------------------------------------------------------------------===//
@@ -11,6 +11,7 @@
 #include "dltune/Dialect/DLTuneDialect.h"
 #include "Common.h"
 
+#include "dltune/Execution/CacheFlusher.h"
 #include "dltune/Execution/CudaDriver.h"
 #include "dltune/Execution/KernelRunner.h"
 #include "dltune/Execution/ModelBreakdown.h"
@@ -71,6 +72,11 @@ static cl::opt<bool> breakdown(
     cl::desc("Also time each tuning task's kernel alone (with its config) and print its "
              "share of the model's latency"),
     cl::sub(runCmd));
+static cl::opt<bool> cold(
+    "cold",
+    cl::desc("CPU: flush the caches before each timed call (twice the last-level cache "
+             "written), as a model's kernels find their data; --breakdown's tasks too"),
+    cl::sub(runCmd));
 static cl::opt<int> threads("threads",
                             cl::desc("Threads for default configs (0: all cores)"),
                             cl::init(0), cl::sub(runCmd), cl::sub(compareCmd));
@@ -97,7 +103,8 @@ static int printBreakdown(ModuleOp module, double modelMs) {
     if (f.getName() != entry.getValue())
       f.erase();
   llvm::Expected<std::vector<TaskTiming>> tasks =
-      timeModelTasks(*annotated, /*warmup=*/1, /*repeat=*/std::max(3, repeat.getValue()));
+      timeModelTasks(*annotated, /*warmup=*/1, /*repeat=*/std::max(3, repeat.getValue()),
+                     cold ? CacheFlusher::getDefaultBytes() : 0);
   if (!tasks)
     return fail("--breakdown: " + llvm::toString(tasks.takeError()));
   std::sort(tasks->begin(), tasks->end(), [](const TaskTiming &a, const TaskTiming &b) {
@@ -143,6 +150,8 @@ int runCommand() {
   RunOptions options;
   options.repeat = repeat;
   options.warmup = warmup;
+  if (cold && target == "cpu")
+    options.flushCacheBytes = CacheFlusher::getDefaultBytes();
   options.check = check;
   options.inputFiles.assign(inputFiles.begin(), inputFiles.end());
   options.outputFiles.assign(saveOutputs.begin(), saveOutputs.end());

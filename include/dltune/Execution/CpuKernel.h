@@ -81,9 +81,11 @@ struct TimingStats {
 TimingStats summarizeTimes(std::vector<double> timesMs);
 
 /// Runs `fn` `warmup` times untimed, then `repeats` times timed (at least
-/// once), stopping early only on error.
+/// once), stopping early only on error. `beforeEach`, if given, runs
+/// untimed before every timed call (a cache flush).
 llvm::Expected<TimingStats> timeRepeated(const std::function<llvm::Error()> &fn,
-                                         int warmup, int repeats);
+                                         int warmup, int repeats,
+                                         const std::function<void()> &beforeEach = {});
 
 } // namespace mlir::dltune
 

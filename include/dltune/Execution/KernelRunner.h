@@ -9,6 +9,9 @@ namespace mlir::dltune {
 struct RunOptions {
   int warmup = 2;
   int repeat = 10;
+  /// Bytes written before each timed call to evict the kernel's data from
+  /// the caches (CacheFlusher; 0: timed hot, as calls in a loop find it).
+  size_t flushCacheBytes = 0;
   bool check = false;
   /// Passes run before --dltune-lower-cpu on the candidate (e.g.
   /// "dltune-apply,dltune-strip"); the reference always runs

@@ -32,9 +32,10 @@ struct TaskTiming {
 
 /// Times every task of `annotated` (ops with dltune.space, configs where
 /// present) alone, `repeat` timed calls after `warmup`, in order of first
-/// appearance.
+/// appearance; with `flushCacheBytes`, each timed call starts with cold
+/// caches (RunOptions::flushCacheBytes), as inside a model.
 llvm::Expected<std::vector<TaskTiming>> timeModelTasks(ModuleOp annotated, int warmup,
-                                                       int repeat);
+                                                       int repeat, size_t flushCacheBytes = 0);
 
 } // namespace mlir::dltune
 
