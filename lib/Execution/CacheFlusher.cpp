@@ -10,6 +10,9 @@ using namespace mlir::dltune;
 
 namespace {
 constexpr size_t kLineWords = 64 / sizeof(uint64_t);
+/// Where the cache sizes cannot be read (or are small), still more than
+/// most last-level caches.
+constexpr size_t kMinimumBytes = size_t(32) << 20;
 } // namespace
 
 CacheFlusher::CacheFlusher(size_t bytes)
@@ -18,7 +21,7 @@ CacheFlusher::CacheFlusher(size_t bytes)
 size_t CacheFlusher::getDefaultBytes() {
   HostCpu cpu = HostCpu::detect();
   int64_t last = cpu.l3Bytes > 0 ? cpu.l3Bytes : cpu.l2Bytes;
-  return last > 0 ? static_cast<size_t>(2 * last) : size_t(64) << 20;
+  return std::max(static_cast<size_t>(2 * std::max<int64_t>(last, 0)), kMinimumBytes);
 }
 
 void CacheFlusher::flush() {

@@ -25,8 +25,8 @@ public:
   /// A flusher writing `bytes` (at least one cache line) per flush.
   explicit CacheFlusher(size_t bytes);
 
-  /// Twice this machine's last-level cache (L3, else L2), or 64 MiB where
-  /// the sizes cannot be read.
+  /// Twice this machine's last-level cache (L3, else L2), at least 32 MiB
+  /// (also where the sizes cannot be read).
   static size_t getDefaultBytes();
 
   /// Writes one word in every 64-byte line of the buffer (a new value each
