@@ -18,11 +18,38 @@
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Transforms/Passes.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 using namespace mlir;
 
+namespace {
+/// A slice of a tensor.empty becomes an empty tensor of the slice's shape
+/// (upstream tensor::populateFoldTensorEmptyPatterns). A fused schedule
+/// fills and accumulates each register tile in such a slice: left a slice
+/// of the whole op's empty result, bufferization may place every tile in a
+/// buffer of the whole result (4.8 MB for MobileNet-v2's first expand
+/// conv), written and read back through memory, where a tile-sized buffer
+/// stays in L1.
+struct FoldEmptySlicesPass
+    : public PassWrapper<FoldEmptySlicesPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(FoldEmptySlicesPass)
+  StringRef getArgument() const override { return "dltune-fold-empty-slices"; }
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    tensor::populateFoldTensorEmptyPatterns(patterns, /*foldSingleUseOnly=*/false);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+} // namespace
+
 void mlir::dltune::addBufferization(OpPassManager &pm, bool deallocate) {
   pm.addPass(createCanonicalizerPass());
+  pm.addPass(std::make_unique<FoldEmptySlicesPass>());
   pm.addPass(createCSEPass());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
