@@ -135,11 +135,11 @@ static llvm::Expected<RunReport> checkAndTime(ModuleOp module, StringRef entry,
   }
   std::vector<HostBuffer> args(inputs);
   std::optional<CacheFlusher> flusher;
-  if (options.flushCacheBytes)
-    flusher.emplace(options.flushCacheBytes);
   std::function<void()> beforeEach;
-  if (flusher)
+  if (options.flushCacheBytes) {
+    flusher.emplace(options.flushCacheBytes);
     beforeEach = [&] { flusher->flush(); };
+  }
   llvm::Expected<TimingStats> timing =
       time ? time(args)
            : timeRepeated([&]() { return run(args, nullptr); }, options.warmup, options.repeat,

@@ -65,15 +65,22 @@ bool isCandidate(linalg::Conv2DNhwcHwcfOp conv) {
                        [](Operation *user) { return isa<tensor::PadOp>(user); });
 }
 
+/// NHWC (or HWCF) dimensions 0-2 merged into rows, 3 kept as columns.
+SmallVector<ReassociationIndices> getRowReassociation() { return {{0, 1, 2}, {3}}; }
+
+/// A static rank-4 tensor type with its first three dimensions merged.
+RankedTensorType getRowsType(Type type) {
+  auto t = cast<RankedTensorType>(type);
+  return RankedTensorType::get({t.getDimSize(0) * t.getDimSize(1) * t.getDimSize(2),
+                                t.getDimSize(3)},
+                               t.getElementType());
+}
+
 /// `value` (static, rank 4) with its first three dimensions merged.
 Value collapseRows(OpBuilder &b, Location loc, Value value) {
-  SmallVector<ReassociationIndices> rows = {{0, 1, 2}, {3}};
   // A constant filter becomes a constant of the new shape, so that
   // --dltune-fold-constant-packs still sees a constant to pack at compile time.
-  auto type = cast<RankedTensorType>(value.getType());
-  auto flat = RankedTensorType::get(
-      {type.getDimSize(0) * type.getDimSize(1) * type.getDimSize(2), type.getDimSize(3)},
-      type.getElementType());
+  RankedTensorType flat = getRowsType(value.getType());
   if (auto constant = value.getDefiningOp<arith::ConstantOp>()) {
     if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()))
       return arith::ConstantOp::create(b, loc, flat, dense.reshape(flat));
@@ -81,7 +88,7 @@ Value collapseRows(OpBuilder &b, Location loc, Value value) {
       return arith::ConstantOp::create(
           b, loc, flat, DenseResourceElementsAttr::get(flat, resource.getRawHandle()));
   }
-  return tensor::CollapseShapeOp::create(b, loc, flat, value, rows);
+  return tensor::CollapseShapeOp::create(b, loc, flat, value, getRowReassociation());
 }
 
 /// Rewrites `conv` as a linalg.matmul on collapsed operands and its
@@ -97,7 +104,7 @@ LogicalResult rewrite(RewriterBase &rewriter, linalg::Conv2DNhwcHwcfOp conv) {
   Value flatInit;
   if (auto fill = init.getDefiningOp<linalg::FillOp>();
       fill && fill->hasOneUse() && fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>()) {
-    auto type = cast<RankedTensorType>(collapseRows(rewriter, loc, init).getType());
+    RankedTensorType type = getRowsType(init.getType());
     Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(), type.getElementType());
     flatInit = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], empty).getResult(0);
   } else {
@@ -106,9 +113,8 @@ LogicalResult rewrite(RewriterBase &rewriter, linalg::Conv2DNhwcHwcfOp conv) {
   auto matmul = linalg::MatmulOp::create(rewriter, loc, TypeRange{flatInit.getType()},
                                          ValueRange{pixels, filter}, ValueRange{flatInit});
   auto outType = cast<RankedTensorType>(conv->getResult(0).getType());
-  SmallVector<ReassociationIndices> rows = {{0, 1, 2}, {3}};
-  Value expanded =
-      tensor::ExpandShapeOp::create(rewriter, loc, outType, matmul->getResult(0), rows);
+  Value expanded = tensor::ExpandShapeOp::create(rewriter, loc, outType, matmul->getResult(0),
+                                                 getRowReassociation());
   rewriter.replaceOp(conv, expanded);
   if (!epilogue)
     return success();
@@ -117,7 +123,7 @@ LogicalResult rewrite(RewriterBase &rewriter, linalg::Conv2DNhwcHwcfOp conv) {
   // it is. The collapse of the expanded matmul result folds away below.
   rewriter.setInsertionPoint(epilogue);
   FailureOr<linalg::CollapseResult> collapsed = linalg::collapseOpIterationDims(
-      cast<linalg::LinalgOp>(epilogue.getOperation()), rows, rewriter);
+      cast<linalg::LinalgOp>(epilogue.getOperation()), getRowReassociation(), rewriter);
   if (failed(collapsed))
     return failure();
   rewriter.replaceOp(epilogue, collapsed->results);

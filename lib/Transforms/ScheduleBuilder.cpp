@@ -70,10 +70,15 @@ static SmallVector<int64_t> getThreadTiles(const SchedulePlan &plan,
   return forall;
 }
 
-/// Whether a register tile `reg` leaves a partial last tile in a cache tile
-/// `cache` (0: the whole loop of `loopSize`).
-static bool leavesPartialTile(int64_t cache, int64_t reg, int64_t loopSize) {
-  return reg && (cache ? cache : loopSize) % reg != 0;
+/// The extent of `loop` inside its cache tile: `cache[loop]`, or where that
+/// is 0 the whole loop, each thread's share of it where threads split it.
+static int64_t getCacheExtent(const SchedulePlan &plan, int64_t threads,
+                              ArrayRef<int64_t> cache, int loop) {
+  if (cache[loop])
+    return cache[loop];
+  if (threads > 1 && loop == plan.parallelDim)
+    return llvm::divideCeil(plan.loopSizes[loop], threads);
+  return plan.loopSizes[loop];
 }
 
 /// Whether a cache tile splits one of the op's parallel (output) loops.
@@ -199,9 +204,6 @@ struct ScheduleEmitter {
                             ArrayRef<int64_t> order, ArrayRef<Value> reusedPast,
                             const Packing &pack, bool mergeSlices,
                             SmallVectorImpl<Value> &regLoops);
-  /// The extent of `loop` inside its cache tile (per thread where threads
-  /// split it).
-  int64_t getCacheExtent(ArrayRef<int64_t> cache, int loop) const;
   void cpuSchedule(Value op, ArrayRef<int64_t> cache, ArrayRef<int64_t> reg);
   void fusedCpuSchedule(Value op, Value epilogueOp, Value fillOp,
                         ArrayRef<int64_t> cache, ArrayRef<int64_t> reg,
@@ -333,7 +335,8 @@ Value ScheduleEmitter::packRegisterTiles(Value op, ArrayRef<int64_t> cache,
   // vectorize as if the rows divided.
   Value remainder;
   SmallVector<Value> remainderLoops;
-  int64_t rowExtent = getCacheExtent(cache, pack.rowLoop);
+  int64_t rowExtent =
+      getCacheExtent(plan, getValueOr(values, "threads", 1), cache, pack.rowLoop);
   if (reg[pack.rowLoop] && rowExtent % reg[pack.rowLoop] != 0) {
     int64_t fullRows = rowExtent / reg[pack.rowLoop] * reg[pack.rowLoop];
     auto split = transform::SplitOp::create(
@@ -362,15 +365,6 @@ Value ScheduleEmitter::packRegisterTiles(Value op, ArrayRef<int64_t> cache,
         b, ValueRange{main, remainderLoops[remainderLoops.size() - 1 - i]}, false);
   }
   return transform::MergeHandlesOp::create(b, ValueRange{op, remainder}, false);
-}
-
-int64_t ScheduleEmitter::getCacheExtent(ArrayRef<int64_t> cache, int loop) const {
-  if (cache[loop])
-    return cache[loop];
-  int64_t threads = getValueOr(values, "threads", 1);
-  if (threads > 1 && loop == plan.parallelDim)
-    return llvm::divideCeil(plan.loopSizes[loop], threads);
-  return plan.loopSizes[loop];
 }
 
 Value ScheduleEmitter::packRegisterTilesOf(
@@ -645,11 +639,12 @@ mlir::dltune::buildSchedule(OpBuilder &builder, Location loc, Value root,
         reg[i] = 0;
     }
   }
-  // The fused schedule pads a partial row tile only where it packs, which
-  // needs a tiled output loop to fuse the root into.
-  if (partialRowLoop >= 0 && epilogue &&
-      leavesPartialTile(cache[partialRowLoop], reg[partialRowLoop],
-                        plan.loopSizes[partialRowLoop]) &&
+  // The fused schedule splits off a partial row tile only where it packs,
+  // which needs a tiled output loop to fuse the root into.
+  if (partialRowLoop >= 0 && epilogue && reg[partialRowLoop] &&
+      getCacheExtent(plan, getValueOr(values, "threads", 1), cache, partialRowLoop) %
+              reg[partialRowLoop] !=
+          0 &&
       !tilesAnOutputLoop(plan, cache)) {
     error = "partial register rows of loop '" + plan.loopNames[partialRowLoop] +
             "' need a cache tile that splits an output loop when an epilogue "

@@ -78,6 +78,17 @@ void addTiledLoop(SpaceBuilder &b, const std::string &dim, int64_t size,
   b.require("tile_" + dim + " % reg_" + dim + " == 0");
 }
 
+/// `options` with 4 and 6 rows added where they are shorter than `extent`
+/// and do not divide it: register tiles that leave a partial last tile,
+/// which the packed schedule splits off (ScheduleEmitter::packRegisterTiles).
+std::vector<int64_t> withPartialRows(std::vector<int64_t> options, int64_t extent) {
+  for (int64_t rows : {int64_t(4), int64_t(6)})
+    if (extent > rows && extent % rows != 0)
+      options.push_back(rows);
+  std::sort(options.begin(), options.end());
+  return options;
+}
+
 struct OpLoops {
   SmallVector<int64_t> sizes;
   SmallVector<std::string> names;
@@ -213,12 +224,7 @@ static FailureOr<SchedulePlan> buildCpuPlan(const std::string &kind, const OpLoo
     b.param("D_m", M);
     b.knob("tile_m", tileMOptions, tileM);
     b.require("D_m % tile_m == 0");
-    std::vector<int64_t> regMKnob = regMOptions;
-    for (int64_t rows : {int64_t(4), int64_t(6)})
-      if (M > rows && M % rows != 0)
-        regMKnob.push_back(rows);
-    std::sort(regMKnob.begin(), regMKnob.end());
-    b.knob("reg_m", regMKnob, regM);
+    b.knob("reg_m", withPartialRows(regMOptions, M), regM);
     // (A fused epilogue needs a cache tile that splits an output loop for
     // the root to be packed in: see buildSchedule.)
     b.require("tile_m % reg_m == 0 || ((pack_a == 1 || pack_b == 1) && reg_m < tile_m && "
@@ -289,12 +295,8 @@ static FailureOr<SchedulePlan> buildCpuPlan(const std::string &kind, const OpLoo
     // faster than 1 row): 6 x 16 with a short last tile against 7 rows of
     // one vector was 1.02-1.05x on 14-wide and 0.93-0.98x on 7-wide 1x1
     // convs (paired in-process, 2026-11-26), within the noise.
-    std::vector<int64_t> regOWOptions = owOptions;
+    std::vector<int64_t> regOWOptions = withPartialRows(owOptions, s[2]);
     const int64_t partialRows = 4;
-    for (int64_t rows : {int64_t(4), int64_t(6)})
-      if (s[2] > rows && s[2] % rows != 0)
-        regOWOptions.push_back(rows);
-    std::sort(regOWOptions.begin(), regOWOptions.end());
     if (s[2] > partialRows && s[2] % partialRows != 0 && regOW < 3 && singleRows < 3) {
       regOW = partialRows;
       regF = 2 * cpu.lanes;
