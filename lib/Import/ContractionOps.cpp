@@ -1,9 +1,10 @@
-//===- ContractionOps.cpp - ONNX MatMul and Gemm --------------------------===//
+//===- ContractionOps.cpp - ONNX MatMul, Gemm and Einsum ------------------===//
 //
 // Matrix products: Gemm (transA/transB, a constant operand transposed at
 // import; alpha, beta and C) as linalg.matmul; MatMul of 2-D or batched
 // operands (batch dimensions broadcast) as one linalg.matmul or one
-// linalg.batch_matmul.
+// linalg.batch_matmul; Einsum of one or two operands as one linalg.generic
+// (a transpose, a sum, or a contraction into a zero-filled output).
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +12,8 @@
 #include "OpTable.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+#include <map>
 
 using namespace mlir;
 using namespace mlir::dltune;
@@ -142,9 +145,143 @@ llvm::Error importMatMul(ImportContext &im, const onnx::NodeProto &node) {
   return llvm::Error::success();
 }
 
+/// Einsum of one or two operands: every index letter is a loop, those of
+/// the output parallel (in the output's order), the others summed
+/// (reduction loops, in order of first appearance); each operand is read
+/// through the map of its letters. One operand and nothing summed is a
+/// linalg.transpose; otherwise one linalg.generic, a product (mulf)
+/// accumulated (addf) into a zero-filled output where letters are summed.
+/// Refused: ellipses, a letter twice in one operand (diagonals), more than
+/// two operands.
+llvm::Error importEinsum(ImportContext &im, const onnx::NodeProto &node) {
+  std::string equation;
+  for (char ch : stringAttr(node, "equation", ""))
+    if (ch != ' ')
+      equation += ch;
+  if (equation.find("...") != std::string::npos || equation.find('.') != std::string::npos)
+    return im.nodeError(node, "equation '" + equation +
+                                  "' has an ellipsis ('...'), which is not supported");
+  if (node.input_size() > 2)
+    return im.nodeError(node, "has " + std::to_string(node.input_size()) +
+                                  " operands; only one or two are supported");
+  StringRef eq(equation);
+  auto [lhs, rhs] = eq.split("->");
+  bool explicitOutput = eq.contains("->");
+  SmallVector<StringRef> terms;
+  lhs.split(terms, ',');
+  if (int(terms.size()) != node.input_size())
+    return im.nodeError(node, "equation '" + equation + "' has " +
+                                  std::to_string(terms.size()) + " operand term(s) for " +
+                                  std::to_string(node.input_size()) + " input(s)");
+  auto isLetter = [](char ch) { return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z'); };
+  // Letters in order of first appearance, with their sizes.
+  std::string letters;
+  std::map<char, int64_t> sizes;
+  SmallVector<Value> operands;
+  for (size_t t = 0; t < terms.size(); ++t) {
+    llvm::Expected<Value> v = im.get(node.input(t));
+    if (!v)
+      return v.takeError();
+    operands.push_back(*v);
+    ArrayRef<int64_t> shape = typeOf(*v).getShape();
+    StringRef term = terms[t];
+    if (term.size() != shape.size())
+      return im.nodeError(node, "term '" + term.str() + "' has " + std::to_string(term.size()) +
+                                    " indices but input '" + node.input(t) + "' is " +
+                                    shapeString(shape));
+    for (size_t k = 0; k < term.size(); ++k) {
+      char ch = term[k];
+      if (!isLetter(ch))
+        return im.nodeError(node, "equation '" + equation + "' has '" + std::string(1, ch) +
+                                      "', which is not an index letter");
+      if (term.find(ch) != k)
+        return im.nodeError(node, "index '" + std::string(1, ch) + "' appears twice in term '" +
+                                      term.str() +
+                                      "' (a diagonal), which is not supported");
+      auto [it, fresh] = sizes.try_emplace(ch, shape[k]);
+      if (fresh)
+        letters += ch;
+      else if (it->second != shape[k])
+        return im.nodeError(node, "index '" + std::string(1, ch) + "' has sizes " +
+                                      std::to_string(it->second) + " and " +
+                                      std::to_string(shape[k]));
+    }
+  }
+  // The output: given, or (implicit mode) the letters that appear once, in
+  // alphabetical order.
+  std::string out;
+  if (explicitOutput) {
+    out = rhs.str();
+    for (size_t k = 0; k < out.size(); ++k) {
+      if (!isLetter(out[k]) || !sizes.count(out[k]))
+        return im.nodeError(node, "output index '" + std::string(1, out[k]) +
+                                      "' is not an index of the inputs");
+      if (out.find(out[k]) != k)
+        return im.nodeError(node, "output index '" + std::string(1, out[k]) +
+                                      "' appears twice");
+    }
+  } else {
+    // (std::map is in ASCII order: upper case first, as in numpy.)
+    for (const auto &[ch, size] : sizes)
+      if (llvm::count(lhs, ch) == 1)
+        out += ch;
+  }
+  std::string loops = out;
+  for (char ch : letters)
+    if (out.find(ch) == std::string::npos)
+      loops += ch;
+  int64_t numLoops = loops.size(), numParallel = out.size();
+  std::vector<int64_t> outShape;
+  for (char ch : out)
+    outShape.push_back(sizes[ch]);
+  if (int64_t n = getElementCount(outShape); n > kMaxElements)
+    return im.nodeError(node, "the result has " + describeTooManyElements(n));
+  Type elem = typeOf(operands[0]).getElementType();
+  for (Value v : operands)
+    if (typeOf(v).getElementType() != elem)
+      return im.nodeError(node, "operands have different element types");
+  bool sums = numLoops > numParallel;
+  if (operands.size() == 1 && !sums) {
+    // A permutation: result dim d is input dim perm[d].
+    SmallVector<int64_t> perm;
+    for (char ch : out)
+      perm.push_back(terms[0].find(ch));
+    im.define(node, 0, im.transposed(operands[0], perm));
+    return llvm::Error::success();
+  }
+  SmallVector<AffineMap> maps;
+  for (StringRef term : terms) {
+    SmallVector<AffineExpr> exprs;
+    for (char ch : term)
+      exprs.push_back(im.b.getAffineDimExpr(loops.find(ch)));
+    maps.push_back(AffineMap::get(numLoops, 0, exprs, &im.ctx));
+  }
+  SmallVector<AffineExpr> outExprs;
+  for (int64_t d = 0; d < numParallel; ++d)
+    outExprs.push_back(im.b.getAffineDimExpr(d));
+  maps.push_back(AffineMap::get(numLoops, 0, outExprs, &im.ctx));
+  SmallVector<utils::IteratorType> iterators(numParallel, utils::IteratorType::parallel);
+  iterators.append(numLoops - numParallel, utils::IteratorType::reduction);
+  Value acc = sums ? im.filled(outShape, elem, 0.0) : im.emptyTensor(outShape, elem);
+  auto op = linalg::GenericOp::create(
+      im.b, TypeRange{acc.getType()}, operands, ValueRange{acc}, maps, iterators,
+      [&](OpBuilder &nested, Location loc, ValueRange args) {
+        ImplicitLocOpBuilder ib(loc, nested);
+        Value r = args[0];
+        if (operands.size() == 2)
+          r = arith::MulFOp::create(ib, r, args[1]);
+        if (sums)
+          r = arith::AddFOp::create(ib, r, args.back());
+        linalg::YieldOp::create(ib, r);
+      });
+  im.define(node, 0, op.getResult(0));
+  return llvm::Error::success();
+}
+
 } // namespace
 
 void onnx_import::registerContractionOps(OpTable &table) {
   table.add("Gemm", {importGemm, 2, /*floatOnly=*/true, /*takesEmpty=*/false});
   table.add("MatMul", {importMatMul, 2, /*floatOnly=*/true, /*takesEmpty=*/false});
+  table.add("Einsum", {importEinsum, 1, /*floatOnly=*/true, /*takesEmpty=*/false});
 }

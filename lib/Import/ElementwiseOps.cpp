@@ -2,7 +2,8 @@
 //
 // Numpy-broadcast elementwise ops as linalg.generic: Add, Sub, Mul, Div, Pow,
 // PRelu, the comparisons (BOOL results) and Where (integer constants fold at
-// import), the activations (Gelu among them), Clip and Cast.
+// import), the activations (Gelu, Softplus, Mish, Softsign among them), Clip
+// and Cast.
 //
 //===----------------------------------------------------------------------===//
 
@@ -295,6 +296,20 @@ llvm::Error importUnary(ImportContext &im, const onnx::NodeProto &node) {
       Value half = arith::MulFOp::create(ib, v, c(0.5));
       return arith::MulFOp::create(ib, half, arith::AddFOp::create(ib, c(1.0), inner));
     }
+    if (op == "Softplus" || op == "Mish") {
+      // log(1 + exp(x)) as max(x, 0) + log1p(exp(-|x|)): exp never
+      // overflows (exp(x) is inf from x = 89 in f32) and small results keep
+      // their digits.
+      Value e = math::ExpOp::create(ib, arith::NegFOp::create(ib, math::AbsFOp::create(ib, v)));
+      Value positive = maxWithBound(ib, v, c(0.0));
+      Value sp = arith::AddFOp::create(ib, positive, math::Log1pOp::create(ib, e));
+      if (op == "Softplus")
+        return sp;
+      return arith::MulFOp::create(ib, v, math::TanhOp::create(ib, sp)); // x tanh(softplus(x))
+    }
+    if (op == "Softsign")
+      return arith::DivFOp::create(
+          ib, v, arith::AddFOp::create(ib, c(1.0), math::AbsFOp::create(ib, v)));
     if (op == "Tanh")
       return math::TanhOp::create(ib, v);
     if (op == "Erf")
@@ -432,6 +447,9 @@ void onnx_import::registerElementwiseOps(OpTable &table) {
   table.add("Abs", {importUnary, 1, /*floatOnly=*/false, /*takesEmpty=*/false});
   table.add("Reciprocal", {importUnary, 1, /*floatOnly=*/false, /*takesEmpty=*/false});
   table.add("Gelu", {importUnary, 1, /*floatOnly=*/false, /*takesEmpty=*/false});
+  table.add("Softplus", {importUnary, 1, /*floatOnly=*/false, /*takesEmpty=*/false});
+  table.add("Mish", {importUnary, 1, /*floatOnly=*/false, /*takesEmpty=*/false});
+  table.add("Softsign", {importUnary, 1, /*floatOnly=*/false, /*takesEmpty=*/false});
   table.add("PRelu", {importBinary, 2, /*floatOnly=*/true, /*takesEmpty=*/false});
   table.add("Equal", {importBinary, 2, /*floatOnly=*/false, /*takesEmpty=*/false});
   table.add("Less", {importBinary, 2, /*floatOnly=*/false, /*takesEmpty=*/false});

@@ -28,6 +28,7 @@ const OpTable &onnx_import::getOpTable() {
     registerNormalizationOps(t);
     registerPoolingOps(t);
     registerReductionOps(t);
+    registerResizeOps(t);
     registerShapeOps(t);
     return t;
   }();

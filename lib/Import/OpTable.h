@@ -56,6 +56,7 @@ void registerElementwiseOps(OpTable &table);
 void registerNormalizationOps(OpTable &table);
 void registerPoolingOps(OpTable &table);
 void registerReductionOps(OpTable &table);
+void registerResizeOps(OpTable &table);
 void registerShapeOps(OpTable &table);
 
 } // namespace mlir::dltune::onnx_import

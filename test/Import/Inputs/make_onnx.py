@@ -104,6 +104,79 @@ def hard_sigmoid(x, alpha, beta):
     return np.clip(alpha * x + beta, 0, 1)
 
 
+def resize_source(x, in_len, length, scale, mode):
+    """Where output coordinate x lies in the input, from the ONNX spec's
+    coordinate_transformation_mode formulas; length is length_resized (the
+    unrounded in * scale, or the given size)."""
+    if mode == "half_pixel":
+        return (x + 0.5) / scale - 0.5
+    if mode == "pytorch_half_pixel":
+        return (x + 0.5) / scale - 0.5 if length > 1 else 0.0
+    if mode == "align_corners":
+        return 0.0 if length == 1 else x * (in_len - 1) / (length - 1)
+    if mode == "asymmetric":
+        return x / scale
+    raise ValueError(mode)
+
+
+def resize_round(v, nearest_mode):
+    """nearest_mode: which input element a coordinate between two picks."""
+    lo = math.floor(v)
+    if nearest_mode == "floor":
+        return lo
+    if nearest_mode == "ceil":
+        return math.ceil(v)
+    frac = v - lo
+    if frac == 0.5:
+        return lo if nearest_mode == "round_prefer_floor" else lo + 1
+    return lo if frac < 0.5 else lo + 1
+
+
+def resize_hw(x, mode, ctm, scales=None, sizes=None, nearest_mode="round_prefer_floor"):
+    """Resize of H and W of an NCHW array: output element (i, j) reads the
+    input at the transformed coordinates, the nearest element (nearest) or
+    the 2x2 neighbours weighted by distance (linear), indices outside the
+    input clamped to its edge (the spec pads with edge values)."""
+    n, c, h, w = x.shape
+    axes = []
+    for d, in_len in ((2, h), (3, w)):
+        if scales is not None:
+            scale = float(np.float32(scales[d]))
+            length = in_len * scale
+            out_len = int(math.floor(length))
+        else:
+            out_len = int(sizes[d])
+            length, scale = float(out_len), out_len / in_len
+        axes.append([resize_source(o, in_len, length, scale, ctm) for o in range(out_len)])
+    clamp = lambda i, size: min(max(i, 0), size - 1)
+    xd = x.astype(np.float64)
+    out = np.zeros((n, c, len(axes[0]), len(axes[1])))
+    for i, sh in enumerate(axes[0]):
+        for j, sw in enumerate(axes[1]):
+            if mode == "nearest":
+                out[:, :, i, j] = xd[:, :, clamp(resize_round(sh, nearest_mode), h),
+                                     clamp(resize_round(sw, nearest_mode), w)]
+                continue
+            h0, w0 = math.floor(sh), math.floor(sw)
+            for hi, wh in ((h0, 1 - (sh - h0)), (h0 + 1, sh - h0)):
+                for wi, ww in ((w0, 1 - (sw - w0)), (w0 + 1, sw - w0)):
+                    out[:, :, i, j] += wh * ww * xd[:, :, clamp(hi, h), clamp(wi, w)]
+    return out
+
+
+def arg_extreme(x, axis, keepdims=1, select_last_index=0, kind="max"):
+    """ArgMax / ArgMin as int64: the first extreme index, or the last one
+    (the first of the reversed axis, counted from the end)."""
+    f = np.argmax if kind == "max" else np.argmin
+    if select_last_index:
+        r = x.shape[axis] - 1 - f(np.flip(x, axis=axis), axis=axis)
+    else:
+        r = f(x, axis=axis)
+    if keepdims:
+        r = np.expand_dims(r, axis)
+    return r.astype(np.int64)
+
+
 # ---------------------------------------------------------------- cases
 # Each returns (nodes, inputs {name: array}, initializers {name: array},
 # outputs [(name, reference array)]).
@@ -460,10 +533,150 @@ def case_opset20():
         ("pd", np.pad(x3, ((0, 0), (0, 0), (1, 2))))]
 
 
-CASE_OPSET = {"opset20": 20}
+def case_resize():
+    """Resize of H and W after a Conv (NHWC by default): nearest with each
+    nearest_mode (ties at .5 for the rounding modes) and linear, with each
+    coordinate transform; scales (integer, non-integer, downsampling) or
+    sizes (roi and scales left empty)."""
+    x, w = rand(1, 3, 5, 6), rand(4, 3, 1, 1)
+    f32 = lambda *v: np.array(v, np.float32)
+    i64 = lambda *v: np.array(v, np.int64)
+    inits = {"w": w, "s22": f32(1, 1, 2, 2), "s23": f32(1, 1, 2, 3),
+             "s_down": f32(1, 1, 1.5, 0.5), "s_tie": f32(1, 1, 1.5, 2.5),
+             "s_frac": f32(1, 1, 1.7, 0.6), "sz_ac": i64(1, 4, 9, 11), "sz_pt": i64(1, 4, 1, 7),
+             "sz_down": i64(1, 4, 3, 4)}
+    specs = [  # name, mode, coordinate transform, nearest_mode, scales, sizes
+        ("up_floor", "nearest", "asymmetric", "floor", "s22", None),
+        ("up_rpf", "nearest", "asymmetric", "round_prefer_floor", "s23", None),
+        ("down_ceil", "nearest", "half_pixel", "ceil", "s_down", None),
+        ("tie_rpc", "nearest", "pytorch_half_pixel", "round_prefer_ceil", "s_tie", None),
+        ("near_sizes", "nearest", "half_pixel", "round_prefer_floor", None, "sz_down"),
+        ("lin_hp", "linear", "half_pixel", None, "s_frac", None),
+        ("lin_ac", "linear", "align_corners", None, None, "sz_ac"),
+        ("lin_asym", "linear", "asymmetric", None, "s22", None),
+        ("lin_pt", "linear", "pytorch_half_pixel", None, None, "sz_pt")]
+    nodes = [helper.make_node("Conv", ["x", "w"], ["c"], name="conv")]
+    c = conv2d(x, w)
+    outputs = []
+    for name, mode, ctm, nm, sc, sz in specs:
+        attrs = {"mode": mode, "coordinate_transformation_mode": ctm}
+        if nm:
+            attrs["nearest_mode"] = nm
+        ins = ["c", "", sc] if sc else ["c", "", "", sz]
+        nodes.append(helper.make_node("Resize", ins, [name], name=name, **attrs))
+        outputs.append((name, resize_hw(c, mode, ctm, inits[sc] if sc else None,
+                                        inits[sz] if sz else None, nm)))
+    # A Relu after a resize stays in the resize's layout.
+    nodes.append(helper.make_node("Relu", ["up_floor"], ["relu"], name="relu"))
+    outputs.append(("relu", np.maximum(outputs[0][1], 0)))
+    return nodes, {"x": x}, inits, outputs
+
+
+def case_resize_opset11():
+    """Opset 11's Resize: scales a required input, empty next to sizes."""
+    x = rand(2, 3, 4, 4)
+    inits = {"roi": np.zeros(0, np.float32), "none": np.zeros(0, np.float32),
+             "sizes": np.array([2, 3, 6, 5], np.int64)}
+    nodes = [helper.make_node("Resize", ["x", "roi", "none", "sizes"], ["y"], name="resize11",
+                              mode="linear", coordinate_transformation_mode="half_pixel")]
+    return nodes, {"x": x}, inits, [
+        ("y", resize_hw(x, "linear", "half_pixel", sizes=inits["sizes"]))]
+
+
+def case_resize_axes():
+    """Opset 18's axes attribute: scales and sizes for H and W only."""
+    x = rand(1, 2, 3, 4)
+    inits = {"scales": np.array([2, 1.5], np.float32), "sizes": np.array([5, 2], np.int64)}
+    nodes = [helper.make_node("Resize", ["x", "", "scales"], ["y"], name="resize_axes",
+                              axes=[2, 3], mode="nearest",
+                              coordinate_transformation_mode="asymmetric", nearest_mode="floor"),
+             helper.make_node("Resize", ["x", "", "", "sizes"], ["z"], name="resize_neg_axes",
+                              axes=[-1, -2], mode="linear")]
+    return nodes, {"x": x}, inits, [
+        ("y", resize_hw(x, "nearest", "asymmetric", scales=[1, 1, 2, 1.5], nearest_mode="floor")),
+        ("z", resize_hw(x, "linear", "half_pixel", sizes=[1, 2, 2, 5]))]
+
+
+def case_argmax():
+    """ArgMax / ArgMin (int64 results): over the channels of a Conv's result
+    (NHWC by default) without keepdims, over H with keepdims, over W
+    without; and on values with ties and a NaN, the first or
+    (select_last_index) the last index."""
+    x, w = rand(1, 3, 4, 5), rand(3, 3, 1, 1)
+    t = np.round(rand(4, 6, lo=-1.5, hi=1.5)).astype(np.float32)  # -1, 0, 1: ties
+    t[1] = 1.0
+    t[2, 3] = np.nan  # the first NaN is the extreme, as in NumPy
+    nodes = [helper.make_node("Conv", ["x", "w"], ["c"], name="conv"),
+             helper.make_node("ArgMax", ["c"], ["am_c"], name="argmax_c", axis=1, keepdims=0),
+             helper.make_node("ArgMax", ["c"], ["am_h"], name="argmax_h", axis=2),
+             helper.make_node("ArgMin", ["c"], ["an_w"], name="argmin_w", axis=-1, keepdims=0),
+             helper.make_node("ArgMax", ["t"], ["am_last"], name="argmax_last", axis=1,
+                              select_last_index=1),
+             helper.make_node("ArgMax", ["t"], ["am_first"], name="argmax_first", keepdims=0),
+             helper.make_node("ArgMin", ["t"], ["an_last"], name="argmin_last", axis=0,
+                              keepdims=0, select_last_index=1),
+             helper.make_node("ArgMin", ["t"], ["an_first"], name="argmin_first", axis=1)]
+    c = conv2d(x, w)
+    return nodes, {"x": x, "t": t}, {"w": w}, [
+        ("am_c", arg_extreme(c, 1, keepdims=0)), ("am_h", arg_extreme(c, 2)),
+        ("an_w", arg_extreme(c, 3, keepdims=0, kind="min")),
+        ("am_last", arg_extreme(t, 1, select_last_index=1)),
+        ("am_first", arg_extreme(t, 0, keepdims=0)),
+        ("an_last", arg_extreme(t, 0, keepdims=0, select_last_index=1, kind="min")),
+        ("an_first", arg_extreme(t, 1, kind="min"))]
+
+
+def case_smooth_activations():
+    """Softplus, Mish and Softsign, with inputs far enough out that a naive
+    log(1 + exp(x)) overflows (exp(89) is inf in f32)."""
+    x = np.concatenate([rand(40, lo=-6, hi=6), rand(20, lo=-120, hi=120),
+                        np.array([-100, -30, -1e-3, 0, 1e-3, 30, 100, 500], np.float32)])
+    x = x.reshape(4, 17)
+    nodes = [helper.make_node(n, ["x"], [n.lower()], name=n.lower())
+             for n in ["Softplus", "Mish", "Softsign"]]
+    xd = x.astype(np.float64)
+    softplus = np.logaddexp(0.0, xd)  # log(exp(0) + exp(x))
+    return nodes, {"x": x}, {}, [("softplus", softplus), ("mish", xd * np.tanh(softplus)),
+                                 ("softsign", xd / (1 + np.abs(xd)))]
+
+
+def case_einsum():
+    """Einsum: matrix product, batched products (attention's q k^T), a
+    transpose, a matrix-vector product, a sum over one operand, an outer
+    product and an implicit output; references written as the products
+    they name."""
+    a, b = rand(3, 4), rand(4, 5)
+    ba, bb = rand(2, 3, 4), rand(2, 4, 5)
+    q, k = rand(2, 2, 3, 4), rand(2, 2, 5, 4)
+    v, u = rand(4), rand(3)
+    specs = [("mm", "ij,jk->ik", ["a", "b"]), ("bmm", "bij,bjk->bik", ["ba", "bb"]),
+             ("qk", "bhqd,bhkd->bhqk", ["q", "k"]), ("tr", "ij->ji", ["a"]),
+             ("mv", "ij, j -> i", ["a", "v"]), ("colsum", "bij->bj", ["ba"]),
+             ("outer", "i,j->ij", ["u", "v"]), ("implicit", "jk,ij", ["b", "a"]),
+             ("perm3", "bij->jbi", ["ba"])]
+    nodes = [helper.make_node("Einsum", ins, [n], name=n, equation=eq) for n, eq, ins in specs]
+    d = lambda t: t.astype(np.float64)
+    qk = np.zeros((2, 2, 3, 5))
+    for bi in range(2):
+        for h in range(2):
+            qk[bi, h] = d(q[bi, h]) @ d(k[bi, h]).T
+    return nodes, {"a": a, "ba": ba, "q": q}, {"b": b, "bb": bb, "k": k, "v": v, "u": u}, [
+        ("mm", d(a) @ d(b)), ("bmm", np.stack([d(ba[i]) @ d(bb[i]) for i in range(2)])),
+        ("qk", qk), ("tr", a.T), ("mv", d(a) @ d(v)), ("colsum", d(ba).sum(axis=1)),
+        ("outer", d(u)[:, None] * d(v)[None, :]), ("implicit", d(a) @ d(b)),
+        ("perm3", ba.transpose(2, 0, 1))]
+
+
+CASE_OPSET = {"opset20": 20, "resize_opset11": 11, "resize_axes": 18,
+              "smooth_activations": 18}
 
 
 CASES = {name[len("case_"):]: fn for name, fn in globals().items() if name.startswith("case_")}
+
+
+def out_type(ref):
+    """INT64 for an integer reference (ArgMax), else FLOAT."""
+    return TensorProto.INT64 if np.issubdtype(np.asarray(ref).dtype, np.integer) else TensorProto.FLOAT
 
 
 def build(case, outdir):
@@ -471,7 +684,7 @@ def build(case, outdir):
     graph = helper.make_graph(
         nodes, case,
         [helper.make_tensor_value_info(n, TensorProto.FLOAT, a.shape) for n, a in inputs.items()],
-        [helper.make_tensor_value_info(n, TensorProto.FLOAT, r.shape) for n, r in outputs],
+        [helper.make_tensor_value_info(n, out_type(r), r.shape) for n, r in outputs],
         initializer=[numpy_helper.from_array(a, n) for n, a in inits.items()])
     opset = CASE_OPSET.get(case, OPSET)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)],
@@ -482,7 +695,9 @@ def build(case, outdir):
     for i, a in enumerate(inputs.values()):
         np.save(f"{outdir}/{case}.in{i}.npy", a)
     for i, (_, r) in enumerate(outputs):
-        np.save(f"{outdir}/{case}.ref{i}.npy", np.ascontiguousarray(r, dtype=np.float32))
+        np.save(f"{outdir}/{case}.ref{i}.npy",
+                np.ascontiguousarray(r, dtype=np.int64 if out_type(r) == TensorProto.INT64
+                                     else np.float32))
 
 
 def build_invalid(kind, path):
@@ -617,6 +832,31 @@ def build_invalid(kind, path):
         b = TensorProto(name="b", data_type=TensorProto.BOOL, dims=[4], raw_data=b"\x01\x00\x01")
         nodes = [helper.make_node("Where", ["b", "x", "x"], ["y"], name="where_b")]
         graph = helper.make_graph(nodes, "g", [x], [y], initializer=[b])
+    elif kind.startswith("resize-"):
+        # Resize the importer does not do: cubic, scales known only at run
+        # time, scaling the channels, antialiasing (opset 18).
+        x4 = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 4, 4])
+        y4 = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 2, 8, 8])
+        scales = np.array([1, 2, 2, 2] if kind == "resize-channels" else [1, 1, 2, 2], np.float32)
+        attrs = {"mode": "cubic"} if kind == "resize-cubic" else {"mode": "linear"}
+        inputs, inits = [x4], [numpy_helper.from_array(scales, "scales")]
+        if kind == "resize-dynamic-scales":
+            inputs.append(helper.make_tensor_value_info("scales", TensorProto.FLOAT, [4]))
+            inits = []
+        if kind == "resize-antialias":
+            attrs["antialias"] = 1
+            opset = [helper.make_opsetid("", 18)]
+        nodes = [helper.make_node("Resize", ["x", "", "scales"], ["y"], name="resize0", **attrs)]
+        graph = helper.make_graph(nodes, "g", inputs, [y4], initializer=inits)
+    elif kind.startswith("einsum-"):
+        # Einsum the importer does not do: an ellipsis, a diagonal, three
+        # operands.
+        equation, inputs = {"einsum-ellipsis": ("...ij,...jk->...ik", ["x", "w"]),
+                            "einsum-diagonal": ("ii->i", ["x"]),
+                            "einsum-three-operands": ("ij,jk,kl->il", ["x", "w", "w"])}[kind]
+        nodes = [helper.make_node("Einsum", inputs, ["y"], name="einsum0", equation=equation)]
+        graph = helper.make_graph(nodes, "g", [x], [y], initializer=[
+            numpy_helper.from_array(rand(4, 4), "w")])
     elif kind == "new-opset":
         graph = helper.make_graph([helper.make_node("Relu", ["x"], ["y"], name="r")], "g", [x], [y])
         opset = [helper.make_opsetid("", 21)]
