@@ -51,8 +51,10 @@ double sourceCoordinate(StringRef mode, int64_t x, int64_t in, int64_t out, doub
                         double length) {
   if (mode == "asymmetric")
     return x / scale;
+  // The output length as rounded down, as ONNX Runtime divides (with a
+  // non-integer in * scale the unrounded length moved outputs by up to 0.8).
   if (mode == "align_corners")
-    return length == 1.0 ? 0.0 : x * double(in - 1) / (length - 1.0);
+    return out == 1 ? 0.0 : x * double(in - 1) / double(out - 1);
   if (mode == "pytorch_half_pixel" && out <= 1)
     return 0.0;
   return (x + 0.5) / scale - 0.5; // half_pixel, pytorch_half_pixel

@@ -104,16 +104,18 @@ def hard_sigmoid(x, alpha, beta):
     return np.clip(alpha * x + beta, 0, 1)
 
 
-def resize_source(x, in_len, length, scale, mode):
+def resize_source(x, in_len, length, scale, mode, out_len):
     """Where output coordinate x lies in the input, from the ONNX spec's
     coordinate_transformation_mode formulas; length is length_resized (the
-    unrounded in * scale, or the given size)."""
+    unrounded in * scale, or the given size), out_len the output length;
+    align_corners divides by out_len - 1, as ONNX Runtime does (checked
+    against it: with a scale of 1.7 the unrounded length gives other values)."""
     if mode == "half_pixel":
         return (x + 0.5) / scale - 0.5
     if mode == "pytorch_half_pixel":
         return (x + 0.5) / scale - 0.5 if length > 1 else 0.0
     if mode == "align_corners":
-        return 0.0 if length == 1 else x * (in_len - 1) / (length - 1)
+        return 0.0 if out_len == 1 else x * (in_len - 1) / (out_len - 1)
     if mode == "asymmetric":
         return x / scale
     raise ValueError(mode)
@@ -147,7 +149,7 @@ def resize_hw(x, mode, ctm, scales=None, sizes=None, nearest_mode="round_prefer_
         else:
             out_len = int(sizes[d])
             length, scale = float(out_len), out_len / in_len
-        axes.append([resize_source(o, in_len, length, scale, ctm) for o in range(out_len)])
+        axes.append([resize_source(o, in_len, length, scale, ctm, out_len) for o in range(out_len)])
     clamp = lambda i, size: min(max(i, 0), size - 1)
     xd = x.astype(np.float64)
     out = np.zeros((n, c, len(axes[0]), len(axes[1])))
@@ -554,7 +556,8 @@ def case_resize():
         ("lin_hp", "linear", "half_pixel", None, "s_frac", None),
         ("lin_ac", "linear", "align_corners", None, None, "sz_ac"),
         ("lin_asym", "linear", "asymmetric", None, "s22", None),
-        ("lin_pt", "linear", "pytorch_half_pixel", None, None, "sz_pt")]
+        ("lin_pt", "linear", "pytorch_half_pixel", None, None, "sz_pt"),
+        ("lin_ac_frac", "linear", "align_corners", None, "s_frac", None)]
     nodes = [helper.make_node("Conv", ["x", "w"], ["c"], name="conv")]
     c = conv2d(x, w)
     outputs = []
