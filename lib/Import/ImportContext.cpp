@@ -16,6 +16,7 @@
 
 #include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -620,4 +621,17 @@ ImportContext::normalizeAxes(const onnx::NodeProto &node, std::vector<int64_t> a
       a += rank;
   }
   return axes;
+}
+
+llvm::Expected<std::vector<int64_t>>
+ImportContext::normalizeDistinctAxes(const onnx::NodeProto &node, const std::vector<int64_t> &axes,
+                                     int64_t rank) {
+  llvm::Expected<std::vector<int64_t>> norm = normalizeAxes(node, axes, rank);
+  if (!norm)
+    return norm.takeError();
+  std::vector<int64_t> sorted = *norm;
+  std::sort(sorted.begin(), sorted.end());
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+    return nodeError(node, "axes " + shapeString(axes) + " name an axis twice");
+  return norm;
 }

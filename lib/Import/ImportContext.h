@@ -197,6 +197,10 @@ public:
   }
   llvm::Expected<std::vector<int64_t>> normalizeAxes(const onnx::NodeProto &node,
                                                      std::vector<int64_t> axes, int64_t rank);
+  /// normalizeAxes, refusing axes that name one dimension twice.
+  llvm::Expected<std::vector<int64_t>> normalizeDistinctAxes(const onnx::NodeProto &node,
+                                                             const std::vector<int64_t> &axes,
+                                                             int64_t rank);
 
   // Layouts (options.channelsLast).
   /// Value `name` in NHWC (rank 4), transposing a NCHW one once.

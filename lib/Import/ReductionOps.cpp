@@ -12,7 +12,6 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 
-#include <algorithm>
 #include <cmath>
 
 using namespace mlir;
@@ -40,14 +39,7 @@ llvm::Expected<std::vector<int64_t>> reductionAxes(ImportContext &im, const onnx
   if (axes.empty())
     for (int64_t d = 0; d < rank; ++d)
       axes.push_back(d);
-  llvm::Expected<std::vector<int64_t>> norm = im.normalizeAxes(node, axes, rank);
-  if (!norm)
-    return norm.takeError();
-  std::vector<int64_t> sorted = *norm;
-  std::sort(sorted.begin(), sorted.end());
-  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
-    return im.nodeError(node, "axes " + shapeString(axes) + " name an axis twice");
-  return norm;
+  return im.normalizeDistinctAxes(node, axes, rank);
 }
 
 llvm::Error importReduce(ImportContext &im, const onnx::NodeProto &node) {

@@ -131,14 +131,11 @@ llvm::Error importResize(ImportContext &im, const onnx::NodeProto &node) {
   // scales or sizes, constants, for `axes` (opset 18; all by default).
   std::vector<int64_t> axes = {0, 1, 2, 3};
   if (attr(node, "axes")) {
-    llvm::Expected<std::vector<int64_t>> a = im.normalizeAxes(node, intsAttr(node, "axes"), 4);
+    llvm::Expected<std::vector<int64_t>> a =
+        im.normalizeDistinctAxes(node, intsAttr(node, "axes"), 4);
     if (!a)
       return a.takeError();
     axes = *a;
-    std::vector<int64_t> sorted = axes;
-    std::sort(sorted.begin(), sorted.end());
-    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
-      return im.nodeError(node, "axes " + shapeString(axes) + " name an axis twice");
   }
   const KnownTensor *scalesT = nullptr, *sizesT = nullptr;
   for (int k : {2, 3}) {
