@@ -627,8 +627,8 @@ mlir::dltune::buildSchedule(OpBuilder &builder, Location loc, Value root,
   // A tile as large as its loop makes a one-iteration loop, which
   // canonicalization folds away under the handles that track it: leave such
   // loops untiled instead.
+  int64_t threads = getValueOr(values, "threads", 1);
   if (plan.target == ScheduleTarget::CPU) {
-    int64_t threads = getValueOr(values, "threads", 1);
     for (size_t i = 0; i < cache.size(); ++i) {
       int64_t extent = plan.loopSizes[i];
       if (threads > 1 && static_cast<int>(i) == plan.parallelDim)
@@ -642,9 +642,7 @@ mlir::dltune::buildSchedule(OpBuilder &builder, Location loc, Value root,
   // The fused schedule splits off a partial row tile only where it packs,
   // which needs a tiled output loop to fuse the root into.
   if (partialRowLoop >= 0 && epilogue && reg[partialRowLoop] &&
-      getCacheExtent(plan, getValueOr(values, "threads", 1), cache, partialRowLoop) %
-              reg[partialRowLoop] !=
-          0 &&
+      getCacheExtent(plan, threads, cache, partialRowLoop) % reg[partialRowLoop] != 0 &&
       !tilesAnOutputLoop(plan, cache)) {
     error = "partial register rows of loop '" + plan.loopNames[partialRowLoop] +
             "' need a cache tile that splits an output loop when an epilogue "
