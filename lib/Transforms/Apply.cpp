@@ -1,6 +1,7 @@
 //===- Apply.cpp - Apply dltune.config through the Transform dialect ------===//
 
 #include "dltune/Dialect/DLTuneAttrs.h"
+#include "dltune/Transforms/DepthwisePointwiseFusion.h"
 #include "dltune/Transforms/EpilogueFusion.h"
 #include "dltune/Transforms/Passes.h"
 #include "dltune/Transforms/ScheduleBuilder.h"
@@ -181,6 +182,13 @@ struct ApplyPass : public dltune::impl::DLTuneApplyBase<ApplyPass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (fuseDepthwisePointwise) {
+      SmallVector<FunctionOpInterface> funcs;
+      module.walk([&](FunctionOpInterface func) { funcs.push_back(func); });
+      for (FunctionOpInterface func : funcs)
+        if (failed(fuseDepthwiseIntoPointwise(func)))
+          return signalPassFailure();
+    }
     // A successful schedule replaces the whole function body, so look the
     // next target up afresh each time; failed ones are marked to skip them.
     bool failedAny = false;
