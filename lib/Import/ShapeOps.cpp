@@ -223,7 +223,7 @@ llvm::Error importSlice(ImportContext &im, const onnx::NodeProto &node) {
     steps.assign(count, 1);
   if ((*ends)->i.size() != count || axes.size() != count || steps.size() != count)
     return im.nodeError(node, "starts, ends, axes and steps differ in length");
-  llvm::Expected<std::vector<int64_t>> na = im.normalizeAxes(node, axes, rank);
+  llvm::Expected<std::vector<int64_t>> na = im.normalizeDistinctAxes(node, axes, rank);
   if (!na)
     return na.takeError();
   std::vector<int64_t> offset(rank, 0), size = in, stride(rank, 1);
@@ -362,7 +362,7 @@ llvm::Error importSqueezeUnsqueeze(ImportContext &im, const onnx::NodeProto &nod
       for (int64_t d = 0; d < int64_t(in.size()); ++d)
         if (in[d] == 1)
           axes.push_back(d);
-    llvm::Expected<std::vector<int64_t>> na = im.normalizeAxes(node, axes, in.size());
+    llvm::Expected<std::vector<int64_t>> na = im.normalizeDistinctAxes(node, axes, in.size());
     if (!na)
       return na.takeError();
     for (int64_t d = 0; d < int64_t(in.size()); ++d) {
@@ -374,8 +374,10 @@ llvm::Error importSqueezeUnsqueeze(ImportContext &im, const onnx::NodeProto &nod
       }
     }
   } else {
+    // Each axis is a new dimension: named twice, the shape would take more
+    // of the input's dimensions than it has.
     int64_t rank = in.size() + axes.size();
-    llvm::Expected<std::vector<int64_t>> na = im.normalizeAxes(node, axes, rank);
+    llvm::Expected<std::vector<int64_t>> na = im.normalizeDistinctAxes(node, axes, rank);
     if (!na)
       return na.takeError();
     size_t next = 0;
@@ -515,7 +517,7 @@ llvm::Error importPad(ImportContext &im, const onnx::NodeProto &node) {
     llvm::Expected<const KnownTensor *> t = im.requireKnown(node, 3);
     if (!t)
       return t.takeError();
-    llvm::Expected<std::vector<int64_t>> na = im.normalizeAxes(node, (*t)->i, rank);
+    llvm::Expected<std::vector<int64_t>> na = im.normalizeDistinctAxes(node, (*t)->i, rank);
     if (!na)
       return na.takeError();
     axes = *na;

@@ -830,6 +830,26 @@ def build_invalid(kind, path):
         nodes = [helper.make_node("ReduceSum", ["x", "axes"], ["y"], name="sum0")]
         graph = helper.make_graph(nodes, "g", [x], [y], initializer=[
             numpy_helper.from_array(np.array(axes, np.int64), "axes")])
+    elif kind in ("unsqueeze-repeated-axes", "squeeze-repeated-axes", "slice-repeated-axes",
+                  "pad-repeated-axes"):
+        # An axis named twice: ONNX forbids it. Unsqueeze took one more input
+        # dimension than there is for each repeat (a read past the shape).
+        op = kind.split("-")[0]
+        ints = lambda name, v: numpy_helper.from_array(np.array(v, np.int64), name)
+        if op == "unsqueeze":
+            nodes = [helper.make_node("Unsqueeze", ["x", "axes"], ["y"], name="unsq0")]
+            inits = [ints("axes", [0, 0])]
+        elif op == "squeeze":
+            nodes = [helper.make_node("Squeeze", ["x", "axes"], ["y"], name="sq0")]
+            inits = [ints("axes", [0, -2])]
+        elif op == "slice":
+            nodes = [helper.make_node("Slice", ["x", "starts", "ends", "axes"], ["y"], name="slice0")]
+            inits = [ints("starts", [0, 1]), ints("ends", [2, 3]), ints("axes", [1, 1])]
+        else:
+            nodes = [helper.make_node("Pad", ["x", "pads", "", "axes"], ["y"], name="pad0")]
+            inits = [ints("pads", [1, 1, 1, 1]), ints("axes", [1, -1])]
+            opset = [helper.make_opsetid("", 18)]
+        graph = helper.make_graph(nodes, "g", [x], [y], initializer=inits)
     elif kind == "bool-short-data":
         # A BOOL initializer with fewer bytes than elements.
         b = TensorProto(name="b", data_type=TensorProto.BOOL, dims=[4], raw_data=b"\x01\x00\x01")
