@@ -182,13 +182,8 @@ struct ApplyPass : public dltune::impl::DLTuneApplyBase<ApplyPass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (fuseDepthwisePointwise) {
-      SmallVector<FunctionOpInterface> funcs;
-      module.walk([&](FunctionOpInterface func) { funcs.push_back(func); });
-      for (FunctionOpInterface func : funcs)
-        if (failed(fuseDepthwiseIntoPointwise(func)))
-          return signalPassFailure();
-    }
+    if (fuseDepthwisePointwise && failed(fuseDepthwiseIntoPointwise(module)))
+      return signalPassFailure();
     // A successful schedule replaces the whole function body, so look the
     // next target up afresh each time; failed ones are marked to skip them.
     bool failedAny = false;

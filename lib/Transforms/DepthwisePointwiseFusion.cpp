@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 namespace mlir::dltune {
 #define GEN_PASS_DEF_DLTUNEFUSEDEPTHWISEPOINTWISE
@@ -45,8 +46,10 @@ static bool schedulesSingleRows(Operation *op) {
 namespace {
 /// A 1x1 conv group to tile by rows and the depthwise group to fuse in.
 struct FusablePair {
-  Operation *rowRoot;                 ///< the 1x1 conv's epilogue
-  llvm::SmallPtrSet<Operation *, 8> fused; ///< every other op of both groups
+  /// The 1x1 conv's epilogue, tiled by rows.
+  Operation *rowRoot;
+  /// Every other op of both groups, fused into the row loop.
+  llvm::SmallPtrSet<Operation *, 8> fused;
 };
 } // namespace
 
@@ -54,18 +57,25 @@ static std::optional<FusablePair> matchPair(linalg::Conv2DNhwcHwcfOp pointwise) 
   if (!schedulesSingleRows(pointwise) || !pointwise.hasPureTensorSemantics())
     return std::nullopt;
   auto filterType = cast<ShapedType>(pointwise.getDpsInputOperand(1)->get().getType());
+  auto outputType = cast<ShapedType>(pointwise->getResult(0).getType());
+  // (One output row: a loop of one trip gains nothing; it is also what a
+  // conv already inside a row loop has, so a second run changes nothing.)
   if (!filterType.hasStaticShape() || filterType.getDimSize(0) != 1 ||
-      filterType.getDimSize(1) != 1 ||
+      filterType.getDimSize(1) != 1 || !outputType.hasStaticShape() ||
+      outputType.getDimSize(1) == 1 ||
       !llvm::all_of(pointwise.getStrides().getValues<int64_t>(),
                     [](int64_t s) { return s == 1; }))
     return std::nullopt;
   // Both groups need their epilogue: the schedule fuses a group's fill only
   // together with it (EpilogueFusion.h), and an unfused fill inside the row
-  // loop would be lowered unscheduled.
+  // loop would be lowered unscheduled. Each epilogue must be its own conv's
+  // alone (an elementwise op reading two convs' results is not a row of
+  // either).
   linalg::GenericOp pointwiseEpilogue = getFusableEpilogue(pointwise);
   Value input = pointwise.getDpsInputOperand(0)->get();
   auto depthwiseEpilogue = input.getDefiningOp<linalg::GenericOp>();
-  if (!pointwiseEpilogue || !depthwiseEpilogue || !input.hasOneUse())
+  if (!pointwiseEpilogue || getEpilogueRoot(pointwiseEpilogue) != pointwise ||
+      !depthwiseEpilogue || !input.hasOneUse())
     return std::nullopt;
   linalg::LinalgOp depthwise = getEpilogueRoot(depthwiseEpilogue);
   if (!depthwise || !isa<linalg::DepthwiseConv2DNhwcHwcOp>(depthwise.getOperation()) ||
@@ -102,41 +112,59 @@ static LogicalResult fusePair(RewriterBase &rewriter, const FusablePair &pair) {
       scf::tileConsumerAndFuseProducersUsingSCF(rewriter, root, options);
   if (failed(result))
     return failure();
-  for (OpResult r : root->getResults())
-    rewriter.replaceAllUsesWith(r, result->replacements.lookup(r));
-  rewriter.eraseOp(root);
+  SmallVector<Value> replacements;
+  for (OpResult r : root->getResults()) {
+    Value v = result->replacements.lookup(r);
+    if (!v)
+      return failure();
+    replacements.push_back(v);
+  }
+  rewriter.replaceOp(root, replacements);
   // The fused originals are dead now (each had one user, inside the
-  // chain); erase them consumers first.
+  // chain), but for the slices of their results that tile-and-fuse leaves
+  // in the loop unused; erase those, then the originals, consumers first.
   SmallVector<Operation *> dead(pair.fused.begin(), pair.fused.end());
   llvm::sort(dead, [](Operation *a, Operation *b) { return b->isBeforeInBlock(a); });
-  for (Operation *op : dead)
+  for (Operation *op : dead) {
+    for (Operation *user : llvm::make_early_inc_range(op->getUsers()))
+      if (isa<tensor::ExtractSliceOp>(user) && user->use_empty())
+        rewriter.eraseOp(user);
     if (op->use_empty())
       rewriter.eraseOp(op);
+  }
   return success();
 }
 
-FailureOr<int> mlir::dltune::fuseDepthwiseIntoPointwise(FunctionOpInterface func) {
+LogicalResult mlir::dltune::fuseDepthwiseIntoPointwise(Operation *scope) {
+  // Only convs directly in a function body: the row-sized copies inside a
+  // loop are not fused again.
   SmallVector<FusablePair> pairs;
-  func->walk([&](linalg::Conv2DNhwcHwcfOp conv) {
-    if (std::optional<FusablePair> pair = matchPair(conv))
-      pairs.push_back(std::move(*pair));
+  llvm::SmallPtrSet<Operation *, 32> claimed;
+  scope->walk([&](FunctionOpInterface func) {
+    for (Block &block : func.getFunctionBody())
+      for (auto conv : block.getOps<linalg::Conv2DNhwcHwcfOp>()) {
+        std::optional<FusablePair> pair = matchPair(conv);
+        if (!pair || claimed.contains(pair->rowRoot) ||
+            llvm::any_of(pair->fused, [&](Operation *op) { return claimed.contains(op); }))
+          continue;
+        claimed.insert(pair->rowRoot);
+        claimed.insert(pair->fused.begin(), pair->fused.end());
+        pairs.push_back(std::move(*pair));
+      }
   });
-  IRRewriter rewriter(func->getContext());
+  IRRewriter rewriter(scope->getContext());
   for (const FusablePair &pair : pairs)
     if (failed(fusePair(rewriter, pair)))
       return pair.rowRoot->emitOpError() << "depthwise + 1x1 conv fusion failed";
-  return static_cast<int>(pairs.size());
+  return success();
 }
 
 namespace {
 struct FuseDepthwisePointwisePass
     : public dltune::impl::DLTuneFuseDepthwisePointwiseBase<FuseDepthwisePointwisePass> {
   void runOnOperation() override {
-    SmallVector<FunctionOpInterface> funcs;
-    getOperation().walk([&](FunctionOpInterface func) { funcs.push_back(func); });
-    for (FunctionOpInterface func : funcs)
-      if (failed(fuseDepthwiseIntoPointwise(func)))
-        return signalPassFailure();
+    if (failed(fuseDepthwiseIntoPointwise(getOperation())))
+      signalPassFailure();
   }
 };
 } // namespace

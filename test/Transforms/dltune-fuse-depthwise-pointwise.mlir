@@ -4,12 +4,15 @@
 // configs for --dltune-apply. The pad before the depthwise conv stays
 // outside the loop.
 // RUN: dltune-opt %s --dltune-annotate="threads=1 default-config=true cpu-lanes=8 cpu-registers=16" --dltune-fuse-depthwise-pointwise 2>/dev/null | FileCheck %s
+// A second run changes nothing (the row-sized copies are not fused again).
+// RUN: dltune-opt %s --dltune-annotate="threads=1 default-config=true cpu-lanes=8 cpu-registers=16" --dltune-fuse-depthwise-pointwise --dltune-fuse-depthwise-pointwise 2>/dev/null | FileCheck %s
 // Through --dltune-apply's option, the same loop holds both scheduled convs.
 // RUN: dltune-opt %s --dltune-annotate="threads=1 default-config=true cpu-lanes=8 cpu-registers=16" --dltune-apply="fuse-depthwise-pointwise=true" 2>/dev/null | FileCheck %s --check-prefix=APPLY
 // The pairs that must stay apart are in dltune-fuse-depthwise-pointwise-kept.mlir.
 
 // The same numbers as the unscheduled block, one thread, stride 1 and 2.
-// RUN: dltune-opt %s --dltune-annotate="threads=1 default-config=true" --dltune-apply="fuse-depthwise-pointwise=true" --dltune-strip 2>/dev/null -o %t.fused.mlir
+// RUN: dltune-opt %s --dltune-annotate="threads=1 default-config=true cpu-lanes=8 cpu-registers=16" --dltune-apply="fuse-depthwise-pointwise=true" --dltune-strip 2>/dev/null -o %t.fused.mlir
+// RUN: FileCheck %s --check-prefix=APPLY < %t.fused.mlir
 // RUN: dltune run %s --entry block_s1 --repeat 1 --warmup 0 --save-output %t.s1.ref.npy
 // RUN: dltune run %t.fused.mlir --entry block_s1 --repeat 1 --warmup 0 --save-output %t.s1.fused.npy
 // RUN: dltune run %s --entry block_s2 --repeat 1 --warmup 0 --save-output %t.s2.ref.npy
@@ -22,7 +25,10 @@
 
 // CHECK-LABEL: func.func @block_s1
 // CHECK: %[[PAD:.*]] = tensor.pad
+// CHECK-NOT: linalg.depthwise_conv_2d_nhwc_hwc
+// CHECK-NOT: linalg.conv_2d_nhwc_hwcf
 // CHECK: scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK-NOT: scf.for
 // CHECK: tensor.extract_slice %[[PAD]][0, %[[ROW]], 0, 0] [1, 3, 18, 32]
 // CHECK: linalg.fill {{.*}} -> tensor<1x1x16x32xf32>
 // CHECK: linalg.depthwise_conv_2d_nhwc_hwc {{.*}}dltune.config{{.*}} -> tensor<1x1x16x32xf32>
@@ -36,14 +42,18 @@
 // CHECK: scf.yield
 // CHECK-NOT: linalg.depthwise_conv_2d_nhwc_hwc
 // CHECK: return
+// Scheduled, the 1x1 conv's register tiles read the depthwise row (one row
+// of 16 pixels), not the whole depthwise result as they do unfused.
 // APPLY-LABEL: func.func @block_s1
 // APPLY-NOT: linalg.depthwise_conv_2d_nhwc_hwc
 // APPLY-NOT: linalg.conv_2d_nhwc_hwcf
 // APPLY: scf.for
 // APPLY: vector.fma {{.*}} : vector<1x4x16xf32>
+// APPLY: tensor.extract_slice {{.*}} [1, 1, 4, 32] [1, 1, 1, 1] : tensor<1x1x16x32xf32> to tensor<1x1x4x32xf32>
 // APPLY: vector.fma {{.*}} : vector<8xf32>
 // APPLY-NOT: linalg.depthwise_conv_2d_nhwc_hwc
 // APPLY-NOT: linalg.conv_2d_nhwc_hwcf
+// APPLY-NOT: tensor<1x16x16x32xf32> to tensor<1x1x4x32xf32>
 // APPLY: return
 func.func @block_s1(%x: tensor<1x16x16x32xf32>, %wd: tensor<3x3x32xf32>, %bd: tensor<32xf32>,
                     %wpb: tensor<1x1x32x24xf32>, %bp: tensor<24xf32>,

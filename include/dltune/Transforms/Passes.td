@@ -74,7 +74,8 @@ def DLTuneApply : Pass<"dltune-apply", "ModuleOp"> {
     A config outside its space is an error and the op is left untouched.
 
     With `fuse-depthwise-pointwise=true`, each 1x1 conv that reads a
-    depthwise conv's result is first tiled by output rows with the depthwise
+    depthwise conv's result and meets the conditions of
+    `--dltune-fuse-depthwise-pointwise` is first tiled by output rows with the depthwise
     conv fused into the row loop (`--dltune-fuse-depthwise-pointwise`), and
     both are scheduled there by their configs. Off by default: it moved
     MobileNet-v2 by 0.98x (docs/design.md, "Depthwise + 1x1 conv fusion").
@@ -274,10 +275,12 @@ def DLTuneFuseDepthwisePointwise : Pass<"dltune-fuse-depthwise-pointwise", "Modu
     depthwise row stays in L1 for the 1x1 conv. Both convs keep their
     `dltune.config`; `--dltune-apply` schedules the row-sized copies.
 
-    A pair is fused when both convs carry a CPU `dltune.config` with
-    `tile_oh = 1` and one thread, both have a fusable elementwise epilogue
-    (bias, activation, residual), the 1x1 conv has stride 1 and the
-    depthwise result has no other user. Everything else is left as it is.
+    A pair is fused when both convs sit directly in a function body and
+    carry a CPU `dltune.config` (not an upstream `dltune.schedule`) with
+    `tile_oh = 1` and one thread, each has a fusable elementwise epilogue of
+    its own (bias, activation, residual), the 1x1 conv has stride 1 and more
+    than one output row, and the depthwise result has no other user.
+    Everything else is left as it is, so a second run changes nothing.
     `--dltune-apply fuse-depthwise-pointwise=true` runs this first.
   }];
   let dependentDialects = [
