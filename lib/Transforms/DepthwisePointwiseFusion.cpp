@@ -31,14 +31,13 @@ namespace mlir::dltune {
 using namespace mlir;
 using namespace mlir::dltune;
 
-/// Whether `op` is an annotated CPU op whose config tiles one output row at
-/// a time on one thread: its row-sized copy inside the row loop is then
-/// scheduled exactly as the whole op would be.
+/// Whether `op`'s generated config tiles one output row at a time on one
+/// thread: its row-sized copy inside the row loop is then scheduled exactly
+/// as the whole op would be. (That it is on the CPU follows from its having
+/// a fusable epilogue, which matchPair requires.)
 static bool schedulesSingleRows(Operation *op) {
   auto config = op->getAttrOfType<ConfigAttr>(DLTuneDialect::kConfigAttrName);
-  auto target = op->getAttrOfType<StringAttr>(DLTuneDialect::kTargetAttrName);
-  if (!config || (target && target.getValue() != "cpu") ||
-      op->hasAttr(DLTuneDialect::kScheduleAttrName))
+  if (!config || op->hasAttr(DLTuneDialect::kScheduleAttrName))
     return false;
   return config.getValue("tile_oh") == 1 && config.getValue("threads").value_or(1) == 1;
 }

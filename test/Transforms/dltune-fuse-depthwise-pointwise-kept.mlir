@@ -1,7 +1,7 @@
 // --dltune-fuse-depthwise-pointwise leaves apart the pairs it cannot fuse
 // as they are: a depthwise result with two users, two threads on the 1x1
 // conv, a depthwise cache tile of two rows, a strided 1x1 conv, a 1x1 conv
-// without an epilogue; the last pair, with nothing in the way, is fused
+// without an epilogue, a 1x1 conv for the GPU; the last pair, with nothing in the way, is fused
 // (configs written by hand: the pass reads only tile_oh and threads).
 // RUN: dltune-opt %s --dltune-fuse-depthwise-pointwise | FileCheck %s --check-prefix=KEEP
 
@@ -10,7 +10,7 @@
 
 // KEEP-LABEL: func.func @kept
 // KEEP-NOT: scf.for
-// KEEP-COUNT-5: linalg.depthwise_conv_2d_nhwc_hwc {{.*}} -> tensor<1x8x8x16xf32>
+// KEEP-COUNT-6: linalg.depthwise_conv_2d_nhwc_hwc {{.*}} -> tensor<1x8x8x16xf32>
 // KEEP: scf.for
 // KEEP: linalg.depthwise_conv_2d_nhwc_hwc {{.*}} -> tensor<1x1x8x16xf32>
 // KEEP: scf.yield
@@ -18,7 +18,7 @@
 // KEEP: return
 func.func @kept(%padded: tensor<1x10x10x16xf32>, %wd: tensor<3x3x16xf32>, %bd: tensor<16xf32>,
                 %wp: tensor<1x1x16x16xf32>, %bp: tensor<16xf32>)
-    -> (tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>, tensor<1x4x4x16xf32>, tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>) {
+    -> (tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>, tensor<1x4x4x16xf32>, tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>) {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<1x8x8x16xf32>
   %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
@@ -85,8 +85,21 @@ func.func @kept(%padded: tensor<1x10x10x16xf32>, %wd: tensor<3x3x16xf32>, %bd: t
     linalg.yield %s : f32
   } -> tensor<1x8x8x16xf32>
   %p5 = linalg.conv_2d_nhwc_hwcf {dltune.config = #dltune.config<tile_oh = 1, threads = 1>, dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%a5, %wp : tensor<1x8x8x16xf32>, tensor<1x1x16x16xf32>) outs(%f : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+  // A 1x1 conv for the GPU (no CPU epilogue fusion, so no row loop).
+  %dw7 = linalg.depthwise_conv_2d_nhwc_hwc {dltune.config = #dltune.config<tile_oh = 1, threads = 1>, dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%padded, %wd : tensor<1x10x10x16xf32>, tensor<3x3x16xf32>) outs(%f : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+  %a7 = linalg.generic {indexing_maps = [#map, #bias, #map], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%dw7, %bd : tensor<1x8x8x16xf32>, tensor<16xf32>) outs(%e : tensor<1x8x8x16xf32>) {
+  ^bb0(%in: f32, %b: f32, %out: f32):
+    %s = arith.addf %in, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<1x8x8x16xf32>
+  %p7 = linalg.conv_2d_nhwc_hwcf {dltune.config = #dltune.config<tile_oh = 1, threads = 1>, dltune.target = "gpu", dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%a7, %wp : tensor<1x8x8x16xf32>, tensor<1x1x16x16xf32>) outs(%f : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+  %o7 = linalg.generic {indexing_maps = [#map, #bias, #map], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%p7, %bp : tensor<1x8x8x16xf32>, tensor<16xf32>) outs(%e : tensor<1x8x8x16xf32>) {
+  ^bb0(%in: f32, %b: f32, %out: f32):
+    %s = arith.addf %in, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<1x8x8x16xf32>
   // The control: the same pair with nothing in the way is fused, so the
-  // five above are kept for their own reasons.
+  // six above are kept for their own reasons.
   %dw6 = linalg.depthwise_conv_2d_nhwc_hwc {dltune.config = #dltune.config<tile_oh = 1, threads = 1>, dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%padded, %wd : tensor<1x10x10x16xf32>, tensor<3x3x16xf32>) outs(%f : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
   %a6 = linalg.generic {indexing_maps = [#map, #bias, #map], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%dw6, %bd : tensor<1x8x8x16xf32>, tensor<16xf32>) outs(%e : tensor<1x8x8x16xf32>) {
   ^bb0(%in: f32, %b: f32, %out: f32):
@@ -99,5 +112,5 @@ func.func @kept(%padded: tensor<1x10x10x16xf32>, %wd: tensor<3x3x16xf32>, %bd: t
     %s = arith.addf %in, %b : f32
     linalg.yield %s : f32
   } -> tensor<1x8x8x16xf32>
-  return %o1, %o2, %o3, %o4, %p5, %o6 : tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>, tensor<1x4x4x16xf32>, tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>
+  return %o1, %o2, %o3, %o4, %p5, %o7, %o6 : tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>, tensor<1x4x4x16xf32>, tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>
 }
