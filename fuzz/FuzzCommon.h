@@ -38,20 +38,31 @@ inline std::unique_ptr<mlir::dltune::Database> openMemoryDatabase() {
 }
 
 /// What an import accepted exports and imports again, unchanged, into a
-/// fresh database.
-inline void checkExportRoundTrip(mlir::dltune::Database &db, int64_t inserted) {
+/// fresh database: records, confirmations and baselines.
+inline void checkExportRoundTrip(mlir::dltune::Database &db,
+                                 const mlir::dltune::ImportStats &imported) {
   std::ostringstream out;
-  int64_t exported = 0;
+  mlir::dltune::ExportStats exported;
   llvm::Error err = mlir::dltune::exportJsonLines(db, out, &exported);
   FUZZ_CHECK(!err, llvm::toString(std::move(err)));
-  FUZZ_CHECK(exported == inserted, "exported " << exported << " of " << inserted);
+  FUZZ_CHECK(exported.records == imported.inserted,
+             "exported " << exported.records << " of " << imported.inserted);
+  FUZZ_CHECK(exported.confirmations == imported.confirmations,
+             "exported " << exported.confirmations << " confirmations of "
+                         << imported.confirmations);
+  FUZZ_CHECK(exported.baselines == imported.baselines,
+             "exported " << exported.baselines << " baselines of " << imported.baselines);
   std::unique_ptr<mlir::dltune::Database> copy = openMemoryDatabase();
   std::istringstream in(out.str());
   llvm::Expected<mlir::dltune::ImportStats> again =
       mlir::dltune::importJsonLines(*copy, in, "export.jsonl");
   FUZZ_CHECK(static_cast<bool>(again),
              llvm::toString(again.takeError()) << "\nexport:\n" << out.str());
-  FUZZ_CHECK(again->inserted == inserted, "re-imported " << again->inserted);
+  FUZZ_CHECK(again->inserted == imported.inserted, "re-imported " << again->inserted);
+  FUZZ_CHECK(again->confirmations == imported.confirmations,
+             "re-imported " << again->confirmations << " confirmations");
+  FUZZ_CHECK(again->baselines == imported.baselines,
+             "re-imported " << again->baselines << " baselines");
 }
 
 /// Runs a line-based import (JSON lines, AutoTVM log) of the input into an
@@ -67,7 +78,7 @@ inline int fuzzLineImport(const uint8_t *data, size_t size,
     llvm::consumeError(stats.takeError());
     return 0;
   }
-  checkExportRoundTrip(*db, stats->inserted);
+  checkExportRoundTrip(*db, *stats);
   return 0;
 }
 

@@ -26,6 +26,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   FUZZ_CHECK(static_cast<bool>(stats), llvm::toString(stats.takeError()));
   FUZZ_CHECK(stats->inserted == static_cast<int64_t>(cache->entries.size()),
              "inserted " << stats->inserted);
-  dltune_fuzz::checkExportRoundTrip(*db, stats->inserted);
+  dltune_fuzz::checkExportRoundTrip(*db, *stats);
   return 0;
 }

@@ -8,6 +8,8 @@
 // RUN: not dltune db import %t/time-abc.jsonl --db %t/a.db 2>&1 | FileCheck %s --check-prefix=TIME
 // RUN: not dltune db import %t/outside.jsonl --db %t/a.db 2>&1 | FileCheck %s --check-prefix=OUTSIDE
 // RUN: not dltune db import %t/mixed.jsonl --db %t/a.db 2>&1 | FileCheck %s --check-prefix=MIXED
+// Confirmations and baselines (a zero median would always be the best).
+// RUN: not dltune db import %t/confirmations.jsonl --db %t/a.db 2>&1 | FileCheck %s --check-prefix=CONFIRM
 // A failed import into a new database leaves no database behind.
 // RUN: not dltune db summary --db %t/a.db 2>&1 | FileCheck %s --check-prefix=EMPTY
 // RUN: dltune db import %t/good.jsonl --db %t/a.db | FileCheck %s --check-prefix=GOOD
@@ -32,8 +34,17 @@
 // MIXED-NEXT: {{.*}}mixed.jsonl:7: record.repeats must be an integer in [0, 2147483647], not number 2.5
 // MIXED-NEXT: {{.*}}mixed.jsonl:8: task 00000000000000aa differs from the task with the same hash on line 1
 // MIXED-NEXT: {{.*}}mixed.jsonl:9: device.fingerprint is missing
-// MIXED-NEXT: {{.*}}mixed.jsonl:10: format is 'v0', not 'dltune-record-v1'
+// MIXED-NEXT: {{.*}}mixed.jsonl:10: format is 'v0', not 'dltune-record-v1', 'dltune-confirmation-v1' or 'dltune-baseline-v1'
 // MIXED-NEXT: {{.*}}mixed.jsonl: 9 invalid records (nothing was imported)
+
+// CONFIRM: dltune: error: {{.*}}confirmations.jsonl:2: confirmation.median_ms must be a positive number or null
+// CONFIRM-NEXT: {{.*}}confirmations.jsonl:3: confirmation.created_at is missing
+// CONFIRM-NEXT: {{.*}}confirmations.jsonl:4: confirmation.config 'tile=8' is outside the task's space: violates constraint 'tile <= N' (tile = 8, N = 4)
+// CONFIRM-NEXT: {{.*}}confirmations.jsonl:5: confirmation.rounds must be an integer in [0, 2147483647], not number -1
+// CONFIRM-NEXT: {{.*}}confirmations.jsonl:6: baseline.untuned_ms must be a positive number
+// CONFIRM-NEXT: {{.*}}confirmations.jsonl:7: baseline.untuned_ms is missing
+// CONFIRM-NEXT: {{.*}}confirmations.jsonl:8: confirmation is missing
+// CONFIRM-NEXT: {{.*}}confirmations.jsonl: 7 invalid records (nothing was imported)
 
 // EMPTY: database '{{.*}}a.db' does not exist
 // GOOD: imported 2 records (0 already present) in 1 tasks
@@ -72,6 +83,15 @@
 {"format": "dltune-record-v1", "task": {"hash": "00000000000000aa", "op_kind": "other", "space": "knobs{tile=[1,2,4,8];}params{N=4;}constraints{tile <= N;}"}, "device": {"fingerprint": "cpu-1"}, "record": {"config": "tile=2", "status": "ok", "time_ms": 1.0}}
 {"format": "dltune-record-v1", "task": {"hash": "00000000000000aa"}, "device": {"name": "x"}, "record": {"config": "tile=2", "status": "ok", "time_ms": 1.0}}
 {"format": "v0", "task": {}, "device": {}, "record": {}}
+//--- confirmations.jsonl
+{"format": "dltune-confirmation-v1", "task": {"hash": "00000000000000aa", "space": "knobs{tile=[1,2,4,8];}params{N=4;}constraints{tile <= N;}"}, "device": {"fingerprint": "cpu-1"}, "confirmation": {"config": "tile=1", "rounds": 3, "median_ms": 1.0, "created_at": 100}}
+{"format": "dltune-confirmation-v1", "task": {"hash": "00000000000000aa", "space": "knobs{tile=[1,2,4,8];}params{N=4;}constraints{tile <= N;}"}, "device": {"fingerprint": "cpu-1"}, "confirmation": {"config": "tile=2", "rounds": 3, "median_ms": 0, "created_at": 100}}
+{"format": "dltune-confirmation-v1", "task": {"hash": "00000000000000aa", "space": "knobs{tile=[1,2,4,8];}params{N=4;}constraints{tile <= N;}"}, "device": {"fingerprint": "cpu-1"}, "confirmation": {"config": "tile=2", "rounds": 3, "median_ms": 1.0}}
+{"format": "dltune-confirmation-v1", "task": {"hash": "00000000000000aa", "space": "knobs{tile=[1,2,4,8];}params{N=4;}constraints{tile <= N;}"}, "device": {"fingerprint": "cpu-1"}, "confirmation": {"config": "tile=8", "rounds": 3, "median_ms": 1.0, "created_at": 100}}
+{"format": "dltune-confirmation-v1", "task": {"hash": "00000000000000aa", "space": "knobs{tile=[1,2,4,8];}params{N=4;}constraints{tile <= N;}"}, "device": {"fingerprint": "cpu-1"}, "confirmation": {"config": "tile=4", "rounds": -1, "median_ms": null, "created_at": 100}}
+{"format": "dltune-baseline-v1", "task": {"hash": "00000000000000aa", "space": "knobs{tile=[1,2,4,8];}params{N=4;}constraints{tile <= N;}"}, "device": {"fingerprint": "cpu-1"}, "baseline": {"untuned_ms": 0}}
+{"format": "dltune-baseline-v1", "task": {"hash": "00000000000000aa", "space": "knobs{tile=[1,2,4,8];}params{N=4;}constraints{tile <= N;}"}, "device": {"fingerprint": "cpu-1"}, "baseline": {}}
+{"format": "dltune-confirmation-v1", "task": {"hash": "00000000000000aa", "space": "knobs{tile=[1,2,4,8];}params{N=4;}constraints{tile <= N;}"}, "device": {"fingerprint": "cpu-1"}, "record": {"config": "tile=1", "status": "ok", "time_ms": 1.0}}
 //--- good.jsonl
 # A comment line, then two records of one task.
 {"format": "dltune-record-v1", "task": {"hash": "00000000000000aa", "op_kind": "linalg.matmul", "space": "knobs{tile=[1,2,4,8];}params{N=4;}constraints{tile <= N;}"}, "device": {"fingerprint": "cpu-1", "name": "cpu"}, "record": {"config": "tile=1", "status": "ok", "time_ms": 1.0, "min_ms": 0.9, "max_ms": 1.1, "repeats": 3, "noisy": false, "energy_j": null}}

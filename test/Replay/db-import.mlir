@@ -24,8 +24,8 @@
 // SUMMARY-DAG: dense_nopack.x86 {{.*}} 2 1 0.2000 runtime_crash=1
 // SUMMARY-DAG: conv2d_nchw.cuda {{.*}} 1 0 0.0500
 // SUMMARY: 8 records
-// EXPORT: exported 8 records
-// IMPORT: imported 8 records (0 already present) in 3 tasks
+// EXPORT: exported 8 records, 0 confirmations, 0 baselines
+// IMPORT: imported 8 records (0 already present) in 3 tasks, 0 confirmations, 0 baselines
 // AGAIN: imported 0 records (8 already present) in 3 tasks
 // BADLOG: dltune: error: {{.*}}tophub-bad.log:1: not an AutoTVM log record: config must be an object with an 'entity' list (nothing was imported)
 // FOREIGN: dltune: error: '{{.*}}notadb' is not a dltune database

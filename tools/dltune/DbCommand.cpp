@@ -199,13 +199,14 @@ int dbCommand() {
   if (action == "forget")
     return forget(**db);
   if (action == "export") {
-    int64_t n = 0;
+    ExportStats n;
     // Complete or absent: a failed export never leaves a partial file or
     // replaces the one that was there.
     if (llvm::Error err = writeFileAtomically(
             outFile, [&](std::ostream &out) { return exportJsonLines(**db, out, &n); }))
       return fail(llvm::toString(std::move(err)) + " (nothing was exported)");
-    llvm::errs() << "exported " << n << " records\n";
+    llvm::errs() << llvm::formatv("exported {0} records, {1} confirmations, {2} baselines\n",
+                                  n.records, n.confirmations, n.baselines);
     return 0;
   }
   llvm::Expected<ImportStats> stats =
@@ -219,8 +220,12 @@ int dbCommand() {
     removeIfNew();
     return fail(llvm::toString(stats.takeError()) + " (nothing was imported)");
   }
-  llvm::outs() << llvm::formatv("imported {0} records ({1} already present) in {2} tasks\n",
+  llvm::outs() << llvm::formatv("imported {0} records ({1} already present) in {2} tasks",
                                 stats->inserted, stats->skipped, stats->tasks);
+  if (action == "import")
+    llvm::outs() << llvm::formatv(", {0} confirmations, {1} baselines", stats->confirmations,
+                                  stats->baselines);
+  llvm::outs() << "\n";
   return 0;
 }
 

@@ -3,6 +3,7 @@
 #include "dltune/Tuning/Database/DatabaseIO.h"
 #include "dltune/Tuning/Support/Error.h"
 #include "dltune/Tuning/Replay/KernelTunerCache.h"
+#include "dltune/Tuning/Device/GpuResources.h"
 
 #include "Support/JsonFields.h"
 
@@ -15,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 
 using namespace mlir::dltune;
 
@@ -27,20 +29,33 @@ std::string mlir::dltune::hashHex(llvm::StringRef text) {
 
 static json numberOrNull(double v) { return std::isnan(v) ? json() : json(v); }
 
-llvm::Error mlir::dltune::exportJsonLines(Database &db, std::ostream &out, int64_t *count) {
+/// GPU kernel resources as the JSON the database stores (records.gpu_resources).
+static json gpuResourcesJson(const std::vector<GpuKernelResources> &kernels) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::json::Value(toJSON(kernels));
+  return json::parse(text);
+}
+
+llvm::Error mlir::dltune::exportJsonLines(Database &db, std::ostream &out, ExportStats *stats) {
   llvm::Expected<std::vector<DeviceRecord>> devices = db.listDevices();
   if (!devices)
     return devices.takeError();
   llvm::Expected<std::vector<TaskRecord>> tasks = db.listTasks();
   if (!tasks)
     return tasks.takeError();
-  int64_t n = 0;
+  ExportStats n;
   for (const TaskRecord &t : *tasks) {
     json task = {{"hash", t.hash},       {"op_kind", t.opKind},
                  {"target", t.target},   {"shapes", t.shapes},
                  {"element_types", t.elementTypes}, {"space", t.space},
                  {"source", t.source}};
     for (const DeviceRecord &d : *devices) {
+      json device = {{"fingerprint", d.fingerprint}, {"name", d.name}, {"json", d.json}};
+      auto write = [&](const char *format, const char *key, json value) {
+        json line = {{"format", format}, {"task", task}, {"device", device}, {key, value}};
+        out << line.dump() << "\n";
+      };
       llvm::Expected<std::vector<MeasureRecord>> records = db.getRecords(t.id, d.id);
       if (!records)
         return records.takeError();
@@ -53,29 +68,54 @@ llvm::Error mlir::dltune::exportJsonLines(Database &db, std::ostream &out, int64
                     {"stddev_ms", numberOrNull(r.stddevMs)},
                     {"repeats", r.repeats},
                     {"noisy", r.noisy},
+                    {"cut_off", r.cutOff},
                     {"energy_j", r.energyJ ? json(*r.energyJ) : json()},
                     {"error", r.error},
                     {"build_s", numberOrNull(r.buildSeconds)},
                     {"run_s", numberOrNull(r.runSeconds)},
                     {"source", r.source},
-                    {"created_at", r.createdAt}};
-        json line = {{"format", "dltune-record-v1"},
-                     {"task", task},
-                     {"device", {{"fingerprint", d.fingerprint}, {"name", d.name}, {"json", d.json}}},
-                     {"record", rec}};
-        out << line.dump() << "\n";
-        ++n;
+                    {"created_at", r.createdAt},
+                    {"generator", r.generator}};
+        if (!r.gpuResources.empty())
+          rec["gpu_resources"] = gpuResourcesJson(r.gpuResources);
+        write("dltune-record-v1", "record", std::move(rec));
+        ++n.records;
+      }
+      // Confirmations decide which record is the best (Database::getBest):
+      // without them a rebuilt database ranks unconfirmed times.
+      llvm::Expected<std::vector<Confirmation>> confirmations = db.listConfirmations(t.id, d.id);
+      if (!confirmations)
+        return confirmations.takeError();
+      for (const Confirmation &c : *confirmations) {
+        write("dltune-confirmation-v1", "confirmation",
+              {{"config", c.config},
+               {"rounds", c.rounds},
+               {"median_ms", numberOrNull(c.medianMs)},
+               {"min_ms", numberOrNull(c.minMs)},
+               {"max_ms", numberOrNull(c.maxMs)},
+               {"generator", c.generator},
+               {"created_at", c.createdAt}});
+        ++n.confirmations;
+      }
+      llvm::Expected<std::optional<double>> baseline = db.getBaseline(t.id, d.id);
+      if (!baseline)
+        return baseline.takeError();
+      if (*baseline) {
+        write("dltune-baseline-v1", "baseline", {{"untuned_ms", numberOrNull(**baseline)}});
+        ++n.baselines;
       }
     }
   }
-  if (count)
-    *count = n;
+  if (stats)
+    *stats = n;
   return llvm::Error::success();
 }
 
 namespace {
 /// Reads a file line by line inside one transaction, caching task/device ids.
 struct Importer {
+  explicit Importer(Database &db) : db(db) {}
+
   Database &db;
   ImportStats stats;
   std::map<std::string, int64_t> taskIds, deviceIds;
@@ -101,13 +141,10 @@ struct Importer {
   }
   /// The record of `t` on `d`, creating both as needed.
   llvm::Error add(const TaskRecord &t, const DeviceRecord &d, const MeasureRecord &r) {
-    llvm::Expected<int64_t> tid = task(t);
-    if (!tid)
-      return tid.takeError();
-    llvm::Expected<int64_t> did = device(d);
-    if (!did)
-      return did.takeError();
-    return record(*tid, *did, r);
+    llvm::Expected<std::pair<int64_t, int64_t>> ids = taskAndDevice(t, d);
+    if (!ids)
+      return ids.takeError();
+    return record(ids->first, ids->second, r);
   }
   llvm::Error record(int64_t t, int64_t d, const MeasureRecord &r) {
     llvm::Expected<bool> inserted = db.commitRecord(t, d, r);
@@ -116,6 +153,57 @@ struct Importer {
     ++(*inserted ? stats.inserted : stats.skipped);
     return llvm::Error::success();
   }
+
+  /// The confirmation `c` of `t` on `d`, unless the database has it (the
+  /// same config in a run of the same time): importing a file twice adds
+  /// nothing. Lines of one run share its time, so they form one run again.
+  llvm::Error confirmation(const TaskRecord &t, const DeviceRecord &d, const Confirmation &c) {
+    llvm::Expected<std::pair<int64_t, int64_t>> ids = taskAndDevice(t, d);
+    if (!ids)
+      return ids.takeError();
+    auto [known, first] = confirmationKeys.try_emplace(*ids);
+    if (first) {
+      llvm::Expected<std::vector<Confirmation>> stored =
+          db.listConfirmations(ids->first, ids->second);
+      if (!stored)
+        return stored.takeError();
+      for (const Confirmation &s : *stored)
+        known->second.insert({s.config, s.createdAt});
+    }
+    if (!known->second.insert({c.config, c.createdAt}).second)
+      return llvm::Error::success();
+    ++stats.confirmations;
+    return db.commitConfirmations(ids->first, ids->second, {c});
+  }
+
+  /// The untuned time of `t` on `d`, unless the database has one: as for
+  /// records, what is there stands.
+  llvm::Error baseline(const TaskRecord &t, const DeviceRecord &d, double untunedMs) {
+    llvm::Expected<std::pair<int64_t, int64_t>> ids = taskAndDevice(t, d);
+    if (!ids)
+      return ids.takeError();
+    llvm::Expected<std::optional<double>> stored = db.getBaseline(ids->first, ids->second);
+    if (!stored)
+      return stored.takeError();
+    if (*stored)
+      return llvm::Error::success();
+    ++stats.baselines;
+    return db.setBaseline(ids->first, ids->second, untunedMs);
+  }
+
+private:
+  llvm::Expected<std::pair<int64_t, int64_t>> taskAndDevice(const TaskRecord &t,
+                                                            const DeviceRecord &d) {
+    llvm::Expected<int64_t> tid = task(t);
+    if (!tid)
+      return tid.takeError();
+    llvm::Expected<int64_t> did = device(d);
+    if (!did)
+      return did.takeError();
+    return std::make_pair(*tid, *did);
+  }
+  std::map<std::pair<int64_t, int64_t>, std::set<std::pair<std::string, double>>>
+      confirmationKeys;
 };
 
 /// Calls `fn` with every line that is not blank or a '#' comment.
@@ -157,14 +245,94 @@ llvm::Error importLines(Database &db, std::istream &in, const std::string &name,
   return err;
 }
 
-/// One checked line of a dltune-record-v1 file.
-struct RecordLine {
+/// One checked line of a JSON lines export: a record, a confirmation or
+/// the untuned time of a task on a device.
+struct ExportLine {
+  enum class Kind { Record, Confirmation, Baseline };
+  Kind kind = Kind::Record;
   TaskRecord task;
   DeviceRecord device;
-  MeasureRecord record;
+  MeasureRecord record;      // Kind::Record
+  Confirmation confirmation; // Kind::Confirmation
+  double untunedMs = NAN;    // Kind::Baseline
+  /// The configuration the line names (none for a baseline).
+  const std::string *config() const {
+    return kind == Kind::Record         ? &record.config
+           : kind == Kind::Confirmation ? &confirmation.config
+                                        : nullptr;
+  }
 };
 
-llvm::Expected<RecordLine> parseRecordLine(llvm::StringRef line) {
+llvm::Error parseRecord(const json &r, MeasureRecord &rec) {
+  rec.source = "imported";
+  FieldReader rr(r, "record");
+  std::string status;
+  rr.string("config", rec.config, FieldReader::Required);
+  rr.string("status", status, FieldReader::Required);
+  std::optional<MeasureStatus> parsedStatus;
+  if (rr.ok() && !(parsedStatus = parseMeasureStatus(status)))
+    rr.failField("status", "'" + status + "' is not a known status");
+  rr.number("time_ms", rec.timeMs, FieldReader::Nullable, /*nonNegative=*/true);
+  rr.number("min_ms", rec.minMs, FieldReader::Nullable, true);
+  rr.number("max_ms", rec.maxMs, FieldReader::Nullable, true);
+  rr.number("stddev_ms", rec.stddevMs, FieldReader::Nullable, true);
+  int64_t repeats = 0;
+  rr.integer("repeats", repeats, FieldReader::Optional, 0, INT32_MAX);
+  rec.repeats = static_cast<int>(repeats);
+  rr.boolean("noisy", rec.noisy);
+  rr.boolean("cut_off", rec.cutOff);
+  double energy = NAN;
+  rr.number("energy_j", energy, FieldReader::Nullable, true);
+  if (!std::isnan(energy))
+    rec.energyJ = energy;
+  rr.string("error", rec.error);
+  rr.number("build_s", rec.buildSeconds, FieldReader::Nullable, true);
+  rr.number("run_s", rec.runSeconds, FieldReader::Nullable, true);
+  rr.string("source", rec.source);
+  rr.number("created_at", rec.createdAt, FieldReader::Optional, true);
+  rr.string("generator", rec.generator);
+  if (const json *g = rr.get("gpu_resources", FieldReader::Nullable)) {
+    llvm::Expected<llvm::json::Value> value = llvm::json::parse(g->dump());
+    llvm::Expected<std::vector<GpuKernelResources>> kernels =
+        value ? gpuResourcesFromJSON(*value)
+              : llvm::Expected<std::vector<GpuKernelResources>>(value.takeError());
+    if (!kernels)
+      rr.failField("gpu_resources", llvm::toString(kernels.takeError()));
+    else
+      rec.gpuResources = std::move(*kernels);
+  }
+  if (!rr.ok())
+    return rr.takeError();
+  rec.status = *parsedStatus;
+  // getBest ranks ok records by time: one without a real time must not win.
+  if (rec.isOk() && !(rec.timeMs > 0))
+    return makeError("record.time_ms of an ok record must be a positive number");
+  return llvm::Error::success();
+}
+
+llvm::Error parseConfirmation(const json &j, Confirmation &c) {
+  FieldReader r(j, "confirmation");
+  r.string("config", c.config, FieldReader::Required);
+  int64_t rounds = 0;
+  r.integer("rounds", rounds, FieldReader::Optional, 0, INT32_MAX);
+  c.rounds = static_cast<int>(rounds);
+  r.number("median_ms", c.medianMs, FieldReader::Nullable, /*nonNegative=*/true);
+  r.number("min_ms", c.minMs, FieldReader::Nullable, true);
+  r.number("max_ms", c.maxMs, FieldReader::Nullable, true);
+  r.string("generator", c.generator);
+  r.number("created_at", c.createdAt, FieldReader::Required, true);
+  if (!r.ok())
+    return r.takeError();
+  // The fastest median of the latest run is the task's best: a zero would
+  // always win; created_at names the run (0 would mean "now" on commit).
+  if (!std::isnan(c.medianMs) && !(c.medianMs > 0))
+    return makeError("confirmation.median_ms must be a positive number or null");
+  if (!(c.createdAt > 0))
+    return makeError("confirmation.created_at must be a positive number of seconds");
+  return llvm::Error::success();
+}
+
+llvm::Expected<ExportLine> parseExportLine(llvm::StringRef line) {
   llvm::Expected<json> parsed = parseJson(line);
   if (!parsed)
     return parsed.takeError();
@@ -174,13 +342,27 @@ llvm::Expected<RecordLine> parseRecordLine(llvm::StringRef line) {
   FieldReader top(j, "");
   std::string format;
   top.string("format", format, FieldReader::Required);
-  if (top.ok() && format != "dltune-record-v1")
-    top.failField("format", "is '" + format + "', not 'dltune-record-v1'");
-  const json *t = top.child("task"), *d = top.child("device"), *r = top.child("record");
+  ExportLine out;
+  const char *body = "record";
+  if (top.ok()) {
+    if (format == "dltune-record-v1") {
+      out.kind = ExportLine::Kind::Record;
+    } else if (format == "dltune-confirmation-v1") {
+      out.kind = ExportLine::Kind::Confirmation;
+      body = "confirmation";
+    } else if (format == "dltune-baseline-v1") {
+      out.kind = ExportLine::Kind::Baseline;
+      body = "baseline";
+    } else {
+      top.failField("format", "is '" + format +
+                                  "', not 'dltune-record-v1', 'dltune-confirmation-v1' or "
+                                  "'dltune-baseline-v1'");
+    }
+  }
+  const json *t = top.child("task"), *d = top.child("device"), *b = top.child(body);
   if (!top.ok())
     return top.takeError();
 
-  RecordLine out;
   FieldReader task(*t, "task");
   task.string("hash", out.task.hash, FieldReader::Required, /*nonEmpty=*/true);
   task.string("op_kind", out.task.opKind);
@@ -200,50 +382,37 @@ llvm::Expected<RecordLine> parseRecordLine(llvm::StringRef line) {
   if (!dev.ok())
     return dev.takeError();
 
-  MeasureRecord &rec = out.record;
-  rec.source = "imported";
-  FieldReader rr(*r, "record");
-  std::string status;
-  rr.string("config", rec.config, FieldReader::Required);
-  rr.string("status", status, FieldReader::Required);
-  std::optional<MeasureStatus> parsedStatus;
-  if (rr.ok() && !(parsedStatus = parseMeasureStatus(status)))
-    rr.failField("status", "'" + status + "' is not a known status");
-  rr.number("time_ms", rec.timeMs, FieldReader::Nullable, /*nonNegative=*/true);
-  rr.number("min_ms", rec.minMs, FieldReader::Nullable, true);
-  rr.number("max_ms", rec.maxMs, FieldReader::Nullable, true);
-  rr.number("stddev_ms", rec.stddevMs, FieldReader::Nullable, true);
-  int64_t repeats = 0;
-  rr.integer("repeats", repeats, FieldReader::Optional, 0, INT32_MAX);
-  rec.repeats = static_cast<int>(repeats);
-  rr.boolean("noisy", rec.noisy);
-  double energy = NAN;
-  rr.number("energy_j", energy, FieldReader::Nullable, true);
-  if (!std::isnan(energy))
-    rec.energyJ = energy;
-  rr.string("error", rec.error);
-  rr.number("build_s", rec.buildSeconds, FieldReader::Nullable, true);
-  rr.number("run_s", rec.runSeconds, FieldReader::Nullable, true);
-  rr.string("source", rec.source);
-  rr.number("created_at", rec.createdAt, FieldReader::Optional, true);
-  if (!rr.ok())
-    return rr.takeError();
-  rec.status = *parsedStatus;
-  // getBest ranks ok records by time: one without a real time must not win.
-  if (rec.isOk() && !(rec.timeMs > 0))
-    return makeError("record.time_ms of an ok record must be a positive number");
+  switch (out.kind) {
+  case ExportLine::Kind::Record:
+    if (llvm::Error e = parseRecord(*b, out.record))
+      return std::move(e);
+    break;
+  case ExportLine::Kind::Confirmation:
+    if (llvm::Error e = parseConfirmation(*b, out.confirmation))
+      return std::move(e);
+    break;
+  case ExportLine::Kind::Baseline: {
+    FieldReader r(*b, "baseline");
+    r.number("untuned_ms", out.untunedMs, FieldReader::Required, /*nonNegative=*/true);
+    if (!r.ok())
+      return r.takeError();
+    if (!(out.untunedMs > 0))
+      return makeError("baseline.untuned_ms must be a positive number");
+    break;
+  }
+  }
   return out;
 }
 
 /// Remembers what each task hash and device fingerprint stood for, so that
 /// a file cannot describe one key two ways, and the parsed space of each
 /// task, to check configs against.
-struct RecordLineChecker {
+struct ExportLineChecker {
   std::map<std::string, std::pair<int64_t, TaskRecord>> tasks;
   std::map<std::string, std::pair<int64_t, DeviceRecord>> devices;
   std::map<std::string, std::shared_ptr<SearchSpace>> spaces;
 
-  llvm::Error check(const RecordLine &l, int64_t lineNo) {
+  llvm::Error check(const ExportLine &l, int64_t lineNo) {
     auto [t, newTask] = tasks.try_emplace(l.task.hash, lineNo, l.task);
     const TaskRecord &first = t->second.second;
     if (!newTask && (first.opKind != l.task.opKind || first.target != l.task.target ||
@@ -259,8 +428,10 @@ struct RecordLineChecker {
                        " differs from the device with the same fingerprint on line " +
                        llvm::Twine(d->second.first));
     // Imported tasks of other tuners have no space; their configs are free text.
-    if (l.task.space.empty())
+    const std::string *configText = l.config();
+    if (l.task.space.empty() || !configText)
       return llvm::Error::success();
+    const char *field = l.kind == ExportLine::Kind::Record ? "record.config" : "confirmation.config";
     auto [s, newSpace] = spaces.try_emplace(l.task.space);
     if (newSpace) {
       llvm::Expected<SearchSpace> space = SearchSpace::parseCanonicalString(l.task.space);
@@ -271,16 +442,17 @@ struct RecordLineChecker {
     if (!s->second) // reported on the line that first used it
       return makeError("task.space does not parse (see above)");
     const SearchSpace &space = *s->second;
-    llvm::Expected<Config> config = space.parseConfig(l.record.config);
+    llvm::Expected<Config> config = space.parseConfig(*configText);
     if (!config)
-      return makeError("record.config: " + llvm::toString(config.takeError()));
+      return makeError(llvm::Twine(field) + ": " + llvm::toString(config.takeError()));
     if (llvm::Error e = space.checkValid(*config))
-      return makeError("record.config '" + l.record.config + "' is outside the task's space: " +
-                       llvm::toString(std::move(e)));
-    // Configs are compared as text (history, the UNIQUE key): one spelling.
+      return makeError(llvm::Twine(field) + " '" + *configText +
+                       "' is outside the task's space: " + llvm::toString(std::move(e)));
+    // Configs are compared as text (history, the UNIQUE key, the confirmed
+    // best): one spelling.
     std::string canonical = space.formatConfig(*config);
-    if (canonical != l.record.config)
-      return makeError("record.config '" + l.record.config +
+    if (canonical != *configText)
+      return makeError(llvm::Twine(field) + " '" + *configText +
                        "' is not in canonical form (expected '" + canonical + "')");
     return llvm::Error::success();
   }
@@ -290,15 +462,26 @@ struct RecordLineChecker {
 llvm::Expected<ImportStats> mlir::dltune::importJsonLines(Database &db, std::istream &in,
                                                           const std::string &name) {
   Importer imp{db};
-  RecordLineChecker checker;
+  ExportLineChecker checker;
   llvm::Error err =
-      importLines(db, in, name, [&](const std::string &line, int64_t lineNo, bool commit) {
-        llvm::Expected<RecordLine> l = parseRecordLine(line);
+      importLines(db, in, name,
+                  [&](const std::string &line, int64_t lineNo, bool commit) -> llvm::Error {
+        llvm::Expected<ExportLine> l = parseExportLine(line);
         if (!l)
           return l.takeError();
         if (llvm::Error e = checker.check(*l, lineNo))
           return e;
-        return commit ? imp.add(l->task, l->device, l->record) : llvm::Error::success();
+        if (!commit)
+          return llvm::Error::success();
+        switch (l->kind) {
+        case ExportLine::Kind::Record:
+          return imp.add(l->task, l->device, l->record);
+        case ExportLine::Kind::Confirmation:
+          return imp.confirmation(l->task, l->device, l->confirmation);
+        case ExportLine::Kind::Baseline:
+          return imp.baseline(l->task, l->device, l->untunedMs);
+        }
+        llvm_unreachable("every line kind is handled");
       });
   if (err)
     return std::move(err);

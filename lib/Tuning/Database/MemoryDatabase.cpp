@@ -194,6 +194,18 @@ public:
     return out;
   }
 
+  llvm::Expected<std::vector<Confirmation>> listConfirmations(int64_t taskId,
+                                                              int64_t deviceId) override {
+    std::vector<Confirmation> out;
+    for (const StoredConfirmation &s : state.confirmations)
+      if (s.taskId == taskId && onDevice(s.deviceId, deviceId))
+        out.push_back(s.confirmation);
+    std::stable_sort(out.begin(), out.end(), [](const Confirmation &a, const Confirmation &b) {
+      return a.createdAt < b.createdAt;
+    });
+    return out;
+  }
+
   llvm::Expected<int64_t> forget(const ForgetFilter &f, const std::string &reason) override {
     int64_t hashTask = -1; // no task has this id: an unknown hash selects nothing
     if (!f.taskHash.empty())

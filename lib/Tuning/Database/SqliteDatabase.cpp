@@ -618,18 +618,9 @@ llvm::Error SqliteDatabase::commitConfirmations(int64_t taskId, int64_t deviceId
   });
 }
 
-llvm::Expected<std::vector<Confirmation>>
-SqliteDatabase::getLatestConfirmations(int64_t taskId, int64_t deviceId) {
-  // Device 0: the latest confirmation run on any device.
-  Statement s(db, "SELECT config, rounds, median_ms, min_ms, max_ms, generator, created_at "
-                  "FROM confirmations WHERE task_id = ?1 AND (?2 = 0 OR device_id = ?2) AND "
-                  "created_at = (SELECT max(created_at) FROM confirmations WHERE "
-                  "task_id = ?1 AND (?2 = 0 OR device_id = ?2)) AND median_ms IS NOT NULL "
-                  "ORDER BY median_ms ASC, id ASC");
-  if (llvm::Error e = s.status())
-    return std::move(e);
-  s.bind(1, taskId);
-  s.bind(2, deviceId);
+/// The rows of a `SELECT config, rounds, median_ms, min_ms, max_ms,
+/// generator, created_at FROM confirmations ...`.
+static llvm::Expected<std::vector<Confirmation>> readConfirmations(Statement &s) {
   std::vector<Confirmation> out;
   int rc;
   while ((rc = s.step()) == SQLITE_ROW) {
@@ -646,6 +637,33 @@ SqliteDatabase::getLatestConfirmations(int64_t taskId, int64_t deviceId) {
   if (rc != SQLITE_DONE)
     return s.stepError();
   return out;
+}
+
+llvm::Expected<std::vector<Confirmation>>
+SqliteDatabase::getLatestConfirmations(int64_t taskId, int64_t deviceId) {
+  // Device 0: the latest confirmation run on any device.
+  Statement s(db, "SELECT config, rounds, median_ms, min_ms, max_ms, generator, created_at "
+                  "FROM confirmations WHERE task_id = ?1 AND (?2 = 0 OR device_id = ?2) AND "
+                  "created_at = (SELECT max(created_at) FROM confirmations WHERE "
+                  "task_id = ?1 AND (?2 = 0 OR device_id = ?2)) AND median_ms IS NOT NULL "
+                  "ORDER BY median_ms ASC, id ASC");
+  if (llvm::Error e = s.status())
+    return std::move(e);
+  s.bind(1, taskId);
+  s.bind(2, deviceId);
+  return readConfirmations(s);
+}
+
+llvm::Expected<std::vector<Confirmation>> SqliteDatabase::listConfirmations(int64_t taskId,
+                                                                            int64_t deviceId) {
+  Statement s(db, "SELECT config, rounds, median_ms, min_ms, max_ms, generator, created_at "
+                  "FROM confirmations WHERE task_id = ?1 AND (?2 = 0 OR device_id = ?2) "
+                  "ORDER BY created_at ASC, id ASC");
+  if (llvm::Error e = s.status())
+    return std::move(e);
+  s.bind(1, taskId);
+  s.bind(2, deviceId);
+  return readConfirmations(s);
 }
 
 llvm::Expected<int64_t> SqliteDatabase::forget(const ForgetFilter &f, const std::string &reason) {

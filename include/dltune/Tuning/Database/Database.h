@@ -136,6 +136,11 @@ public:
   /// The candidates of the latest confirmation run, fastest first.
   virtual llvm::Expected<std::vector<Confirmation>>
   getLatestConfirmations(int64_t taskId, int64_t deviceId) = 0;
+  /// Every confirmation of a task on a device (or, deviceId 0, on all),
+  /// untimed candidates included, oldest run first and in commit order
+  /// within a run: what an export writes.
+  virtual llvm::Expected<std::vector<Confirmation>> listConfirmations(int64_t taskId,
+                                                                      int64_t deviceId) = 0;
 
   /// Moves the records `filter` selects (and the confirmations of their
   /// tasks) into `replaced_records` with `reason`, so they can be measured

@@ -18,13 +18,21 @@
 namespace mlir::dltune {
 
 struct ImportStats {
-  int64_t tasks = 0;    // distinct tasks seen
-  int64_t inserted = 0; // records added
-  int64_t skipped = 0;  // records the database already had
+  int64_t tasks = 0;         // distinct tasks seen
+  int64_t inserted = 0;      // records added
+  int64_t skipped = 0;       // records the database already had
+  int64_t confirmations = 0; // confirmation candidates added
+  int64_t baselines = 0;     // untuned times added (where none was stored)
 };
 
-/// Writes every record as one JSON object per line.
-llvm::Error exportJsonLines(Database &db, std::ostream &out, int64_t *count = nullptr);
+struct ExportStats {
+  int64_t records = 0, confirmations = 0, baselines = 0;
+};
+
+/// Writes every record, every confirmation (each run's candidates) and
+/// every untuned time as one JSON object per line: a database imported
+/// from it picks the same best configurations.
+llvm::Error exportJsonLines(Database &db, std::ostream &out, ExportStats *stats = nullptr);
 
 // Imports check every field of every record (type, range, a config inside
 // its task's space) and import nothing from a file with an invalid record;

@@ -50,6 +50,8 @@ public:
                                   const std::vector<Confirmation> &confirmations) override;
   llvm::Expected<std::vector<Confirmation>> getLatestConfirmations(int64_t taskId,
                                                                   int64_t deviceId) override;
+  llvm::Expected<std::vector<Confirmation>> listConfirmations(int64_t taskId,
+                                                              int64_t deviceId) override;
   llvm::Expected<int64_t> forget(const ForgetFilter &filter,
                                  const std::string &reason) override;
   llvm::Expected<std::vector<MeasureRecord>> getReplacedRecords(int64_t taskId) override;

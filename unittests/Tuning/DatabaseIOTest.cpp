@@ -1,0 +1,159 @@
+//===- DatabaseIOTest.cpp - JSON lines export and import ------------------===//
+//
+// An export must carry everything that decides what a database answers:
+// records with their generator, cut-off mark and GPU resources, every
+// confirmation run and the untuned times. Checked on each Database
+// implementation as source and as destination.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dltune/Tuning/Database/DatabaseIO.h"
+
+#include "DatabaseTestSupport.h"
+
+#include "gtest/gtest.h"
+
+#include <sstream>
+
+using namespace mlir::dltune;
+using namespace mlir::dltune::testing;
+
+namespace {
+using OpenFn = std::unique_ptr<Database> (*)();
+
+std::unique_ptr<Database> openSqlite() { return llvm::cantFail(Database::openInMemory()); }
+
+class DatabaseIO : public ::testing::TestWithParam<OpenFn> {
+protected:
+  /// A task whose fastest record ("a=1") is not its confirmed best ("a=2").
+  void fill(Database &db) {
+    t = llvm::cantFail(db.getOrCreateTask(task("t")));
+    d = llvm::cantFail(db.getOrCreateDevice(testDevice()));
+    MeasureRecord fast = okRecord("a=1", 1.0);
+    fast.generator = "dltune 1; LLVM 22; schedules 9";
+    llvm::cantFail(db.commitRecord(t, d, fast));
+    MeasureRecord confirmed = okRecord("a=2", 2.0);
+    GpuKernelResources kernel;
+    kernel.kernel = "mm_kernel";
+    kernel.registers = 96;
+    kernel.sharedBytes = 16384;
+    kernel.threadsPerBlock = 256;
+    confirmed.gpuResources = {kernel};
+    llvm::cantFail(db.commitRecord(t, d, confirmed));
+    MeasureRecord cut = okRecord("a=3", 0.5);
+    cut.cutOff = true;
+    llvm::cantFail(db.commitRecord(t, d, cut));
+    // An older run that ranked a=1 first, then the latest: a=2 first, and
+    // a candidate that was not timed.
+    llvm::cantFail(db.commitConfirmations(t, d, {{"a=1", 3, 1.1, 1.0, 1.2, "g", 50}}));
+    llvm::cantFail(db.commitConfirmations(t, d,
+                                          {{"a=1", 3, 2.5, 2.4, 2.6, "g", 100},
+                                           {"a=2", 3, 1.8, 1.7, 1.9, "g", 100},
+                                           {"a=4", 0, NAN, NAN, NAN, "g", 100}}));
+    llvm::cantFail(db.setBaseline(t, d, 40.0));
+  }
+
+  std::string exportText(Database &db, ExportStats *stats = nullptr) {
+    std::ostringstream out;
+    llvm::cantFail(exportJsonLines(db, out, stats));
+    return out.str();
+  }
+
+  ImportStats importText(Database &db, const std::string &text) {
+    std::istringstream in(text);
+    return llvm::cantFail(importJsonLines(db, in, "export.jsonl"));
+  }
+
+  int64_t t = 0, d = 0;
+};
+
+TEST_P(DatabaseIO, RebuiltDatabasePicksTheSameConfirmedBest) {
+  std::unique_ptr<Database> source = GetParam()();
+  fill(*source);
+  ExportStats exported;
+  std::string text = exportText(*source, &exported);
+  EXPECT_EQ(exported.records, 3);
+  EXPECT_EQ(exported.confirmations, 4);
+  EXPECT_EQ(exported.baselines, 1);
+
+  for (OpenFn open : {&openSqlite, &createMemoryDatabase}) {
+    std::unique_ptr<Database> copy = open();
+    ImportStats stats = importText(*copy, text);
+    EXPECT_EQ(stats.inserted, 3);
+    EXPECT_EQ(stats.confirmations, 4);
+    EXPECT_EQ(stats.baselines, 1);
+    int64_t ct = llvm::cantFail(copy->getOrCreateTask(task("t")));
+    int64_t cd = llvm::cantFail(copy->getOrCreateDevice(testDevice()));
+    std::optional<MeasureRecord> best = llvm::cantFail(copy->getBest(ct, cd));
+    ASSERT_TRUE(best.has_value());
+    EXPECT_EQ(best->config, "a=2");
+    EXPECT_TRUE(best->confirmed);
+    EXPECT_EQ(best->timeMs, 1.8);
+    ASSERT_EQ(best->gpuResources.size(), 1u);
+    EXPECT_EQ(best->gpuResources[0].kernel, "mm_kernel");
+    EXPECT_EQ(best->gpuResources[0].registers, 96);
+    EXPECT_EQ(best->gpuResources[0].sharedBytes, 16384);
+    EXPECT_EQ(best->gpuResources[0].threadsPerBlock, 256);
+
+    std::vector<Confirmation> runs = llvm::cantFail(copy->listConfirmations(ct, cd));
+    std::vector<Confirmation> original = llvm::cantFail(source->listConfirmations(t, d));
+    ASSERT_EQ(runs.size(), original.size());
+    for (size_t i = 0; i < runs.size(); ++i) {
+      EXPECT_EQ(runs[i].config, original[i].config);
+      EXPECT_EQ(runs[i].createdAt, original[i].createdAt);
+      EXPECT_EQ(runs[i].rounds, original[i].rounds);
+      EXPECT_EQ(std::isnan(runs[i].medianMs), std::isnan(original[i].medianMs));
+    }
+    std::vector<MeasureRecord> records = llvm::cantFail(copy->getRecords(ct, cd));
+    ASSERT_EQ(records.size(), 3u);
+    EXPECT_EQ(records[0].generator, "dltune 1; LLVM 22; schedules 9");
+    EXPECT_FALSE(records[0].cutOff);
+    EXPECT_TRUE(records[2].cutOff);
+    EXPECT_EQ(llvm::cantFail(copy->getBaseline(ct, cd)), std::optional<double>(40.0));
+    // And out again: the same text.
+    EXPECT_EQ(exportText(*copy), text);
+  }
+}
+
+TEST_P(DatabaseIO, ImportingTwiceAddsNothing) {
+  std::unique_ptr<Database> source = GetParam()();
+  fill(*source);
+  std::string text = exportText(*source);
+  std::unique_ptr<Database> copy = GetParam()();
+  importText(*copy, text);
+  ImportStats again = importText(*copy, text);
+  EXPECT_EQ(again.inserted, 0);
+  EXPECT_EQ(again.skipped, 3);
+  EXPECT_EQ(again.confirmations, 0);
+  EXPECT_EQ(again.baselines, 0);
+  EXPECT_EQ(exportText(*copy), text);
+}
+
+TEST_P(DatabaseIO, ImportedOlderRunsDoNotOverrideNewerOnes) {
+  std::unique_ptr<Database> source = GetParam()();
+  fill(*source);
+  std::string text = exportText(*source);
+  // The destination confirmed a=1 later (at 200) and knows another untuned time.
+  std::unique_ptr<Database> dest = GetParam()();
+  int64_t dt = llvm::cantFail(dest->getOrCreateTask(task("t")));
+  int64_t dd = llvm::cantFail(dest->getOrCreateDevice(testDevice()));
+  llvm::cantFail(dest->commitRecord(dt, dd, okRecord("a=1", 1.0)));
+  llvm::cantFail(dest->commitConfirmations(dt, dd, {{"a=1", 5, 0.9, 0.8, 1.0, "h", 200}}));
+  llvm::cantFail(dest->setBaseline(dt, dd, 30.0));
+  ImportStats stats = importText(*dest, text);
+  EXPECT_EQ(stats.inserted, 2);
+  EXPECT_EQ(stats.confirmations, 4);
+  EXPECT_EQ(stats.baselines, 0);
+  std::optional<MeasureRecord> best = llvm::cantFail(dest->getBest(dt, dd));
+  ASSERT_TRUE(best.has_value());
+  EXPECT_EQ(best->config, "a=1");
+  EXPECT_EQ(best->timeMs, 0.9);
+  EXPECT_EQ(llvm::cantFail(dest->getBaseline(dt, dd)), std::optional<double>(30.0));
+}
+
+INSTANTIATE_TEST_SUITE_P(Implementations, DatabaseIO,
+                         ::testing::Values(&openSqlite, &createMemoryDatabase),
+                         [](const ::testing::TestParamInfo<OpenFn> &info) {
+                           return info.index == 0 ? "Sqlite" : "Memory";
+                         });
+} // namespace
