@@ -3,7 +3,7 @@
 
     python3 bench/gpu.py --out DIR [--cases mm_1024,8x256x256x64,...] [--warmup 3]
                          [--repeat 10] [--tune-trials N [--tune-seconds S]] [--dry-run]
-                         [--precision fp32,tf32,fp16]
+                         [--precision fp32,tf32,fp16] [--configs NAME:knob=v,...;...] [--rounds R]
 
 Per case: an .mlir file (@main(A, B, C): C filled with zeros, then
 linalg.matmul or linalg.batch_matmul), `dltune run --target gpu
@@ -15,13 +15,18 @@ operands, `dltune --tf32`: tensor cores; baseline cuBLAS with TF32) and fp16
 (f16 A and B, f32 C; baseline cuBLAS fp16, f16 out, f32 accumulation). Checks: dltune's --check (its
 single-thread CPU lowering, ~0.5 GFLOP/s, so only up to --check-max-gflop;
 tuning needs that reference too) and, with PyTorch on CUDA, every dltune
-output against a float64 matmul of the same inputs. bench/README.md, "GPU
+output against a float64 matmul of the same inputs. --configs adds a column per
+named configuration: dltune's default configuration of the case with the given
+knobs changed (e.g. "s3:stages=3;wide:block_n=256"), run as an annotated file;
+a configuration outside the case's space fails that cell only. --rounds runs
+the default and these configurations R times in turn and keeps each one's
+median, so that they are compared within one run. bench/README.md, "GPU
 matmuls", says more. On the lent GPU machine run it with
 `env -u LD_LIBRARY_PATH` (scripts/gpu-check.sh does): dltune gets --dltune-lib
 in its own environment. Exit status 0 only if every dltune run and check
 succeeded. Standard library + torch (imported lazily).
 """
-import argparse, ast, csv, datetime, json, os, shutil, statistics, struct, subprocess, sys, tempfile
+import argparse, ast, csv, datetime, json, os, re, shutil, statistics, struct, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # name: (batch, M, N, K); batch 0 is linalg.matmul.
@@ -57,7 +62,30 @@ def parse_args():
     p.add_argument("--dry-run", action="store_true", help="write the .mlir files, print the commands")
     p.add_argument("--precision", default="fp32",
                    help="comma-separated: fp32 (SIMT), tf32 (f32 on tensor cores), fp16 (f16 inputs)")
-    return p.parse_args()
+    p.add_argument("--configs", default="",
+                   help="NAME:knob=value,...;... - the default configuration with these knobs changed")
+    p.add_argument("--rounds", type=int, default=1,
+                   help="runs of the default and --configs, in turn (the median is kept)")
+    args = p.parse_args()
+    args.config_variants = parse_configs(args.configs)
+    return args
+
+
+def parse_configs(text):
+    """[(name, {knob: value})] of --configs."""
+    out = []
+    for item in filter(None, (i.strip() for i in text.split(";"))):
+        name, _, knobs = item.partition(":")
+        if not name.isidentifier() or name in ("default", "tuned") or not knobs:
+            raise SystemExit(f"--configs: '{item}' is not NAME:knob=value,... (NAME not default/tuned)")
+        values = {}
+        for kv in knobs.split(","):
+            knob, _, value = kv.partition("=")
+            if not knob.strip().isidentifier() or not value.strip().lstrip("-").isdigit():
+                raise SystemExit(f"--configs: '{kv}' in '{item}' is not knob=integer")
+            values[knob.strip()] = int(value)
+        out.append((name, values))
+    return out
 
 
 def case_shape(name):
@@ -91,6 +119,41 @@ def write_mlir(path, batch, m, n, k, precision="fp32"):
   return %r : {c}
 }}
 """)
+
+
+def write_variant(dltune, env, args, mlir, path, knobs, precision, log):
+    """`mlir` annotated with dltune's default GPU configuration, `knobs`
+    changed, to `path`: an error text, or '' when written."""
+    opt = os.path.join(os.path.dirname(dltune), "dltune-opt")
+    sms = ""
+    try:
+        import torch
+        sms = f" gpu-sms={torch.cuda.get_device_properties(0).multi_processor_count}"
+    except Exception:
+        pass
+    source = mlir
+    if precision == "tf32":  # the opt-in dltune run --tf32 would set
+        source = path + ".in.mlir"
+        with open(mlir) as f, open(source, "w") as g:
+            g.write("module attributes {dltune.allow_tf32} {\n" + f.read() + "}\n")
+    cmd = [opt, source, f"--dltune-annotate=target=gpu default-config=true{sms}"]
+    if args.dry_run:
+        print(" ".join(cmd))
+        return ""
+    rc, out, err = run_logged(cmd, env, args.timeout, log)
+    if rc:
+        return err
+    configs = re.findall(r"#dltune\.config<[^>]*>", out)
+    if len(configs) != 1:
+        return f"expected one configured op, found {len(configs)}"
+    config = configs[0]
+    for knob, value in knobs.items():
+        config, n = re.subn(rf"\b{knob} = -?\d+", f"{knob} = {value}", config)
+        if not n:
+            return f"the default configuration has no knob '{knob}'"
+    with open(path, "w") as f:
+        f.write(out.replace(configs[0], config))
+    return ""
 
 
 def dltune_env(args):
@@ -306,22 +369,50 @@ def run_case(name, shape, args, dltune, env, torch, work, precision="fp32"):
             ok = False
         else:
             variants.append(("tuned", tuned))
-    for variant, path in variants:
-        report, err = dltune_run(dltune, env, args, path, os.path.join(logs, f"{stem}-{variant}.txt"),
-                                 variant == "default", check, inputs, output, precision)
-        vs_torch = None
-        if output and report and os.path.exists(output):
-            vs_torch = compare_with_torch(torch, output, ref)
-            os.remove(output)
-        row[f"dltune_{variant}_ms"] = report["median_ms"] if report else None
-        row[f"{variant}_check"] = "" if args.dry_run else check_text(report, vs_torch, err, precision)
-        ok &= not err and not row[f"{variant}_check"].startswith("FAILED")
+    for variant, knobs in args.config_variants:
+        path = os.path.join(args.out, "mlir", f"{stem}.{variant}.mlir")
+        err = write_variant(dltune, env, args, mlir, path, knobs, precision,
+                            os.path.join(logs, f"{stem}-{variant}-annotate.txt"))
         if err:
             errors.append(f"{variant}: {err}")
-    for col in ("cublas", "cublas_fp32", "cublas_tf32", "dltune_default", "dltune_tuned"):
+            row[f"{variant}_check"] = "FAILED (not built)"
+            ok = False
+        else:
+            variants.append((variant, path))
+    times = {}
+    for round_no in range(max(1, args.rounds)):
+        for variant, path in variants:
+            if variant in times and times[variant] is None:
+                continue  # failed in an earlier round
+            report, err = dltune_run(dltune, env, args, path,
+                                     os.path.join(logs, f"{stem}-{variant}-r{round_no}.txt"),
+                                     variant == "default", check and round_no == 0, inputs,
+                                     output if round_no == 0 else None, precision)
+            times.setdefault(variant, [])
+            if report is None:
+                times[variant] = None
+            else:
+                times[variant].append(report["median_ms"])
+            if round_no:
+                if err:
+                    errors.append(f"{variant} (round {round_no + 1}): {err}")
+                    ok = False
+                continue
+            vs_torch = None
+            if output and report and os.path.exists(output):
+                vs_torch = compare_with_torch(torch, output, ref)
+                os.remove(output)
+            row[f"{variant}_check"] = "" if args.dry_run else check_text(report, vs_torch, err, precision)
+            ok &= not err and not row[f"{variant}_check"].startswith("FAILED")
+            if err:
+                errors.append(f"{variant}: {err}")
+    for variant, _ in variants:
+        row[f"dltune_{variant}_ms"] = statistics.median(times[variant]) if times.get(variant) else None
+    names = ["default", "tuned"] + [v for v, _ in args.config_variants]
+    for col in ["cublas", "cublas_fp32", "cublas_tf32"] + [f"dltune_{v}" for v in names]:
         ms = row.get(col + "_ms")
         row[col + "_tflops"] = round(flops(*shape) / (ms * 1e9), 3) if ms else None
-    for variant in ("default", "tuned"):
+    for variant in names:
         ms, base = row.get(f"dltune_{variant}_ms"), row.get("cublas_ms")
         row[f"{variant}_vs_cublas"] = round(base / ms, 4) if ms and base else None
     row["error"] = "; ".join(errors)
@@ -340,19 +431,29 @@ def cell(row, col, fmt="{:.3f}"):
     return "" if value is None or value == "" else fmt.format(value)
 
 
-def table(rows):
+def columns(configs=()):
+    """The CSV columns, with those of the --configs variants."""
+    extra = []
+    for v in configs:
+        extra += [f"dltune_{v}_ms", f"dltune_{v}_tflops", f"{v}_vs_cublas", f"{v}_check"]
+    return COLUMNS[:-1] + extra + COLUMNS[-1:]
+
+
+def table(rows, configs=()):
     head = ["case", "precision", "GFLOP", "cuBLAS same precision ms (TFLOP/s)",
             "cuBLAS fp32 ms (TFLOP/s)", "cuBLAS TF32 ms (TFLOP/s)",
             "dltune default ms (TFLOP/s)", "dltune tuned ms (TFLOP/s)", "default/cuBLAS",
-            "tuned/cuBLAS", "check (default; tuned)"]
+            "tuned/cuBLAS"] + [f"{v} ms (x cuBLAS)" for v in configs] + ["check (default; tuned; configs)"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
         timed = [f"{cell(r, c + '_ms', '{:.4g}')} ({cell(r, c + '_tflops', '{:.2f}')})" if r.get(c + "_ms") else ""
                  for c in ("cublas", "cublas_fp32", "cublas_tf32", "dltune_default", "dltune_tuned")]
-        checks = "; ".join(filter(None, [r.get("default_check"), r.get("tuned_check")]))
+        variants = [f"{cell(r, f'dltune_{v}_ms', '{:.4g}')} ({cell(r, f'{v}_vs_cublas', '{:.3f}')})"
+                    if r.get(f"dltune_{v}_ms") else "" for v in configs]
+        checks = "; ".join(filter(None, [r.get(f"{v}_check") for v in ("default", "tuned", *configs)]))
         lines.append("| " + " | ".join([r["case"], r.get("precision", "fp32"), cell(r, "gflop", "{:.2f}"), *timed,
                                         cell(r, "default_vs_cublas", "{:.4f}"),
-                                        cell(r, "tuned_vs_cublas", "{:.4f}"), checks]) + " |")
+                                        cell(r, "tuned_vs_cublas", "{:.4f}"), *variants, checks]) + " |")
     lines.append("(ms: median of the timed calls, CUDA events; x/cuBLAS: cuBLAS ms at the same precision "
                  "(fp32: fp32; tf32: TF32; fp16: fp16 in and out) / dltune ms; "
                  "check: ref = dltune --check against its CPU lowering, torch = against a float64 matmul; "
@@ -377,13 +478,13 @@ def environment(args, dltune, env, torch, note):
     return info
 
 
-def write_outputs(out, rows, info):
+def write_outputs(out, rows, info, configs=()):
     with open(os.path.join(out, "gpu.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=COLUMNS, extrasaction="ignore")
+        w = csv.DictWriter(f, fieldnames=columns(configs), extrasaction="ignore")
         w.writeheader()
         w.writerows(rows)
     with open(os.path.join(out, "gpu.md"), "w") as f:
-        f.write("\n".join(table(rows)) + "\n")
+        f.write("\n".join(table(rows, configs)) + "\n")
     with open(os.path.join(out, "gpu.json"), "w") as f:
         json.dump({"environment": info, "rows": rows}, f, indent=1)
 
@@ -402,6 +503,9 @@ def main():
     if note and not args.dry_run:
         print(f"note: {note}: the PyTorch columns stay empty", file=sys.stderr)
     info = environment(args, dltune, env, torch, note)
+    configs = [v for v, _ in args.config_variants]
+    info["configs"] = args.configs
+    info["rounds"] = args.rounds
     rows, all_ok = [], True
     with tempfile.TemporaryDirectory(prefix="dltune-gpu-bench-") as work:
         for precision, (name, shape) in ((p, c) for p in precisions for c in cases):
@@ -409,13 +513,14 @@ def main():
             rows.append(row)
             all_ok &= ok
             if not args.dry_run:
-                print(f"{name} {precision}: " + ", ".join(f"{k}={row[k]}" for k in COLUMNS[3:] if row.get(k) not in (None, "")),
+                print(f"{name} {precision}: " + ", ".join(f"{k}={row[k]}" for k in columns(configs)[3:]
+                                                         if row.get(k) not in (None, "")),
                       file=sys.stderr, flush=True)
-                write_outputs(args.out, rows, info)  # a killed run keeps what it measured
+                write_outputs(args.out, rows, info, configs)  # a killed run keeps what it measured
     if not args.dry_run:
         print(f"{info.get('gpu', 'no GPU seen by PyTorch')}, torch {info.get('torch', '-')}, "
               f"commit {info['commit'][:12]}, {info['date']}")
-        print("\n".join(table(rows)))
+        print("\n".join(table(rows, configs)))
     return 0 if all_ok else 1
 
 

@@ -47,6 +47,7 @@ llvm::Error CudaDriver::load() {
   bind(cuModuleUnload, "cuModuleUnload");
   bind(cuModuleGetFunction, "cuModuleGetFunction");
   bind(cuLaunchKernel, "cuLaunchKernel");
+  bind(cuFuncSetAttribute, "cuFuncSetAttribute");
   bind(cuStreamCreate, "cuStreamCreate");
   bind(cuStreamSynchronize, "cuStreamSynchronize");
   bind(cuStreamDestroy, "cuStreamDestroy_v2");

@@ -127,6 +127,10 @@ DLTUNE_GPU_EXPORT void mgpuLaunchKernel(void *function, intptr_t gx, intptr_t gy
     noteError("kernel launch without a kernel (its module failed to load)");
     return;
   }
+  // Dynamic shared memory above 48 KiB is an opt-in of each kernel
+  // (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8).
+  if (smem > 48 * 1024)
+    note(*d, d->cuFuncSetAttribute(function, 8, smem), "cuFuncSetAttribute");
   note(*d, d->cuLaunchKernel(function, gx, gy, gz, bx, by, bz, smem, stream, params, extra),
        "cuLaunchKernel");
 }

@@ -232,14 +232,16 @@ static std::string whyNotTiles(const MatmulOperands &o, const GpuMatmulTiles &t)
   auto positive = [](int64_t v) { return v > 0; };
   if (!positive(t.blockM) || !positive(t.blockN) || !positive(t.threadM) ||
       !positive(t.threadN) || !positive(t.tileK) || !positive(t.vector) || t.pad < 0 ||
-      (t.stages != 1 && t.stages != 2) || (t.interleave != 0 && t.interleave != 1))
-    return "tile sizes must be positive, pad non-negative, stages 1 or 2, interleave 0 or 1";
+      t.stages < 1 || t.stages > 4 || (t.interleave != 0 && t.interleave != 1))
+    return "tile sizes must be positive, pad non-negative, stages 1 to 4, interleave 0 or 1";
   if (t.mma != 0 && t.mma != 1)
     return "mma must be 0 or 1";
   if (t.asyncCopy != 0 && t.asyncCopy != 1)
     return "async_copy must be 0 or 1";
   if (t.asyncCopy && !t.mma)
     return "async_copy needs mma (the SIMT kernel stores A transposed)";
+  if (t.stages > 2 && !(t.mma && t.asyncCopy))
+    return "more than 2 stages need mma and async_copy (cp.async keeps them in flight)";
   if (t.asyncCopy && t.vector * o.elemBytes < 4)
     return "async_copy copies 4, 8 or 16 bytes: vector x element bytes must be at least 4";
   if (o.m % t.blockM || o.n % t.blockN || o.k % t.tileK)
@@ -267,8 +269,8 @@ static std::string whyNotTiles(const MatmulOperands &o, const GpuMatmulTiles &t)
   auto [aShape, bShape] = t.getSharedTileShapes(o.elemBytes);
   int64_t smem = (ShapedType::getNumElements(aShape) + ShapedType::getNumElements(bShape)) *
                  o.elemBytes;
-  if (smem > 48 * 1024)
-    return "the shared-memory tiles exceed 48 KiB";
+  if (smem > kMaxSharedBytesOptIn)
+    return "the shared-memory tiles exceed the 227 KiB a block may have";
   return "";
 }
 
@@ -350,6 +352,8 @@ private:
   Value copyTilesAsync(Value k0, Value stage);
   /// The k loop with cp.async copies (stages as in buildKLoop).
   SmallVector<Value> buildAsyncKLoop(SmallVector<Value> acc);
+  /// Three or four stages: stages - 1 slices in flight, one barrier a step.
+  SmallVector<Value> buildMultiStageAsyncKLoop(SmallVector<Value> acc);
   void storeTilesMma(Value stage, ArrayRef<Value> aRegs, ArrayRef<Value> bRegs);
   SmallVector<Value> multiplyMma(Value stage, ValueRange acc);
 
@@ -462,13 +466,33 @@ void KernelBuilder::beginLaunch(int64_t blockX, int64_t blockY) {
   auto [aShape, bShape] = t.getSharedTileShapes(inBytes);
   auto aSharedType = MemRefType::get(aShape, inType, MemRefLayoutAttrInterface(), workgroup);
   auto bSharedType = MemRefType::get(bShape, inType, MemRefLayoutAttrInterface(), workgroup);
+  // B's tile starts on a 128-byte boundary after A's (cp.async writes 16
+  // bytes at a time; ldmatrix rows need 16-byte alignment).
+  int64_t aBytes = llvm::alignTo(ShapedType::getNumElements(aShape) * inBytes, 128);
+  int64_t bytes = aBytes + ShapedType::getNumElements(bShape) * inBytes;
+  // Up to 48 KiB the tiles are workgroup attributions (static shared
+  // memory); above, views of the dynamic shared memory the launch asks for.
+  bool dynamic = bytes > kStaticSharedBytes;
+  Value dynamicBytes;
+  if (dynamic)
+    dynamicBytes = arith::ConstantIntOp::create(b, loc, b.getI32Type(), bytes);
   auto launch = gpu::LaunchOp::create(
       b, loc, idx(o.n / t.blockN), idx(o.m / t.blockM), idx(o.batch), idx(blockX),
-      idx(blockY), idx(1), /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
-      /*asyncDependencies=*/ValueRange{}, TypeRange{aSharedType, bSharedType});
+      idx(blockY), idx(1), dynamicBytes, /*asyncTokenType=*/nullptr,
+      /*asyncDependencies=*/ValueRange{},
+      dynamic ? TypeRange{} : TypeRange{aSharedType, bSharedType});
   b.setInsertionPointToStart(&launch.getBody().front());
-  aShared = launch.getWorkgroupAttributions()[0];
-  bShared = launch.getWorkgroupAttributions()[1];
+  if (dynamic) {
+    auto bytesType =
+        MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), MemRefLayoutAttrInterface(),
+                        workgroup);
+    Value base = gpu::DynamicSharedMemoryOp::create(b, loc, bytesType);
+    aShared = memref::ViewOp::create(b, loc, aSharedType, base, idx(0), ValueRange{});
+    bShared = memref::ViewOp::create(b, loc, bSharedType, base, idx(aBytes), ValueRange{});
+  } else {
+    aShared = launch.getWorkgroupAttributions()[0];
+    bShared = launch.getWorkgroupAttributions()[1];
+  }
   gpu::KernelDim3 blockIds = launch.getBlockIds();
   gpu::KernelDim3 threadIds = launch.getThreadIds();
   batchIdx = blockIds.z;
@@ -714,6 +738,8 @@ SmallVector<Value> KernelBuilder::buildAsyncKLoop(SmallVector<Value> acc) {
         });
     return SmallVector<Value>(loop.getResults().begin(), loop.getResults().end());
   }
+  if (t.stages > 2)
+    return buildMultiStageAsyncKLoop(acc);
   // Two buffers: the copies of slice s + 1 are issued before slice s is
   // multiplied; waiting until at most one group is pending then means
   // slice s has landed. The barrier after the multiply keeps the next
@@ -733,6 +759,44 @@ SmallVector<Value> KernelBuilder::buildAsyncKLoop(SmallVector<Value> acc) {
   wait(first, 0);
   gpu::BarrierOp::create(b, loc);
   return multiplyMma(idx((steps - 1) % 2), loop.getResults());
+}
+
+SmallVector<Value> KernelBuilder::buildMultiStageAsyncKLoop(SmallVector<Value> acc) {
+  int64_t stages = t.stages, steps = o.k / t.tileK;
+  // Slices 0 .. stages - 2 are in flight before the loop; a K with fewer
+  // slices fills only as many buffers.
+  int64_t ahead = std::min(stages - 1, steps);
+  auto wait = [&](Value token, int64_t pending) {
+    nvgpu::DeviceAsyncWaitOp::create(b, loc, token, b.getI32IntegerAttr(pending));
+  };
+  Value token;
+  for (int64_t s = 0; s < ahead; ++s)
+    token = copyTilesAsync(idx(s * t.tileK), idx(s));
+  // Step s: wait until slice s has landed (at most ahead - 1 younger groups
+  // pending), a barrier (every thread's copies are visible, and every thread
+  // is done with step s - 1's buffer), then issue slice s + ahead into that
+  // buffer, (s - 1) mod stages, and multiply slice s while it flies.
+  int64_t loopSteps = steps - ahead;
+  if (loopSteps > 0) {
+    auto loop = scf::ForOp::create(
+        b, loc, idx(0), idx(loopSteps), idx(1), acc,
+        [&](OpBuilder &, Location, Value step, ValueRange iter) {
+          wait(token, ahead - 1);
+          gpu::BarrierOp::create(b, loc);
+          Value next = add(step, ahead);
+          copyTilesAsync(mul(next, t.tileK), remui(next, stages));
+          SmallVector<Value> out = multiplyMma(remui(step, stages), iter);
+          scf::YieldOp::create(b, loc, out);
+        });
+    acc.assign(loop.getResults().begin(), loop.getResults().end());
+  }
+  // The last `ahead` slices: nothing more to issue, one fewer pending each.
+  for (int64_t j = 0; j < ahead; ++j) {
+    wait(token, ahead - 1 - j);
+    gpu::BarrierOp::create(b, loc);
+    acc = multiplyMma(idx((loopSteps + j) % stages), acc);
+  }
+  return acc;
 }
 
 void KernelBuilder::buildMma(Value fillValue) {

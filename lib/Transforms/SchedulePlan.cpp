@@ -529,7 +529,12 @@ static FailureOr<SchedulePlan> buildGpuPlan(linalg::LinalgOp op, const std::stri
   else
     b.knob("vector", {1, 2, 4}, 4);
   b.knob("pad", {0, 4}, mmaAvailable ? 0 : 4);
-  b.knob("stages", {1, 2}, 2);
+  // Three and four stages only with tensor cores and cp.async (the copies
+  // of stages - 1 slices in flight); SIMT spaces keep {1, 2}.
+  if (mmaAvailable)
+    b.knob("stages", {1, 2, 3, 4}, 2);
+  else
+    b.knob("stages", {1, 2}, 2);
   b.knob("interleave", {0, 1}, mmaAvailable ? 0 : 1);
   // Constraints of one kind of kernel hold only where mma selects it; a
   // space without tensor cores reads as the SIMT kernel's alone.
@@ -559,8 +564,9 @@ static FailureOr<SchedulePlan> buildGpuPlan(linalg::LinalgOp op, const std::stri
     b.param("mma_pad_a", getMmaPadA(elemBytes));
     threads = "(mma * 32 * (block_m / warp_m) * (block_n / warp_n) + (1 - mma) * " +
               simtThreads + ")";
+    // cp.async copies hold no staged slice in registers.
     registers = "(mma * (warp_m * warp_n / 32 + warp_m / 4 + warp_n / 4) + (1 - mma) * "
-                "(thread_m * thread_n + tile_k * (thread_m + thread_n) / 2) + "
+                "(thread_m * thread_n + tile_k * (thread_m + thread_n) / 2) + (1 - async_copy) * "
                 "(block_m + block_n) * tile_k * elem_bytes / (4 * " + threads + ") + 40)";
     // Knobs one kind of kernel does not read keep their default, so that
     // no two configurations build the same kernel.
@@ -571,8 +577,15 @@ static FailureOr<SchedulePlan> buildGpuPlan(linalg::LinalgOp op, const std::stri
               " && pad == 0 && interleave == 0)");
     b.require("mma == 0 || (block_m % warp_m == 0 && block_n % warp_n == 0 && "
               "tile_k % mma_k == 0)");
+    // Tensor-core tiles above 48 KiB live in dynamic shared memory, up to
+    // what a block may opt into (compute capability 9.0; 128 bytes for
+    // aligning B's tile behind A's).
+    b.param("smem_optin_bytes", kMaxSharedBytesOptIn);
     b.require("mma == 0 || stages * elem_bytes * (block_m * (tile_k + mma_pad_a) + "
-              "tile_k * (block_n + " + std::to_string(kMmaPadB) + ")) <= smem_bytes");
+              "tile_k * (block_n + " + std::to_string(kMmaPadB) + ")) + 128 <= smem_optin_bytes");
+    b.require("stages <= 2 || (mma == 1 && async_copy == 1)");
+    // More stages than slices build the same kernel as one more than slices.
+    b.require("stages <= D_k / tile_k + 1");
   }
   b.require("D_m % block_m == 0");
   b.require("D_n % block_n == 0");

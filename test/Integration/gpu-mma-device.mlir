@@ -12,6 +12,12 @@
 // RUN: dltune run %s --entry half_batch --target gpu --check --repeat 3 --json | FileCheck %s
 // RUN: dltune run %s --entry tf32_async --target gpu --check --repeat 3 --json | FileCheck %s
 // RUN: dltune run %s --entry half_async_one_stage --target gpu --check --repeat 3 --json | FileCheck %s
+// Three and four stages (cp.async, stages - 1 slices in flight), in dynamic
+// shared memory above 48 KiB (the launch opts in), and K with fewer slices
+// than stages - 1 would keep in flight.
+// RUN: dltune run %s --entry half_four_stages_dynamic --target gpu --check --repeat 3 --json | FileCheck %s
+// RUN: dltune run %s --entry half_three_stages_dynamic_fill --target gpu --check --repeat 3 --json | FileCheck %s
+// RUN: dltune run %s --entry tf32_three_stages_short_k --target gpu --check --repeat 3 --json | FileCheck %s
 // CHECK: "check":"ok"
 module attributes {dltune.allow_tf32} {
 func.func @tf32(%a: tensor<256x128xf32>, %b: tensor<128x256xf32>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
@@ -86,6 +92,39 @@ func.func @half_async_one_stage(%a: tensor<128x128xf16>, %b: tensor<128x128xf16>
                                                      tile_k = 32, vector = 4, pad = 0, stages = 1, interleave = 0,
                                                      mma = 1, warp_m = 32, warp_n = 32, async_copy = 1>}
        ins(%a, %b : tensor<128x128xf16>, tensor<128x128xf16>) outs(%c : tensor<128x128xf32>) -> tensor<128x128xf32>
+  return %r : tensor<128x128xf32>
+}
+
+// 143,360 bytes of shared memory (4 x (128 x 72 + 64 x 136) halves).
+func.func @half_four_stages_dynamic(%a: tensor<256x512xf16>, %b: tensor<512x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %r = linalg.matmul {dltune.target = "gpu",
+                      dltune.config = #dltune.config<block_m = 128, block_n = 128, thread_m = 8, thread_n = 8,
+                                                     tile_k = 64, vector = 8, pad = 0, stages = 4, interleave = 0,
+                                                     mma = 1, warp_m = 64, warp_n = 64, async_copy = 1>}
+       ins(%a, %b : tensor<256x512xf16>, tensor<512x256xf16>) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %r : tensor<256x256xf32>
+}
+
+// 81,408 bytes: 128 x 256 blocks of 8 warps.
+func.func @half_three_stages_dynamic_fill(%a: tensor<256x256xf16>, %b: tensor<256x512xf16>, %c: tensor<256x512xf32>) -> tensor<256x512xf32> {
+  %zero = arith.constant 0.0 : f32
+  %init = linalg.fill ins(%zero : f32) outs(%c : tensor<256x512xf32>) -> tensor<256x512xf32>
+  %r = linalg.matmul {dltune.target = "gpu",
+                      dltune.config = #dltune.config<block_m = 128, block_n = 256, thread_m = 8, thread_n = 8,
+                                                     tile_k = 32, vector = 8, pad = 0, stages = 3, interleave = 0,
+                                                     mma = 1, warp_m = 64, warp_n = 64, async_copy = 1>}
+       ins(%a, %b : tensor<256x256xf16>, tensor<256x512xf16>) outs(%init : tensor<256x512xf32>) -> tensor<256x512xf32>
+  return %r : tensor<256x512xf32>
+}
+
+// Two k slices and three stages: both are in flight before the first
+// multiply, and no loop remains.
+func.func @tf32_three_stages_short_k(%a: tensor<128x32xf32>, %b: tensor<32x128xf32>, %c: tensor<128x128xf32>) -> tensor<128x128xf32> {
+  %r = linalg.matmul {dltune.target = "gpu",
+                      dltune.config = #dltune.config<block_m = 64, block_n = 64, thread_m = 4, thread_n = 4,
+                                                     tile_k = 16, vector = 4, pad = 0, stages = 3, interleave = 0,
+                                                     mma = 1, warp_m = 32, warp_n = 32, async_copy = 1>}
+       ins(%a, %b : tensor<128x32xf32>, tensor<32x128xf32>) outs(%c : tensor<128x128xf32>) -> tensor<128x128xf32>
   return %r : tensor<128x128xf32>
 }
 }

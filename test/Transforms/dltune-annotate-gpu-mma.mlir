@@ -5,7 +5,8 @@
 // with interleave).
 // CHECK-LABEL: func.func @fp32
 // CHECK: dltune.config = #dltune.config<block_m = 64, block_n = 64, interleave = 1, pad = 4, stages = 2, thread_m = 4, thread_n = 4, tile_k = 16, vector = 4>
-// CHECK-SAME: interleave = [0, 1]}, params
+// CHECK-SAME: stages = [1, 2], interleave = [0, 1]}, params
+// CHECK-NOT: smem_optin_bytes
 func.func @fp32(%a: tensor<256x128xf32>, %b: tensor<128x256xf32>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<256x128xf32>, tensor<128x256xf32>) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
   return %r : tensor<256x256xf32>
@@ -15,10 +16,17 @@ func.func @fp32(%a: tensor<256x128xf32>, %b: tensor<128x256xf32>, %c: tensor<256
 
 // The module opts in to TF32: mma, warp_m and warp_n join the space, and
 // the default is a tensor-core kernel of 32 x 32 warp tiles (4 warps),
-// tile_k 16, no pad, no interleave, cp.async copies.
+// tile_k 16, no pad, no interleave, cp.async copies. Up to four stages
+// (more than two only with cp.async), in up to 227 KiB of shared memory,
+// and no more stages than k slices plus one.
 // CHECK-LABEL: func.func @tf32
 // CHECK: dltune.config = #dltune.config<async_copy = 1, block_m = 64, block_n = 64, interleave = 0, mma = 1, pad = 0, stages = 2, thread_m = 4, thread_n = 4, tile_k = 16, vector = 4, warp_m = 32, warp_n = 32>
+// CHECK-SAME: stages = [1, 2, 3, 4]
 // CHECK-SAME: mma = [0, 1], warp_m = pow2<16, 128>, warp_n = pow2<8, 128>, async_copy = [0, 1]
+// CHECK-SAME: smem_optin_bytes = 232448
+// CHECK-SAME: + 128 <= smem_optin_bytes
+// CHECK-SAME: stages <= 2 || (mma == 1 && async_copy == 1)
+// CHECK-SAME: stages <= D_k / tile_k + 1
 module attributes {dltune.allow_tf32} {
   func.func @tf32(%a: tensor<256x128xf32>, %b: tensor<128x256xf32>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
     %r = linalg.matmul ins(%a, %b : tensor<256x128xf32>, tensor<128x256xf32>) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>

@@ -93,3 +93,33 @@ func.func @async_misaligned(%a: memref<64x64xf16, strided<[72, 1], offset: 1>>, 
     ins(%a, %b : memref<64x64xf16, strided<[72, 1], offset: 1>>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
   return
 }
+
+// -----
+
+// Four stages (cp.async with three slices in flight: wait_group 2 in the
+// loop, then 2, 1, 0 for the last three slices) in 143,360 bytes of
+// dynamic shared memory: more than the 48 KiB a kernel may declare
+// statically, so the launch asks for it (dynamic_shared_memory_size) and
+// both tiles are views of the one dynamic buffer, B's 73,728 bytes in.
+// CHECK-LABEL: llvm.func @four_stages
+// CHECK: %[[BYTES:.*]] = llvm.mlir.constant(143360 : i32) : i32
+// CHECK: gpu.launch_func @four_stages_kernel::@four_stages_kernel {{.*}} dynamic_shared_memory_size %[[BYTES]]
+// CHECK-LABEL: gpu.binary @four_stages_kernel
+// CHECK-SAME: __dynamic_shmem__0
+// CHECK-SAME: cp.async.commit_group
+// CHECK-SAME: cp.async.wait_group {{(\\09)?}}2;
+// CHECK-SAME: +73728]
+// CHECK-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// CHECK-SAME: cp.async.wait_group {{(\\09)?}}2;
+// CHECK-SAME: cp.async.wait_group {{(\\09)?}}1;
+// CHECK-SAME: cp.async.wait_group {{(\\09)?}}0;
+// CHECK-NOT: st.shared
+// CHECK: }
+func.func @four_stages(%a: tensor<512x512xf16>, %b: tensor<512x512xf16>, %c: tensor<512x512xf32>) -> tensor<512x512xf32> {
+  %r = linalg.matmul {dltune.target = "gpu",
+                      dltune.config = #dltune.config<block_m = 128, block_n = 128, thread_m = 8, thread_n = 8,
+                                                     tile_k = 64, vector = 8, pad = 0, stages = 4, interleave = 0,
+                                                     mma = 1, warp_m = 64, warp_n = 64, async_copy = 1>}
+       ins(%a, %b : tensor<512x512xf16>, tensor<512x512xf16>) outs(%c : tensor<512x512xf32>) -> tensor<512x512xf32>
+  return %r : tensor<512x512xf32>
+}

@@ -98,8 +98,20 @@ FAKE CUresult cuModuleGetFunction(void **fn, void *, const char *) {
   *fn = &functionStorage;
   return 0;
 }
+// As the driver: more than 48 KiB of dynamic shared memory needs the
+// kernel's opt-in first (attribute 8, MAX_DYNAMIC_SHARED_SIZE_BYTES; one
+// fake function, so one value).
+int maxDynamicShared = 48 * 1024;
+FAKE CUresult cuFuncSetAttribute(void *, int attribute, int value) {
+  if (attribute != 8 || value < 0 || value > 227 * 1024)
+    return 1; // CUDA_ERROR_INVALID_VALUE
+  maxDynamicShared = value;
+  return 0;
+}
 FAKE CUresult cuLaunchKernel(void *, unsigned, unsigned, unsigned, unsigned, unsigned,
-                             unsigned, unsigned, void *stream, void **, void **) {
+                             unsigned, unsigned sharedBytes, void *stream, void **, void **) {
+  if (static_cast<int>(sharedBytes) > maxDynamicShared)
+    return 1; // CUDA_ERROR_INVALID_VALUE
   ++counters.launches;
   counters.lastLaunchStream = stream;
   return 0;

@@ -108,12 +108,18 @@ TEST_F(GpuMatmulKernelTest, RefusesTilesTheOpCannotTake) {
   t.blockM = t.blockN = 128;
   t.threadM = t.threadN = 8;
   t.tileK = 64;
-  t.stages = 2; // 2 x 64 x 256 floats = 128 KiB
-  EXPECT_EQ(whyNotGpuMatmulKernel(op, t), "the shared-memory tiles exceed 48 KiB");
+  t.stages = 2; // 2 x 64 x 256 floats = 128 KiB: dynamic shared memory
+  EXPECT_EQ(whyNotGpuMatmulKernel(op, t), "");
+  t.pad = 128; // rows of 384 floats: 192 KiB + 64 KiB
+  EXPECT_EQ(whyNotGpuMatmulKernel(op, t),
+            "the shared-memory tiles exceed the 227 KiB a block may have");
   t = ok;
   t.stages = 3;
   EXPECT_EQ(whyNotGpuMatmulKernel(op, t),
-            "tile sizes must be positive, pad non-negative, stages 1 or 2, interleave 0 or 1");
+            "more than 2 stages need mma and async_copy (cp.async keeps them in flight)");
+  t.stages = 5;
+  EXPECT_EQ(whyNotGpuMatmulKernel(op, t),
+            "tile sizes must be positive, pad non-negative, stages 1 to 4, interleave 0 or 1");
 }
 
 TEST_F(GpuMatmulKernelTest, BuildsOneLaunchAndAbsorbsTheFill) {

@@ -46,7 +46,9 @@ struct GpuMatmulTiles {
   int64_t tileK = 16;               // k slice staged in shared memory
   int64_t vector = 4;               // elements per global load
   int64_t pad = 0;                  // extra elements per shared-memory row
-  int64_t stages = 1; // 2: two shared buffers, the next slice loaded ahead
+  // Shared buffers of k slices. 2: the next slice is loaded ahead; 3 and 4
+  // (tensor cores with cp.async only): stages - 1 slices in flight.
+  int64_t stages = 1;
   // 1: a thread's tile is split into chunks of (up to) 4 rows and 4 columns
   // spread over the block (chunk j at j * block / chunks), so that a warp's
   // 16-byte fragment loads from shared memory hit distinct banks and its
@@ -109,6 +111,14 @@ inline constexpr double kTf32RelativeTolerance = 1e-2;
 /// 8t + g (pairs of f16 lanes share a word).
 inline int64_t getMmaPadA(int64_t elemBytes) { return 16 / elemBytes; }
 inline constexpr int64_t kMmaPadB = 8;
+
+/// Shared memory a kernel may declare statically; above it the tiles live in
+/// dynamic shared memory, which the launch must opt into
+/// (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES).
+inline constexpr int64_t kStaticSharedBytes = 48 * 1024;
+/// The most shared memory a block may opt into on compute capability 9.0
+/// (H100, H200: 227 KiB); the kernel builder refuses more.
+inline constexpr int64_t kMaxSharedBytesOptIn = 227 * 1024;
 
 /// The k extent of one mma.sync for inputs of `inputType` (8 for f32 as
 /// TF32, 16 for f16).
