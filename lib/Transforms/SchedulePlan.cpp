@@ -530,9 +530,12 @@ static FailureOr<SchedulePlan> buildGpuPlan(linalg::LinalgOp op, const std::stri
     b.knob("vector", {1, 2, 4}, 4);
   b.knob("pad", {0, 4}, mmaAvailable ? 0 : 4);
   // Three and four stages only with tensor cores and cp.async (the copies
-  // of stages - 1 slices in flight); SIMT spaces keep {1, 2}.
+  // of stages - 1 slices in flight); SIMT spaces keep {1, 2}. Three are the
+  // tensor-core default for large grids: on an H200 (77f8d99, docs/gpu.md)
+  // they were 0-10% faster than two on every large bench shape but one
+  // (TF32 4096 x 768 x 768, 3% slower), four no better than three.
   if (mmaAvailable)
-    b.knob("stages", {1, 2, 3, 4}, 2);
+    b.knob("stages", {1, 2, 3, 4}, large ? 3 : 2);
   else
     b.knob("stages", {1, 2}, 2);
   b.knob("interleave", {0, 1}, mmaAvailable ? 0 : 1);

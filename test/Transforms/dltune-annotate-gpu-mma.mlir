@@ -44,3 +44,15 @@ func.func @half(%a: tensor<256x128xf16>, %b: tensor<128x256xf16>, %c: tensor<256
   %r = linalg.matmul ins(%a, %b : tensor<256x128xf16>, tensor<128x256xf16>) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
   return %r : tensor<256x256xf32>
 }
+
+// -----
+
+// A grid of 128 x 128 blocks with one for every SM (gpu-sms, 132 by
+// default): 64 x 64 warp tiles and three cp.async stages (measured faster
+// than two on an H200, docs/gpu.md).
+// CHECK-LABEL: func.func @half_large
+// CHECK: dltune.config = #dltune.config<async_copy = 1, block_m = 128, block_n = 128, interleave = 0, mma = 1, pad = 0, stages = 3, thread_m = 8, thread_n = 8, tile_k = 32, vector = 8, warp_m = 64, warp_n = 64>
+func.func @half_large(%a: tensor<2048x1024xf16>, %b: tensor<1024x2048xf16>, %c: tensor<2048x2048xf32>) -> tensor<2048x2048xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<2048x1024xf16>, tensor<1024x2048xf16>) outs(%c : tensor<2048x2048xf32>) -> tensor<2048x2048xf32>
+  return %r : tensor<2048x2048xf32>
+}
