@@ -42,7 +42,7 @@ struct ModuleTunerOptions {
   bool shareCap = false;      // `dynatune`: SchedulerOptions::shareCap
   double probeShare = 0.5;    // `dynatune`: SchedulerOptions::probeShare
   uint64_t seed = 0;
-  std::string strategy = "random";
+  std::string strategy = "sa";
   std::string costModel; // model-based strategies; empty: the strategy's default
   unsigned planSize = 64;
   unsigned jobs = 1;
