@@ -30,6 +30,7 @@
 #include "llvm/Support/Program.h"
 
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <random>
@@ -227,7 +228,8 @@ namespace {
 llvm::Error confirmBest(const TuningTask &task, const TuningHistory &history,
                         ProcessMeasurer &measurer, Database &db, int64_t taskId,
                         int64_t deviceId, bool measuredNew, const ModuleTunerOptions &options,
-                        const TaskEvents &events, const std::optional<Config> &reference) {
+                        const TaskEvents &events, const std::optional<Config> &reference,
+                        llvm::function_ref<bool()> outOfTime) {
   if (options.confirmTop == 0 || options.confirmRepeats == 0)
     return llvm::Error::success();
   std::vector<size_t> order =
@@ -249,7 +251,7 @@ llvm::Error confirmBest(const TuningTask &task, const TuningHistory &history,
               " in fresh processes");
   std::vector<std::string> notes;
   std::vector<Confirmation> confirmed =
-      measurer.confirm(configs, options.confirmRepeats, notes);
+      measurer.confirm(configs, options.confirmRepeats, notes, outOfTime);
   for (std::string &n : notes)
     events.warn(std::move(n));
   for (Confirmation &c : confirmed)
@@ -581,6 +583,7 @@ private:
   std::string worker, workRoot, claimOwner;
   double claimLease;
   std::vector<std::optional<TaskSummary>> results;
+  std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
 };
 } // namespace
 
@@ -844,9 +847,21 @@ llvm::Error ModuleTuningRun::finishTask(PreparedTask &pt) {
   for (const MeasureRecord &r : pt.model.history.records)
     if (!r.isOk())
       ++summary.failures;
+  // The time budget bounds confirmation too (after one full round): per
+  // task, the task's own clock; with a scheduler, the run's wall clock
+  // against the model's budget.
+  auto outOfTime = [&] {
+    if (options.timeBudgetSeconds <= 0)
+      return false;
+    double spent = options.scheduler.empty()
+                       ? pt.measurer->getClockSeconds()
+                       : std::chrono::duration<double>(std::chrono::steady_clock::now() - started)
+                             .count();
+    return spent >= options.timeBudgetSeconds;
+  };
   if (llvm::Error e = confirmBest(task, pt.model.history, *pt.measurer, db, pt.taskId,
                                   deviceId, pt.newTrials > 0, options, *pt.events,
-                                  pt.defaultConfig))
+                                  pt.defaultConfig, outOfTime))
     return e;
   summary.tuningSeconds = pt.measurer->getClockSeconds();
   if (llvm::Error e = setDefaultLatency(pt, task.space, db, deviceId))

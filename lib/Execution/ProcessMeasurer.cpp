@@ -326,7 +326,8 @@ std::vector<MeasureRecord> ProcessMeasurer::measureEach(const std::vector<Config
 
 std::vector<Confirmation> ProcessMeasurer::confirm(const std::vector<Config> &configs,
                                                    unsigned maxRounds,
-                                                   std::vector<std::string> &notes) {
+                                                   std::vector<std::string> &notes,
+                                                   llvm::function_ref<bool()> outOfTime) {
   std::vector<Confirmation> out(configs.size());
   std::vector<MeasureRecord> built(configs.size());
   std::vector<std::string> soPaths =
@@ -356,6 +357,11 @@ std::vector<Confirmation> ProcessMeasurer::confirm(const std::vector<Config> &co
         continue;
       }
       medians[i].push_back(r.timeMs);
+    }
+    if (outOfTime && outOfTime() && round + 1 < maxRounds) {
+      notes.push_back("time budget reached: confirmed with " + std::to_string(round + 1) +
+                      " round(s) of " + std::to_string(maxRounds));
+      break;
     }
     // Separated: the fastest candidate's slowest process still beats every
     // other candidate's fastest one. Three rounds at least, so that one

@@ -29,6 +29,14 @@
 // RUN: dltune-opt %s --dltune-annotate="threads=1" --dltune-autotune="db=%t/b.db trials=100000 time-budget=2 min-time-ms=1 confirm-top=0 quiet=true" -o /dev/null
 // RUN: dltune db summary --db %t/b.db | FileCheck %s --check-prefix=BUDGET
 // BUDGET: {{^[0-9]{1,3} records}}
+// The budget bounds the confirmation too: the search used it up, so the
+// best are confirmed with one round of fresh processes, not the three at
+// least that confirmation takes otherwise.
+// RUN: dltune-opt %s --dltune-annotate="threads=1" --dltune-autotune="db=%t/c.db trials=100000 time-budget=2 min-time-ms=1 confirm-top=3 confirm-repeats=5 quiet=true" -o /dev/null 2> %t/c.txt
+// RUN: FileCheck %s --check-prefix=BUDGET-CONFIRM < %t/c.txt
+// RUN: python3 -c "import sqlite3, sys; print('rounds', sorted({r for (r,) in sqlite3.connect(sys.argv[1]).execute('select rounds from confirmations')}))" %t/c.db | FileCheck %s --check-prefix=ROUNDS
+// BUDGET-CONFIRM: time budget reached: confirmed with 1 round(s) of 5
+// ROUNDS: rounds [1]
 
 func.func @conv(%i: tensor<1x10x10x16xf32>, %f: tensor<3x3x16x16xf32>, %o: tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32> {
   %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}

@@ -15,6 +15,8 @@
 #include "dltune/Tuning/Database/Database.h"
 #include "dltune/Tuning/MeasureCallback/TuningLoop.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include <chrono>
 #include <functional>
 
@@ -76,9 +78,12 @@ public:
 
   /// Re-measures `configs` in fresh processes, interleaved, for up to
   /// `maxRounds` rounds (at least three), stopping once the fastest is
-  /// separated from the rest. Candidates that fail get no median and a note.
+  /// separated from the rest, or after any round once `outOfTime` says so
+  /// (the run's time budget; the first round is always complete).
+  /// Candidates that fail get no median and a note.
   std::vector<Confirmation> confirm(const std::vector<Config> &configs, unsigned maxRounds,
-                                    std::vector<std::string> &notes);
+                                    std::vector<std::string> &notes,
+                                    llvm::function_ref<bool()> outOfTime = nullptr);
 
   /// Runs the reference worker: writes the reference outputs (and their
   /// key) and returns the untuned time in ms. Its time limit grows with
