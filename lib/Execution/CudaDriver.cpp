@@ -122,10 +122,12 @@ llvm::Expected<GpuLimits> CudaDriver::getDeviceLimits(int device) {
     int64_t *dst;
   };
   // CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, MAX_REGISTERS_PER_BLOCK,
-  // MAX_SHARED_MEMORY_PER_BLOCK, MAX_SHARED_MEMORY_PER_MULTIPROCESSOR.
+  // MAX_SHARED_MEMORY_PER_BLOCK, MAX_SHARED_MEMORY_PER_MULTIPROCESSOR,
+  // MAX_SHARED_MEMORY_PER_BLOCK_OPTIN.
   for (Attr a : {Attr{1, &limits.maxThreadsPerBlock}, Attr{12, &limits.maxRegistersPerBlock},
                  Attr{8, &limits.maxStaticSharedBytesPerBlock},
-                 Attr{81, &limits.maxSharedBytesPerMultiprocessor}}) {
+                 Attr{81, &limits.maxSharedBytesPerMultiprocessor},
+                 Attr{97, &limits.maxSharedBytesPerBlockOptIn}}) {
     int v = 0;
     if (llvm::Error err = check(cuDeviceGetAttribute(&v, a.id, dev), "cuDeviceGetAttribute"))
       return std::move(err);

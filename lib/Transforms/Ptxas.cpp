@@ -55,10 +55,10 @@ std::string mlir::dltune::findPtxas() {
   return "";
 }
 
-/// Threads per block of each kernel launched from `module` (0 when the
-/// launch's block size is not a constant).
-static llvm::StringMap<int64_t> getThreadsPerBlock(ModuleOp module) {
-  llvm::StringMap<int64_t> threads;
+/// Threads per block and dynamic shared bytes of each kernel launched from
+/// `module` (0 threads when the launch's block size is not a constant).
+static llvm::StringMap<std::pair<int64_t, int64_t>> getLaunchSizes(ModuleOp module) {
+  llvm::StringMap<std::pair<int64_t, int64_t>> sizes;
   module.walk([&](gpu::LaunchFuncOp launch) {
     gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
     int64_t n = 1;
@@ -66,10 +66,16 @@ static llvm::StringMap<int64_t> getThreadsPerBlock(ModuleOp module) {
       APInt c;
       n = matchPattern(v, m_ConstantInt(&c)) ? n * c.getSExtValue() : 0;
     }
-    int64_t &t = threads[launch.getKernelName().getValue()];
-    t = std::max(t, n);
+    int64_t dynamicBytes = 0;
+    APInt c;
+    if (Value smem = launch.getDynamicSharedMemorySize();
+        smem && matchPattern(smem, m_ConstantInt(&c)))
+      dynamicBytes = c.getSExtValue();
+    auto &[threads, bytes] = sizes[launch.getKernelName().getValue()];
+    threads = std::max(threads, n);
+    bytes = std::max(bytes, dynamicBytes);
   });
-  return threads;
+  return sizes;
 }
 
 static DictionaryAttr toAttr(MLIRContext *ctx, const GpuKernelResources &k) {
@@ -82,7 +88,8 @@ static DictionaryAttr toAttr(MLIRContext *ctx, const GpuKernelResources &k) {
        b.getNamedAttr("spill_store_bytes", b.getI64IntegerAttr(k.spillStoreBytes)),
        b.getNamedAttr("spill_load_bytes", b.getI64IntegerAttr(k.spillLoadBytes)),
        b.getNamedAttr("barriers", b.getI64IntegerAttr(k.barriers)),
-       b.getNamedAttr("threads_per_block", b.getI64IntegerAttr(k.threadsPerBlock))});
+       b.getNamedAttr("threads_per_block", b.getI64IntegerAttr(k.threadsPerBlock)),
+       b.getNamedAttr("dynamic_shared_bytes", b.getI64IntegerAttr(k.dynamicSharedBytes))});
 }
 
 llvm::Expected<std::vector<GpuKernelResources>>
@@ -110,6 +117,7 @@ mlir::dltune::getGpuKernelResources(ModuleOp lowered) {
       k.spillLoadBytes = get("spill_load_bytes");
       k.barriers = get("barriers");
       k.threadsPerBlock = get("threads_per_block");
+      k.dynamicSharedBytes = get("dynamic_shared_bytes");
       out.push_back(std::move(k));
     }
     return WalkResult::advance();
@@ -151,7 +159,7 @@ LogicalResult mlir::dltune::assembleWithPtxas(ModuleOp module, int optLevel) {
     return module.emitError()
            << "dltune-lower-gpu: format=bin needs ptxas (on PATH, in "
               "$CUDA_HOME/bin or /usr/local/cuda/bin); format=isa gives PTX";
-  llvm::StringMap<int64_t> threads = getThreadsPerBlock(module);
+  llvm::StringMap<std::pair<int64_t, int64_t>> launches = getLaunchSizes(module);
   MLIRContext *ctx = module.getContext();
   for (gpu::BinaryOp binary : binaries) {
     SmallVector<Attribute> objects, resources;
@@ -198,7 +206,7 @@ LogicalResult mlir::dltune::assembleWithPtxas(ModuleOp module, int optLevel) {
       if (!bytes)
         return binary.emitError() << "cannot read the cubin ptxas wrote";
       for (GpuKernelResources &k : *kernels) {
-        k.threadsPerBlock = threads.lookup(k.kernel);
+        std::tie(k.threadsPerBlock, k.dynamicSharedBytes) = launches.lookup(k.kernel);
         resources.push_back(toAttr(ctx, k));
       }
       objects.push_back(gpu::ObjectAttr::get(

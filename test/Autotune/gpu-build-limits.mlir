@@ -17,7 +17,7 @@
 // RUN: dltune worker build --kernel %t/kernel.mlir --chip sm_80 --config "block_m=64,block_n=64,thread_m=4,thread_n=4,tile_k=16,vector=4,pad=0,stages=1,interleave=0" --out %t/opt.so | FileCheck %s --check-prefix=OPTION
 
 // OK: "chip":"sm_80"
-// OK-SAME: "gpu_resources":[{"barriers":1,"kernel":"dltune_task_kernel","registers":{{[1-9][0-9]*}},"shared_bytes":8192,"spill_load_bytes":0,"spill_store_bytes":0,"stack_bytes":0,"threads_per_block":256}]
+// OK-SAME: "gpu_resources":[{"barriers":1,"dynamic_shared_bytes":0,"kernel":"dltune_task_kernel","registers":{{[1-9][0-9]*}},"shared_bytes":8192,"spill_load_bytes":0,"spill_store_bytes":0,"stack_bytes":0,"threads_per_block":256}]
 // LIMIT: {"error":"kernel 'dltune_task_kernel' exceeds the device's limits: {{[0-9]+}} registers per thread x 256 threads = {{[0-9]+}} registers per block (limit 16384)","gpu_resources":[{
 // OPTION: "chip":"sm_80"
 // BADLIMITS: {"error":"GPU limits: unknown limit 'warps'"}

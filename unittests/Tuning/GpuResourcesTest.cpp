@@ -74,12 +74,24 @@ TEST(GpuResourcesTest, LimitsNameWhatIsExceeded) {
     EXPECT_EQ(llvm::toString(checkGpuLimits(k, limits)),
               std::string("kernel 'matmul_kernel' exceeds the device's limits: ") + c.message);
   }
+  // Dynamic shared memory (tiles above 48 KiB) counts against the opt-in
+  // limit per block and, with the static bytes, per multiprocessor.
+  k.registers = 32;
+  k.threadsPerBlock = 256;
+  k.sharedBytes = 1;
+  k.dynamicSharedBytes = 143360;
+  EXPECT_FALSE(static_cast<bool>(checkGpuLimits(k, limits)));
+  k.dynamicSharedBytes = 227 * 1024;
+  EXPECT_EQ(llvm::toString(checkGpuLimits(k, limits)),
+            "kernel 'matmul_kernel' exceeds the device's limits: 1 bytes of static and 232448 "
+            "of dynamic shared memory per block (limit 232448)");
 }
 
 TEST(GpuResourcesTest, JSONRoundTripAndTypeErrors) {
   llvm::Expected<std::vector<GpuKernelResources>> r = parsePtxasVerboseLog(kLog);
   ASSERT_TRUE(static_cast<bool>(r));
   (*r)[1].threadsPerBlock = 256;
+  (*r)[1].dynamicSharedBytes = 81408;
   llvm::json::Value v(toJSON(*r));
   llvm::Expected<std::vector<GpuKernelResources>> back = gpuResourcesFromJSON(v);
   ASSERT_TRUE(static_cast<bool>(back)) << llvm::toString(back.takeError());
@@ -87,6 +99,8 @@ TEST(GpuResourcesTest, JSONRoundTripAndTypeErrors) {
   EXPECT_EQ((*back)[1].registers, 96);
   EXPECT_EQ((*back)[1].threadsPerBlock, 256);
   EXPECT_EQ((*back)[1].spillLoadBytes, 20);
+  EXPECT_EQ((*back)[1].dynamicSharedBytes, 81408);
+  EXPECT_EQ((*back)[0].dynamicSharedBytes, 0);
 
   llvm::Expected<llvm::json::Value> bad =
       llvm::json::parse(R"([{"kernel": "k", "registers": "many"}])");
@@ -146,7 +160,7 @@ TEST(GpuResourcesTest, LimitsTravelAsText) {
   l.maxRegistersPerBlock = 32768;
   std::string text = formatGpuLimits(l);
   EXPECT_EQ(text, "threads=1024,registers_per_thread=255,registers_per_block=32768,"
-                  "shared_per_block=49152,shared_per_sm=233472");
+                  "shared_per_block=49152,shared_optin_per_block=232448,shared_per_sm=233472");
   llvm::Expected<GpuLimits> back = parseGpuLimits(text);
   ASSERT_TRUE(static_cast<bool>(back)) << llvm::toString(back.takeError());
   EXPECT_EQ(back->maxRegistersPerBlock, 32768);

@@ -80,6 +80,7 @@ constexpr LimitField kLimitFields[] = {
     {"registers_per_thread", &GpuLimits::maxRegistersPerThread},
     {"registers_per_block", &GpuLimits::maxRegistersPerBlock},
     {"shared_per_block", &GpuLimits::maxStaticSharedBytesPerBlock},
+    {"shared_optin_per_block", &GpuLimits::maxSharedBytesPerBlockOptIn},
     {"shared_per_sm", &GpuLimits::maxSharedBytesPerMultiprocessor}};
 } // namespace
 
@@ -139,8 +140,14 @@ llvm::Error mlir::dltune::checkGpuLimits(const GpuKernelResources &k,
     return makeError(where + " exceeds the device's limits: " + llvm::Twine(k.sharedBytes) +
                      " bytes of static shared memory per block (limit " +
                      llvm::Twine(limits.maxStaticSharedBytesPerBlock) + ")");
-  if (k.sharedBytes > limits.maxSharedBytesPerMultiprocessor)
+  int64_t shared = k.sharedBytes + k.dynamicSharedBytes;
+  if (k.dynamicSharedBytes > 0 && shared > limits.maxSharedBytesPerBlockOptIn)
     return makeError(where + " exceeds the device's limits: " + llvm::Twine(k.sharedBytes) +
+                     " bytes of static and " + llvm::Twine(k.dynamicSharedBytes) +
+                     " of dynamic shared memory per block (limit " +
+                     llvm::Twine(limits.maxSharedBytesPerBlockOptIn) + ")");
+  if (shared > limits.maxSharedBytesPerMultiprocessor)
+    return makeError(where + " exceeds the device's limits: " + llvm::Twine(shared) +
                      " bytes of shared memory (limit per multiprocessor " +
                      llvm::Twine(limits.maxSharedBytesPerMultiprocessor) + ")");
   return llvm::Error::success();
@@ -164,7 +171,8 @@ llvm::json::Array mlir::dltune::toJSON(const std::vector<GpuKernelResources> &ke
                                      {"spill_store_bytes", k.spillStoreBytes},
                                      {"spill_load_bytes", k.spillLoadBytes},
                                      {"barriers", k.barriers},
-                                     {"threads_per_block", k.threadsPerBlock}});
+                                     {"threads_per_block", k.threadsPerBlock},
+                                     {"dynamic_shared_bytes", k.dynamicSharedBytes}});
   return out;
 }
 
@@ -190,7 +198,8 @@ mlir::dltune::gpuResourcesFromJSON(const llvm::json::Value &value) {
                     Field{"spill_store_bytes", &k.spillStoreBytes},
                     Field{"spill_load_bytes", &k.spillLoadBytes},
                     Field{"barriers", &k.barriers},
-                    Field{"threads_per_block", &k.threadsPerBlock}}) {
+                    Field{"threads_per_block", &k.threadsPerBlock},
+                    Field{"dynamic_shared_bytes", &k.dynamicSharedBytes}}) {
       const llvm::json::Value *field = o->get(f.key);
       if (!field)
         continue;

@@ -45,7 +45,7 @@ public:
     double regs = 0, shared = 0, spill = 0, stack = 0, perBlock = 0;
     for (const GpuKernelResources &k : *kernels) {
       regs = std::max(regs, static_cast<double>(k.registers));
-      shared = std::max(shared, static_cast<double>(k.sharedBytes));
+      shared = std::max(shared, static_cast<double>(k.sharedBytes + k.dynamicSharedBytes));
       spill += static_cast<double>(k.spillStoreBytes + k.spillLoadBytes);
       stack = std::max(stack, static_cast<double>(k.stackBytes));
       perBlock = std::max(perBlock, static_cast<double>(getRegistersPerBlock(k)));

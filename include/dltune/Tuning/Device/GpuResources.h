@@ -30,6 +30,9 @@ struct GpuKernelResources {
   int64_t spillLoadBytes = 0;   // per thread
   int64_t barriers = 0;         // named barriers used
   int64_t threadsPerBlock = 0;  // from the launch; 0 when unknown
+  /// Dynamic shared memory per block, from the launch (tiles above 48 KiB;
+  /// ptxas does not see it).
+  int64_t dynamicSharedBytes = 0;
 };
 
 /// What a device allows per block and per thread. Defaults: compute
@@ -38,12 +41,14 @@ struct GpuLimits {
   int64_t maxRegistersPerThread = 255;
   int64_t maxRegistersPerBlock = 65536;
   int64_t maxStaticSharedBytesPerBlock = 48 * 1024;
+  /// Static plus dynamic shared memory a block may opt into.
+  int64_t maxSharedBytesPerBlockOptIn = 227 * 1024;
   int64_t maxSharedBytesPerMultiprocessor = 228 * 1024;
   int64_t maxThreadsPerBlock = 1024;
 };
 
 /// "threads=1024,registers_per_thread=255,registers_per_block=65536,
-/// shared_per_block=49152,shared_per_sm=233472": how the tuner hands a
+/// shared_per_block=49152,shared_optin_per_block=232448,shared_per_sm=233472": how the tuner hands a
 /// device's limits to its build workers. Parsing accepts any subset (the
 /// rest keep their defaults) and rejects unknown names and non-positive
 /// values.
