@@ -506,6 +506,9 @@ createConfiguredScheduler(llvm::StringRef name, const ModuleTunerOptions &option
   so.earlyStop = options.earlyStop;
   so.shareCap = options.shareCap;
   so.probeShare = options.probeShare;
+  so.ucbC = options.ucbC;
+  if (options.curveReward)
+    so.gapReward = false;
   return createTaskScheduler(name, so);
 }
 } // namespace
@@ -1013,6 +1016,7 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
     budget.timeBudgetSeconds = options.timeBudgetSeconds;
     budget.latencyGoalMs = options.latencyGoalMs;
     budget.slotTrials = std::max<int64_t>(1, options.slotTrials);
+    budget.taskEarlyStop = options.taskEarlyStop;
     budget.seed = options.seed;
     tuneTasks(group, *modelScheduler, budget, /*modelBudget=*/true);
     for (std::unique_ptr<PreparedTask> &pt : preparedTasks)

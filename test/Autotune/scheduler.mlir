@@ -47,6 +47,21 @@
 // RUN: dltune-opt %s --dltune-annotate="threads=1" --dltune-autotune="db=%t/p.db scheduler=dynatune trials=100 trials-per-task=2 slot-trials=2 confirm-top=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PASS
 // PASS: share of this run's 6 measurements
 
+// DynaTune's finish rule: a task that goes one measurement without
+// improving is finished, so the run ends ("every task finished") long
+// before its 30 measurements. The paper's learning-curve reward and another
+// UCB constant reach the scheduler (here a run that completes).
+// RUN: dltune tune %s --scheduler round-robin --task-early-stop 1 --trials 30 --slot-trials 1 --threads 1 --db %t/e.db --confirm-top 0 | FileCheck %s --check-prefix=FINISH
+// FINISH: share of this run's {{([0-9]|[12][0-9])}} measurements
+// RUN: dltune tune %s --scheduler dynatune --curve-reward --ucb-c 0.5 --trials 9 --slot-trials 4 --threads 1 --db %t/c.db --confirm-top 0 | FileCheck %s --check-prefix=CURVE
+// CURVE: share of this run's 9 measurements
+// RUN: not dltune tune %s --scheduler gradient --curve-reward --db %t/x.db 2>&1 | FileCheck %s --check-prefix=CURVEOTHER
+// CURVEOTHER: dltune: error: ucb-c and curve-reward apply to scheduler dynatune only
+// RUN: not dltune tune %s --task-early-stop 5 --db %t/x.db 2>&1 | FileCheck %s --check-prefix=FINISHNOSCHED
+// FINISHNOSCHED: dltune: error: task-early-stop needs a scheduler
+// RUN: not dltune tune %s --scheduler dynatune --ucb-c -1 --db %t/x.db 2>&1 | FileCheck %s --check-prefix=UCB
+// UCB: dltune: error: ucb-c must not be negative
+
 // RUN: not dltune tune %s --scheduler nonesuch --db %t/x.db 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: dltune: error: unknown task scheduler 'nonesuch'
 // RUN: not dltune tune %s --scheduler sequential --slot-trials 0 --db %t/x.db 2>&1 | FileCheck %s --check-prefix=SLOT

@@ -41,6 +41,11 @@ struct ModuleTunerOptions {
   int64_t earlyStop = 200;    // `sequential`: give up a task after this many without gain
   bool shareCap = false;      // `dynatune`: SchedulerOptions::shareCap
   double probeShare = 0.5;    // `dynatune`: SchedulerOptions::probeShare
+  double ucbC = 2;            // `dynatune`: SchedulerOptions::ucbC
+  bool curveReward = false;   // `dynatune`: the learning-curve reward (!gapReward)
+  /// With a scheduler: a task is finished after this many measurements
+  /// without improvement (DynaTune's finish rule); 0: never.
+  int64_t taskEarlyStop = 0;
   uint64_t seed = 0;
   std::string strategy = "sa";
   std::string costModel; // model-based strategies; empty: the strategy's default
@@ -122,6 +127,15 @@ template <typename Fn> void forEachTunerOption(ModuleTunerOptions &o, Fn &&fn) {
      "Scheduler dynatune: no task's upper confidence bound above its share of the model "
      "latency, and an untried task waits while a tried one is expected to save more than its "
      "share",
+     false);
+  fn("ucb-c", o.ucbC, "Scheduler dynatune: the UCB exploration constant C", false);
+  fn("curve-reward", o.curveReward,
+     "Scheduler dynatune: the reward from the tasks' Bayesian learning curves (the paper's), "
+     "not from their measured spread",
+     false);
+  fn("task-early-stop", o.taskEarlyStop,
+     "With a scheduler: a task is finished after this many measurements without improvement "
+     "(DynaTune's finish rule; 0: never)",
      false);
   fn("probe-share", o.probeShare,
      "Scheduler dynatune: an untried task's first slot is this share of a slot (1: a full "
@@ -207,6 +221,7 @@ inline llvm::Error validateTunerOptions(const ModuleTunerOptions &o) {
   for (auto [name, value] : {std::pair<const char *, double>{"time-budget", o.timeBudgetSeconds},
                              {"latency-goal-ms", o.latencyGoalMs},
                              {"probe-share", o.probeShare},
+                             {"ucb-c", o.ucbC},
                              {"build-timeout", o.buildTimeoutSeconds},
                              {"run-timeout", o.runTimeoutSeconds},
                              {"min-time-ms", o.minTimeMs},
@@ -241,6 +256,15 @@ inline llvm::Error validateTunerOptions(const ModuleTunerOptions &o) {
     return bad("probe-share must be in (0, 1]");
   if (o.probeShare != ModuleTunerOptions().probeShare && o.scheduler != "dynatune")
     return bad("probe-share applies to scheduler dynatune only");
+  if (!(o.ucbC >= 0))
+    return bad("ucb-c must not be negative");
+  if ((o.ucbC != ModuleTunerOptions().ucbC || o.curveReward) && o.scheduler != "dynatune")
+    return bad("ucb-c and curve-reward apply to scheduler dynatune only");
+  if (o.taskEarlyStop < 0)
+    return bad("task-early-stop must not be negative");
+  if (o.taskEarlyStop > 0 && o.scheduler.empty())
+    return bad("task-early-stop needs a scheduler (without one, each task spends its own "
+               "budget)");
   if (!o.scheduler.empty()) {
     llvm::Expected<std::unique_ptr<TaskScheduler>> sched = createTaskScheduler(o.scheduler);
     if (!sched)
