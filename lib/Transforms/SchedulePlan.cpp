@@ -311,7 +311,12 @@ static FailureOr<SchedulePlan> buildCpuPlan(const std::string &kind, const OpLoo
     b.knob("tile_ow", tileOWOptions, 64);
     b.require("D_ow % tile_ow == 0");
     b.knob("reg_ow", regOWOptions, regOW);
-    b.require("tile_ow % reg_ow == 0 || (pack_f == 1 && reg_ow < tile_ow)");
+    // Partial register rows: packed only, and not one whole register row
+    // plus a partial one in a cache tile narrower than the row, where the
+    // packed schedule's pad hoisting fails (tile_ow 7 with reg_ow 4 or 6 of
+    // a 28-wide conv, 2026-11-27; the whole row of a 7-wide conv applies).
+    b.require("tile_ow % reg_ow == 0 || (pack_f == 1 && reg_ow < tile_ow && "
+              "(tile_ow == D_ow || 2 * reg_ow <= tile_ow))");
     addTiledLoop(b, "f", s[3], 512, 64, {1, 4, 8, 16, 32, 64}, regF);
     addTiledLoop(b, "c", s[6], 512, 64, {1, 2, 4, 8}, 1);
     // The channel loop inside the register tile is unrolled by 4 where the

@@ -31,7 +31,7 @@
 // CHECK-LABEL: func.func @stem109
 // CHECK: dltune.config = #dltune.config<pack_f = 1, {{.*}}reg_f = 16, reg_ow = 4, {{.*}}tile_ow = 109,
 // CHECK-SAME: tile_ow = [1, 109], reg_ow = [1, 4, 6]
-// CHECK-SAME: "tile_ow % reg_ow == 0 || (pack_f == 1 && reg_ow < tile_ow)"
+// CHECK-SAME: "tile_ow % reg_ow == 0 || (pack_f == 1 && reg_ow < tile_ow && (tile_ow == D_ow || 2 * reg_ow <= tile_ow))"
 // The stem's register loop: 4 rows at a time over the first 108 columns,
 // then column 108 alone; both vectorized with static shapes (no pad).
 // APPLY-LABEL: func.func @stem109
