@@ -25,6 +25,11 @@ std::unique_ptr<Database> openSqlite() { return llvm::cantFail(Database::openInM
 
 class DatabaseIO : public ::testing::TestWithParam<OpenFn> {
 protected:
+  void SetUp() override {
+    source = GetParam()();
+    fill(*source);
+  }
+
   /// A task whose fastest record ("a=1") is not its confirmed best ("a=2").
   void fill(Database &db) {
     t = llvm::cantFail(db.getOrCreateTask(task("t")));
@@ -64,12 +69,11 @@ protected:
     return llvm::cantFail(importJsonLines(db, in, "export.jsonl"));
   }
 
+  std::unique_ptr<Database> source; // filled, in the implementation under test
   int64_t t = 0, d = 0;
 };
 
 TEST_P(DatabaseIO, RebuiltDatabasePicksTheSameConfirmedBest) {
-  std::unique_ptr<Database> source = GetParam()();
-  fill(*source);
   ExportStats exported;
   std::string text = exportText(*source, &exported);
   EXPECT_EQ(exported.records, 3);
@@ -116,8 +120,6 @@ TEST_P(DatabaseIO, RebuiltDatabasePicksTheSameConfirmedBest) {
 }
 
 TEST_P(DatabaseIO, ImportingTwiceAddsNothing) {
-  std::unique_ptr<Database> source = GetParam()();
-  fill(*source);
   std::string text = exportText(*source);
   std::unique_ptr<Database> copy = GetParam()();
   importText(*copy, text);
@@ -130,8 +132,6 @@ TEST_P(DatabaseIO, ImportingTwiceAddsNothing) {
 }
 
 TEST_P(DatabaseIO, ImportedOlderRunsDoNotOverrideNewerOnes) {
-  std::unique_ptr<Database> source = GetParam()();
-  fill(*source);
   std::string text = exportText(*source);
   // The destination confirmed a=1 later (at 200) and knows another untuned time.
   std::unique_ptr<Database> dest = GetParam()();

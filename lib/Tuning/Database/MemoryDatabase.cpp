@@ -179,15 +179,14 @@ public:
   llvm::Expected<std::vector<Confirmation>> getLatestConfirmations(int64_t taskId,
                                                                   int64_t deviceId) override {
     // The latest run counts every candidate of it, timed or not.
-    std::optional<double> latest;
-    for (const StoredConfirmation &s : state.confirmations)
-      if (s.taskId == taskId && onDevice(s.deviceId, deviceId))
-        latest = std::max(latest.value_or(s.confirmation.createdAt), s.confirmation.createdAt);
+    std::vector<Confirmation> all = *listConfirmations(taskId, deviceId);
     std::vector<Confirmation> out;
-    for (const StoredConfirmation &s : state.confirmations)
-      if (s.taskId == taskId && onDevice(s.deviceId, deviceId) &&
-          s.confirmation.createdAt == latest && !std::isnan(s.confirmation.medianMs))
-        out.push_back(s.confirmation);
+    if (all.empty())
+      return out;
+    double latest = all.back().createdAt;
+    for (Confirmation &c : all)
+      if (c.createdAt == latest && !std::isnan(c.medianMs))
+        out.push_back(std::move(c));
     std::stable_sort(out.begin(), out.end(), [](const Confirmation &a, const Confirmation &b) {
       return a.medianMs < b.medianMs;
     });
@@ -200,6 +199,7 @@ public:
     for (const StoredConfirmation &s : state.confirmations)
       if (s.taskId == taskId && onDevice(s.deviceId, deviceId))
         out.push_back(s.confirmation);
+    // Runs in time order; a run's candidates in commit order.
     std::stable_sort(out.begin(), out.end(), [](const Confirmation &a, const Confirmation &b) {
       return a.createdAt < b.createdAt;
     });

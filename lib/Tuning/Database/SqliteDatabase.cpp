@@ -618,9 +618,18 @@ llvm::Error SqliteDatabase::commitConfirmations(int64_t taskId, int64_t deviceId
   });
 }
 
-/// The rows of a `SELECT config, rounds, median_ms, min_ms, max_ms,
-/// generator, created_at FROM confirmations ...`.
-static llvm::Expected<std::vector<Confirmation>> readConfirmations(Statement &s) {
+/// The confirmations of task ?1 on device ?2 (0: any device) that `filter`
+/// (the rest of the WHERE clause and the ORDER BY) selects.
+static llvm::Expected<std::vector<Confirmation>>
+selectConfirmations(sqlite3 *db, int64_t taskId, int64_t deviceId, llvm::StringRef filter) {
+  std::string sql = "SELECT config, rounds, median_ms, min_ms, max_ms, generator, created_at "
+                    "FROM confirmations WHERE task_id = ?1 AND (?2 = 0 OR device_id = ?2) " +
+                    filter.str();
+  Statement s(db, sql.c_str());
+  if (llvm::Error e = s.status())
+    return std::move(e);
+  s.bind(1, taskId);
+  s.bind(2, deviceId);
   std::vector<Confirmation> out;
   int rc;
   while ((rc = s.step()) == SQLITE_ROW) {
@@ -642,28 +651,15 @@ static llvm::Expected<std::vector<Confirmation>> readConfirmations(Statement &s)
 llvm::Expected<std::vector<Confirmation>>
 SqliteDatabase::getLatestConfirmations(int64_t taskId, int64_t deviceId) {
   // Device 0: the latest confirmation run on any device.
-  Statement s(db, "SELECT config, rounds, median_ms, min_ms, max_ms, generator, created_at "
-                  "FROM confirmations WHERE task_id = ?1 AND (?2 = 0 OR device_id = ?2) AND "
-                  "created_at = (SELECT max(created_at) FROM confirmations WHERE "
-                  "task_id = ?1 AND (?2 = 0 OR device_id = ?2)) AND median_ms IS NOT NULL "
-                  "ORDER BY median_ms ASC, id ASC");
-  if (llvm::Error e = s.status())
-    return std::move(e);
-  s.bind(1, taskId);
-  s.bind(2, deviceId);
-  return readConfirmations(s);
+  return selectConfirmations(db, taskId, deviceId,
+                             "AND created_at = (SELECT max(created_at) FROM confirmations "
+                             "WHERE task_id = ?1 AND (?2 = 0 OR device_id = ?2)) AND "
+                             "median_ms IS NOT NULL ORDER BY median_ms ASC, id ASC");
 }
 
 llvm::Expected<std::vector<Confirmation>> SqliteDatabase::listConfirmations(int64_t taskId,
                                                                             int64_t deviceId) {
-  Statement s(db, "SELECT config, rounds, median_ms, min_ms, max_ms, generator, created_at "
-                  "FROM confirmations WHERE task_id = ?1 AND (?2 = 0 OR device_id = ?2) "
-                  "ORDER BY created_at ASC, id ASC");
-  if (llvm::Error e = s.status())
-    return std::move(e);
-  s.bind(1, taskId);
-  s.bind(2, deviceId);
-  return readConfirmations(s);
+  return selectConfirmations(db, taskId, deviceId, "ORDER BY created_at ASC, id ASC");
 }
 
 llvm::Expected<int64_t> SqliteDatabase::forget(const ForgetFilter &f, const std::string &reason) {
