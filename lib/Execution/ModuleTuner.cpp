@@ -497,20 +497,6 @@ void tuneTasks(llvm::ArrayRef<PreparedTask *> group, TaskScheduler &scheduler,
         int64_t(group[i]->model.history.records.size()) - router.getStartTrials(i);
   }
 }
-
-/// The task scheduler `name` as the options configure it.
-llvm::Expected<std::unique_ptr<TaskScheduler>>
-createConfiguredScheduler(llvm::StringRef name, const ModuleTunerOptions &options) {
-  SchedulerOptions so;
-  so.seed = options.seed;
-  so.earlyStop = options.earlyStop;
-  so.shareCap = options.shareCap;
-  so.probeShare = options.probeShare;
-  so.ucbC = options.ucbC;
-  if (options.curveReward)
-    so.gapReward = false;
-  return createTaskScheduler(name, so);
-}
 } // namespace
 
 /// Removes what killed runs left in a task's work directory: built
@@ -955,7 +941,7 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
   std::unique_ptr<TaskScheduler> modelScheduler;
   if (!options.scheduler.empty()) {
     llvm::Expected<std::unique_ptr<TaskScheduler>> scheduler =
-        createConfiguredScheduler(options.scheduler, options);
+        createTaskScheduler(options.scheduler, getSchedulerOptions(options));
     if (!scheduler)
       return scheduler.takeError();
     modelScheduler = std::move(*scheduler);

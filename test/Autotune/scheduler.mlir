@@ -49,8 +49,9 @@
 
 // DynaTune's finish rule: a task that goes one measurement without
 // improving is finished, so the run ends ("every task finished") long
-// before its 30 measurements. The paper's learning-curve reward and another
-// UCB constant reach the scheduler (here a run that completes).
+// before its 30 measurements. A run with the paper's learning-curve reward
+// and another UCB constant completes (that they reach the scheduler:
+// unittests/Execution/TunerOptionsTest.cpp).
 // RUN: dltune tune %s --scheduler round-robin --task-early-stop 1 --trials 30 --slot-trials 1 --threads 1 --db %t/e.db --confirm-top 0 | FileCheck %s --check-prefix=FINISH
 // FINISH: share of this run's {{([0-9]|[12][0-9])}} measurements
 // RUN: dltune tune %s --scheduler dynatune --curve-reward --ucb-c 0.5 --trials 9 --slot-trials 4 --threads 1 --db %t/c.db --confirm-top 0 | FileCheck %s --check-prefix=CURVE

@@ -96,6 +96,19 @@ inline int64_t getTrialsPerTaskWithoutScheduler(const ModuleTunerOptions &o) {
   return o.trialsPerTask > 0 ? std::min(o.trials, o.trialsPerTask) : o.trials;
 }
 
+/// What the task scheduler of a run gets from the tuner options.
+inline SchedulerOptions getSchedulerOptions(const ModuleTunerOptions &o) {
+  SchedulerOptions so;
+  so.seed = o.seed;
+  so.earlyStop = o.earlyStop;
+  so.shareCap = o.shareCap;
+  so.probeShare = o.probeShare;
+  so.ucbC = o.ucbC;
+  if (o.curveReward)
+    so.gapReward = false;
+  return so;
+}
+
 /// Calls `fn(name, field, help, negated)` for every option of `o`, in a fixed
 /// order: the one place where option names meet fields. `negated` marks a
 /// flag that sets the field to the opposite (`quiet` clears `progress`).
