@@ -3,6 +3,7 @@
 #include "dltune/Execution/GpuKernel.h"
 #include "dltune/Execution/CudaDriver.h"
 #include "dltune/Execution/MemRefDescriptors.h"
+#include "dltune/Tuning/Device/GpuResources.h"
 #include "dltune/Tuning/Support/Error.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -127,9 +128,9 @@ DLTUNE_GPU_EXPORT void mgpuLaunchKernel(void *function, intptr_t gx, intptr_t gy
     noteError("kernel launch without a kernel (its module failed to load)");
     return;
   }
-  // Dynamic shared memory above 48 KiB is an opt-in of each kernel
-  // (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8).
-  if (smem > 48 * 1024)
+  // Dynamic shared memory above the 48 KiB a block may have without asking
+  // is an opt-in of each kernel (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8).
+  if (smem > GpuLimits().maxStaticSharedBytesPerBlock)
     note(*d, d->cuFuncSetAttribute(function, 8, smem), "cuFuncSetAttribute");
   note(*d, d->cuLaunchKernel(function, gx, gy, gz, bx, by, bz, smem, stream, params, extra),
        "cuLaunchKernel");

@@ -502,7 +502,7 @@ static FailureOr<SchedulePlan> buildGpuPlan(linalg::LinalgOp op, const std::stri
   int64_t elemBytes =
       getElementTypeOrSelf(op.getDpsInputs()[0].getType()).getIntOrFloatBitWidth() / 8;
   b.param("max_threads", 1024);
-  b.param("smem_bytes", 49152);
+  b.param("smem_bytes", kStaticSharedBytes);
   b.param("elem_bytes", elemBytes);
   // Defaults: 128x128 blocks of 256 threads with 8x8 register tiles when
   // the grid still has a block for every SM, smaller blocks otherwise

@@ -22,6 +22,7 @@
 #define DLTUNE_TRANSFORMS_GPUMATMULKERNEL_H
 
 #include "dltune/Dialect/DLTuneDialect.h"
+#include "dltune/Tuning/Device/GpuResources.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -112,13 +113,13 @@ inline constexpr double kTf32RelativeTolerance = 1e-2;
 inline int64_t getMmaPadA(int64_t elemBytes) { return 16 / elemBytes; }
 inline constexpr int64_t kMmaPadB = 8;
 
-/// Shared memory a kernel may declare statically; above it the tiles live in
-/// dynamic shared memory, which the launch must opt into
+/// Shared memory a kernel may declare statically (48 KiB); above it the
+/// tiles live in dynamic shared memory, which the launch must opt into
 /// (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES).
-inline constexpr int64_t kStaticSharedBytes = 48 * 1024;
+inline constexpr int64_t kStaticSharedBytes = GpuLimits().maxStaticSharedBytesPerBlock;
 /// The most shared memory a block may opt into on compute capability 9.0
 /// (H100, H200: 227 KiB); the kernel builder refuses more.
-inline constexpr int64_t kMaxSharedBytesOptIn = 227 * 1024;
+inline constexpr int64_t kMaxSharedBytesOptIn = GpuLimits().maxSharedBytesPerBlockOptIn;
 
 /// The k extent of one mma.sync for inputs of `inputType` (8 for f32 as
 /// TF32, 16 for f16).
