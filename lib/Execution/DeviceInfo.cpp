@@ -3,12 +3,15 @@
 #include "dltune/Execution/DeviceInfo.h"
 #include "dltune/Tuning/Device/HostCpu.h"
 #include "dltune/Tuning/Space/SearchSpace.h"
+#include "dltune/Tuning/Support/Error.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <type_traits>
 #include <dirent.h>
 #include <dlfcn.h>
 #include <fstream>
@@ -63,6 +66,71 @@ std::string DeviceInfo::toJson() const {
   llvm::raw_string_ostream os(s);
   os << llvm::json::Value(std::move(o));
   return s;
+}
+
+llvm::Expected<DeviceInfo> DeviceInfo::fromJson(llvm::StringRef json) {
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(json);
+  if (!parsed)
+    return makeError("device record: " + llvm::toString(parsed.takeError()));
+  const llvm::json::Object *o = parsed->getAsObject();
+  if (!o)
+    return makeError("device record: not a JSON object");
+  DeviceInfo d;
+  std::string bad;
+  auto text = [&](const llvm::json::Object &obj, llvm::StringRef key, std::string &out) {
+    if (const llvm::json::Value *v = obj.get(key)) {
+      if (std::optional<llvm::StringRef> s = v->getAsString())
+        out = s->str();
+      else
+        bad = key.str();
+    }
+  };
+  auto number = [&](const llvm::json::Object &obj, llvm::StringRef key, auto &out) {
+    if (const llvm::json::Value *v = obj.get(key)) {
+      if (std::optional<double> n = v->getAsNumber())
+        out = static_cast<std::remove_reference_t<decltype(out)>>(*n);
+      else
+        bad = key.str();
+    }
+  };
+  text(*o, "target", d.target);
+  text(*o, "cpu_model", d.cpuModel);
+  number(*o, "cores", d.cores);
+  number(*o, "frequency_mhz", d.frequencyMHz);
+  number(*o, "l1d_bytes", d.l1dBytes);
+  number(*o, "l2_bytes", d.l2Bytes);
+  number(*o, "l3_bytes", d.l3Bytes);
+  if (const llvm::json::Value *flags = o->get("isa_flags")) {
+    const llvm::json::Array *a = flags->getAsArray();
+    if (!a)
+      bad = "isa_flags";
+    else
+      for (const llvm::json::Value &f : *a) {
+        if (std::optional<llvm::StringRef> s = f.getAsString())
+          d.isaFlags.push_back(s->str());
+        else
+          bad = "isa_flags";
+      }
+  }
+  if (const llvm::json::Value *gpu = o->get("gpu")) {
+    const llvm::json::Object *g = gpu->getAsObject();
+    if (!g) {
+      bad = "gpu";
+    } else {
+      GpuDeviceInfo info;
+      text(*g, "name", info.name);
+      std::string cc;
+      text(*g, "compute_capability", cc);
+      number(*g, "multiprocessors", info.multiprocessors);
+      number(*g, "memory_bytes", info.totalMemoryBytes);
+      if (!cc.empty() && sscanf(cc.c_str(), "%d.%d", &info.computeMajor, &info.computeMinor) != 2)
+        bad = "compute_capability";
+      d.gpu = info;
+    }
+  }
+  if (!bad.empty())
+    return makeError("device record: field '" + bad + "' has the wrong type");
+  return d;
 }
 
 std::string DeviceInfo::getFingerprint() const {

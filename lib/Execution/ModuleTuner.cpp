@@ -4,12 +4,14 @@
 #include "dltune/Tuning/Transfer/DatabaseHistory.h"
 #include "dltune/Tuning/Transfer/GuidedSampling.h"
 #include "dltune/Tuning/Transfer/PretrainedModel.h"
+#include "dltune/Tuning/SearchStrategy/DeferredSearch.h"
 #include "dltune/Tuning/SearchStrategy/SeededSearch.h"
 #include "dltune/Tuning/Transfer/TransferSearch.h"
 #include "dltune/Tuning/Support/Error.h"
 #include "dltune/Dialect/DLTuneAttrs.h"
 #include "dltune/Execution/CpuKernel.h"
 #include "dltune/Execution/DeviceInfo.h"
+#include "dltune/Execution/TaskFeatures.h"
 #include "dltune/Tuning/MeasureCallback/DatabaseCommitter.h"
 #include "dltune/Transforms/GpuMatmulKernel.h"
 #include "dltune/Transforms/SchedulePlan.h"
@@ -67,42 +69,6 @@ std::string describe(const TuningTask &t) {
       shapes += (j ? "x" : "") + std::to_string(t.descriptor.shapes[i][j]);
   }
   return t.descriptor.opKind + " " + shapes;
-}
-
-/// Knob, op, schedule and device features for a task's configurations;
-/// knob features alone when the op has no dltune schedule plan.
-std::shared_ptr<const FeatureExtractor> makeFeatures(const TuningTask &task,
-                                                     const DeviceInfo &device, double flops) {
-  auto op = dyn_cast<linalg::LinalgOp>(task.ops.front());
-  std::string why;
-  int64_t threads = 1;
-  for (const Knob &k : task.space.getKnobs())
-    if (k.name == "threads")
-      threads = k.values.back();
-  if (!op)
-    return createKnobFeatureExtractor(task.space);
-  FailureOr<SchedulePlan> plan = buildSchedulePlan(
-      op, task.descriptor.target == "gpu" ? ScheduleTarget::GPU : ScheduleTarget::CPU,
-      threads, why, GpuPlanTarget::fromSpace(task.space));
-  if (failed(plan))
-    return createKnobFeatureExtractor(task.space);
-  double bytes = 0;
-  for (Type t : op->getOperandTypes())
-    if (auto shaped = dyn_cast<ShapedType>(t); shaped && shaped.hasStaticShape())
-      bytes += shaped.getNumElements() * std::max<int64_t>(1, shaped.getElementTypeBitWidth() / 8);
-  ScheduleShape shape = getScheduleShape(*plan, flops, bytes);
-  if (device.l1dBytes)
-    shape.l1Bytes = device.l1dBytes;
-  if (device.l2Bytes)
-    shape.l2Bytes = device.l2Bytes;
-  if (device.l3Bytes)
-    shape.l3Bytes = device.l3Bytes;
-  shape.cores = std::max(1, device.cores);
-  std::vector<double> features = device.getFeatures();
-  shape.simdLanes = features[8];
-  shape.deviceFeatureNames = DeviceInfo::getFeatureNames();
-  shape.deviceFeatures = features;
-  return createScheduleFeatureExtractor(task.space, std::move(shape));
 }
 
 /// The events of one task: fills in what every event of the task says.
@@ -317,35 +283,132 @@ static std::optional<Config> getGeneratedDefaultConfig(const TuningTask &task) {
   return *mine;
 }
 
+/// Whether a `history` entry names a dltune database (not a Kernel Tuner
+/// cache).
+static bool isDatabasePath(llvm::StringRef path) {
+  return path.ends_with(".db") || path.ends_with(".sqlite") || path.ends_with(".sqlite3");
+}
+
+namespace {
+/// Transfer sources with the features their rows are seen through.
+struct TransferHistory {
+  std::vector<KernelTunerCache> sources;
+  std::vector<std::string> names;
+  std::vector<std::shared_ptr<const FeatureExtractor>> features;
+  // Sources from other tasks, from this task (other devices, other
+  // databases), and those seen through the target's features.
+  int64_t otherTasks = 0, otherDevices = 0, targetFeatured = 0;
+};
+} // namespace
+
+/// Appends `db`'s sources for `task` (its own history on `ownDeviceId`
+/// excluded), each featurised with its own task and device where its op
+/// can be rebuilt, else with the target's features.
+static llvm::Error appendDatabaseHistory(Database &db, const std::string &label,
+                                         const TaskRecord &task, int64_t ownDeviceId,
+                                         const SearchSpace &space,
+                                         const std::shared_ptr<const FeatureExtractor> &features,
+                                         MLIRContext &context, TransferHistory &history,
+                                         const std::function<void(std::string)> &note) {
+  llvm::Expected<std::vector<TaskHistorySource>> loaded =
+      loadTaskHistory(db, task, ownDeviceId, /*minOkRecords=*/8);
+  if (!loaded)
+    return makeError(label + ": " + llvm::toString(loaded.takeError()));
+  for (TaskHistorySource &source : *loaded) {
+    llvm::Expected<std::shared_ptr<const FeatureExtractor>> own =
+        makeHistorySourceFeatures(context, source, space, *features);
+    if (own) {
+      history.features.push_back(std::move(*own));
+    } else {
+      note("transfer: '" + source.name + "' (" + label +
+           ") is featurised as the target task: " + llvm::toString(own.takeError()));
+      history.features.push_back(features);
+      ++history.targetFeatured;
+    }
+    if (source.task.hash == task.hash)
+      ++history.otherDevices;
+    else
+      ++history.otherTasks;
+    history.names.push_back(source.name + " (" + label + ")");
+    history.sources.push_back(std::move(source.records));
+  }
+  return llvm::Error::success();
+}
+
+/// The sources `options.history` names: "db" (the run's database), dltune
+/// databases by path (*.db, *.sqlite), Kernel Tuner cache files.
+static llvm::Expected<TransferHistory>
+loadTransferHistory(const ModuleTunerOptions &options, Database &db, const TaskRecord &task,
+                    int64_t deviceId, const SearchSpace &space,
+                    const std::shared_ptr<const FeatureExtractor> &features, MLIRContext &context,
+                    const std::function<void(std::string)> &note) {
+  TransferHistory history;
+  llvm::SmallVector<llvm::StringRef> entries;
+  llvm::StringRef(options.history).split(entries, ',', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef entry : entries) {
+    entry = entry.trim();
+    if (entry == "db") {
+      if (llvm::Error e = appendDatabaseHistory(db, "this database", task, deviceId, space,
+                                                features, context, history, note))
+        return std::move(e);
+      continue;
+    }
+    if (isDatabasePath(entry)) {
+      if (!llvm::sys::fs::exists(entry))
+        return makeError("history database '" + entry + "' does not exist");
+      llvm::Expected<std::unique_ptr<Database>> other =
+          Database::open(entry.str(), /*create=*/false);
+      if (!other)
+        return makeError("history database '" + entry +
+                         "': " + llvm::toString(other.takeError()));
+      // Another database's device ids are its own: its records of this
+      // task on any device are history here.
+      if (llvm::Error e = appendDatabaseHistory(**other, entry.str(), task, /*ownDeviceId=*/0,
+                                                space, features, context, history, note))
+        return std::move(e);
+      continue;
+    }
+    llvm::Expected<KernelTunerCache> cache = KernelTunerCache::load(entry.str());
+    if (!cache)
+      return cache.takeError();
+    history.sources.push_back(std::move(*cache));
+    history.names.push_back(entry.str());
+    history.features.push_back(features);
+  }
+  return history;
+}
+
 /// The transfer strategy of a task (stages 1-3 of docs/cost-models.md) from
 /// `options.history`; null, with a note, when there is nothing to learn
 /// from.
 static llvm::Expected<std::unique_ptr<SearchStrategy>>
 createTransferStrategy(const ModuleTunerOptions &options, Database &db, const TaskRecord &task,
-                       const SearchSpace &space, const StrategyOptions &so,
-                       int64_t taskBudget, const std::string &workDir,
+                       int64_t deviceId, const SearchSpace &space, const StrategyOptions &so,
+                       MLIRContext &context, int64_t taskBudget, const std::string &workDir,
                        const std::function<void(std::string)> &note) {
   std::optional<TransferMode> mode = parseTransferMode(options.transfer);
-  std::vector<KernelTunerCache> sources;
-  std::vector<std::string> names;
-  if (options.history == "db") {
-    llvm::Expected<std::vector<KernelTunerCache>> similar =
-        loadSimilarTaskHistory(db, TaskRecord(task), /*minOkRecords=*/8, names);
-    if (!similar)
-      return similar.takeError();
-    sources = std::move(*similar);
-  } else {
-    llvm::Expected<std::vector<KernelTunerCache>> files =
-        KernelTunerCache::loadList(options.history, names);
-    if (!files)
-      return files.takeError();
-    sources = std::move(*files);
-  }
+  auto started = std::chrono::steady_clock::now();
+  llvm::Expected<TransferHistory> history =
+      loadTransferHistory(options, db, task, deviceId, space, so.features, context, note);
+  if (!history)
+    return history.takeError();
+  std::vector<KernelTunerCache> &sources = history->sources;
+  std::vector<std::string> &names = history->names;
   if (sources.empty()) {
     note("transfer: no history for this task (no other " + getTaskOpName(task.opKind) +
-         " task with 8 ok records); starting cold");
+         " task, and not this task on another device, with 8 ok records); starting cold");
     return std::unique_ptr<SearchStrategy>();
   }
+  if (history->otherTasks + history->otherDevices > 0)
+    note(llvm::formatv("transfer: history of {0} other task(s) and of this task from {1} "
+                       "other device(s) or database(s){2}",
+                       history->otherTasks, history->otherDevices,
+                       history->targetFeatured
+                           ? llvm::formatv(" ({0} featurised as this task)",
+                                           history->targetFeatured)
+                                 .str()
+                           : std::string())
+             .str());
   TransferSearchOptions to;
   to.innerStrategy = options.strategy;
   to.inner = so;
@@ -361,16 +424,19 @@ createTransferStrategy(const ModuleTunerOptions &options, Database &db, const Ta
       return regression.takeError();
     for (const std::string &n : notes)
       note("transfer: " + n);
-    note(llvm::formatv("transfer (gs): stepwise regression on {0} configurations of {1} other "
-                       "task(s), R^2 {2:f3}, terms: {3}",
+    note(llvm::formatv("transfer (gs): stepwise regression on {0} configurations of {1} "
+                       "source(s), R^2 {2:f3}, terms: {3}",
                        regression->rows, sources.size(), regression->rSquared,
                        regression->formatTerms(space.getKnobs()))
              .str());
     to.guidedSampling = std::make_shared<const StepwiseRegression>(std::move(*regression));
     return createTransferSearch(nullptr, to, std::make_shared<TransferLog>());
   }
+  std::vector<const FeatureExtractor *> rowFeatures;
+  for (const std::shared_ptr<const FeatureExtractor> &f : history->features)
+    rowFeatures.push_back(f.get());
   llvm::Expected<PretrainingSet> set =
-      buildPretrainingSet(sources, names, space.getKnobs(), *so.features, notes);
+      buildPretrainingSet(sources, names, space.getKnobs(), rowFeatures, notes);
   if (!set)
     return set.takeError();
   for (const std::string &n : notes)
@@ -380,11 +446,14 @@ createTransferStrategy(const ModuleTunerOptions &options, Database &db, const Ta
       getPretrainedModel(modelName, *set, /*seed=*/0, workDir + "/pretrained");
   if (!model)
     return model.takeError();
-  note(llvm::formatv("transfer ({0}): {1} pretrained on {2} configurations of {3} other "
-                     "task(s){4}",
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  note(llvm::formatv("transfer ({0}): {1} pretrained on {2} configurations of {3} source(s){4}; "
+                     "{5:f1} s with loading the history",
                      options.transfer, modelName, set->labels.size(), sources.size(),
                      model->reused ? std::string(", reused")
-                                   : llvm::formatv(" in {0:f1} s", model->trainSeconds).str())
+                                   : llvm::formatv(" in {0:f1} s", model->trainSeconds).str(),
+                     seconds)
            .str());
   return createTransferSearch(model->model, to, std::make_shared<TransferLog>());
 }
@@ -732,7 +801,8 @@ llvm::Expected<std::unique_ptr<PreparedTask>> ModuleTuningRun::buildTask(size_t 
   so.costModel = options.costModel;
   so.planSize = std::max(1u, options.planSize);
   so.firstFit = so.planSize;
-  so.features = makeFeatures(task, device, summary.flops);
+  so.features = makeTaskFeatures(dyn_cast<linalg::LinalgOp>(task.ops.front()), task.space,
+                                 task.descriptor.target, device, summary.flops);
   so.observer = &eventsOwner->getStrategyObserver();
   auto prepared = std::make_unique<PreparedTask>();
   PreparedTask &pt = *prepared;
@@ -752,13 +822,29 @@ llvm::Expected<std::unique_ptr<PreparedTask>> ModuleTuningRun::buildTask(size_t 
                              ? getTrialsPerTaskWithoutScheduler(options)
                              : options.trials / std::max<int64_t>(1, tasks.size());
     TaskEvents *notes = eventsOwner.get();
-    llvm::Expected<std::unique_ptr<SearchStrategy>> transfer = createTransferStrategy(
-        options, db, task.record, task.space, so, taskBudget, workRoot,
-        [notes](std::string m) { notes->note(std::move(m)); });
-    if (!transfer)
-      return transfer.takeError();
-    if (*transfer)
-      strategy = std::move(*transfer);
+    // Built when the task is first asked for candidates: with a task
+    // scheduler that is its first slot, so it learns from the tasks the run
+    // tuned before it (without one, tasks are tuned in turn anyway).
+    MLIRContext *context = task.ops.front()->getContext();
+    auto build = [this, &task, so, taskBudget, context,
+                  notes]() -> llvm::Expected<std::unique_ptr<SearchStrategy>> {
+      return createTransferStrategy(options, db, task.record, deviceId, task.space, so,
+                                    *context, taskBudget, workRoot,
+                                    [notes](std::string m) { notes->note(std::move(m)); });
+    };
+    if (options.scheduler.empty()) {
+      llvm::Expected<std::unique_ptr<SearchStrategy>> transfer = build();
+      if (!transfer)
+        return transfer.takeError();
+      if (*transfer)
+        strategy = std::move(*transfer);
+    } else {
+      std::unique_ptr<SearchStrategy> deferred = std::make_unique<DeferredSearch>(
+          build, std::move(*strategy), [notes](llvm::Error e) {
+            notes->warn("transfer failed, tuning without it: " + llvm::toString(std::move(e)));
+          });
+      strategy = std::move(deferred);
+    }
   }
   double historyBest = INFINITY;
   for (const MeasureRecord &r : history.records)

@@ -5,13 +5,48 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: dltune tune %s --trials 10 --threads 1 --strategy sa --transfer dm --cost-model xgb --plan-size 4 --confirm-top 0 --db %t/t.db 2> %t/log.txt
 // RUN: FileCheck %s < %t/log.txt
-// CHECK: [1/2] linalg.matmul 64x64,64x64,64x64: transfer: no history for this task (no other linalg.matmul task with 8 ok records); starting cold
-// CHECK: [2/2] linalg.matmul 64x128,128x64,64x64: transfer (dm): xgb pretrained on 10 configurations of 1 other task(s)
+// CHECK: [1/2] linalg.matmul 64x64,64x64,64x64: transfer: no history for this task (no other linalg.matmul task, and not this task on another device, with 8 ok records); starting cold
+// CHECK: [2/2] linalg.matmul 64x128,128x64,64x64: transfer: history of 1 other task(s) and of this task from 0 other device(s) or database(s)
+// CHECK-NOT: featurised as
+// CHECK: [2/2] linalg.matmul 64x128,128x64,64x64: transfer (dm): xgb pretrained on 10 configurations of 1 source(s)
 // The pass takes the same options; now each task has the other's records
 // (the first task measures 2 more before the second pretrains on its 12).
 // RUN: dltune-opt %s --dltune-annotate="threads=1" --dltune-autotune="db=%t/t.db trials=12 strategy=sa transfer=dm cost-model=xgb plan-size=4 confirm-top=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PASS
-// PASS: [1/2] linalg.matmul 64x64,64x64,64x64: transfer (dm): xgb pretrained on 10 configurations of 1 other task(s)
-// PASS: [2/2] linalg.matmul 64x128,128x64,64x64: transfer (dm): xgb pretrained on 12 configurations of 1 other task(s)
+// PASS: [1/2] linalg.matmul 64x64,64x64,64x64: transfer (dm): xgb pretrained on 10 configurations of 1 source(s)
+// PASS: [2/2] linalg.matmul 64x128,128x64,64x64: transfer (dm): xgb pretrained on 12 configurations of 1 source(s)
+
+// With a task scheduler, a task's transfer is built at its first slot, so
+// the second task learns from the first one's first slot in the same run
+// (both were prepared, and their defaults measured, before the first slot:
+// the first task has 1 + 10 records).
+// RUN: dltune tune %s --scheduler round-robin --slot-trials 10 --trials 24 --threads 1 --strategy sa --transfer dm --cost-model xgb --plan-size 4 --confirm-top 0 --db %t/s.db 2> %t/sched.txt
+// RUN: FileCheck %s --check-prefix=SCHED < %t/sched.txt
+// SCHED: [1/2] linalg.matmul 64x64,64x64,64x64: transfer: no history for this task
+// SCHED: [2/2] linalg.matmul 64x128,128x64,64x64: transfer (dm): xgb pretrained on 11 configurations of 1 source(s)
+
+// The same task measured on another device is history too, with that
+// device's features: t.db exported, its device renamed and given 64 cores,
+// imported into a fresh database. Both tasks then learn from both tasks'
+// records on the other device.
+// RUN: dltune db export --db %t/t.db -o %t/t.jsonl
+// RUN: sed -e 's/"fingerprint":"[^"]*"/"fingerprint":"cpu-elsewhere"/' -e 's/\\"cores\\":[0-9]*/\\"cores\\":64/' %t/t.jsonl > %t/elsewhere.jsonl
+// RUN: dltune db import %t/elsewhere.jsonl --db %t/e.db
+// RUN: dltune tune %s --trials 2 --threads 1 --strategy sa --transfer dm --cost-model xgb --plan-size 4 --confirm-top 0 --db %t/e.db 2> %t/elsewhere.txt
+// RUN: FileCheck %s --check-prefix=DEVICE < %t/elsewhere.txt
+// DEVICE: [1/2] linalg.matmul 64x64,64x64,64x64: transfer: history of 1 other task(s) and of this task from 1 other device(s) or database(s)
+// DEVICE: [1/2] linalg.matmul 64x64,64x64,64x64: transfer (dm): xgb pretrained on 24 configurations of 2 source(s) in
+// Each row is featurised with its own task and device, not the target's,
+// so the second task's pretraining set is the first one's: the model is
+// reused (with the target's loop sizes the sets would differ).
+// DEVICE: [2/2] linalg.matmul 64x128,128x64,64x64: transfer (dm): xgb pretrained on 24 configurations of 2 source(s), reused
+// A database given by path is history the same way (its device ids are its
+// own: even this machine's records of the task are history there).
+// RUN: dltune tune %s --trials 2 --threads 1 --strategy sa --transfer dm --cost-model xgb --plan-size 4 --confirm-top 0 --db %t/p.db --history %t/t.db 2> %t/path.txt
+// RUN: FileCheck %s --check-prefix=PATH < %t/path.txt
+// PATH: [1/2] linalg.matmul 64x64,64x64,64x64: transfer: history of 1 other task(s) and of this task from 1 other device(s) or database(s)
+// PATH: [1/2] linalg.matmul 64x64,64x64,64x64: transfer (dm): xgb pretrained on 24 configurations of 2 source(s)
+// RUN: not dltune tune %s --transfer dm --strategy sa --cost-model xgb --history %t/missing.db --trials 2 --db %t/x.db 2>&1 | FileCheck %s --check-prefix=NODB
+// NODB: history database '{{.*}}missing.db' does not exist
 
 // RUN: not dltune tune %s --transfer map --strategy random --db %t/x.db 2>&1 | FileCheck %s --check-prefix=RANDOM
 // RANDOM: transfer=map needs strategy sa or evolutionary

@@ -8,11 +8,13 @@
 //   dltune db import-tophub FILE.log --db PATH
 //   dltune db import-kt FILE.json[.gz] --db PATH
 //   dltune db forget --db PATH [--task HASH] [--status S] [--older-than-days D]
+//   dltune db cost --db PATH [--task HASH] [--cold-factor F] [--watts-per-core W]
 //
 //===----------------------------------------------------------------------===//
 
 #include "Common.h"
 
+#include "dltune/Tuning/Cost/TuningCost.h"
 #include "dltune/Tuning/Database/DatabaseIO.h"
 #include "dltune/Tuning/Support/OutputFile.h"
 
@@ -38,7 +40,7 @@ static cl::opt<std::string> dbPath("db", cl::desc("Database file"), cl::init("dl
 static cl::opt<std::string> outFile("o", cl::desc("Output file (export)"), cl::init("-"),
                                     cl::sub(dbCmd));
 static cl::opt<std::string> taskFilter("task",
-                                       cl::desc("Only this task hash (best, records, forget)"),
+                                       cl::desc("Only this task hash (best, records, cost, forget)"),
                                        cl::sub(dbCmd));
 static cl::opt<std::string> statusFilter(
     "status", cl::desc("forget: only records of this status (e.g. run_timeout)"),
@@ -46,6 +48,89 @@ static cl::opt<std::string> statusFilter(
 static cl::opt<double> olderThanDays("older-than-days",
                                      cl::desc("forget: only records older than this"),
                                      cl::init(0), cl::sub(dbCmd));
+
+static cl::opt<double> coldFactor(
+    "cold-factor",
+    cl::desc("cost: a candidate slower than this factor times the best before it is cold"),
+    cl::init(TuningCostOptions().coldFactor), cl::sub(dbCmd));
+static cl::opt<double> wattsPerCore(
+    "watts-per-core",
+    cl::desc("cost: the power model's watts per busy core (energy is modelled from CPU seconds)"),
+    cl::init(PowerModel().busyWattsPerCore), cl::sub(dbCmd));
+
+static std::string formatMaybe(double v, const char *format) {
+  return std::isfinite(v) ? llvm::formatv(format, v).str() : std::string("-");
+}
+
+/// Time and modelled energy per task and device, and in total: what the
+/// candidates cost, what the cold and failed ones cost, and the cost per
+/// millisecond of latency saved against the untuned lowering (Trimmer).
+static int cost(Database &db) {
+  if (!(coldFactor > 1 && coldFactor < 1e6))
+    return fail("--cold-factor must be a number above 1, got " + formatNumber(coldFactor));
+  if (!(wattsPerCore > 0 && wattsPerCore < 1e4))
+    return fail("--watts-per-core must be a positive number of watts, got " +
+                formatNumber(wattsPerCore));
+  TuningCostOptions options;
+  options.coldFactor = coldFactor;
+  options.power.busyWattsPerCore = wattsPerCore;
+  auto tasks = db.listTasks();
+  if (!tasks)
+    return fail(llvm::toString(tasks.takeError()));
+  auto devices = db.listDevices();
+  if (!devices)
+    return fail(llvm::toString(devices.takeError()));
+  llvm::outs() << llvm::formatv(
+      "energy modelled: {0} W per busy core (build: 1 core, measurement: the config's "
+      "threads); cold: slower than {1}x the best before it\n",
+      formatNumber(wattsPerCore), formatNumber(coldFactor));
+  const char *row = "{0,-16} {1,-26} {2,5} {3,6} {4,5} {5,9} {6,9} {7,10} {8,6} {9,6} {10,10} "
+                    "{11,10} {12,9} {13,9}\n";
+  llvm::outs() << llvm::formatv(row, "task", "device", "cands", "failed", "cold", "build s",
+                                "run s", "energy J", "cold%", "fail%", "untuned ms", "best ms",
+                                "s/ms", "J/ms");
+  TaskCost total;
+  bool found = false;
+  auto print = [&](const std::string &task, const std::string &device, const TaskCost &c) {
+    auto share = [&](double part) {
+      return c.getSeconds() > 0 ? llvm::formatv("{0:f1}", 100 * part / c.getSeconds()).str()
+                                : std::string("-");
+    };
+    llvm::outs() << llvm::formatv(
+        row, task, device.size() > 26 ? device.substr(0, 23) + "..." : device, c.candidates,
+        c.failed, c.cold, llvm::formatv("{0:f1}", c.buildSeconds),
+        llvm::formatv("{0:f1}", c.runSeconds), llvm::formatv("{0:f0}", c.joules),
+        share(c.coldSeconds), share(c.failedSeconds), formatMaybe(c.untunedMs, "{0:f4}"),
+        formatMaybe(c.bestMs, "{0:f4}"), formatMaybe(c.getSecondsPerMsSaved(), "{0:f1}"),
+        formatMaybe(c.getJoulesPerMsSaved(), "{0:f0}"));
+  };
+  for (const TaskRecord &t : *tasks) {
+    if (!taskFilter.empty() && t.hash != taskFilter)
+      continue;
+    found = true;
+    for (const DeviceRecord &d : *devices) {
+      auto records = db.getRecords(t.id, d.id);
+      if (!records)
+        return fail(llvm::toString(records.takeError()));
+      if (records->empty())
+        continue;
+      auto untuned = db.getBaseline(t.id, d.id);
+      if (!untuned)
+        return fail(llvm::toString(untuned.takeError()));
+      TaskCost c = summarizeTaskCost(std::move(*records), *untuned, options);
+      if (!c.candidates)
+        continue; // imported from a recorded dataset: no cost here
+      print(t.hash, d.name, c);
+      total.add(c);
+    }
+  }
+  if (!taskFilter.empty() && !found)
+    return fail("no task '" + taskFilter + "' in " + dbPath);
+  print("total", "", total);
+  llvm::outs() << "s/ms, J/ms: seconds and modelled joules per millisecond of per-call latency "
+                  "saved against the untuned lowering (each task counted once)\n";
+  return 0;
+}
 
 /// Moves the selected records to replaced_records so that the next tuning
 /// run measures those configurations again (transient failures, old
@@ -162,9 +247,10 @@ int dbCommand() {
   std::string action = dbArgs[0];
   bool writes = action.rfind("import", 0) == 0;
   if (action != "summary" && action != "best" && action != "export" && action != "records" &&
-      action != "forget" && !writes)
+      action != "forget" && action != "cost" && !writes)
     return fail("unknown db action '" + action +
-                "' (summary, best, records, export, import, import-tophub, import-kt, forget)");
+                "' (summary, best, records, cost, export, import, import-tophub, import-kt, "
+                "forget)");
   if (writes && dbArgs.size() != 2)
     return fail("db " + action + " takes one input file");
   // A stray word is a typo, not something to ignore.
@@ -198,6 +284,8 @@ int dbCommand() {
     return records(**db);
   if (action == "forget")
     return forget(**db);
+  if (action == "cost")
+    return cost(**db);
   if (action == "export") {
     ExportStats n;
     // Complete or absent: a failed export never leaves a partial file or

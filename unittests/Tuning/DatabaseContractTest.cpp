@@ -16,6 +16,8 @@
 
 #include "gtest/gtest.h"
 
+#include <set>
+
 #include <algorithm>
 #include <functional>
 
@@ -484,21 +486,44 @@ TEST_P(DatabaseContract, SimilarTasksBecomeTransferSourcesInTheirOwnSpace) {
   llvm::cantFail(db->commitRecord(few.id, d, okRecord("a=1,b=1", 1.0)));
 
   EXPECT_EQ(getTaskOpName("linalg.matmul + addf 8x8"), "linalg.matmul");
-  std::vector<std::string> names;
-  auto sources = llvm::cantFail(loadSimilarTaskHistory(*db, self, 5, names));
-  // Only the sibling: not itself, not another op, not another target, not
-  // a task with fewer than 5 ok records.
+  auto sources = llvm::cantFail(loadTaskHistory(*db, self, d, 5));
+  // Only the sibling: not itself on its own device, not another op, not
+  // another target, not a task with fewer than 5 ok records.
   ASSERT_EQ(sources.size(), 1u);
-  ASSERT_EQ(names.size(), 1u);
-  EXPECT_EQ(names[0].substr(0, 2), "bb");
-  EXPECT_EQ(sources[0].entries.size(), 6u); // 5 ok + the crash
-  EXPECT_EQ(sources[0].knobs.size(), 2u);
-  const RecordedMeasurement *m = sources[0].find({4, 1});
+  EXPECT_EQ(sources[0].task.hash, "bb");
+  EXPECT_EQ(sources[0].device.id, d);
+  EXPECT_EQ(sources[0].name.substr(0, 2), "bb");
+  EXPECT_NE(sources[0].name.find(" on cpu"), std::string::npos);
+  const KernelTunerCache &records = sources[0].records;
+  EXPECT_EQ(records.entries.size(), 6u); // 5 ok + the crash
+  EXPECT_EQ(records.knobs.size(), 2u);
+  const RecordedMeasurement *m = records.find({4, 1});
   ASSERT_NE(m, nullptr);
   EXPECT_DOUBLE_EQ(m->timeMs, 3.0);
-  const RecordedMeasurement *c = sources[0].find({4, 2});
+  const RecordedMeasurement *c = records.find({4, 2});
   ASSERT_NE(c, nullptr);
   EXPECT_EQ(c->status, MeasureStatus::RuntimeCrash);
+
+  // The same task measured on another device is a source of its own, with
+  // that device's record; the sibling on the second device is another.
+  int64_t d2 = llvm::cantFail(db->getOrCreateDevice({0, "fp2", "other cpu", "{\"cores\":64}"}));
+  for (int i = 0; i < 5; ++i) {
+    llvm::cantFail(db->commitRecord(self.id, d2, okRecord(configs[i], 10.0 - i)));
+    llvm::cantFail(db->commitRecord(sibling.id, d2, okRecord(configs[i], 2.0)));
+  }
+  sources = llvm::cantFail(loadTaskHistory(*db, self, d, 5));
+  ASSERT_EQ(sources.size(), 3u);
+  std::set<std::pair<std::string, int64_t>> seen;
+  for (const TaskHistorySource &s : sources) {
+    seen.insert({s.task.hash, s.device.id});
+    if (s.task.hash == "aa") {
+      EXPECT_EQ(s.device.json, "{\"cores\":64}");
+      EXPECT_DOUBLE_EQ(s.records.find({1, 1})->timeMs, 10.0); // its own times
+    }
+  }
+  EXPECT_EQ(seen, (std::set<std::pair<std::string, int64_t>>{{"aa", d2}, {"bb", d}, {"bb", d2}}));
+  // Excluding no device (a database of another machine): every pair.
+  EXPECT_EQ(llvm::cantFail(loadTaskHistory(*db, self, 0, 5)).size(), 4u);
 }
 TEST_P(DatabaseContract, ClaimsSplitTheWorkAndExpire) {
   // Two handles on one store: another process's connection to the file.

@@ -11,6 +11,9 @@
 
 #include "dltune/Execution/CudaDriver.h"
 
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,6 +34,9 @@ struct DeviceInfo {
   static DeviceInfo detect(const std::string &target);
 
   std::string toJson() const;
+  /// Reads what toJson wrote (a database's device record); fields it lacks
+  /// keep their defaults, fields of the wrong type are an error.
+  static llvm::Expected<DeviceInfo> fromJson(llvm::StringRef json);
   /// Stable over runs on the same machine (frequency readings excluded).
   std::string getFingerprint() const;
   std::string getName() const;

@@ -169,7 +169,8 @@ template <typename Fn> void forEachTunerOption(ModuleTunerOptions &o, Fn &&fn) {
      "evolutionary",
      false);
   fn("history", o.history,
-     "With transfer: db (other tasks of the same op in the database) or comma-separated "
+     "With transfer: comma-separated sources: db (this database: other tasks of the same "
+     "op, and this task on other devices), other dltune databases (*.db, *.sqlite) and "
      "Kernel Tuner cache files",
      false);
   fn("tuning-set-explore", o.tuningSetExplore,

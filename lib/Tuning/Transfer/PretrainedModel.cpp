@@ -30,10 +30,27 @@ mlir::dltune::buildPretrainingSet(llvm::ArrayRef<KernelTunerCache> sources,
                                   llvm::ArrayRef<Knob> targetKnobs,
                                   const FeatureExtractor &features,
                                   std::vector<std::string> &notes) {
+  std::vector<const FeatureExtractor *> same(sources.size(), &features);
+  return buildPretrainingSet(sources, names, targetKnobs, same, notes);
+}
+
+llvm::Expected<PretrainingSet>
+mlir::dltune::buildPretrainingSet(llvm::ArrayRef<KernelTunerCache> sources,
+                                  llvm::ArrayRef<std::string> names,
+                                  llvm::ArrayRef<Knob> targetKnobs,
+                                  llvm::ArrayRef<const FeatureExtractor *> sourceFeatures,
+                                  std::vector<std::string> &notes) {
+  assert(sourceFeatures.size() == sources.size() && "one extractor per source");
   PretrainingSet set;
-  set.x.cols = features.getNames().size();
   std::vector<float> row;
   for (size_t s = 0; s < sources.size(); ++s) {
+    const FeatureExtractor &features = *sourceFeatures[s];
+    size_t cols = features.getNames().size();
+    if (s == 0)
+      set.x.cols = cols;
+    else if (cols != set.x.cols)
+      return makeError("'" + names[s] + "': its features have " + std::to_string(cols) +
+                       " columns, the first source's " + std::to_string(set.x.cols));
     llvm::Expected<KnobMatch> match = matchKnobsByName(sources[s].knobs, targetKnobs, names[s]);
     if (!match)
       return match.takeError();

@@ -1,10 +1,13 @@
-//===- DatabaseHistory.h - Other tasks' records as transfer sources -*- C++ -*-===//
+//===- DatabaseHistory.h - A database's records as transfer sources -*- C++ -*-===//
 //
-// Transfer learning in a live run learns from what the database already
-// knows: the records of other tasks of the same kind (the same op, other
-// shapes or epilogues) on the same target. Each becomes a source in the
-// Kernel Tuner cache form the pretraining set is built from; knobs are
-// matched to the target's by name there.
+// Transfer learning in a live run learns from what databases already know:
+// the records of other tasks of the same kind (the same op, other shapes or
+// epilogues) and of the same task measured on other devices. Each (task,
+// device) pair becomes one source in the Kernel Tuner cache form the
+// pretraining set is built from (knobs matched to the target's by name
+// there), so that every source's throughput is normalised on its own
+// device, and keeps its task and device record so that its rows can be
+// featurised with their own shapes and device.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,13 +24,25 @@ namespace mlir::dltune {
 /// similarity.
 std::string getTaskOpName(const std::string &opKind);
 
-/// One source per other task of `target`'s op and target platform with at
-/// least `minOkRecords` ok records (on any device); `names` gets
-/// "<hash> <description>" per source. Records whose config does not parse
-/// in their task's space or lies outside it are skipped, never guessed.
-llvm::Expected<std::vector<KernelTunerCache>>
-loadSimilarTaskHistory(Database &db, const TaskRecord &target, size_t minOkRecords,
-                       std::vector<std::string> &names);
+/// One (task, device) pair's records.
+struct TaskHistorySource {
+  /// The records, in the task's own space (knobs in its order).
+  KernelTunerCache records;
+  TaskRecord task;
+  DeviceRecord device;
+  /// "<hash> <op kind> <shapes> on <device name>", for notes and errors.
+  std::string name;
+};
+
+/// One source per (task, device) pair of `db` with `target`'s op and target
+/// platform and at least `minOkRecords` ok records: other tasks on every
+/// device, and `target`'s own task on every device but `ownDeviceId` (its
+/// own history there, which the tuner resumes; 0 excludes none, as for a
+/// database of another machine). Records whose config does not parse in
+/// their task's space or lies outside it are skipped, never guessed.
+llvm::Expected<std::vector<TaskHistorySource>>
+loadTaskHistory(Database &db, const TaskRecord &target, int64_t ownDeviceId,
+                size_t minOkRecords);
 
 } // namespace mlir::dltune
 

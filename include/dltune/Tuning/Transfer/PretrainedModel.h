@@ -36,6 +36,14 @@ llvm::Expected<PretrainingSet> buildPretrainingSet(llvm::ArrayRef<KernelTunerCac
                                                    llvm::ArrayRef<Knob> targetKnobs,
                                                    const FeatureExtractor &features,
                                                    std::vector<std::string> &notes);
+/// The same with each source's rows featurised by its own extractor (its
+/// task's shapes and its device, with the target's knobs); every extractor
+/// must give the target's columns.
+llvm::Expected<PretrainingSet>
+buildPretrainingSet(llvm::ArrayRef<KernelTunerCache> sources, llvm::ArrayRef<std::string> names,
+                    llvm::ArrayRef<Knob> targetKnobs,
+                    llvm::ArrayRef<const FeatureExtractor *> sourceFeatures,
+                    std::vector<std::string> &notes);
 
 struct PretrainedModel {
   std::shared_ptr<const CostModel> model;

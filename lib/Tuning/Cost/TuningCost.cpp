@@ -1,0 +1,85 @@
+//===- TuningCost.cpp - What tuning a task cost, in time and energy -------===//
+
+#include "dltune/Tuning/Cost/TuningCost.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <algorithm>
+
+using namespace mlir::dltune;
+
+int64_t mlir::dltune::getRecordThreads(const std::string &config) {
+  llvm::SmallVector<llvm::StringRef> parts;
+  llvm::StringRef(config).split(parts, ',');
+  for (llvm::StringRef p : parts) {
+    auto [name, value] = p.split('=');
+    int64_t n = 0;
+    if (name.trim() == "threads" && !value.trim().getAsInteger(10, n) && n > 0)
+      return n;
+  }
+  return 1;
+}
+
+void TaskCost::add(const TaskCost &o) {
+  candidates += o.candidates;
+  failed += o.failed;
+  cold += o.cold;
+  buildSeconds += o.buildSeconds;
+  runSeconds += o.runSeconds;
+  joules += o.joules;
+  coldJoules += o.coldJoules;
+  failedJoules += o.failedJoules;
+  coldSeconds += o.coldSeconds;
+  failedSeconds += o.failedSeconds;
+  // Latencies only of tasks that have both: the saving stays a like-for-like
+  // difference.
+  if (std::isnan(o.untunedMs) || std::isnan(o.bestMs))
+    return;
+  auto sum = [](double a, double b) { return std::isnan(a) ? b : a + b; };
+  untunedMs = sum(untunedMs, o.untunedMs);
+  firstMs = sum(firstMs, o.firstMs);
+  bestMs = sum(bestMs, o.bestMs);
+}
+
+TaskCost mlir::dltune::summarizeTaskCost(std::vector<MeasureRecord> records,
+                                         std::optional<double> untunedMs,
+                                         const TuningCostOptions &options) {
+  std::stable_sort(records.begin(), records.end(),
+                   [](const MeasureRecord &a, const MeasureRecord &b) {
+                     return a.createdAt < b.createdAt;
+                   });
+  TaskCost cost;
+  if (untunedMs)
+    cost.untunedMs = *untunedMs;
+  double best = INFINITY;
+  for (const MeasureRecord &r : records) {
+    if (r.source != "measured")
+      continue;
+    double build = std::max(0.0, r.buildSeconds), run = std::max(0.0, r.runSeconds);
+    double joules = options.power.busyWattsPerCore *
+                    (build + run * static_cast<double>(getRecordThreads(r.config)));
+    ++cost.candidates;
+    cost.buildSeconds += build;
+    cost.runSeconds += run;
+    cost.joules += joules;
+    if (!r.isOk()) {
+      ++cost.failed;
+      cost.failedSeconds += build + run;
+      cost.failedJoules += joules;
+      continue;
+    }
+    if (!(r.timeMs > 0) || !std::isfinite(r.timeMs))
+      continue; // a damaged record: paid for, but says nothing about speed
+    if (std::isnan(cost.firstMs))
+      cost.firstMs = r.timeMs;
+    if (std::isfinite(best) && r.timeMs > options.coldFactor * best) {
+      ++cost.cold;
+      cost.coldSeconds += build + run;
+      cost.coldJoules += joules;
+    }
+    best = std::min(best, r.timeMs);
+  }
+  if (std::isfinite(best))
+    cost.bestMs = best;
+  return cost;
+}

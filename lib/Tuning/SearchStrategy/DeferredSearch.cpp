@@ -1,0 +1,42 @@
+//===- DeferredSearch.cpp - A strategy built when it is first asked -------===//
+
+#include "dltune/Tuning/SearchStrategy/DeferredSearch.h"
+
+using namespace mlir::dltune;
+
+void DeferredSearch::initialize(const SearchSpace &s, uint64_t sd) {
+  space = &s;
+  seed = sd;
+  built = nullptr;
+  owned.reset();
+  earlyConfigs.clear();
+  earlyRecords.clear();
+}
+
+std::vector<Config> DeferredSearch::propose(size_t count, const TuningHistory &history) {
+  if (!built) {
+    assert(space && "initialize before propose");
+    llvm::Expected<std::unique_ptr<SearchStrategy>> made = build();
+    if (!made)
+      onError(made.takeError());
+    else
+      owned = std::move(*made);
+    built = owned ? owned.get() : fallback.get();
+    built->initialize(*space, seed);
+    if (!earlyConfigs.empty())
+      built->update(earlyConfigs, earlyRecords);
+    earlyConfigs.clear();
+    earlyRecords.clear();
+  }
+  return built->propose(count, history);
+}
+
+void DeferredSearch::update(const std::vector<Config> &configs,
+                            const std::vector<MeasureRecord> &records) {
+  if (built) {
+    built->update(configs, records);
+    return;
+  }
+  earlyConfigs.insert(earlyConfigs.end(), configs.begin(), configs.end());
+  earlyRecords.insert(earlyRecords.end(), records.begin(), records.end());
+}

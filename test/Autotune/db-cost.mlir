@@ -1,0 +1,28 @@
+// `dltune db cost`: what tuning a task cost in build and measurement
+// seconds and in modelled energy, its cold and failed candidates' shares,
+// and the cost per millisecond saved against the untuned lowering.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: dltune tune %s --trials 6 --threads 1 --db %t/t.db --confirm-top 0 2> /dev/null
+// RUN: dltune db cost --db %t/t.db | FileCheck %s
+// CHECK: energy modelled: 10 W per busy core (build: 1 core, measurement: the config's threads); cold: slower than 2x the best before it
+// CHECK-NEXT: task device cands failed  cold   build s     run s   energy J  cold%  fail% untuned ms    best ms      s/ms      J/ms
+// CHECK-NEXT: {{^[0-9a-f]{16} .* +6 +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ }}
+// CHECK-NEXT: {{^total +6 }}
+// The power model's watts scale the energy.
+// RUN: dltune db cost --db %t/t.db --watts-per-core 20 --cold-factor 1.5 | FileCheck %s --check-prefix=WATTS
+// WATTS: energy modelled: 20 W per busy core {{.*}}; cold: slower than 1.5x the best before it
+// RUN: not dltune db cost --db %t/t.db --task 0000000000000000 2>&1 | FileCheck %s --check-prefix=NOTASK
+// NOTASK: no task '0000000000000000'
+// RUN: not dltune db cost --db %t/t.db --cold-factor 1 2>&1 | FileCheck %s --check-prefix=FACTOR
+// FACTOR: --cold-factor must be a number above 1, got 1
+// RUN: not dltune db cost --db %t/t.db --watts-per-core nan 2>&1 | FileCheck %s --check-prefix=WATTSBAD
+// WATTSBAD: --watts-per-core must be a positive number of watts, got nan
+// RUN: not dltune db cost --db %t/none.db 2>&1 | FileCheck %s --check-prefix=NODB
+// NODB: none.db
+// RUN: not dltune db cost extra --db %t/t.db 2>&1 | FileCheck %s --check-prefix=EXTRA
+// EXTRA: db cost takes no file argument, got 'extra'
+
+func.func @mm(%a: tensor<32x32xf32>, %b: tensor<32x32xf32>, %c: tensor<32x32xf32>) -> tensor<32x32xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<32x32xf32>, tensor<32x32xf32>) outs(%c : tensor<32x32xf32>) -> tensor<32x32xf32>
+  return %r : tensor<32x32xf32>
+}

@@ -1,0 +1,87 @@
+//===- TuningCostTest.cpp - Time and modelled energy of tuning ------------===//
+
+#include "dltune/Tuning/Cost/TuningCost.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir::dltune;
+
+namespace {
+MeasureRecord rec(double at, const std::string &config, double ms, double build, double run,
+                  MeasureStatus status = MeasureStatus::Ok) {
+  MeasureRecord r;
+  r.createdAt = at;
+  r.config = config;
+  r.status = status;
+  r.timeMs = status == MeasureStatus::Ok ? ms : NAN;
+  r.buildSeconds = build;
+  r.runSeconds = run;
+  return r;
+}
+} // namespace
+
+TEST(TuningCost, ThreadsComeFromTheConfig) {
+  EXPECT_EQ(getRecordThreads("tile_m=8,threads=4,unroll=2"), 4);
+  EXPECT_EQ(getRecordThreads("tile_m=8"), 1);
+  EXPECT_EQ(getRecordThreads("threads=0"), 1);
+  EXPECT_EQ(getRecordThreads("threads=x"), 1);
+  EXPECT_EQ(getRecordThreads(""), 1);
+}
+
+TEST(TuningCost, CountsColdAndFailedCandidatesInMeasurementOrder) {
+  MeasureRecord imported = rec(0.5, "a=9", 1.0, 100, 100);
+  imported.source = "imported"; // measured elsewhere: costs nothing here
+  std::vector<MeasureRecord> records = {
+      rec(4, "a=4", 5.0, 1, 1),
+      rec(2, "a=2", 25.0, 1, 1), // 2.5x the best before it (10): cold
+      rec(1, "a=1,threads=2", 10.0, 2, 1),
+      imported,
+      rec(5, "a=5", 9.0, 1, 1), // 1.8x the best before it (5): not cold
+      rec(3, "a=3", 0, 3, 0, MeasureStatus::CompileError),
+  };
+  TuningCostOptions options;
+  options.coldFactor = 2.0;
+  options.power.busyWattsPerCore = 10.0;
+  TaskCost c = summarizeTaskCost(records, 20.0, options);
+  EXPECT_EQ(c.candidates, 5);
+  EXPECT_EQ(c.failed, 1);
+  EXPECT_EQ(c.cold, 1);
+  EXPECT_DOUBLE_EQ(c.buildSeconds, 8.0);
+  EXPECT_DOUBLE_EQ(c.runSeconds, 4.0);
+  // 10 W x (build + run x threads): 40 + 20 + 30 + 20 + 20.
+  EXPECT_DOUBLE_EQ(c.joules, 130.0);
+  EXPECT_DOUBLE_EQ(c.coldJoules, 20.0);
+  EXPECT_DOUBLE_EQ(c.coldSeconds, 2.0);
+  EXPECT_DOUBLE_EQ(c.failedJoules, 30.0);
+  EXPECT_DOUBLE_EQ(c.failedSeconds, 3.0);
+  EXPECT_DOUBLE_EQ(c.firstMs, 10.0);
+  EXPECT_DOUBLE_EQ(c.bestMs, 5.0);
+  EXPECT_DOUBLE_EQ(c.getSavedMs(), 15.0);
+  EXPECT_DOUBLE_EQ(c.getSecondsPerMsSaved(), 12.0 / 15.0);
+  EXPECT_DOUBLE_EQ(c.getJoulesPerMsSaved(), 130.0 / 15.0);
+
+  // A looser factor: 25 ms after 10 ms is no longer cold.
+  options.coldFactor = 3.0;
+  EXPECT_EQ(summarizeTaskCost(records, 20.0, options).cold, 0);
+  // Without an untuned time, or with nothing saved, no cost per ms.
+  EXPECT_TRUE(std::isnan(summarizeTaskCost(records, std::nullopt).getSecondsPerMsSaved()));
+  EXPECT_TRUE(std::isnan(summarizeTaskCost(records, 4.0).getJoulesPerMsSaved()));
+}
+
+TEST(TuningCost, TotalsCompareLikeWithLike) {
+  TaskCost a, b, total;
+  a.candidates = 2;
+  a.joules = 10;
+  a.untunedMs = 4;
+  a.bestMs = 1;
+  b.candidates = 3;
+  b.joules = 5;
+  b.bestMs = 2; // no untuned time: its latency stays out of the saving
+  total.add(a);
+  total.add(b);
+  EXPECT_EQ(total.candidates, 5);
+  EXPECT_DOUBLE_EQ(total.joules, 15.0);
+  EXPECT_DOUBLE_EQ(total.untunedMs, 4.0);
+  EXPECT_DOUBLE_EQ(total.bestMs, 1.0);
+  EXPECT_DOUBLE_EQ(total.getJoulesPerMsSaved(), 15.0 / 3.0);
+}
