@@ -4,6 +4,7 @@
 //
 //   node bench/ort_runner.js MODEL.onnx INPUT.npy [--threads N] [--warmup W]
 //        [--repeat R] [--save-output OUT.npy] [--profile PREFIX]
+//        [--graph-optimization disabled|basic|extended|all]
 //
 // The InferenceSession is set up as a user who wants one model's latency would set it
 // up: intraOpNumThreads = N, interOpNumThreads = 1, sequential execution, all
@@ -29,7 +30,8 @@ function usage(msg) {
 }
 
 function parseArgs(argv) {
-  const a = {threads: 1, warmup: 1, repeat: 3, saveOutput: null, profile: null, positional: []};
+  const a = {threads: 1, warmup: 1, repeat: 3, saveOutput: null, profile: null,
+             graphOptimization: 'all', positional: []};
   for (let i = 0; i < argv.length; ++i) {
     const flag = argv[i];
     const value = () => {
@@ -46,6 +48,12 @@ function parseArgs(argv) {
     else if (flag === '--repeat') a.repeat = count(1);
     else if (flag === '--save-output') a.saveOutput = value();
     else if (flag === '--profile') a.profile = value();
+    else if (flag === '--graph-optimization') {
+      // 'extended' leaves out the NCHWc layout transformer ('all' only).
+      a.graphOptimization = value();
+      if (!['disabled', 'basic', 'extended', 'all'].includes(a.graphOptimization))
+        usage(`${flag} must be disabled, basic, extended or all`);
+    }
     else if (flag.startsWith('--')) usage(`unknown option ${flag}`);
     else a.positional.push(flag);
   }
@@ -109,7 +117,7 @@ async function main() {
     intraOpNumThreads: a.threads,
     interOpNumThreads: 1,
     executionMode: 'sequential',
-    graphOptimizationLevel: 'all',
+    graphOptimizationLevel: a.graphOptimization,
   };
   const path = require('path');
   const profileDir = a.profile ? path.dirname(path.resolve(a.profile)) : null;
