@@ -4,6 +4,7 @@
 #include "dltune/Tuning/Transfer/DatabaseHistory.h"
 #include "dltune/Tuning/Transfer/GuidedSampling.h"
 #include "dltune/Tuning/Transfer/PretrainedModel.h"
+#include "dltune/Tuning/SearchStrategy/ColdCandidateFilter.h"
 #include "dltune/Tuning/SearchStrategy/DeferredSearch.h"
 #include "dltune/Tuning/SearchStrategy/SeededSearch.h"
 #include "dltune/Tuning/Transfer/TransferSearch.h"
@@ -474,6 +475,7 @@ struct PreparedTask {
   std::shared_ptr<GpuResourceTable> gpuResources;
   std::unique_ptr<GpuResourceRecorder> recorder;
   std::vector<MeasureCallback *> callbacks;
+  std::shared_ptr<ColdFilterStats> coldFilter; // with cold-filter on
 };
 
 /// The summary's defaultMs: the default configuration's confirmed median
@@ -846,6 +848,17 @@ llvm::Expected<std::unique_ptr<PreparedTask>> ModuleTuningRun::buildTask(size_t 
       strategy = std::move(deferred);
     }
   }
+  std::optional<ColdRule> coldRule;
+  (void)parseColdFilter(options.coldFilter, coldRule); // validated with the options
+  if (coldRule) {
+    ColdFilterOptions co;
+    co.rule = *coldRule;
+    co.coldFactor = options.coldFactor;
+    pt.coldFilter = std::make_shared<ColdFilterStats>();
+    std::unique_ptr<SearchStrategy> filtered =
+        std::make_unique<ColdCandidateFilter>(std::move(*strategy), co, pt.coldFilter);
+    strategy = std::move(filtered);
+  }
   double historyBest = INFINITY;
   for (const MeasureRecord &r : history.records)
     if (r.isOk() && r.repeats > 1 && !r.noisy && !r.cutOff)
@@ -956,6 +969,12 @@ llvm::Error ModuleTuningRun::finishTask(PreparedTask &pt) {
       pt.events->warn("left without a configuration: " +
                       llvm::toString(std::move(err)));
   }
+  if (pt.coldFilter)
+    pt.events->note(llvm::formatv("cold filter: dropped {0} of {1} proposals before building "
+                                  "them ({2} trainings, filter probability now {3:f2})",
+                                  pt.coldFilter->dropped, pt.coldFilter->proposed,
+                                  pt.coldFilter->trainings, pt.coldFilter->epsilon)
+                        .str());
   pt.events->emit(TuningEvent::Kind::TaskFinished, "", &summary);
   results[pt.index] = summary;
   return llvm::Error::success();

@@ -21,6 +21,7 @@
 #include "dltune/Tuning/Transfer/GuidedSampling.h"
 #include "dltune/Tuning/Transfer/PretrainedModel.h"
 #include "dltune/Tuning/Replay/ReplayMeasurer.h"
+#include "dltune/Tuning/SearchStrategy/ColdCandidateFilter.h"
 #include "dltune/Tuning/Transfer/TransferSearch.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -136,6 +137,16 @@ static cl::opt<std::string>
                     cl::desc("Directory of pretrained models, reused across runs by history hash"),
                     cl::sub(replayCmd));
 
+static cl::opt<std::string>
+    coldFilter("cold-filter",
+               cl::desc("Trimmer's cold-candidate filter: off, nn (cold: slower than "
+                        "--cold-factor times the best before it) or trend (cold: above the "
+                        "LOESS trend)"),
+               cl::init("off"), cl::sub(replayCmd));
+static cl::opt<double> coldFactor("cold-factor",
+                                  cl::desc("With --cold-filter nn: the factor over the best"),
+                                  cl::init(ColdFilterOptions().coldFactor), cl::sub(replayCmd));
+
 int closeReport(std::ofstream &file) {
   if (!file.is_open())
     return 0;
@@ -215,6 +226,11 @@ int replayCommand() {
                << cache->entries.size() << " recorded configurations, optimum "
                << formatNumber(optimum) << " ms\n";
 
+  std::optional<ColdRule> coldRule;
+  if (!parseColdFilter(coldFilter, coldRule))
+    return fail("--cold-filter must be off, nn or trend, got '" + coldFilter + "'");
+  if (!(coldFactor > 1 && coldFactor < 1e6))
+    return fail("--cold-factor must be a number above 1, got " + formatNumber(coldFactor));
   std::optional<TransferMode> mode = parseTransferMode(transferMode);
   if (!mode)
     return fail("unknown --transfer '" + transferMode + "' (known: " + kKnownTransferModes +
@@ -313,6 +329,14 @@ int replayCommand() {
     }
     if (!strategy)
       return fail(llvm::toString(strategy.takeError()));
+    auto coldStats = std::make_shared<ColdFilterStats>();
+    if (coldRule) {
+      ColdFilterOptions co;
+      co.rule = *coldRule;
+      co.coldFactor = coldFactor;
+      strategy = std::unique_ptr<SearchStrategy>(
+          std::make_unique<ColdCandidateFilter>(std::move(*strategy), co, coldStats));
+    }
     ReplayMeasurer measurer(*cache, stochastic, /*seed=*/1000 + seed);
     ReportWriter writer(out, seed, optimum, measurer);
     TuningHistory history;
@@ -329,6 +353,10 @@ int replayCommand() {
     if (observer.fits)
       llvm::outs() << llvm::formatv(", {0} model fits, {1} proposals from the model", observer.fits,
                                     observer.proposals);
+    if (coldRule)
+      llvm::outs() << llvm::formatv(", cold filter dropped {0} of {1} proposals ({2} trainings)",
+                                    coldStats->dropped, coldStats->proposed,
+                                    coldStats->trainings);
     llvm::outs() << "\n";
     for (const TransferDecision &d : *log) {
       llvm::outs() << llvm::formatv("  transfer decision on {0} rows: {1}", d.rows,

@@ -10,6 +10,7 @@
 #define DLTUNE_EXECUTION_TUNEROPTIONS_H
 
 #include "dltune/Tuning/Database/Database.h"
+#include "dltune/Tuning/SearchStrategy/ColdCandidateFilter.h"
 #include "dltune/Tuning/SearchStrategy/SearchStrategy.h"
 #include "dltune/Tuning/TaskScheduler/TaskScheduler.h"
 #include "dltune/Tuning/Transfer/TransferCostModel.h"
@@ -82,6 +83,11 @@ struct ModuleTunerOptions {
   /// rest (TransferSearchOptions::exploreShare, reRankEvery; 0: off).
   double tuningSetExplore = 0;
   int64_t tuningSetReRank = 0;
+  /// Trimmer's cold-candidate filter (docs/trimmer.md): off, nn (cold:
+  /// slower than coldFactor times the best before it) or trend (cold:
+  /// above the LOESS trend of the measured times).
+  std::string coldFilter = "off";
+  double coldFactor = 2.0;
   /// Move the task's records on this device aside (kept in
   /// replaced_records) and measure again instead of resuming.
   bool remeasure = false;
@@ -173,6 +179,12 @@ template <typename Fn> void forEachTunerOption(ModuleTunerOptions &o, Fn &&fn) {
      "op, and this task on other devices), other dltune databases (*.db, *.sqlite) and "
      "Kernel Tuner cache files",
      false);
+  fn("cold-filter", o.coldFilter,
+     "Trimmer's cold-candidate filter: off, nn (drop a proposal whose nearest measured "
+     "candidates in a latency network's embedding were all cold or failed; cold: slower than "
+     "cold-factor times the best before it) or trend (cold: above the LOESS trend)",
+     false);
+  fn("cold-factor", o.coldFactor, "With cold-filter=nn: the factor over the best before", false);
   fn("tuning-set-explore", o.tuningSetExplore,
      "With transfer: share of the tuning set chosen by the pretrained model's mean + 2 sd "
      "among configurations differing from the rest of the set in two knobs (0: by the mean)",
@@ -290,6 +302,11 @@ inline llvm::Error validateTunerOptions(const ModuleTunerOptions &o) {
   llvm::Expected<std::unique_ptr<SearchStrategy>> s = createSearchStrategy(o.strategy, probe);
   if (!s)
     return s.takeError();
+  std::optional<ColdRule> coldRule;
+  if (!parseColdFilter(o.coldFilter, coldRule))
+    return bad("cold-filter must be off, nn or trend, got '" + o.coldFilter + "'");
+  if (!(o.coldFactor > 1 && o.coldFactor < 1e6))
+    return bad("cold-factor must be a number above 1, got " + llvm::formatv("{0}", o.coldFactor));
   std::optional<TransferMode> transfer = parseTransferMode(o.transfer);
   if (!transfer)
     return bad("transfer must be one of " + llvm::Twine(kKnownTransferModes) + ", got '" +

@@ -1,6 +1,7 @@
 //===- TuningCost.cpp - What tuning a task cost, in time and energy -------===//
 
 #include "dltune/Tuning/Cost/TuningCost.h"
+#include "dltune/Tuning/ColdFilter/ColdLabels.h"
 
 #include "llvm/ADT/StringRef.h"
 
@@ -48,13 +49,19 @@ TaskCost mlir::dltune::summarizeTaskCost(std::vector<MeasureRecord> records,
                    [](const MeasureRecord &a, const MeasureRecord &b) {
                      return a.createdAt < b.createdAt;
                    });
+  std::vector<MeasureRecord> measured;
+  for (MeasureRecord &r : records)
+    if (r.source == "measured")
+      measured.push_back(std::move(r));
+  std::vector<double> times;
+  for (const MeasureRecord &r : measured)
+    times.push_back(r.isOk() ? r.timeMs : NAN);
+  std::vector<bool> cold = labelColdByRunningBest(times, options.coldFactor);
   TaskCost cost;
   if (untunedMs)
     cost.untunedMs = *untunedMs;
-  double best = INFINITY;
-  for (const MeasureRecord &r : records) {
-    if (r.source != "measured")
-      continue;
+  for (size_t i = 0; i < measured.size(); ++i) {
+    const MeasureRecord &r = measured[i];
     double build = std::max(0.0, r.buildSeconds), run = std::max(0.0, r.runSeconds);
     double joules = options.power.busyWattsPerCore *
                     (build + run * static_cast<double>(getRecordThreads(r.config)));
@@ -72,14 +79,12 @@ TaskCost mlir::dltune::summarizeTaskCost(std::vector<MeasureRecord> records,
       continue; // a damaged record: paid for, but says nothing about speed
     if (std::isnan(cost.firstMs))
       cost.firstMs = r.timeMs;
-    if (std::isfinite(best) && r.timeMs > options.coldFactor * best) {
+    if (cold[i]) {
       ++cost.cold;
       cost.coldSeconds += build + run;
       cost.coldJoules += joules;
     }
-    best = std::min(best, r.timeMs);
+    cost.bestMs = std::isnan(cost.bestMs) ? r.timeMs : std::min(cost.bestMs, r.timeMs);
   }
-  if (std::isfinite(best))
-    cost.bestMs = best;
   return cost;
 }

@@ -1,0 +1,140 @@
+//===- ColdCandidateFilter.cpp - Trimmer's cold-candidate filter ----------===//
+
+#include "dltune/Tuning/SearchStrategy/ColdCandidateFilter.h"
+#include "dltune/Tuning/ColdFilter/ColdLabels.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace mlir::dltune;
+
+bool mlir::dltune::parseColdFilter(llvm::StringRef name, std::optional<ColdRule> &rule) {
+  if (name == "off")
+    rule.reset();
+  else if (name == "nn")
+    rule = ColdRule::RunningBest;
+  else if (name == "trend")
+    rule = ColdRule::Trend;
+  else
+    return false;
+  return true;
+}
+
+ColdCandidateFilter::ColdCandidateFilter(std::unique_ptr<SearchStrategy> inner,
+                                         ColdFilterOptions options,
+                                         std::shared_ptr<ColdFilterStats> stats)
+    : inner(std::move(inner)), options(options),
+      stats(stats ? std::move(stats) : std::make_shared<ColdFilterStats>()) {}
+
+void ColdCandidateFilter::initialize(const SearchSpace &s, uint64_t seed) {
+  space = &s;
+  rng.seed(seed ^ 0x7c01df11u);
+  network.reset();
+  trainedAt = 0;
+  epsilon = 0;
+  known.clear();
+  knownBad.clear();
+  dropped.clear();
+  inner->initialize(s, seed);
+}
+
+CategoricalRow ColdCandidateFilter::toRow(const Config &config) const {
+  CategoricalRow row;
+  llvm::ArrayRef<Knob> knobs = space->getKnobs();
+  for (size_t i = 0; i < knobs.size(); ++i) {
+    auto it = std::find(knobs[i].values.begin(), knobs[i].values.end(), config[i]);
+    row.push_back(static_cast<int>(it - knobs[i].values.begin()));
+  }
+  return row;
+}
+
+void ColdCandidateFilter::retrainIfDue(const TuningHistory &history) {
+  size_t n = history.records.size();
+  if (n < options.minRecords || n < options.neighbours ||
+      (network && n < trainedAt + options.retrainEvery))
+    return;
+  std::vector<double> times;
+  std::vector<CategoricalRow> rows;
+  std::vector<double> targets;
+  for (size_t i = 0; i < n; ++i) {
+    const MeasureRecord &r = history.records[i];
+    bool ok = r.isOk() && r.timeMs > 0 && std::isfinite(r.timeMs);
+    times.push_back(ok ? r.timeMs : NAN);
+    if (ok) {
+      rows.push_back(toRow(history.configs[i]));
+      targets.push_back(std::log(r.timeMs));
+    }
+  }
+  if (rows.size() < 2)
+    return;
+  std::vector<bool> cold = options.rule == ColdRule::Trend
+                               ? labelColdByTrend(times, options.trendSpan, options.trendMargin)
+                               : labelColdByRunningBest(times, options.coldFactor);
+  if (!network) {
+    std::vector<int> cardinalities;
+    for (const Knob &k : space->getKnobs())
+      cardinalities.push_back(static_cast<int>(k.values.size()));
+    EmbeddingNetworkOptions no = options.network;
+    no.seed ^= rng();
+    network.emplace(std::move(cardinalities), no);
+  }
+  network->train(rows, targets);
+  trainedAt = n;
+  epsilon = stats->trainings == 0 ? options.initialEpsilon : epsilon * options.epsilonDecay;
+  ++stats->trainings;
+  stats->epsilon = epsilon;
+  known.clear();
+  knownBad.clear();
+  for (size_t i = 0; i < n; ++i) {
+    Eigen::VectorXd e = network->embed(toRow(history.configs[i]));
+    double norm = e.norm();
+    known.push_back(norm > 0 ? Eigen::VectorXd(e / norm) : e);
+    knownBad.push_back(std::isnan(times[i]) || cold[i]);
+  }
+}
+
+bool ColdCandidateFilter::isLikelyCold(const Config &config) {
+  if (!network || known.size() < options.neighbours || options.neighbours == 0)
+    return false;
+  if (std::uniform_real_distribution<double>(0, 1)(rng) >= epsilon)
+    return false;
+  Eigen::VectorXd e = network->embed(toRow(config));
+  double norm = e.norm();
+  // A vector of zeros (every middle unit off) is like nothing: keep it.
+  if (!(norm > 0))
+    return false;
+  std::vector<std::pair<double, bool>> similar;
+  for (size_t i = 0; i < known.size(); ++i)
+    similar.push_back({known[i].dot(e) / norm, knownBad[i]});
+  std::partial_sort(similar.begin(), similar.begin() + options.neighbours, similar.end(),
+                    [](const auto &a, const auto &b) { return a.first > b.first; });
+  for (size_t i = 0; i < options.neighbours; ++i)
+    if (!similar[i].second)
+      return false;
+  return true;
+}
+
+std::vector<Config> ColdCandidateFilter::propose(size_t count, const TuningHistory &history) {
+  retrainIfDue(history);
+  TuningHistory view = history;
+  view.measured.insert(dropped.begin(), dropped.end());
+  std::vector<Config> kept;
+  for (int round = 0; round <= options.maxRefills && kept.size() < count; ++round) {
+    std::vector<Config> batch = inner->propose(count - kept.size(), view);
+    if (batch.empty())
+      break;
+    for (Config &c : batch) {
+      view.measured.insert(c);
+      ++stats->proposed;
+      // The last round keeps what it gets: a batch is never left empty
+      // by the filter alone.
+      if (round < options.maxRefills && isLikelyCold(c)) {
+        ++stats->dropped;
+        dropped.insert(c);
+        continue;
+      }
+      kept.push_back(std::move(c));
+    }
+  }
+  return kept;
+}

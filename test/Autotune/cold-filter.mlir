@@ -1,0 +1,25 @@
+// Trimmer's cold-candidate filter (docs/trimmer.md) in live tuning and in
+// replay: after 16 measurements a latency network is trained on the task's
+// records and proposals whose nearest measured neighbours were all cold or
+// failed are dropped before they are built; the task's note counts them.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: dltune tune %s --trials 24 --threads 1 --strategy sa --plan-size 8 --cold-filter trend --confirm-top 0 --db %t/t.db 2> %t/log.txt
+// RUN: FileCheck %s < %t/log.txt
+// CHECK: cold filter: dropped {{[0-9]+}} of {{[0-9]+}} proposals before building them (1 trainings, filter probability now 1.00)
+// RUN: dltune replay --dataset %dltune_src/test/Inputs/kt-grid.json --strategy sa --cost-model xgb --trials 60 --cold-filter nn --cold-factor 1.5 | FileCheck %s --check-prefix=REPLAY
+// REPLAY: seed 0: 60 measurements {{.*}}, cold filter dropped {{[0-9]+}} of {{[0-9]+}} proposals (2 trainings)
+// RUN: dltune replay --dataset %dltune_src/test/Inputs/kt-grid.json --strategy sa --cost-model xgb --trials 60 | FileCheck %s --check-prefix=OFF
+// OFF-NOT: cold filter
+// RUN: not dltune tune %s --cold-filter on --db %t/x.db 2>&1 | FileCheck %s --check-prefix=BADNAME
+// BADNAME: cold-filter must be off, nn or trend, got 'on'
+// RUN: not dltune tune %s --cold-filter nn --cold-factor 0.5 --db %t/x.db 2>&1 | FileCheck %s --check-prefix=BADFACTOR
+// BADFACTOR: cold-factor must be a number above 1, got 0.5
+// RUN: not dltune replay --dataset %dltune_src/test/Inputs/kt-grid.json --cold-filter yes 2>&1 | FileCheck %s --check-prefix=REPLAYBAD
+// REPLAYBAD: --cold-filter must be off, nn or trend, got 'yes'
+// RUN: not dltune-opt %s --dltune-annotate --dltune-autotune="db=%t/x.db cold-filter=maybe" 2>&1 | FileCheck %s --check-prefix=PASSBAD
+// PASSBAD: cold-filter must be off, nn or trend, got 'maybe'
+
+func.func @mm(%a: tensor<32x64xf32>, %b: tensor<64x32xf32>, %c: tensor<32x32xf32>) -> tensor<32x32xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<32x64xf32>, tensor<64x32xf32>) outs(%c : tensor<32x32xf32>) -> tensor<32x32xf32>
+  return %r : tensor<32x32xf32>
+}
