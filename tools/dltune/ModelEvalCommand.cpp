@@ -64,6 +64,12 @@ static cl::opt<bool> evalDeviceMean(
     cl::desc("With --device-features: models learn log-time relative to a linear mean in "
              "the device features fitted across the training devices"),
     cl::sub(modelEvalCmd));
+static cl::opt<bool> evalCalibrate(
+    "calibrate",
+    cl::desc("The transfer case: train on --train only and use the target samples to "
+             "calibrate the predictions (median shift, conformal scale of the deviation); "
+             "prints each model before and after (MODEL+cal) with the shift and scale"),
+    cl::sub(modelEvalCmd));
 static cl::opt<std::string> evalDeviceSpecs(
     "device-specs", cl::desc("JSON file with specifications of devices not built in"),
     cl::sub(modelEvalCmd));
@@ -183,50 +189,82 @@ int modelEvalCommand() {
 
   SearchSpace space = test->getSpace();
   std::unique_ptr<FeatureExtractor> features = createKnobFeatureExtractor(space);
-  llvm::outs() << llvm::formatv("{0,-5} {1,7} {2,7} {3,8} {4,8} {5,8} {6,8} {7,8} {8,8} {9,8}\n",
+  llvm::outs() << llvm::formatv("{0,-9} {1,7} {2,7} {3,8} {4,8} {5,8} {6,8} {7,8} {8,8} {9,8}\n",
                                 "model", "samples", "rmse", "mape%", "spearman", "kendall",
                                 "top1%rec", "nll", "cov90", "fit_s");
   ModelEvalOptions options;
   options.dgpIterations = evalDgpIterations;
   options.deviceMean = evalDeviceMean;
+  options.calibrate = evalCalibrate;
+  if (evalCalibrate)
+    for (size_t count : counts)
+      if (count == 0)
+        return fail("--calibrate needs target samples to calibrate on (a count of 0 was given)");
+  /// Means over seeds of one table row; NaN sums stay NaN for models
+  /// without a variance and print as "-".
+  struct Row {
+    double rmse = 0, mape = 0, rho = 0, tau = 0, top = 0, nll = 0, cover = 0, fit = 0;
+    double shift = 0, scale = 0;
+    bool hasVariance = true;
+    void add(const PredictionMetrics &m) {
+      rmse += m.rmse;
+      mape += m.mape;
+      rho += m.spearman;
+      tau += m.kendall;
+      top += m.top1Recall;
+      hasVariance = hasVariance && m.nll.has_value();
+      if (m.nll) {
+        nll += *m.nll;
+        cover += *m.coverage90;
+      }
+    }
+  };
+  auto writeCsv = [&](const std::string &model, size_t count, int seed,
+                      const PredictionMetrics &m) {
+    if (file)
+      file << model << "," << count << "," << seed << "," << formatNumber(m.rmse) << ","
+           << formatNumber(m.mape) << "," << formatNumber(m.spearman) << ","
+           << formatNumber(m.kendall) << "," << formatNumber(m.top1Recall) << ","
+           << optionalNumber(m.nll) << "," << optionalNumber(m.coverage90) << "\n";
+  };
+  auto printRow = [&](const std::string &name, size_t count, const Row &r, bool calibrated) {
+    double k = evalSeeds;
+    auto orDash = [&](double v) {
+      return r.hasVariance ? llvm::formatv("{0:f3}", v / k).str() : std::string("-");
+    };
+    llvm::outs() << llvm::formatv(
+        "{0,-9} {1,7} {2,7:f3} {3,8:f1} {4,8:f3} {5,8:f3} {6,8:f3} {7,8} {8,8} {9,8:f2}", name,
+        count, r.rmse / k, r.mape / k, r.rho / k, r.tau / k, r.top / k, orDash(r.nll),
+        orDash(r.cover), r.fit / k);
+    if (calibrated)
+      llvm::outs() << llvm::formatv("  shift {0:f3} scale {1}", r.shift / k,
+                                    r.hasVariance ? llvm::formatv("{0:f2}", r.scale / k).str()
+                                                  : std::string("-"));
+    llvm::outs() << "\n";
+  };
   for (const std::string &model : models)
     for (size_t count : counts) {
-      // Means over seeds for the table; NaN sums stay NaN for models
-      // without a variance and print as "-".
-      double rmse = 0, mape = 0, rho = 0, tau = 0, top = 0, nll = 0, cover = 0, fit = 0;
-      bool hasVariance = true;
+      Row base, calibrated;
       for (int seed = 0; seed < evalSeeds; ++seed) {
         llvm::Expected<ModelEvalCase> result =
             evaluateModelOnTarget(model, history, target, *features, count, seed, options);
         if (!result)
           return fail(model + " with " + llvm::Twine(count) + " target samples, seed " +
                       llvm::Twine(seed) + ": " + llvm::toString(result.takeError()));
-        const PredictionMetrics &m = result->metrics;
-        if (file)
-          file << model << "," << count << "," << seed << "," << formatNumber(m.rmse) << ","
-               << formatNumber(m.mape) << "," << formatNumber(m.spearman) << ","
-               << formatNumber(m.kendall) << "," << formatNumber(m.top1Recall) << ","
-               << optionalNumber(m.nll) << "," << optionalNumber(m.coverage90) << "\n";
-        rmse += m.rmse;
-        mape += m.mape;
-        rho += m.spearman;
-        tau += m.kendall;
-        top += m.top1Recall;
-        fit += result->fitSeconds;
-        hasVariance = hasVariance && m.nll.has_value();
-        if (m.nll) {
-          nll += *m.nll;
-          cover += *m.coverage90;
+        writeCsv(model, count, seed, result->metrics);
+        base.add(result->metrics);
+        base.fit += result->fitSeconds;
+        if (result->calibrated) {
+          writeCsv(model + "+cal", count, seed, *result->calibrated);
+          calibrated.add(*result->calibrated);
+          calibrated.fit += result->fitSeconds;
+          calibrated.shift += result->calibration.meanShift;
+          calibrated.scale += result->calibration.scale;
         }
       }
-      double k = evalSeeds;
-      auto orDash = [&](double v) {
-        return hasVariance ? llvm::formatv("{0:f3}", v / k).str() : std::string("-");
-      };
-      llvm::outs() << llvm::formatv(
-          "{0,-5} {1,7} {2,7:f3} {3,8:f1} {4,8:f3} {5,8:f3} {6,8:f3} {7,8} {8,8} {9,8:f2}\n",
-          model, count, rmse / k, mape / k, rho / k, tau / k, top / k, orDash(nll),
-          orDash(cover), fit / k);
+      printRow(model, count, base, false);
+      if (evalCalibrate)
+        printRow(model + "+cal", count, calibrated, true);
     }
   if (file) {
     file.close();

@@ -173,15 +173,20 @@ mlir::dltune::evaluateModelOnTarget(llvm::StringRef model, const TimedConfigs &h
     return makeError("history and target must both have device features or neither");
   if (options.deviceMean && target.context.empty())
     return makeError("a device mean needs rows with device features");
+  if (options.calibrate && history.size() == 0)
+    return makeError("calibration needs history to train on (the target samples calibrate)");
+  if (options.calibrate && targetSamples == 0)
+    return makeError("calibration needs target samples to calibrate on");
   std::vector<size_t> order(target.size());
   std::iota(order.begin(), order.end(), 0);
   std::mt19937_64 rng(seed);
   std::shuffle(order.begin(), order.end(), rng);
 
   TimedConfigs train = history;
-  TimedConfigs test;
+  TimedConfigs test, calibration;
   for (size_t i = 0; i < order.size(); ++i)
-    (i < targetSamples ? train : test).appendRow(target, order[i]);
+    (i < targetSamples ? (options.calibrate ? calibration : train) : test)
+        .appendRow(target, order[i]);
   auto logOf = [](const std::vector<double> &times) {
     std::vector<double> logs(times.size());
     std::transform(times.begin(), times.end(), logs.begin(),
@@ -217,5 +222,18 @@ mlir::dltune::evaluateModelOnTarget(llvm::StringRef model, const TimedConfigs &h
     result.targetDeviceMean = deviceMean->predict(test.context.front());
   }
   result.metrics = computePredictionMetrics(logOf(test.timesMs), mean, variance);
+  if (options.calibrate) {
+    std::vector<double> calMean, calVariance;
+    if (llvm::Error e =
+            (*regressor)->predict(extractFeatures(features, calibration), calMean, calVariance))
+      return std::move(e);
+    if (deviceMean)
+      for (size_t i = 0; i < calibration.size(); ++i)
+        calMean[i] += deviceMean->predict(calibration.context[i]);
+    result.calibration =
+        PredictiveCalibration::fit(logOf(calibration.timesMs), calMean, calVariance);
+    result.calibration.apply(mean, variance);
+    result.calibrated = computePredictionMetrics(logOf(test.timesMs), mean, variance);
+  }
   return result;
 }

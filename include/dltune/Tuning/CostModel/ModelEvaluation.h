@@ -12,6 +12,7 @@
 
 #include "dltune/Tuning/FeatureExtractor/FeatureExtractor.h"
 #include "dltune/Tuning/Transfer/KnobMatching.h"
+#include "dltune/Tuning/Transfer/PredictiveCalibration.h"
 
 #include <optional>
 
@@ -72,6 +73,10 @@ createLogTimeRegressor(llvm::StringRef model, uint64_t seed, int dgpIterations =
 /// DeviceMean fitted on the training rows.
 struct ModelEvalCase {
   PredictionMetrics metrics;
+  /// With `calibrate`: the metrics after PredictiveCalibration, and the
+  /// calibration fitted on the target samples.
+  std::optional<PredictionMetrics> calibrated;
+  PredictiveCalibration calibration;
   size_t trainRows = 0, testRows = 0;
   double fitSeconds = 0;
   /// With a device mean: its prediction for the target's first test row.
@@ -80,6 +85,11 @@ struct ModelEvalCase {
 struct ModelEvalOptions {
   int dgpIterations = 0;
   bool deviceMean = false;
+  /// The transfer case: train on the history only; the target samples are
+  /// the first measurements of the new device, used to calibrate the
+  /// model's predictions (PredictiveCalibration), not to train it. Scores
+  /// both the uncalibrated and the calibrated predictions on the rest.
+  bool calibrate = false;
 };
 llvm::Expected<ModelEvalCase> evaluateModelOnTarget(llvm::StringRef model,
                                                     const TimedConfigs &history,
