@@ -68,7 +68,7 @@
 // RUN: not dltune replay-model --task %dltune_src/test/Inputs/kt-grid.json --scheduler dynatune --paper-dynatune --share-cap 2>&1 | FileCheck %s --check-prefix=PAPERCAP
 // PAPERCAP: dltune: error: --share-cap needs rewards in percent of the model latency, which --paper-dynatune turns off
 // RUN: not dltune replay-model --task %dltune_src/test/Inputs/kt-grid.json --scheduler magic 2>&1 | FileCheck %s --check-prefix=SCHED
-// SCHED: dltune: error: unknown task scheduler 'magic' (known: sequential, round-robin, random, flops, gradient, gradient-ms, dynatune)
+// SCHED: dltune: error: unknown task scheduler 'magic' (known: sequential, round-robin, random, flops, gradient, gradient-ms, dynatune, survey)
 // RUN: not dltune replay-model --task %t.missing 2>&1 | FileCheck %s --check-prefix=MISSING
 // MISSING: dltune: error: cannot open '{{.*}}.missing'
 // RUN: not dltune replay-model --task %dltune_src/test/Inputs/kt-grid.json:-2 2>&1 | FileCheck %s --check-prefix=WEIGHT
@@ -81,3 +81,14 @@
 // STRATEGY: dltune: error: unknown search strategy 'magic'
 // RUN: not dltune replay-model 2>&1 | FileCheck %s --check-prefix=NOTASK
 // NOTASK: must be specified at least once
+
+// survey (Trimmer): epochs of one slot per task; after the third epoch the
+// model's rate of improvement per second has slowed by more than a quarter
+// and the run stops before its budget. As printed, Eq. 2 never stops a
+// model that keeps getting faster: the whole budget is spent.
+// RUN: dltune replay-model --task %dltune_src/test/Inputs/kt-grid.json:2 --task %dltune_src/test/Inputs/kt-small.json --scheduler survey --strategy random --trials 40 --slot 4 | FileCheck %s --check-prefix=SURVEY
+// SURVEY: seed 0: 13 measurements, {{.*}}; scheduler stopped
+// RUN: dltune replay-model --task %dltune_src/test/Inputs/kt-grid.json:2 --task %dltune_src/test/Inputs/kt-small.json --scheduler survey --survey-printed-rule --strategy random --trials 40 --slot 4 | FileCheck %s --check-prefix=PRINTED
+// PRINTED: seed 0: 40 measurements, {{.*}}; trial budget spent
+// RUN: not dltune replay-model --task %dltune_src/test/Inputs/kt-small.json --scheduler survey --survey-phi nan 2>&1 | FileCheck %s --check-prefix=PHI
+// PHI: survey phi must be a finite number

@@ -77,6 +77,14 @@ static cl::opt<double> probeShare("probe-share",
                                   cl::desc("dynatune: an untried task's first slot is this "
                                            "share of a slot (1: a full slot, the paper's)"),
                                   cl::init(0.5), cl::sub(replayModelCmd));
+static cl::opt<double> surveyPhi("survey-phi",
+                                 cl::desc("survey: the stop threshold phi of Trimmer's Eq. 2"),
+                                 cl::init(SchedulerOptions().surveyPhi), cl::sub(replayModelCmd));
+static cl::opt<bool> surveyPrintedRule(
+    "survey-printed-rule",
+    cl::desc("survey: Eq. 2 as printed (a sum, which never stops a model that keeps getting "
+             "faster) instead of the difference it means"),
+    cl::sub(replayModelCmd));
 static cl::opt<double> latencyGoal("latency-goal", cl::desc("Stop at this model latency, ms (0: "
                                                             "none)"),
                                    cl::init(0), cl::sub(replayModelCmd));
@@ -172,6 +180,8 @@ int replayModelCommand() {
   so.earlyStop = earlyStop;
   so.ucbC = ucbC;
   so.probeShare = probeShare;
+  so.surveyPhi = surveyPhi;
+  so.surveyPrintedRule = surveyPrintedRule;
   if (paperDynaTune) {
     so.normalizeReward = so.costAware = so.similarityPrior = so.saturatingCurves =
         so.gapReward = false;

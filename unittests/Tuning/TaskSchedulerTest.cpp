@@ -2,6 +2,7 @@
 
 #include "dltune/Tuning/TaskScheduler/LearningCurve.h"
 #include "dltune/Tuning/TaskScheduler/MultiTaskTuner.h"
+#include "dltune/Tuning/TaskScheduler/SurveyRule.h"
 #include "dltune/Tuning/SearchStrategy/SeededSearch.h"
 
 #include "gtest/gtest.h"
@@ -97,7 +98,7 @@ TEST(TaskScheduler, FactoryRejectsUnknownNamesAndBadOptions) {
   ASSERT_FALSE(bad);
   EXPECT_EQ(llvm::toString(bad.takeError()),
             "unknown task scheduler 'magic' (known: sequential, round-robin, random, flops, "
-            "gradient, gradient-ms, dynatune)");
+            "gradient, gradient-ms, dynatune, survey)");
   SchedulerOptions o;
   o.walkers = 5;
   EXPECT_FALSE(static_cast<bool>(createTaskScheduler("dynatune", o)));
@@ -111,6 +112,67 @@ TEST(TaskScheduler, FactoryRejectsUnknownNamesAndBadOptions) {
   }
   for (llvm::StringRef name : getTaskSchedulerNames())
     EXPECT_EQ(make(name)->getName(), name);
+}
+
+TEST(SurveyRule, RateAndStopAsTrimmerPrintsAndMeans) {
+  // Eq. 3: latency change per second; both negative flips the sign.
+  EXPECT_DOUBLE_EQ(getSurveyRate(-10, 5), -2);
+  EXPECT_DOUBLE_EQ(getSurveyRate(-10, -5), -2);
+  EXPECT_DOUBLE_EQ(getSurveyRate(3, 0), 0);
+  // The difference: stop once the rate of improvement slowed by > 25%.
+  EXPECT_TRUE(shouldStopSurvey(-2, -10, -0.25, false));  // (-2 + 10) / -10 = -0.8
+  EXPECT_FALSE(shouldStopSurvey(-9, -10, -0.25, false)); // -0.1
+  EXPECT_FALSE(shouldStopSurvey(-20, -10, -0.25, false)); // faster: 1
+  EXPECT_TRUE(shouldStopSurvey(0, -10, -0.25, false));   // stalled: -1
+  // As printed: 1 + x_t / x_{t-1} >= 1 while both improve, so it never
+  // stops a model that keeps getting faster, however slowly, nor one that
+  // stalled.
+  EXPECT_FALSE(shouldStopSurvey(-2, -10, -0.25, true));
+  EXPECT_FALSE(shouldStopSurvey(-0.001, -10, -0.25, true));
+  EXPECT_FALSE(shouldStopSurvey(0, -10, -0.25, true));
+  // w1 = -1 when both got slower or it got faster after getting slower.
+  EXPECT_FALSE(shouldStopSurvey(-1, 2, -0.25, false)); // -(-3 / 2) = 1.5
+  EXPECT_TRUE(shouldStopSurvey(4, 2, -0.25, false) == (-(4.0 - 2) / 2 <= -0.25));
+  // No progress in the previous epoch: go on only if this one made some.
+  EXPECT_TRUE(shouldStopSurvey(0, 0, -0.25, false));
+  EXPECT_FALSE(shouldStopSurvey(-1, 0, -0.25, false));
+  EXPECT_FALSE(shouldStopSurvey(0, 0, -0.25, true)); // undefined as printed
+  EXPECT_FALSE(shouldStopSurvey(-1, 0, -0.25, true));
+}
+
+TEST(TaskScheduler, SurveyTunesInEpochsAndStopsWhenProgressSlows) {
+  auto s = make("survey");
+  std::vector<TaskState> t = {task(1, 100), task(1, 100)};
+  // Epoch 1: both tasks, in order (model 200 -> 150 in 2 s: rate -25/s).
+  EXPECT_EQ(pick(*s, t), 0u);
+  giveSlot(t[0], 70);
+  EXPECT_EQ(pick(*s, t), 1u);
+  giveSlot(t[1], 80);
+  // Epoch 2: 150 -> 102 in 2 s (-24/s after -25/s: (-24 + 25) / -25 =
+  // -0.04 > -0.25, go on).
+  EXPECT_EQ(pick(*s, t), 0u);
+  giveSlot(t[0], 46);
+  EXPECT_EQ(pick(*s, t), 1u);
+  giveSlot(t[1], 56);
+  EXPECT_EQ(pick(*s, t), 0u);
+  giveSlot(t[0], 45);
+  t[1].finished = true; // skipped from now on
+  // Epoch 3 ends: 102 -> 101 in 1 s, -1/s after -24/s: stop.
+  EXPECT_FALSE(s->next(t, modelOf(t)).has_value());
+  EXPECT_FALSE(s->next(t, modelOf(t)).has_value());
+
+  // As printed, the same run never stops: it goes on into a fourth epoch.
+  SchedulerOptions printed;
+  printed.surveyPrintedRule = true;
+  auto p = make("survey", printed);
+  std::vector<TaskState> u = {task(1, 100), task(1, 100)};
+  for (double best : {70.0, 60.0, 59.0}) {
+    for (size_t i = 0; i < u.size(); ++i) {
+      EXPECT_EQ(pick(*p, u), i);
+      giveSlot(u[i], best + 10.0 * i);
+    }
+  }
+  EXPECT_EQ(pick(*p, u), 0u);
 }
 
 TEST(TaskScheduler, SimilarityTagIsKindAndAnsorFlopClass) {

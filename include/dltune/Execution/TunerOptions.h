@@ -38,6 +38,9 @@ struct ModuleTunerOptions {
   std::string scheduler;
   int64_t trialsPerTask = 0;  // cap per task (without a scheduler: on `trials`); 0: none
   double latencyGoalMs = 0;   // with a scheduler: stop at this model latency; 0: none
+  /// Scheduler survey: Trimmer's stop threshold and rule (SurveyRule.h).
+  double surveyPhi = -0.25;
+  bool surveyPrintedRule = false;
   int64_t slotTrials = 16;    // with a scheduler: measurements per slot
   int64_t earlyStop = 200;    // `sequential`: give up a task after this many without gain
   bool shareCap = false;      // `dynatune`: SchedulerOptions::shareCap
@@ -110,6 +113,8 @@ inline SchedulerOptions getSchedulerOptions(const ModuleTunerOptions &o) {
   so.shareCap = o.shareCap;
   so.probeShare = o.probeShare;
   so.ucbC = o.ucbC;
+  so.surveyPhi = o.surveyPhi;
+  so.surveyPrintedRule = o.surveyPrintedRule;
   if (o.curveReward)
     so.gapReward = false;
   return so;
@@ -129,7 +134,7 @@ template <typename Fn> void forEachTunerOption(ModuleTunerOptions &o, Fn &&fn) {
      "Seconds of tuning per task (with a scheduler: for the whole model; 0: no limit)", false);
   fn("scheduler", o.scheduler,
      "Task scheduler spending one model budget: sequential, round-robin, random, flops, "
-     "gradient, gradient-ms, dynatune (default: none, each task gets `trials`)",
+     "gradient, gradient-ms, dynatune, survey (default: none, each task gets `trials`)",
      false);
   fn("trials-per-task", o.trialsPerTask,
      "Most measurements per task: with a scheduler within the model's budget, without one a cap "
@@ -155,6 +160,14 @@ template <typename Fn> void forEachTunerOption(ModuleTunerOptions &o, Fn &&fn) {
   fn("task-early-stop", o.taskEarlyStop,
      "With a scheduler: a task is finished after this many measurements without improvement "
      "(DynaTune's finish rule; 0: never)",
+     false);
+  fn("survey-phi", o.surveyPhi,
+     "Scheduler survey (Trimmer): stop once the model latency's rate of reduction per "
+     "second changed by at most phi (Eq. 2; -0.25: slowed by a quarter)",
+     false);
+  fn("survey-printed-rule", o.surveyPrintedRule,
+     "Scheduler survey: Eq. 2 as printed (a sum, which never stops while the model gets "
+     "faster) instead of the difference it means",
      false);
   fn("probe-share", o.probeShare,
      "Scheduler dynatune: an untried task's first slot is this share of a slot (1: a full "
@@ -246,6 +259,7 @@ inline llvm::Error validateTunerOptions(const ModuleTunerOptions &o) {
   // Every real-valued option: NaN and infinities are never meant.
   for (auto [name, value] : {std::pair<const char *, double>{"time-budget", o.timeBudgetSeconds},
                              {"latency-goal-ms", o.latencyGoalMs},
+                             {"survey-phi", o.surveyPhi},
                              {"probe-share", o.probeShare},
                              {"ucb-c", o.ucbC},
                              {"build-timeout", o.buildTimeoutSeconds},
@@ -286,6 +300,9 @@ inline llvm::Error validateTunerOptions(const ModuleTunerOptions &o) {
     return bad("ucb-c must not be negative");
   if ((o.ucbC != ModuleTunerOptions().ucbC || o.curveReward) && o.scheduler != "dynatune")
     return bad("ucb-c and curve-reward apply to scheduler dynatune only");
+  if ((o.surveyPhi != ModuleTunerOptions().surveyPhi || o.surveyPrintedRule) &&
+      o.scheduler != "survey")
+    return bad("survey-phi and survey-printed-rule apply to scheduler survey only");
   if (o.taskEarlyStop < 0)
     return bad("task-early-stop must not be negative");
   if (o.taskEarlyStop > 0 && o.scheduler.empty())

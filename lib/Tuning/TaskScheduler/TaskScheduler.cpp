@@ -10,7 +10,8 @@ using namespace mlir::dltune;
 
 llvm::ArrayRef<llvm::StringRef> mlir::dltune::getTaskSchedulerNames() {
   static const llvm::StringRef names[] = {"sequential", "round-robin", "random", "flops",
-                                          "gradient",   "gradient-ms", "dynatune"};
+                                          "gradient",   "gradient-ms", "dynatune",
+                                          "survey"};
   return names;
 }
 
@@ -21,6 +22,8 @@ mlir::dltune::createTaskScheduler(llvm::StringRef name, const SchedulerOptions &
   };
   if (o.earlyStop < 0)
     return error("scheduler early stop must not be negative");
+  if (!(o.surveyPhi > -1e6 && o.surveyPhi < 1e6))
+    return error("survey phi must be a finite number");
   if (o.alpha < 0 || o.alpha > 1 || o.beta <= 0 || o.backwardWindow < 1)
     return error("gradient scheduler needs 0 <= alpha <= 1, beta > 0 and a window >= 1");
   if (o.ucbC < 0 || o.walkers < 4 || o.walkers % 2 || o.mcmcSteps < 2 ||
@@ -41,6 +44,8 @@ mlir::dltune::createTaskScheduler(llvm::StringRef name, const SchedulerOptions &
     return createGradientMSScheduler(o);
   if (name == "dynatune")
     return createDynaTuneScheduler(o);
+  if (name == "survey")
+    return createSurveyScheduler(o);
   return error("unknown task scheduler '" + name + "' (known: " +
                llvm::join(getTaskSchedulerNames(), ", ") + ")");
 }

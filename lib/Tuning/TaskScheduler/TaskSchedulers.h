@@ -20,6 +20,7 @@ std::unique_ptr<TaskScheduler> createFlopsScheduler(const SchedulerOptions &opti
 std::unique_ptr<TaskScheduler> createGradientScheduler(const SchedulerOptions &options);
 std::unique_ptr<TaskScheduler> createGradientMSScheduler(const SchedulerOptions &options);
 std::unique_ptr<TaskScheduler> createDynaTuneScheduler(const SchedulerOptions &options);
+std::unique_ptr<TaskScheduler> createSurveyScheduler(const SchedulerOptions &options);
 
 /// The gradient schedulers' choice: alive[k] with the largest score[k]
 /// (the first on ties), or a random one when all scores are equal.

@@ -114,6 +114,11 @@ struct SchedulerOptions {
   /// paper's). Replay, 20 seeds: fewer measurements to 5% on 10 of 11
   /// models than with full first slots (docs/task-schedulers.md, change 7).
   double probeShare = 0.5;
+  /// survey (Trimmer): the stop threshold phi of Eq. 2, and whether to use
+  /// the equation as printed (a sum) instead of the difference it means
+  /// (SurveyRule.h).
+  double surveyPhi = -0.25;
+  bool surveyPrintedRule = false;
 };
 
 class TaskScheduler {
