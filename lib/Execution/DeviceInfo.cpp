@@ -87,7 +87,8 @@ llvm::Expected<DeviceInfo> DeviceInfo::fromJson(llvm::StringRef json) {
   };
   auto number = [&](const llvm::json::Object &obj, llvm::StringRef key, auto &out) {
     if (const llvm::json::Value *v = obj.get(key)) {
-      if (std::optional<double> n = v->getAsNumber())
+      // Within what the fields hold (a cast of 1e300 to int is undefined).
+      if (std::optional<double> n = v->getAsNumber(); n && *n >= 0 && *n <= 1e15)
         out = static_cast<std::remove_reference_t<decltype(out)>>(*n);
       else
         bad = key.str();
@@ -129,7 +130,7 @@ llvm::Expected<DeviceInfo> DeviceInfo::fromJson(llvm::StringRef json) {
     }
   }
   if (!bad.empty())
-    return makeError("device record: field '" + bad + "' has the wrong type");
+    return makeError("device record: field '" + bad + "' has the wrong type or is out of range");
   return d;
 }
 

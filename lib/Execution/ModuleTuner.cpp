@@ -357,8 +357,7 @@ loadTransferHistory(const ModuleTunerOptions &options, Database &db, const TaskR
     if (isDatabasePath(entry)) {
       if (!llvm::sys::fs::exists(entry))
         return makeError("history database '" + entry + "' does not exist");
-      llvm::Expected<std::unique_ptr<Database>> other =
-          Database::open(entry.str(), /*create=*/false);
+      llvm::Expected<std::unique_ptr<Database>> other = Database::openReadOnly(entry.str());
       if (!other)
         return makeError("history database '" + entry +
                          "': " + llvm::toString(other.takeError()));
@@ -1006,6 +1005,20 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
     if (!driver)
       return makeError("autotuning for the GPU needs a CUDA driver: " +
                        llvm::toString(driver.takeError()));
+  }
+  // History files are read when each task's transfer is built, with a
+  // scheduler at the task's first slot: a path that cannot be read is
+  // refused before anything is measured.
+  if (options.transfer != "none") {
+    llvm::SmallVector<llvm::StringRef> entries;
+    llvm::StringRef(options.history).split(entries, ',', -1, /*KeepEmpty=*/false);
+    for (llvm::StringRef entry : entries) {
+      entry = entry.trim();
+      if (entry != "db" && !llvm::sys::fs::exists(entry))
+        return makeError(isDatabasePath(entry)
+                             ? "history database '" + entry + "' does not exist"
+                             : "cannot open '" + entry + "': no such file");
+    }
   }
   std::string worker = options.workerPath.empty() ? findWorkerExecutable() : options.workerPath;
   if (worker.empty())

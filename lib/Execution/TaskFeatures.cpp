@@ -156,7 +156,9 @@ llvm::Expected<OwningOpRef<ModuleOp>> mlir::dltune::rebuildTaskOp(MLIRContext &c
     if (!dims)
       return dims.takeError();
     Type element = parseType(types[i], &context);
-    if (!element || !element.isIntOrIndexOrFloat())
+    // Integers and floats only: a named op's body builder has no case for
+    // `index` or anything else.
+    if (!element || !isa<IntegerType, FloatType>(element))
       return makeError("bad element type '" + types[i] + "'");
     if (dims->size() != ranks[i])
       return makeError("the record's shapes do not fit '" + name + "': operand " +

@@ -10,6 +10,13 @@
 // REPLAY: seed 0: 60 measurements {{.*}}, cold filter dropped {{[0-9]+}} of {{[0-9]+}} proposals (2 trainings)
 // RUN: dltune replay --dataset %dltune_src/test/Inputs/kt-grid.json --strategy sa --cost-model xgb --trials 60 | FileCheck %s --check-prefix=OFF
 // OFF-NOT: cold filter
+// In replay-model every task's strategy is filtered; the counts are the
+// model's.
+// RUN: dltune replay-model --task %dltune_src/test/Inputs/kt-grid.json:2 --task %dltune_src/test/Inputs/kt-grid-device2.json --scheduler round-robin --strategy random --trials 120 --slot 20 --cold-filter trend | FileCheck %s --check-prefix=MODEL
+// MODEL: seed 0: 120 measurements
+// MODEL-NEXT: cold filter dropped {{[1-9][0-9]*}} of {{[0-9]+}} proposals
+// RUN: not dltune replay-model --task %dltune_src/test/Inputs/kt-grid.json --cold-filter x 2>&1 | FileCheck %s --check-prefix=MODELBAD
+// MODELBAD: --cold-filter must be off, nn or trend, got 'x'
 // RUN: not dltune tune %s --cold-filter on --db %t/x.db 2>&1 | FileCheck %s --check-prefix=BADNAME
 // BADNAME: cold-filter must be off, nn or trend, got 'on'
 // RUN: not dltune tune %s --cold-filter nn --cold-factor 0.5 --db %t/x.db 2>&1 | FileCheck %s --check-prefix=BADFACTOR

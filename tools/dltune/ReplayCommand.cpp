@@ -137,15 +137,16 @@ static cl::opt<std::string>
                     cl::desc("Directory of pretrained models, reused across runs by history hash"),
                     cl::sub(replayCmd));
 
-static cl::opt<std::string>
+cl::opt<std::string>
     coldFilter("cold-filter",
                cl::desc("Trimmer's cold-candidate filter: off, nn (cold: slower than "
                         "--cold-factor times the best before it) or trend (cold: above the "
                         "LOESS trend)"),
-               cl::init("off"), cl::sub(replayCmd));
-static cl::opt<double> coldFactor("cold-factor",
-                                  cl::desc("With --cold-filter nn: the factor over the best"),
-                                  cl::init(ColdFilterOptions().coldFactor), cl::sub(replayCmd));
+               cl::init("off"), cl::sub(replayCmd), cl::sub(replayModelCmd));
+cl::opt<double> coldFactor("cold-factor",
+                           cl::desc("With --cold-filter nn: the factor over the best"),
+                           cl::init(ColdFilterOptions().coldFactor), cl::sub(replayCmd),
+                           cl::sub(replayModelCmd));
 
 int closeReport(std::ofstream &file) {
   if (!file.is_open())

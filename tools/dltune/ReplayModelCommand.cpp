@@ -15,6 +15,8 @@
 #include "Common.h"
 #include "ReplayOptions.h"
 
+#include "dltune/Tuning/SearchStrategy/ColdCandidateFilter.h"
+
 #include "dltune/Tuning/TaskScheduler/MultiTaskTuner.h"
 #include "dltune/Tuning/Replay/ReplayMeasurer.h"
 
@@ -230,9 +232,15 @@ int replayModelCommand() {
   if (!openReport(file, out, "seed,trial,task,config,time_ms,model_latency_ms,sim_clock_s"))
     return fail("cannot write '" + report + "'");
 
+  std::optional<ColdRule> coldRule;
+  if (!parseColdFilter(coldFilter, coldRule))
+    return fail("--cold-filter must be off, nn or trend, got '" + coldFilter + "'");
+  if (!(coldFactor > 1 && coldFactor < 1e6))
+    return fail("--cold-factor must be a number above 1, got " + formatNumber(coldFactor));
   std::vector<std::vector<double>> bestPerTask(recorded.size()), sharePerTask(recorded.size());
   for (int seed = 0; seed < seeds; ++seed) {
     CliStrategyObserver strategyObserver;
+    auto coldStats = std::make_shared<ColdFilterStats>(); // over the model's tasks
     std::vector<ModelTask> tasks;
     for (const RecordedTask &r : recorded) {
       StrategyOptions opts;
@@ -244,6 +252,13 @@ int replayModelCommand() {
           createSearchStrategy(strategyName, opts);
       if (!strategy)
         return fail(llvm::toString(strategy.takeError()));
+      if (coldRule) {
+        ColdFilterOptions co;
+        co.rule = *coldRule;
+        co.coldFactor = coldFactor;
+        strategy = std::unique_ptr<SearchStrategy>(
+            std::make_unique<ColdCandidateFilter>(std::move(*strategy), co, coldStats));
+      }
       ModelTask t{TaskState{}, r.cache.getSpace(), std::move(*strategy),
                    std::make_unique<ReplayMeasurer>(r.cache, stochastic,
                                                      1000 + seed * 101 + tasks.size()),
@@ -277,6 +292,9 @@ int replayModelCommand() {
         seed, p.model.trialsDone, formatNumber(p.model.untunedModelLatencyMs), formatNumber(p.model.modelLatencyMs),
         p.model.modelLatencyMs / bestModel, p.clockSeconds, p.schedulerSeconds, overhead,
         p.stopReason);
+    if (coldRule)
+      llvm::outs() << llvm::formatv("  cold filter dropped {0} of {1} proposals\n",
+                                    coldStats->dropped, coldStats->proposed);
     for (size_t i = 0; i < tasks.size(); ++i) {
       bestPerTask[i].push_back(tasks[i].state.currentMs());
       sharePerTask[i].push_back(p.model.trialsDone

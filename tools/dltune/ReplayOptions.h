@@ -11,10 +11,10 @@
 #include <fstream>
 
 namespace dltune_tool {
-extern llvm::cl::opt<std::string> costModel, report;
+extern llvm::cl::opt<std::string> costModel, report, coldFilter;
 extern llvm::cl::opt<unsigned> planSize, firstFit;
 extern llvm::cl::opt<int> seeds;
-extern llvm::cl::opt<double> timeBudget;
+extern llvm::cl::opt<double> timeBudget, coldFactor;
 extern llvm::cl::opt<bool> stochastic;
 
 /// Opens --report (when given) and writes the CSV header; `out` is null

@@ -55,7 +55,8 @@ TEST(DeviceInfo, ReadsWhatItWrites) {
   EXPECT_EQ(back.getFeatures(), d.getFeatures());
   // Missing fields keep their defaults; wrong types and non-objects fail.
   EXPECT_EQ(llvm::cantFail(DeviceInfo::fromJson("{\"cores\": 3}")).cores, 3);
-  for (const char *bad : {"{\"cores\": \"many\"}", "[1]", "{\"isa_flags\": [1]}",
+  for (const char *bad : {"{\"cores\": \"many\"}", "{\"cores\": 1e300}", "{\"l2_bytes\": -1}",
+                          "[1]", "{\"isa_flags\": [1]}",
                           "{\"gpu\": {\"compute_capability\": \"x\"}}", "{"}) {
     llvm::Expected<DeviceInfo> e = DeviceInfo::fromJson(bad);
     EXPECT_FALSE(static_cast<bool>(e)) << bad;
@@ -100,6 +101,7 @@ TEST(TaskFeatures, RebuildsTheOpOfARecord) {
       {record("linalg.matmul", "4xa;4x4;4x4"), "bad shape"},
       {record("linalg.conv_2d_nhwc_hwcf stride 2", "1x9x9x4;3x3x4x8;1x4x4x8"), "bad stride"},
       {record("linalg.matmul", "4x4;4x4;4x4", "f32;f32;tensor<2xf32>"), "bad element type"},
+      {record("linalg.matmul", "4x4;4x4;4x4", "index;index;index"), "bad element type"},
   };
   for (Bad &b : bad) {
     llvm::Expected<OwningOpRef<ModuleOp>> m = rebuildTaskOp(context, b.task);

@@ -197,3 +197,54 @@ TEST(OutputFile, DeviceWriteErrorsAreErrors) {
   ASSERT_TRUE(static_cast<bool>(e));
   EXPECT_NE(llvm::toString(std::move(e)).find("No space left"), std::string::npos);
 }
+
+TEST(DatabaseSafety, ReadOnlyOpenReadsAndChangesNothing) {
+  std::string path = tempPath("safety_readonly");
+  {
+    auto db = llvm::cantFail(Database::open(path));
+    TaskRecord t;
+    t.hash = "h";
+    t.opKind = "linalg.matmul";
+    int64_t task = llvm::cantFail(db->getOrCreateTask(t));
+    int64_t device = llvm::cantFail(db->getOrCreateDevice({0, "fp", "cpu", "{}"}));
+    MeasureRecord r;
+    r.config = "x=1";
+    r.timeMs = 1.5;
+    llvm::cantFail(db->commitRecord(task, device, r));
+  }
+  std::string before = slurp(path);
+  {
+    auto db = llvm::cantFail(Database::openReadOnly(path));
+    auto tasks = llvm::cantFail(db->listTasks());
+    ASSERT_EQ(tasks.size(), 1u);
+    auto records = llvm::cantFail(db->getRecords(tasks[0].id));
+    ASSERT_EQ(records.size(), 1u);
+    EXPECT_DOUBLE_EQ(records[0].timeMs, 1.5);
+    // Writes fail instead of changing the file.
+    TaskRecord other;
+    other.hash = "other";
+    llvm::Expected<int64_t> written = db->getOrCreateTask(other);
+    EXPECT_FALSE(static_cast<bool>(written));
+    if (!written)
+      llvm::consumeError(written.takeError());
+  }
+  EXPECT_EQ(slurp(path), before);
+  // An older schema is refused, not migrated; so are missing and empty files.
+  std::string old = tempPath("safety_readonly_old");
+  {
+    sqlite3 *raw;
+    ASSERT_EQ(sqlite3_open(old.c_str(), &raw), SQLITE_OK);
+    const char *sql = "PRAGMA application_id = 1684829301; CREATE TABLE devices(id);"
+                      "PRAGMA user_version = 1;";
+    ASSERT_EQ(sqlite3_exec(raw, sql, nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(raw);
+  }
+  std::string oldBefore = slurp(old);
+  EXPECT_NE(errorOf(Database::openReadOnly(old)).find("migrate it first"), std::string::npos);
+  EXPECT_EQ(slurp(old), oldBefore);
+  EXPECT_NE(errorOf(Database::openReadOnly(old + ".missing")).find("does not exist"),
+            std::string::npos);
+  std::string empty = tempPath("safety_readonly_empty");
+  { std::ofstream(empty).flush(); }
+  EXPECT_NE(errorOf(Database::openReadOnly(empty)).find("no dltune database"), std::string::npos);
+}

@@ -69,19 +69,26 @@ TEST(TuningCost, CountsColdAndFailedCandidatesInMeasurementOrder) {
 }
 
 TEST(TuningCost, TotalsCompareLikeWithLike) {
-  TaskCost a, b, total;
-  a.candidates = 2;
-  a.joules = 10;
-  a.untunedMs = 4;
-  a.bestMs = 1;
-  b.candidates = 3;
-  b.joules = 5;
-  b.bestMs = 2; // no untuned time: its latency stays out of the saving
+  std::vector<MeasureRecord> fast = {rec(1, "a=1", 1.0, 1, 0)};   // 10 J
+  std::vector<MeasureRecord> slow = {rec(1, "a=1", 6.0, 0.5, 0)}; // 5 J
+  TaskCost a = summarizeTaskCost(fast, 4.0);         // saves 3 ms
+  TaskCost b = summarizeTaskCost(slow, std::nullopt); // no untuned time
+  TaskCost c = summarizeTaskCost(slow, 5.0);          // slower than untuned
+  EXPECT_DOUBLE_EQ(a.getJoulesPerMsSaved(), 10.0 / 3.0);
+  EXPECT_TRUE(std::isnan(b.getJoulesPerMsSaved()));
+  EXPECT_TRUE(std::isnan(c.getJoulesPerMsSaved()));
+  TaskCost total;
   total.add(a);
   total.add(b);
-  EXPECT_EQ(total.candidates, 5);
+  EXPECT_EQ(total.candidates, 2);
   EXPECT_DOUBLE_EQ(total.joules, 15.0);
+  // b's latency and its joules stay out of the saving.
   EXPECT_DOUBLE_EQ(total.untunedMs, 4.0);
   EXPECT_DOUBLE_EQ(total.bestMs, 1.0);
+  EXPECT_DOUBLE_EQ(total.getJoulesPerMsSaved(), 10.0 / 3.0);
+  // c counts with no saving (not a negative one) and its cost.
+  total.add(c);
+  EXPECT_DOUBLE_EQ(total.untunedMs, 9.0);
+  EXPECT_DOUBLE_EQ(total.bestMs, 6.0);
   EXPECT_DOUBLE_EQ(total.getJoulesPerMsSaved(), 15.0 / 3.0);
 }

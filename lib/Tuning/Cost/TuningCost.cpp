@@ -39,7 +39,9 @@ void TaskCost::add(const TaskCost &o) {
   auto sum = [](double a, double b) { return std::isnan(a) ? b : a + b; };
   untunedMs = sum(untunedMs, o.untunedMs);
   firstMs = sum(firstMs, o.firstMs);
-  bestMs = sum(bestMs, o.bestMs);
+  bestMs = sum(bestMs, std::min(o.bestMs, o.untunedMs));
+  savingSeconds = sum(savingSeconds, o.getSeconds());
+  savingJoules = sum(savingJoules, o.joules);
 }
 
 TaskCost mlir::dltune::summarizeTaskCost(std::vector<MeasureRecord> records,
@@ -85,6 +87,10 @@ TaskCost mlir::dltune::summarizeTaskCost(std::vector<MeasureRecord> records,
       cost.coldJoules += joules;
     }
     cost.bestMs = std::isnan(cost.bestMs) ? r.timeMs : std::min(cost.bestMs, r.timeMs);
+  }
+  if (!std::isnan(cost.untunedMs) && !std::isnan(cost.bestMs)) {
+    cost.savingSeconds = cost.getSeconds();
+    cost.savingJoules = cost.joules;
   }
   return cost;
 }

@@ -18,6 +18,10 @@ llvm::Expected<std::unique_ptr<Database>> Database::open(const std::string &path
   return SqliteDatabase::open(path, create);
 }
 
+llvm::Expected<std::unique_ptr<Database>> Database::openReadOnly(const std::string &path) {
+  return SqliteDatabase::openReadOnly(path);
+}
+
 llvm::Expected<std::unique_ptr<Database>> Database::openInMemory() {
   return SqliteDatabase::openInMemory();
 }

@@ -155,13 +155,21 @@ SqliteDatabase::open(const std::string &path, bool create) {
 }
 
 llvm::Expected<std::unique_ptr<SqliteDatabase>>
-SqliteDatabase::openChecked(const std::string &path, bool create) {
+SqliteDatabase::openReadOnly(const std::string &path) {
+  if (std::string why = checkDatabasePath(path); !why.empty())
+    return makeError(why);
+  return openChecked(path, /*create=*/false, /*readOnly=*/true);
+}
+
+llvm::Expected<std::unique_ptr<SqliteDatabase>>
+SqliteDatabase::openChecked(const std::string &path, bool create, bool readOnly) {
   struct stat st;
   bool exists = ::stat(path.c_str(), &st) == 0;
   if (!exists && !create)
     return makeError("database '" + path + "' does not exist");
   std::unique_ptr<SqliteDatabase> d(new SqliteDatabase());
-  int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+  int flags = readOnly ? SQLITE_OPEN_READONLY
+                       : SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
   if (sqlite3_open_v2(path.c_str(), &d->db, flags, nullptr) != SQLITE_OK)
     return makeError(describeOpenFailure(d->db, path));
   sqlite3_busy_timeout(d->db, kBusyTimeoutMs);
@@ -212,6 +220,17 @@ SqliteDatabase::openChecked(const std::string &path, bool create) {
   }
   if (llvm::Error e = checkHeader())
     return std::move(e);
+  if (readOnly) {
+    if (tables == 0)
+      return makeError("'" + path + "' holds no dltune database (it is empty)");
+    if (userVersion < kSchemaVersion)
+      return makeError("'" + path + "' has schema version " + llvm::Twine(userVersion) +
+                       ", older than this dltune's " + llvm::Twine(kSchemaVersion) +
+                       "; it is read without changing it, so migrate it first (for example "
+                       "with `dltune db summary --db " + path + "`)");
+    d->schemaVersion = userVersion;
+    return d;
+  }
   // WAL: readers do not block the tuner; each commit survives a SIGKILL.
   if (execRetryingBusy(d->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
                               "PRAGMA foreign_keys=ON;") != SQLITE_OK)

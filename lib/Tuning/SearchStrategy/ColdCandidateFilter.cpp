@@ -31,6 +31,7 @@ void ColdCandidateFilter::initialize(const SearchSpace &s, uint64_t seed) {
   rng.seed(seed ^ 0x7c01df11u);
   network.reset();
   trainedAt = 0;
+  trainings = 0;
   epsilon = 0;
   known.clear();
   knownBad.clear();
@@ -38,11 +39,17 @@ void ColdCandidateFilter::initialize(const SearchSpace &s, uint64_t seed) {
   inner->initialize(s, seed);
 }
 
-CategoricalRow ColdCandidateFilter::toRow(const Config &config) const {
-  CategoricalRow row;
+std::optional<CategoricalRow> ColdCandidateFilter::toRow(const Config &config) const {
   llvm::ArrayRef<Knob> knobs = space->getKnobs();
+  if (config.size() != knobs.size())
+    return std::nullopt;
+  CategoricalRow row;
   for (size_t i = 0; i < knobs.size(); ++i) {
     auto it = std::find(knobs[i].values.begin(), knobs[i].values.end(), config[i]);
+    // A value outside the knob's list (a record of an older space) has no
+    // embedding.
+    if (it == knobs[i].values.end())
+      return std::nullopt;
     row.push_back(static_cast<int>(it - knobs[i].values.begin()));
   }
   return row;
@@ -56,12 +63,14 @@ void ColdCandidateFilter::retrainIfDue(const TuningHistory &history) {
   std::vector<double> times;
   std::vector<CategoricalRow> rows;
   std::vector<double> targets;
+  std::vector<std::optional<CategoricalRow>> historyRows;
   for (size_t i = 0; i < n; ++i) {
     const MeasureRecord &r = history.records[i];
     bool ok = r.isOk() && r.timeMs > 0 && std::isfinite(r.timeMs);
     times.push_back(ok ? r.timeMs : NAN);
-    if (ok) {
-      rows.push_back(toRow(history.configs[i]));
+    historyRows.push_back(toRow(history.configs[i]));
+    if (ok && historyRows.back()) {
+      rows.push_back(*historyRows.back());
       targets.push_back(std::log(r.timeMs));
     }
   }
@@ -80,13 +89,17 @@ void ColdCandidateFilter::retrainIfDue(const TuningHistory &history) {
   }
   network->train(rows, targets);
   trainedAt = n;
-  epsilon = stats->trainings == 0 ? options.initialEpsilon : epsilon * options.epsilonDecay;
+  // Its own count: the stats may be shared by the filters of several tasks.
+  epsilon = trainings == 0 ? options.initialEpsilon : epsilon * options.epsilonDecay;
+  ++trainings;
   ++stats->trainings;
   stats->epsilon = epsilon;
   known.clear();
   knownBad.clear();
   for (size_t i = 0; i < n; ++i) {
-    Eigen::VectorXd e = network->embed(toRow(history.configs[i]));
+    if (!historyRows[i])
+      continue;
+    Eigen::VectorXd e = network->embed(*historyRows[i]);
     double norm = e.norm();
     known.push_back(norm > 0 ? Eigen::VectorXd(e / norm) : e);
     knownBad.push_back(std::isnan(times[i]) || cold[i]);
@@ -98,7 +111,10 @@ bool ColdCandidateFilter::isLikelyCold(const Config &config) {
     return false;
   if (std::uniform_real_distribution<double>(0, 1)(rng) >= epsilon)
     return false;
-  Eigen::VectorXd e = network->embed(toRow(config));
+  std::optional<CategoricalRow> row = toRow(config);
+  if (!row)
+    return false;
+  Eigen::VectorXd e = network->embed(*row);
   double norm = e.norm();
   // A vector of zeros (every middle unit off) is like nothing: keep it.
   if (!(norm > 0))

@@ -2,6 +2,8 @@
 
 #include "dltune/Tuning/Transfer/DatabaseHistory.h"
 
+#include <cmath>
+
 using namespace mlir::dltune;
 
 std::string mlir::dltune::getTaskOpName(const std::string &opKind) {
@@ -51,8 +53,12 @@ mlir::dltune::loadTaskHistory(Database &db, const TaskRecord &target, int64_t ow
         RecordedMeasurement m;
         m.config = *config;
         m.status = r.status;
-        m.timeMs = r.isOk() ? r.timeMs : NAN;
-        ok += r.isOk();
+        // An ok record without a positive time (damaged) says nothing.
+        bool usable = r.isOk() && r.timeMs > 0 && std::isfinite(r.timeMs);
+        if (r.isOk() && !usable)
+          continue;
+        m.timeMs = usable ? r.timeMs : NAN;
+        ok += usable;
         source.records.index[m.config] = source.records.entries.size();
         source.records.entries.push_back(std::move(m));
       }

@@ -51,6 +51,10 @@ struct TaskCost {
   /// ok candidate's and the best ok candidate's ms.
   double untunedMs = NAN, firstMs = NAN, bestMs = NAN;
 
+  /// The seconds and joules of the tasks whose saving is counted (all of a
+  /// single task's when it has an untuned and a best time, NaN otherwise).
+  double savingSeconds = NAN, savingJoules = NAN;
+
   double getSeconds() const { return buildSeconds + runSeconds; }
   /// Per call, against the untuned lowering (NaN without one, or when
   /// nothing was saved).
@@ -59,11 +63,12 @@ struct TaskCost {
     return saved > 0 ? saved : NAN;
   }
   /// The paper's Fig. 13 metric: cost per millisecond of latency saved.
-  double getSecondsPerMsSaved() const { return getSeconds() / getSavedMs(); }
-  double getJoulesPerMsSaved() const { return joules / getSavedMs(); }
+  double getSecondsPerMsSaved() const { return savingSeconds / getSavedMs(); }
+  double getJoulesPerMsSaved() const { return savingJoules / getSavedMs(); }
   /// Adds `other` (totals over tasks): counts, seconds and joules always;
-  /// untuned, first and best ms only where `other` has both an untuned and
-  /// a best time.
+  /// untuned, first and best ms, and the saving's seconds and joules, only
+  /// where `other` has both an untuned and a best time (a best slower than
+  /// the untuned lowering counts as no saving, not a negative one).
   void add(const TaskCost &other);
 };
 

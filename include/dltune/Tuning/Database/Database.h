@@ -93,6 +93,12 @@ public:
   static llvm::Expected<std::unique_ptr<Database>> open(const std::string &path,
                                                         bool create = true);
 
+  /// Opens an existing database for reading only (another machine's, given
+  /// as transfer history): nothing is written to the file, not even a
+  /// migration or a journal mode, so a database of an older schema is
+  /// refused with the command that migrates it; writes fail.
+  static llvm::Expected<std::unique_ptr<Database>> openReadOnly(const std::string &path);
+
   /// An SQLite database that lives in this process's memory only (tests,
   /// fuzzers): the one way to get one; `open` refuses ":memory:" from users.
   static llvm::Expected<std::unique_ptr<Database>> openInMemory();

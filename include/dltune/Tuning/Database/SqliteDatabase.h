@@ -25,6 +25,8 @@ public:
   /// operations within reach.
   static llvm::Expected<std::unique_ptr<SqliteDatabase>> open(const std::string &path,
                                                               bool create = true);
+  /// What `Database::openReadOnly` does.
+  static llvm::Expected<std::unique_ptr<SqliteDatabase>> openReadOnly(const std::string &path);
   /// What `Database::openInMemory` does.
   static llvm::Expected<std::unique_ptr<SqliteDatabase>> openInMemory();
   /// What `Database::checkPath` does.
@@ -68,8 +70,8 @@ public:
 
 private:
   SqliteDatabase() = default;
-  static llvm::Expected<std::unique_ptr<SqliteDatabase>> openChecked(const std::string &path,
-                                                                     bool create);
+  static llvm::Expected<std::unique_ptr<SqliteDatabase>>
+  openChecked(const std::string &path, bool create, bool readOnly = false);
   llvm::Error exec(const char *sql);
   /// Creates or upgrades the schema; runs inside open's transaction.
   llvm::Error migrate();

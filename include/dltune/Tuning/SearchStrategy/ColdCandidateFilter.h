@@ -46,6 +46,8 @@ struct ColdFilterOptions {
   EmbeddingNetworkOptions network;
 };
 
+/// What filters did: one instance may be shared by several filters (a
+/// model's tasks) and only counts.
 struct ColdFilterStats {
   size_t proposed = 0, dropped = 0, trainings = 0;
   double epsilon = 0;
@@ -72,7 +74,8 @@ public:
 private:
   void retrainIfDue(const TuningHistory &history);
   bool isLikelyCold(const Config &config);
-  CategoricalRow toRow(const Config &config) const;
+  /// Value indices; nullopt for a config with a value outside its knob's list.
+  std::optional<CategoricalRow> toRow(const Config &config) const;
 
   std::unique_ptr<SearchStrategy> inner;
   ColdFilterOptions options;
@@ -80,7 +83,7 @@ private:
   const SearchSpace *space = nullptr;
   std::mt19937_64 rng;
   std::optional<EmbeddingNetwork> network;
-  size_t trainedAt = 0;
+  size_t trainedAt = 0, trainings = 0;
   double epsilon = 0;
   /// Unit-length middle-layer vectors of the measured candidates, and
   /// whether each was cold or failed.
