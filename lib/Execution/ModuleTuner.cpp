@@ -848,16 +848,11 @@ llvm::Expected<std::unique_ptr<PreparedTask>> ModuleTuningRun::buildTask(size_t 
     }
   }
   std::optional<ColdRule> coldRule;
-  (void)parseColdFilter(options.coldFilter, coldRule); // validated with the options
-  if (coldRule) {
-    ColdFilterOptions co;
-    co.rule = *coldRule;
-    co.coldFactor = options.coldFactor;
+  if (!parseColdFilter(options.coldFilter, coldRule)) // a library caller's typo
+    return makeError("cold-filter must be off, nn or trend, got '" + options.coldFilter + "'");
+  if (coldRule)
     pt.coldFilter = std::make_shared<ColdFilterStats>();
-    std::unique_ptr<SearchStrategy> filtered =
-        std::make_unique<ColdCandidateFilter>(std::move(*strategy), co, pt.coldFilter);
-    strategy = std::move(filtered);
-  }
+  strategy = applyColdFilter(std::move(*strategy), coldRule, options.coldFactor, pt.coldFilter);
   double historyBest = INFINITY;
   for (const MeasureRecord &r : history.records)
     if (r.isOk() && r.repeats > 1 && !r.noisy && !r.cutOff)

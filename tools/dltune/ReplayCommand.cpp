@@ -331,13 +331,7 @@ int replayCommand() {
     if (!strategy)
       return fail(llvm::toString(strategy.takeError()));
     auto coldStats = std::make_shared<ColdFilterStats>();
-    if (coldRule) {
-      ColdFilterOptions co;
-      co.rule = *coldRule;
-      co.coldFactor = coldFactor;
-      strategy = std::unique_ptr<SearchStrategy>(
-          std::make_unique<ColdCandidateFilter>(std::move(*strategy), co, coldStats));
-    }
+    strategy = applyColdFilter(std::move(*strategy), coldRule, coldFactor, coldStats);
     ReplayMeasurer measurer(*cache, stochastic, /*seed=*/1000 + seed);
     ReportWriter writer(out, seed, optimum, measurer);
     TuningHistory history;

@@ -252,13 +252,7 @@ int replayModelCommand() {
           createSearchStrategy(strategyName, opts);
       if (!strategy)
         return fail(llvm::toString(strategy.takeError()));
-      if (coldRule) {
-        ColdFilterOptions co;
-        co.rule = *coldRule;
-        co.coldFactor = coldFactor;
-        strategy = std::unique_ptr<SearchStrategy>(
-            std::make_unique<ColdCandidateFilter>(std::move(*strategy), co, coldStats));
-      }
+      strategy = applyColdFilter(std::move(*strategy), coldRule, coldFactor, coldStats);
       ModelTask t{TaskState{}, r.cache.getSpace(), std::move(*strategy),
                    std::make_unique<ReplayMeasurer>(r.cache, stochastic,
                                                      1000 + seed * 101 + tasks.size()),

@@ -20,6 +20,18 @@ bool mlir::dltune::parseColdFilter(llvm::StringRef name, std::optional<ColdRule>
   return true;
 }
 
+std::unique_ptr<SearchStrategy>
+mlir::dltune::applyColdFilter(std::unique_ptr<SearchStrategy> inner,
+                              std::optional<ColdRule> rule, double coldFactor,
+                              std::shared_ptr<ColdFilterStats> stats) {
+  if (!rule)
+    return inner;
+  ColdFilterOptions options;
+  options.rule = *rule;
+  options.coldFactor = coldFactor;
+  return std::make_unique<ColdCandidateFilter>(std::move(inner), options, std::move(stats));
+}
+
 ColdCandidateFilter::ColdCandidateFilter(std::unique_ptr<SearchStrategy> inner,
                                          ColdFilterOptions options,
                                          std::shared_ptr<ColdFilterStats> stats)

@@ -58,6 +58,13 @@ struct ColdFilterStats {
 /// else.
 bool parseColdFilter(llvm::StringRef name, std::optional<ColdRule> &rule);
 
+/// `inner` wrapped in a filter with `rule` and `coldFactor` (the other
+/// options default), or `inner` itself when `rule` is empty (off).
+std::unique_ptr<SearchStrategy> applyColdFilter(std::unique_ptr<SearchStrategy> inner,
+                                                std::optional<ColdRule> rule,
+                                                double coldFactor,
+                                                std::shared_ptr<ColdFilterStats> stats);
+
 class ColdCandidateFilter : public SearchStrategy {
 public:
   ColdCandidateFilter(std::unique_ptr<SearchStrategy> inner, ColdFilterOptions options,
