@@ -290,6 +290,15 @@ static bool isDatabasePath(llvm::StringRef path) {
   return path.ends_with(".db") || path.ends_with(".sqlite") || path.ends_with(".sqlite3");
 }
 
+/// The entries of the `history` option: "db" and paths, trimmed.
+static llvm::SmallVector<llvm::StringRef> getHistoryEntries(const ModuleTunerOptions &options) {
+  llvm::SmallVector<llvm::StringRef> entries;
+  llvm::StringRef(options.history).split(entries, ',', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef &entry : entries)
+    entry = entry.trim();
+  return entries;
+}
+
 namespace {
 /// Transfer sources with the features their rows are seen through.
 struct TransferHistory {
@@ -344,10 +353,8 @@ loadTransferHistory(const ModuleTunerOptions &options, Database &db, const TaskR
                     const std::shared_ptr<const FeatureExtractor> &features, MLIRContext &context,
                     const std::function<void(std::string)> &note) {
   TransferHistory history;
-  llvm::SmallVector<llvm::StringRef> entries;
-  llvm::StringRef(options.history).split(entries, ',', -1, /*KeepEmpty=*/false);
-  for (llvm::StringRef entry : entries) {
-    entry = entry.trim();
+  // tuneModule has checked that every path exists.
+  for (llvm::StringRef entry : getHistoryEntries(options)) {
     if (entry == "db") {
       if (llvm::Error e = appendDatabaseHistory(db, "this database", task, deviceId, space,
                                                 features, context, history, note))
@@ -355,8 +362,6 @@ loadTransferHistory(const ModuleTunerOptions &options, Database &db, const TaskR
       continue;
     }
     if (isDatabasePath(entry)) {
-      if (!llvm::sys::fs::exists(entry))
-        return makeError("history database '" + entry + "' does not exist");
       llvm::Expected<std::unique_ptr<Database>> other = Database::openReadOnly(entry.str());
       if (!other)
         return makeError("history database '" + entry +
@@ -698,7 +703,7 @@ llvm::Expected<std::unique_ptr<PreparedTask>> ModuleTuningRun::buildTask(size_t 
     }
     // An ok record must carry a positive, finite time: one edited or
     // damaged to 0 ms would win every comparison.
-    if (r.isOk() && !(r.timeMs > 0 && std::isfinite(r.timeMs))) {
+    if (r.isOk() && !r.hasUsableTime()) {
       ++implausible;
       ++unusable;
       continue;
@@ -1005,10 +1010,7 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
   // scheduler at the task's first slot: a path that cannot be read is
   // refused before anything is measured.
   if (options.transfer != "none") {
-    llvm::SmallVector<llvm::StringRef> entries;
-    llvm::StringRef(options.history).split(entries, ',', -1, /*KeepEmpty=*/false);
-    for (llvm::StringRef entry : entries) {
-      entry = entry.trim();
+    for (llvm::StringRef entry : getHistoryEntries(options)) {
       if (entry != "db" && !llvm::sys::fs::exists(entry))
         return makeError(isDatabasePath(entry)
                              ? "history database '" + entry + "' does not exist"

@@ -105,25 +105,36 @@ Operation *createNamed(OpBuilder &b, Location loc, ValueRange args,
                      ValueRange{args.back()}, attrs)
       .getOperation();
 }
+
+/// An op rebuildTaskOp knows: how to build it, and the ranks of its two
+/// inputs and one output (checked before building: a named op's region
+/// builder trusts them).
+struct RebuildableOp {
+  StringRef name;
+  Operation *(*create)(OpBuilder &, Location, ValueRange, ArrayRef<NamedAttribute>);
+  size_t ranks[3];
+};
+
+const RebuildableOp kRebuildableOps[] = {
+    {"linalg.matmul", createNamed<linalg::MatmulOp>, {2, 2, 2}},
+    {"linalg.batch_matmul", createNamed<linalg::BatchMatmulOp>, {3, 3, 3}},
+    {"linalg.conv_2d_nhwc_hwcf", createNamed<linalg::Conv2DNhwcHwcfOp>, {4, 4, 4}},
+    {"linalg.conv_2d_nchw_fchw", createNamed<linalg::Conv2DNchwFchwOp>, {4, 4, 4}},
+    {"linalg.depthwise_conv_2d_nhwc_hwc", createNamed<linalg::DepthwiseConv2DNhwcHwcOp>,
+     {4, 3, 4}},
+    {"linalg.pooling_nhwc_sum", createNamed<linalg::PoolingNhwcSumOp>, {4, 2, 4}},
+    {"linalg.pooling_nhwc_max", createNamed<linalg::PoolingNhwcMaxOp>, {4, 2, 4}},
+    {"linalg.pooling_nhwc_min", createNamed<linalg::PoolingNhwcMinOp>, {4, 2, 4}},
+};
 } // namespace
 
 llvm::Expected<OwningOpRef<ModuleOp>> mlir::dltune::rebuildTaskOp(MLIRContext &context,
                                                                   const TaskRecord &task) {
   context.loadDialect<func::FuncDialect, linalg::LinalgDialect>();
   std::string name = getTaskOpName(task.opKind);
-  using Creator = Operation *(*)(OpBuilder &, Location, ValueRange, ArrayRef<NamedAttribute>);
-  Creator create = llvm::StringSwitch<Creator>(name)
-                       .Case("linalg.matmul", createNamed<linalg::MatmulOp>)
-                       .Case("linalg.batch_matmul", createNamed<linalg::BatchMatmulOp>)
-                       .Case("linalg.conv_2d_nhwc_hwcf", createNamed<linalg::Conv2DNhwcHwcfOp>)
-                       .Case("linalg.conv_2d_nchw_fchw", createNamed<linalg::Conv2DNchwFchwOp>)
-                       .Case("linalg.depthwise_conv_2d_nhwc_hwc",
-                             createNamed<linalg::DepthwiseConv2DNhwcHwcOp>)
-                       .Case("linalg.pooling_nhwc_sum", createNamed<linalg::PoolingNhwcSumOp>)
-                       .Case("linalg.pooling_nhwc_max", createNamed<linalg::PoolingNhwcMaxOp>)
-                       .Case("linalg.pooling_nhwc_min", createNamed<linalg::PoolingNhwcMinOp>)
-                       .Default(nullptr);
-  if (!create)
+  const RebuildableOp *known =
+      llvm::find_if(kRebuildableOps, [&](const RebuildableOp &op) { return op.name == name; });
+  if (known == std::end(kRebuildableOps))
     return makeError("'" + name + "' is not an op that can be rebuilt from its record");
   OpBuilder b(&context);
   llvm::Expected<SmallVector<NamedAttribute>> attrs = parseOpAttributes(task.opKind, b);
@@ -132,14 +143,7 @@ llvm::Expected<OwningOpRef<ModuleOp>> mlir::dltune::rebuildTaskOp(MLIRContext &c
   SmallVector<StringRef> shapes, types;
   StringRef(task.shapes).split(shapes, ';');
   StringRef(task.elementTypes).split(types, ';');
-  // Every op rebuilt here has two inputs and one output of these ranks
-  // (checked before building: a named op's region builder trusts them).
-  SmallVector<size_t, 3> ranks = llvm::StringSwitch<SmallVector<size_t, 3>>(name)
-                                     .Case("linalg.matmul", {2, 2, 2})
-                                     .Case("linalg.batch_matmul", {3, 3, 3})
-                                     .Case("linalg.depthwise_conv_2d_nhwc_hwc", {4, 3, 4})
-                                     .StartsWith("linalg.pooling", {4, 2, 4})
-                                     .Default({4, 4, 4});
+  ArrayRef<size_t> ranks = known->ranks;
   if (shapes.size() != types.size() || shapes.size() != ranks.size())
     return makeError("shapes '" + task.shapes + "' and element types '" + task.elementTypes +
                      "' do not describe the three operands of '" + name + "'");
@@ -173,7 +177,7 @@ llvm::Expected<OwningOpRef<ModuleOp>> mlir::dltune::rebuildTaskOp(MLIRContext &c
                                    b.getFunctionType(argTypes, {argTypes.back()}));
   Block *body = func.addEntryBlock();
   b.setInsertionPointToEnd(body);
-  Operation *op = create(b, loc, body->getArguments(), *attrs);
+  Operation *op = known->create(b, loc, body->getArguments(), *attrs);
   func::ReturnOp::create(b, loc, op->getResults());
   if (failed(verify(*module)))
     return makeError("the record's shapes do not fit '" + name + "': " + diagnostics);

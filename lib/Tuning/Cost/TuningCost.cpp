@@ -77,7 +77,7 @@ TaskCost mlir::dltune::summarizeTaskCost(std::vector<MeasureRecord> records,
       cost.failedJoules += joules;
       continue;
     }
-    if (!(r.timeMs > 0) || !std::isfinite(r.timeMs))
+    if (!r.hasUsableTime())
       continue; // a damaged record: paid for, but says nothing about speed
     if (std::isnan(cost.firstMs))
       cost.firstMs = r.timeMs;

@@ -43,7 +43,6 @@ void ColdCandidateFilter::initialize(const SearchSpace &s, uint64_t seed) {
   rng.seed(seed ^ 0x7c01df11u);
   network.reset();
   trainedAt = 0;
-  trainings = 0;
   epsilon = 0;
   known.clear();
   knownBad.clear();
@@ -78,7 +77,7 @@ void ColdCandidateFilter::retrainIfDue(const TuningHistory &history) {
   std::vector<std::optional<CategoricalRow>> historyRows;
   for (size_t i = 0; i < n; ++i) {
     const MeasureRecord &r = history.records[i];
-    bool ok = r.isOk() && r.timeMs > 0 && std::isfinite(r.timeMs);
+    bool ok = r.hasUsableTime();
     times.push_back(ok ? r.timeMs : NAN);
     historyRows.push_back(toRow(history.configs[i]));
     if (ok && historyRows.back()) {
@@ -91,7 +90,8 @@ void ColdCandidateFilter::retrainIfDue(const TuningHistory &history) {
   std::vector<bool> cold = options.rule == ColdRule::Trend
                                ? labelColdByTrend(times, options.trendSpan, options.trendMargin)
                                : labelColdByRunningBest(times, options.coldFactor);
-  if (!network) {
+  bool first = !network;
+  if (first) {
     std::vector<int> cardinalities;
     for (const Knob &k : space->getKnobs())
       cardinalities.push_back(static_cast<int>(k.values.size()));
@@ -101,9 +101,9 @@ void ColdCandidateFilter::retrainIfDue(const TuningHistory &history) {
   }
   network->train(rows, targets);
   trainedAt = n;
-  // Its own count: the stats may be shared by the filters of several tasks.
-  epsilon = trainings == 0 ? options.initialEpsilon : epsilon * options.epsilonDecay;
-  ++trainings;
+  // Not from stats->trainings: the stats may be shared by the filters of
+  // several tasks.
+  epsilon = first ? options.initialEpsilon : epsilon * options.epsilonDecay;
   ++stats->trainings;
   stats->epsilon = epsilon;
   known.clear();

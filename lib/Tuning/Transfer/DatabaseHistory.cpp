@@ -54,7 +54,7 @@ mlir::dltune::loadTaskHistory(Database &db, const TaskRecord &target, int64_t ow
         m.config = *config;
         m.status = r.status;
         // An ok record without a positive time (damaged) says nothing.
-        bool usable = r.isOk() && r.timeMs > 0 && std::isfinite(r.timeMs);
+        bool usable = r.hasUsableTime();
         if (r.isOk() && !usable)
           continue;
         m.timeMs = usable ? r.timeMs : NAN;

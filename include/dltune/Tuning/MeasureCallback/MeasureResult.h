@@ -56,6 +56,9 @@ struct MeasureRecord {
   /// Stored in records.gpu_resources (JSON).
   std::vector<GpuKernelResources> gpuResources;
   bool isOk() const { return status == MeasureStatus::Ok; }
+  /// Ok with a positive, finite time: one damaged or edited to 0 ms or NaN
+  /// says nothing about speed.
+  bool hasUsableTime() const { return isOk() && timeMs > 0 && std::isfinite(timeMs); }
 };
 
 /// Texts in a failure's error that mark a cause outside the candidate (a

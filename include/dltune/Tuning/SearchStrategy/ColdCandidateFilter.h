@@ -90,7 +90,7 @@ private:
   const SearchSpace *space = nullptr;
   std::mt19937_64 rng;
   std::optional<EmbeddingNetwork> network;
-  size_t trainedAt = 0, trainings = 0;
+  size_t trainedAt = 0;
   double epsilon = 0;
   /// Unit-length middle-layer vectors of the measured candidates, and
   /// whether each was cold or failed.
