@@ -200,6 +200,14 @@ TEST(ColdCandidateFilter, EpsilonDecaysAfterEachRetraining) {
   }
   EXPECT_EQ(stats->trainings, 3u);
   EXPECT_DOUBLE_EQ(stats->epsilon, 0.8 * 0.5 * 0.5);
+
+  // A second filter sharing the stats (replay-model's tasks) starts at the
+  // initial probability: the decay counts its own trainings.
+  ColdCandidateFilter second(std::make_unique<ListSearch>(all), o, stats);
+  second.initialize(space, 3);
+  second.propose(1, history);
+  EXPECT_EQ(stats->trainings, 4u);
+  EXPECT_DOUBLE_EQ(stats->epsilon, 0.8);
 }
 
 TEST(ColdCandidateFilter, ParsesItsNames) {
