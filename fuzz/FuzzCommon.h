@@ -38,7 +38,7 @@ inline std::unique_ptr<mlir::dltune::Database> openMemoryDatabase() {
 }
 
 /// What an import accepted exports and imports again, unchanged, into a
-/// fresh database: records, confirmations and baselines.
+/// fresh database: records, confirmations, baselines and notes.
 inline void checkExportRoundTrip(mlir::dltune::Database &db,
                                  const mlir::dltune::ImportStats &imported) {
   std::ostringstream out;
@@ -52,6 +52,8 @@ inline void checkExportRoundTrip(mlir::dltune::Database &db,
                          << imported.confirmations);
   FUZZ_CHECK(exported.baselines == imported.baselines,
              "exported " << exported.baselines << " baselines of " << imported.baselines);
+  FUZZ_CHECK(exported.notes == imported.notes,
+             "exported " << exported.notes << " notes of " << imported.notes);
   std::unique_ptr<mlir::dltune::Database> copy = openMemoryDatabase();
   std::istringstream in(out.str());
   llvm::Expected<mlir::dltune::ImportStats> again =
@@ -63,6 +65,7 @@ inline void checkExportRoundTrip(mlir::dltune::Database &db,
              "re-imported " << again->confirmations << " confirmations");
   FUZZ_CHECK(again->baselines == imported.baselines,
              "re-imported " << again->baselines << " baselines");
+  FUZZ_CHECK(again->notes == imported.notes, "re-imported " << again->notes << " notes");
 }
 
 /// Runs a line-based import (JSON lines, AutoTVM log) of the input into an

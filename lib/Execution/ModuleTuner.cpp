@@ -86,6 +86,14 @@ public:
   }
   void emit(TuningEvent::Kind kind, std::string message = "",
             const TaskSummary *summary = nullptr) const {
+    if (keep && !message.empty()) {
+      if (kind == TuningEvent::Kind::Note)
+        keep("note", message);
+      else if (kind == TuningEvent::Kind::Warning)
+        keep("warning", message);
+      else if (kind == TuningEvent::Kind::TaskFailed)
+        keep("failed", message);
+    }
     if (!callback)
       return;
     TuningEvent e = base;
@@ -99,6 +107,11 @@ public:
   void note(std::string message) const { emit(TuningEvent::Kind::Note, std::move(message)); }
   void warn(std::string message) const { emit(TuningEvent::Kind::Warning, std::move(message)); }
   void setPreviousTrials(int64_t n) { base.previousTrials = n; }
+  /// Where notes, warnings and failures are kept besides being emitted (the
+  /// database's task notes, which reports show).
+  void setKeeper(std::function<void(const std::string &kind, const std::string &message)> k) {
+    keep = std::move(k);
+  }
   /// With a task scheduler: the model's state, reported with each result.
   void setModelProgress(double latencyMs, double untunedMs, int64_t done, int64_t budget,
                         double seconds) {
@@ -114,6 +127,7 @@ public:
   StrategyObserver &getStrategyObserver() { return modelEvents; }
 
 private:
+  std::function<void(const std::string &, const std::string &)> keep;
   struct Forwarder : MeasureCallback {
     explicit Forwarder(TaskEvents &events) : events(events) {}
     void onResult(const Config &config, const MeasureRecord &record,
@@ -390,7 +404,8 @@ static llvm::Expected<std::unique_ptr<SearchStrategy>>
 createTransferStrategy(const ModuleTunerOptions &options, Database &db, const TaskRecord &task,
                        int64_t deviceId, const SearchSpace &space, const StrategyOptions &so,
                        MLIRContext &context, int64_t taskBudget, const std::string &workDir,
-                       const std::function<void(std::string)> &note) {
+                       const std::function<void(std::string)> &note,
+                       const std::shared_ptr<TransferLog> &log) {
   std::optional<TransferMode> mode = parseTransferMode(options.transfer);
   auto started = std::chrono::steady_clock::now();
   llvm::Expected<TransferHistory> history =
@@ -435,7 +450,7 @@ createTransferStrategy(const ModuleTunerOptions &options, Database &db, const Ta
                        regression->formatTerms(space.getKnobs()))
              .str());
     to.guidedSampling = std::make_shared<const StepwiseRegression>(std::move(*regression));
-    return createTransferSearch(nullptr, to, std::make_shared<TransferLog>());
+    return createTransferSearch(nullptr, to, log);
   }
   std::vector<const FeatureExtractor *> rowFeatures;
   for (const std::shared_ptr<const FeatureExtractor> &f : history->features)
@@ -460,7 +475,7 @@ createTransferStrategy(const ModuleTunerOptions &options, Database &db, const Ta
                                    : llvm::formatv(" in {0:f1} s", model->trainSeconds).str(),
                      seconds)
            .str());
-  return createTransferSearch(model->model, to, std::make_shared<TransferLog>());
+  return createTransferSearch(model->model, to, log);
 }
 
 namespace {
@@ -477,6 +492,8 @@ struct PreparedTask {
   ProcessMeasurer *measurer = nullptr; // owned by model.measurer
   std::unique_ptr<DatabaseCommitter> committer;
   std::shared_ptr<GpuResourceTable> gpuResources;
+  /// The negative-transfer guard's decisions, summarised when the task ends.
+  std::shared_ptr<TransferLog> transferLog;
   std::unique_ptr<GpuResourceRecorder> recorder;
   std::vector<MeasureCallback *> callbacks;
   std::shared_ptr<ColdFilterStats> coldFilter; // with cold-filter on
@@ -667,6 +684,11 @@ llvm::Expected<std::unique_ptr<PreparedTask>> ModuleTuningRun::buildTask(size_t 
   if (!taskIdOrError)
     return taskIdOrError.takeError();
   int64_t taskId = *taskIdOrError;
+  // A note that cannot be kept (a full disk) is still shown; tuning goes on.
+  events.setKeeper([&db = db, taskId, deviceId = deviceId](const std::string &kind,
+                                                           const std::string &message) {
+    llvm::consumeError(db.addTaskNote(taskId, deviceId, {kind, message, 0}));
+  });
   int64_t movedAside = 0;
   if (options.remeasure) {
     llvm::Expected<int64_t> moved =
@@ -832,11 +854,12 @@ llvm::Expected<std::unique_ptr<PreparedTask>> ModuleTuningRun::buildTask(size_t 
     // scheduler that is its first slot, so it learns from the tasks the run
     // tuned before it (without one, tasks are tuned in turn anyway).
     MLIRContext *context = task.ops.front()->getContext();
-    auto build = [this, &task, so, taskBudget, context,
-                  notes]() -> llvm::Expected<std::unique_ptr<SearchStrategy>> {
+    pt.transferLog = std::make_shared<TransferLog>();
+    auto build = [this, &task, so, taskBudget, context, notes,
+                  log = pt.transferLog]() -> llvm::Expected<std::unique_ptr<SearchStrategy>> {
       return createTransferStrategy(options, db, task.record, deviceId, task.space, so,
                                     *context, taskBudget, workRoot,
-                                    [notes](std::string m) { notes->note(std::move(m)); });
+                                    [notes](std::string m) { notes->note(std::move(m)); }, log);
     };
     if (options.scheduler.empty()) {
       llvm::Expected<std::unique_ptr<SearchStrategy>> transfer = build();
@@ -974,6 +997,8 @@ llvm::Error ModuleTuningRun::finishTask(PreparedTask &pt) {
                                   pt.coldFilter->dropped, pt.coldFilter->proposed,
                                   pt.coldFilter->trainings, pt.coldFilter->epsilon)
                         .str());
+  if (pt.transferLog && !pt.transferLog->empty())
+    pt.events->note(summarizeTransferLog(*pt.transferLog));
   pt.events->emit(TuningEvent::Kind::TaskFinished, "", &summary);
   results[pt.index] = summary;
   return llvm::Error::success();

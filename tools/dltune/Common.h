@@ -68,9 +68,10 @@ int tuneCommand();
 int importCommand();
 int modelEvalCommand();
 int compileCommand();
+int reportCommand();
 
 extern llvm::cl::SubCommand runCmd, compareCmd, replayCmd, replayModelCmd, dbCmd, workerCmd,
-    tuneCmd, importCmd, modelEvalCmd, compileCmd;
+    tuneCmd, importCmd, modelEvalCmd, compileCmd, reportCmd;
 
 } // namespace dltune_tool
 

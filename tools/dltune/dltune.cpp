@@ -65,8 +65,10 @@ int main(int argc, char **argv) {
     return modelEvalCommand();
   if (compileCmd)
     return compileCommand();
+  if (reportCmd)
+    return reportCommand();
   llvm::errs() << "dltune: error: expected a subcommand (import, tune, run, compare, compile, replay, "
-                  "replay-model, model-eval, db); "
+                  "replay-model, model-eval, db, report); "
                   "see dltune --help\n";
   return 1;
 }

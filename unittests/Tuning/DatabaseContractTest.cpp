@@ -149,12 +149,37 @@ TEST_P(DatabaseContract, UnknownTasksAndDevicesAreErrors) {
   expectError(db->setBaseline(t, d + 1, 1.0));
   expectError(db->commitConfirmations(t + 1, d, {{"a=1", 3, 1.0, 1.0, 1.0, "g", 0}}));
   expectError(db->claim(t + 1, d, {"a=1"}, "A", 600).takeError());
+  expectError(db->addTaskNote(t + 1, d, {"note", "x", 0}));
   // Nothing of the failed calls stays; reading what does not exist is no error.
   EXPECT_TRUE(llvm::cantFail(db->getRecords(t)).empty());
   EXPECT_TRUE(llvm::cantFail(db->getRecords(t + 1)).empty());
   EXPECT_FALSE(llvm::cantFail(db->getBest(t + 1)).has_value());
   EXPECT_FALSE(llvm::cantFail(db->getBaseline(t, d + 1)).has_value());
   EXPECT_TRUE(llvm::cantFail(db->getLatestConfirmations(t + 1, d)).empty());
+}
+
+TEST_P(DatabaseContract, TaskNotesReadBackOldestFirstPerTaskAndDevice) {
+  int64_t t = llvm::cantFail(db->getOrCreateTask(task("t")));
+  int64_t u = llvm::cantFail(db->getOrCreateTask(task("u")));
+  int64_t d = llvm::cantFail(db->getOrCreateDevice(testDevice()));
+  int64_t e = llvm::cantFail(db->getOrCreateDevice({0, "fpB", "gpu", "{}"}));
+  llvm::cantFail(db->addTaskNote(t, d, {"warning", "second", 200}));
+  llvm::cantFail(db->addTaskNote(t, d, {"note", "first", 100}));
+  llvm::cantFail(db->addTaskNote(u, d, {"note", "other task", 150}));
+  llvm::cantFail(db->addTaskNote(t, e, {"failed", "other device", 150}));
+  // A note without a time is stamped now.
+  llvm::cantFail(db->addTaskNote(t, d, {"note", "now", 0}));
+  std::vector<TaskNote> notes = llvm::cantFail(sharer().listTaskNotes(t, d));
+  ASSERT_EQ(notes.size(), 3u);
+  EXPECT_EQ(notes[0].message, "first");
+  EXPECT_EQ(notes[0].kind, "note");
+  EXPECT_EQ(notes[1].message, "second");
+  EXPECT_EQ(notes[1].kind, "warning");
+  EXPECT_EQ(notes[2].message, "now");
+  EXPECT_GT(notes[2].createdAt, 1.7e9);
+  ASSERT_EQ(llvm::cantFail(db->listTaskNotes(t, e)).size(), 1u);
+  EXPECT_EQ(llvm::cantFail(db->listTaskNotes(u, d))[0].message, "other task");
+  EXPECT_TRUE(llvm::cantFail(db->listTaskNotes(u, e)).empty());
 }
 
 TEST_P(DatabaseContract, RecordsReadBackAsStored) {

@@ -56,6 +56,8 @@ protected:
                                            {"a=2", 3, 1.8, 1.7, 1.9, "g", 100},
                                            {"a=4", 0, NAN, NAN, NAN, "g", 100}}));
     llvm::cantFail(db.setBaseline(t, d, 40.0));
+    llvm::cantFail(db.addTaskNote(t, d, {"note", "transfer: 2 sources", 60}));
+    llvm::cantFail(db.addTaskNote(t, d, {"warning", "a \"quoted\"\nline", 70}));
   }
 
   std::string exportText(Database &db, ExportStats *stats = nullptr) {
@@ -79,6 +81,7 @@ TEST_P(DatabaseIO, RebuiltDatabasePicksTheSameConfirmedBest) {
   EXPECT_EQ(exported.records, 3);
   EXPECT_EQ(exported.confirmations, 4);
   EXPECT_EQ(exported.baselines, 1);
+  EXPECT_EQ(exported.notes, 2);
 
   for (OpenFn open : {&openSqlite, &createMemoryDatabase}) {
     std::unique_ptr<Database> copy = open();
@@ -86,6 +89,7 @@ TEST_P(DatabaseIO, RebuiltDatabasePicksTheSameConfirmedBest) {
     EXPECT_EQ(stats.inserted, 3);
     EXPECT_EQ(stats.confirmations, 4);
     EXPECT_EQ(stats.baselines, 1);
+    EXPECT_EQ(stats.notes, 2);
     int64_t ct = llvm::cantFail(copy->getOrCreateTask(task("t")));
     int64_t cd = llvm::cantFail(copy->getOrCreateDevice(testDevice()));
     std::optional<MeasureRecord> best = llvm::cantFail(copy->getBest(ct, cd));
@@ -114,8 +118,17 @@ TEST_P(DatabaseIO, RebuiltDatabasePicksTheSameConfirmedBest) {
     EXPECT_FALSE(records[0].cutOff);
     EXPECT_TRUE(records[2].cutOff);
     EXPECT_EQ(llvm::cantFail(copy->getBaseline(ct, cd)), std::optional<double>(40.0));
+    std::vector<TaskNote> notes = llvm::cantFail(copy->listTaskNotes(ct, cd));
+    ASSERT_EQ(notes.size(), 2u);
+    EXPECT_EQ(notes[0].kind, "note");
+    EXPECT_EQ(notes[0].message, "transfer: 2 sources");
+    EXPECT_EQ(notes[0].createdAt, 60);
+    EXPECT_EQ(notes[1].message, "a \"quoted\"\nline");
     // And out again: the same text.
     EXPECT_EQ(exportText(*copy), text);
+    // A second import adds no note twice.
+    EXPECT_EQ(importText(*copy, text).notes, 0);
+    EXPECT_EQ(llvm::cantFail(copy->listTaskNotes(ct, cd)).size(), 2u);
   }
 }
 

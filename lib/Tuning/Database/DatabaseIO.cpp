@@ -17,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <tuple>
 
 using namespace mlir::dltune;
 
@@ -103,6 +104,14 @@ llvm::Error mlir::dltune::exportJsonLines(Database &db, std::ostream &out, Expor
       if (*baseline) {
         write("dltune-baseline-v1", "baseline", {{"untuned_ms", numberOrNull(**baseline)}});
         ++n.baselines;
+      }
+      llvm::Expected<std::vector<TaskNote>> notes = db.listTaskNotes(t.id, d.id);
+      if (!notes)
+        return notes.takeError();
+      for (const TaskNote &note : *notes) {
+        write("dltune-note-v1", "note",
+              {{"kind", note.kind}, {"message", note.message}, {"created_at", note.createdAt}});
+        ++n.notes;
       }
     }
   }
@@ -191,6 +200,26 @@ struct Importer {
     return db.setBaseline(ids->first, ids->second, untunedMs);
   }
 
+  /// A tuner note of `t` on `d`, unless the database has the same one (kind,
+  /// message and time): importing a file twice adds nothing.
+  llvm::Error note(const TaskRecord &t, const DeviceRecord &d, const TaskNote &n) {
+    llvm::Expected<std::pair<int64_t, int64_t>> ids = taskAndDevice(t, d);
+    if (!ids)
+      return ids.takeError();
+    auto [known, first] = noteKeys.try_emplace(*ids);
+    if (first) {
+      llvm::Expected<std::vector<TaskNote>> stored = db.listTaskNotes(ids->first, ids->second);
+      if (!stored)
+        return stored.takeError();
+      for (const TaskNote &s : *stored)
+        known->second.insert({s.kind, s.message, s.createdAt});
+    }
+    if (!known->second.insert({n.kind, n.message, n.createdAt}).second)
+      return llvm::Error::success();
+    ++stats.notes;
+    return db.addTaskNote(ids->first, ids->second, n);
+  }
+
 private:
   llvm::Expected<std::pair<int64_t, int64_t>> taskAndDevice(const TaskRecord &t,
                                                             const DeviceRecord &d) {
@@ -204,6 +233,8 @@ private:
   }
   std::map<std::pair<int64_t, int64_t>, std::set<std::pair<std::string, double>>>
       confirmationKeys;
+  std::map<std::pair<int64_t, int64_t>, std::set<std::tuple<std::string, std::string, double>>>
+      noteKeys;
 };
 
 /// Calls `fn` with every line that is not blank or a '#' comment.
@@ -248,13 +279,14 @@ llvm::Error importLines(Database &db, std::istream &in, const std::string &name,
 /// One checked line of a JSON lines export: a record, a confirmation or
 /// the untuned time of a task on a device.
 struct ExportLine {
-  enum class Kind { Record, Confirmation, Baseline };
+  enum class Kind { Record, Confirmation, Baseline, Note };
   Kind kind = Kind::Record;
   TaskRecord task;
   DeviceRecord device;
   MeasureRecord record;      // Kind::Record
   Confirmation confirmation; // Kind::Confirmation
   double untunedMs = NAN;    // Kind::Baseline
+  TaskNote note;             // Kind::Note
   /// The configuration the line names (none for a baseline).
   const std::string *config() const {
     return kind == Kind::Record         ? &record.config
@@ -353,10 +385,13 @@ llvm::Expected<ExportLine> parseExportLine(llvm::StringRef line) {
     } else if (format == "dltune-baseline-v1") {
       out.kind = ExportLine::Kind::Baseline;
       body = "baseline";
+    } else if (format == "dltune-note-v1") {
+      out.kind = ExportLine::Kind::Note;
+      body = "note";
     } else {
       top.failField("format", "is '" + format +
-                                  "', not 'dltune-record-v1', 'dltune-confirmation-v1' or "
-                                  "'dltune-baseline-v1'");
+                                  "', not 'dltune-record-v1', 'dltune-confirmation-v1', "
+                                  "'dltune-baseline-v1' or 'dltune-note-v1'");
     }
   }
   const json *t = top.child("task"), *d = top.child("device"), *b = top.child(body);
@@ -398,6 +433,17 @@ llvm::Expected<ExportLine> parseExportLine(llvm::StringRef line) {
       return r.takeError();
     if (!(out.untunedMs > 0))
       return makeError("baseline.untuned_ms must be a positive number");
+    break;
+  }
+  case ExportLine::Kind::Note: {
+    FieldReader r(*b, "note");
+    r.string("kind", out.note.kind, FieldReader::Required, /*nonEmpty=*/true);
+    r.string("message", out.note.message, FieldReader::Required);
+    r.number("created_at", out.note.createdAt, FieldReader::Required, /*nonNegative=*/true);
+    if (!r.ok())
+      return r.takeError();
+    if (!(out.note.createdAt > 0))
+      return makeError("note.created_at must be a positive number of seconds");
     break;
   }
   }
@@ -480,6 +526,8 @@ llvm::Expected<ImportStats> mlir::dltune::importJsonLines(Database &db, std::ist
           return imp.confirmation(l->task, l->device, l->confirmation);
         case ExportLine::Kind::Baseline:
           return imp.baseline(l->task, l->device, l->untunedMs);
+        case ExportLine::Kind::Note:
+          return imp.note(l->task, l->device, l->note);
         }
         llvm_unreachable("every line kind is handled");
       });

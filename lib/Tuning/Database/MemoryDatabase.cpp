@@ -48,6 +48,11 @@ struct ReplacedRecord {
   std::string reason;
 };
 
+struct StoredNote {
+  int64_t taskId, deviceId;
+  TaskNote note;
+};
+
 struct Claim {
   std::string owner;
   double expiresAt;
@@ -66,6 +71,7 @@ struct State {
   std::vector<ReplacedRecord> replaced;           // in insertion order
   std::map<std::pair<int64_t, int64_t>, double> baselines;
   std::map<RecordKey, Claim> claims;
+  std::vector<StoredNote> notes; // in insertion order
 };
 
 class MemoryDatabase final : public Database {
@@ -322,6 +328,28 @@ public:
     for (auto it = state.claims.begin(); it != state.claims.end();)
       it = it->second.owner == owner ? state.claims.erase(it) : std::next(it);
     return llvm::Error::success();
+  }
+
+  llvm::Error addTaskNote(int64_t taskId, int64_t deviceId, const TaskNote &note) override {
+    if (llvm::Error e = checkReferences(taskId, deviceId))
+      return e;
+    StoredNote stored{taskId, deviceId, note};
+    if (!(stored.note.createdAt > 0))
+      stored.note.createdAt = now();
+    state.notes.push_back(std::move(stored));
+    return llvm::Error::success();
+  }
+
+  llvm::Expected<std::vector<TaskNote>> listTaskNotes(int64_t taskId,
+                                                      int64_t deviceId) override {
+    std::vector<TaskNote> out;
+    for (const StoredNote &n : state.notes)
+      if (n.taskId == taskId && n.deviceId == deviceId)
+        out.push_back(n.note);
+    std::stable_sort(out.begin(), out.end(), [](const TaskNote &a, const TaskNote &b) {
+      return a.createdAt < b.createdAt;
+    });
+    return out;
   }
 
   llvm::Error transaction(const std::function<llvm::Error()> &fn) override {

@@ -323,6 +323,17 @@ llvm::Error SqliteDatabase::migrate() {
       return e;
     schemaVersion = 4;
   }
+  // Version 4 -> 5: the tuner's notes about each task (transfer, warnings).
+  if (schemaVersion == 4) {
+    if (llvm::Error e = exec(
+            "CREATE TABLE task_notes(id INTEGER PRIMARY KEY, task_id INTEGER NOT NULL "
+            "REFERENCES tasks(id), device_id INTEGER NOT NULL REFERENCES devices(id), "
+            "kind TEXT NOT NULL, message TEXT NOT NULL, created_at REAL);"
+            "CREATE INDEX task_notes_by_task ON task_notes(task_id, device_id, created_at);"
+            "PRAGMA user_version = 5;"))
+      return e;
+    schemaVersion = 5;
+  }
   return llvm::Error::success();
 }
 
@@ -840,6 +851,38 @@ llvm::Error SqliteDatabase::releaseClaims(const std::string &owner) {
   if (s.step() != SQLITE_DONE)
     return s.stepError();
   return llvm::Error::success();
+}
+
+llvm::Error SqliteDatabase::addTaskNote(int64_t taskId, int64_t deviceId, const TaskNote &note) {
+  Statement s(db, "INSERT INTO task_notes(task_id, device_id, kind, message, created_at) "
+                  "VALUES(?,?,?,?,?)");
+  if (llvm::Error e = s.status())
+    return e;
+  s.bind(1, taskId);
+  s.bind(2, deviceId);
+  s.bind(3, note.kind);
+  s.bind(4, note.message);
+  s.bind(5, note.createdAt > 0 ? note.createdAt : now());
+  if (s.step() != SQLITE_DONE)
+    return s.stepError();
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::vector<TaskNote>> SqliteDatabase::listTaskNotes(int64_t taskId,
+                                                                    int64_t deviceId) {
+  Statement s(db, "SELECT kind, message, created_at FROM task_notes WHERE task_id = ? AND "
+                  "device_id = ? ORDER BY created_at, id");
+  if (llvm::Error e = s.status())
+    return std::move(e);
+  s.bind(1, taskId);
+  s.bind(2, deviceId);
+  std::vector<TaskNote> out;
+  int rc;
+  while ((rc = s.step()) == SQLITE_ROW)
+    out.push_back({s.text(0), s.text(1), s.real(2)});
+  if (rc != SQLITE_DONE)
+    return s.stepError();
+  return out;
 }
 
 llvm::Error SqliteDatabase::limitFileSize(int64_t bytes) {

@@ -7,6 +7,7 @@
 #include "dltune/Tuning/Transfer/ModelShift.h"
 
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
 #include <chrono>
@@ -304,4 +305,23 @@ mlir::dltune::createTransferCostModel(std::shared_ptr<const CostModel> pretraine
                                       const TransferOptions &options,
                                       std::shared_ptr<TransferLog> log) {
   return std::make_unique<TransferCostModel>(std::move(pretrained), options, std::move(log));
+}
+
+std::string mlir::dltune::summarizeTransferLog(const TransferLog &log) {
+  if (log.empty())
+    return "transfer guard: no decision";
+  size_t kept = 0;
+  for (const TransferDecision &d : log)
+    kept += d.usedTransfer;
+  const TransferDecision &last = log.back();
+  std::string rho;
+  if (!std::isnan(last.transferRho) || !std::isnan(last.targetOnlyRho))
+    rho = llvm::formatv("; held-out Spearman {0:f2} with transfer, {1:f2} target-only",
+                        last.transferRho, last.targetOnlyRho)
+              .str();
+  return llvm::formatv("transfer guard: {0} decision(s), transfer kept in {1}, target-only "
+                       "model in {2}; last at {3} rows: {4} ({5}){6}",
+                       log.size(), kept, log.size() - kept, last.rows,
+                       last.usedTransfer ? "kept" : "abandoned", last.reason, rho)
+      .str();
 }

@@ -63,6 +63,15 @@ struct ForgetFilter {
 };
 
 /// What `Database::claim` found for one configuration.
+/// What the tuner said about a task on a device while tuning it (the
+/// history its transfer used, the negative-transfer guard's decisions,
+/// warnings, why it could not be tuned), kept for reports.
+struct TaskNote {
+  std::string kind;    // "note", "warning" or "failed"
+  std::string message;
+  double createdAt = 0; // seconds since the epoch; 0 = now on commit
+};
+
 enum class ClaimOutcome {
   Claimed,  // this owner may measure it (the claim is held until it expires)
   Measured, // a record exists already (another process measured it)
@@ -79,7 +88,7 @@ class Database {
 public:
   /// The version of the record format (tables and their meaning) the
   /// database holds once open: SQLite's `user_version`.
-  static constexpr int kSchemaVersion = 4;
+  static constexpr int kSchemaVersion = 5;
 
   virtual ~Database();
 
@@ -170,6 +179,12 @@ public:
         const std::string &owner, double leaseSeconds) = 0;
   /// Drops every claim of `owner` (its run is over).
   virtual llvm::Error releaseClaims(const std::string &owner) = 0;
+
+  /// Keeps a note of the tuner about a task on a device.
+  virtual llvm::Error addTaskNote(int64_t taskId, int64_t deviceId, const TaskNote &note) = 0;
+  /// The notes of a task on a device, oldest first.
+  virtual llvm::Expected<std::vector<TaskNote>> listTaskNotes(int64_t taskId,
+                                                              int64_t deviceId) = 0;
 
   /// Runs `fn` inside one transaction (bulk imports): an error from `fn`
   /// undoes everything it wrote. Nested calls join the outer transaction.

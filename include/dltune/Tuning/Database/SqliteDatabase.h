@@ -66,6 +66,8 @@ public:
                                                   double leaseSeconds) override;
   llvm::Error releaseClaims(const std::string &owner) override;
   /// BEGIN IMMEDIATE ... COMMIT, or ROLLBACK when `fn` fails.
+  llvm::Error addTaskNote(int64_t taskId, int64_t deviceId, const TaskNote &note) override;
+  llvm::Expected<std::vector<TaskNote>> listTaskNotes(int64_t taskId, int64_t deviceId) override;
   llvm::Error transaction(const std::function<llvm::Error()> &fn) override;
 
 private:

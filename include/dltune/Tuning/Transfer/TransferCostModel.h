@@ -88,6 +88,12 @@ struct TransferDecision {
 /// Collects the decisions of every TransferCostModel made for one run.
 using TransferLog = std::vector<TransferDecision>;
 
+/// One line for the task's notes: how often the guard kept or abandoned the
+/// transfer and its last decision with its reason, e.g. "transfer guard: 6
+/// decisions, transfer kept in 5, target-only model in 1; last at 24 rows:
+/// kept (transfer ranks held-out rows as well or better)".
+std::string summarizeTransferLog(const TransferLog &log);
+
 /// `pretrained` must be trained (a "dgp" for map; gs may pass null: it
 /// never predicts with it); `log` may be null.
 std::unique_ptr<CostModel> createTransferCostModel(std::shared_ptr<const CostModel> pretrained,
