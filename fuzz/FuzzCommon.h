@@ -38,7 +38,7 @@ inline std::unique_ptr<mlir::dltune::Database> openMemoryDatabase() {
 }
 
 /// What an import accepted exports and imports again, unchanged, into a
-/// fresh database: records, confirmations, baselines and notes.
+/// fresh database: records, confirmations, baselines, notes and model latencies.
 inline void checkExportRoundTrip(mlir::dltune::Database &db,
                                  const mlir::dltune::ImportStats &imported) {
   std::ostringstream out;
@@ -54,6 +54,9 @@ inline void checkExportRoundTrip(mlir::dltune::Database &db,
              "exported " << exported.baselines << " baselines of " << imported.baselines);
   FUZZ_CHECK(exported.notes == imported.notes,
              "exported " << exported.notes << " notes of " << imported.notes);
+  FUZZ_CHECK(exported.modelLatencies == imported.modelLatencies,
+             "exported " << exported.modelLatencies << " model latencies of "
+                         << imported.modelLatencies);
   std::unique_ptr<mlir::dltune::Database> copy = openMemoryDatabase();
   std::istringstream in(out.str());
   llvm::Expected<mlir::dltune::ImportStats> again =
@@ -66,6 +69,8 @@ inline void checkExportRoundTrip(mlir::dltune::Database &db,
   FUZZ_CHECK(again->baselines == imported.baselines,
              "re-imported " << again->baselines << " baselines");
   FUZZ_CHECK(again->notes == imported.notes, "re-imported " << again->notes << " notes");
+  FUZZ_CHECK(again->modelLatencies == imported.modelLatencies,
+             "re-imported " << again->modelLatencies << " model latencies");
 }
 
 /// Runs a line-based import (JSON lines, AutoTVM log) of the input into an

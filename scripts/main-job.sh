@@ -14,3 +14,5 @@ build/bin/dltune tune examples/matmul.mlir examples/convnet.mlir \
   --trials "${DLTUNE_TRIALS:-24}" --jobs 2 --db build/main-job.db 2> build/main-job.log
 echo
 build/bin/dltune db summary --db build/main-job.db
+# The same database as a page of charts (open it in a browser).
+build/bin/dltune report --db build/main-job.db -o build/main-job-report.html

@@ -11,7 +11,7 @@
 // TARGET: dltune: error: --target must be cpu or gpu, got 'tpu'
 // REPEAT: dltune: error: --repeat must be at least 1
 // DYNAMIC: dltune: error: argument #0 of 'dyn': unsupported argument type (need a statically shaped tensor or memref)
-// NOSUB: dltune: error: expected a subcommand (import, tune, run, compare, compile, replay, replay-model, model-eval, db)
+// NOSUB: dltune: error: expected a subcommand (import, tune, run, compare, compile, replay, replay-model, model-eval, db, report)
 
 func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %x : tensor<4xf32>

@@ -10,6 +10,8 @@
 // RUN: not dltune db import %t/mixed.jsonl --db %t/a.db 2>&1 | FileCheck %s --check-prefix=MIXED
 // Confirmations and baselines (a zero median would always be the best).
 // RUN: not dltune db import %t/confirmations.jsonl --db %t/a.db 2>&1 | FileCheck %s --check-prefix=CONFIRM
+// Tuner notes and end-to-end model timings (these have no task).
+// RUN: not dltune db import %t/notes.jsonl --db %t/a.db 2>&1 | FileCheck %s --check-prefix=NOTES
 // A failed import into a new database leaves no database behind.
 // RUN: not dltune db summary --db %t/a.db 2>&1 | FileCheck %s --check-prefix=EMPTY
 // RUN: dltune db import %t/good.jsonl --db %t/a.db | FileCheck %s --check-prefix=GOOD
@@ -34,7 +36,7 @@
 // MIXED-NEXT: {{.*}}mixed.jsonl:7: record.repeats must be an integer in [0, 2147483647], not number 2.5
 // MIXED-NEXT: {{.*}}mixed.jsonl:8: task 00000000000000aa differs from the task with the same hash on line 1
 // MIXED-NEXT: {{.*}}mixed.jsonl:9: device.fingerprint is missing
-// MIXED-NEXT: {{.*}}mixed.jsonl:10: format is 'v0', not 'dltune-record-v1', 'dltune-confirmation-v1', 'dltune-baseline-v1' or 'dltune-note-v1'
+// MIXED-NEXT: {{.*}}mixed.jsonl:10: format is 'v0', not 'dltune-record-v1', 'dltune-confirmation-v1', 'dltune-baseline-v1', 'dltune-note-v1' or 'dltune-model-latency-v1'
 // MIXED-NEXT: {{.*}}mixed.jsonl: 9 invalid records (nothing was imported)
 
 // CONFIRM: dltune: error: {{.*}}confirmations.jsonl:2: confirmation.median_ms must be a positive number or null
@@ -45,6 +47,14 @@
 // CONFIRM-NEXT: {{.*}}confirmations.jsonl:7: baseline.untuned_ms is missing
 // CONFIRM-NEXT: {{.*}}confirmations.jsonl:8: confirmation is missing
 // CONFIRM-NEXT: {{.*}}confirmations.jsonl: 7 invalid records (nothing was imported)
+
+// NOTES: dltune: error: {{.*}}notes.jsonl:2: note.kind must not be empty
+// NOTES-NEXT: {{.*}}notes.jsonl:3: note.created_at must be a positive number of seconds
+// NOTES-NEXT: {{.*}}notes.jsonl:4: note.message must be a string, not number 7
+// NOTES-NEXT: {{.*}}notes.jsonl:6: model_latency.entry is missing
+// NOTES-NEXT: {{.*}}notes.jsonl:7: model_latency.tuned_ms must not be negative
+// NOTES-NEXT: {{.*}}notes.jsonl:8: device is missing
+// NOTES-NEXT: {{.*}}notes.jsonl: 6 invalid records (nothing was imported)
 
 // EMPTY: database '{{.*}}a.db' does not exist
 // GOOD: imported 2 records (0 already present) in 1 tasks
@@ -83,6 +93,15 @@
 {"format": "dltune-record-v1", "task": {"hash": "00000000000000aa", "op_kind": "other", "space": "knobs{tile=[1,2,4,8];}params{N=4;}constraints{tile <= N;}"}, "device": {"fingerprint": "cpu-1"}, "record": {"config": "tile=2", "status": "ok", "time_ms": 1.0}}
 {"format": "dltune-record-v1", "task": {"hash": "00000000000000aa"}, "device": {"name": "x"}, "record": {"config": "tile=2", "status": "ok", "time_ms": 1.0}}
 {"format": "v0", "task": {}, "device": {}, "record": {}}
+//--- notes.jsonl
+{"format": "dltune-note-v1", "task": {"hash": "00000000000000aa"}, "device": {"fingerprint": "cpu-1"}, "note": {"kind": "note", "message": "transfer: x", "created_at": 100}}
+{"format": "dltune-note-v1", "task": {"hash": "00000000000000aa"}, "device": {"fingerprint": "cpu-1"}, "note": {"kind": "", "message": "x", "created_at": 100}}
+{"format": "dltune-note-v1", "task": {"hash": "00000000000000aa"}, "device": {"fingerprint": "cpu-1"}, "note": {"kind": "note", "message": "x", "created_at": 0}}
+{"format": "dltune-note-v1", "task": {"hash": "00000000000000aa"}, "device": {"fingerprint": "cpu-1"}, "note": {"kind": "note", "message": 7, "created_at": 100}}
+{"format": "dltune-model-latency-v1", "device": {"fingerprint": "cpu-1"}, "model_latency": {"model": "m.mlir", "entry": "main", "default_ms": 2.0, "tuned_ms": 1.0, "checked": true, "created_at": 100}}
+{"format": "dltune-model-latency-v1", "device": {"fingerprint": "cpu-1"}, "model_latency": {"model": "m.mlir", "default_ms": 2.0, "tuned_ms": 1.0, "checked": true, "created_at": 100}}
+{"format": "dltune-model-latency-v1", "device": {"fingerprint": "cpu-1"}, "model_latency": {"model": "m.mlir", "entry": "main", "default_ms": 2.0, "tuned_ms": -1, "checked": true, "created_at": 100}}
+{"format": "dltune-model-latency-v1", "model_latency": {"model": "m.mlir", "entry": "main", "created_at": 100}}
 //--- confirmations.jsonl
 {"format": "dltune-confirmation-v1", "task": {"hash": "00000000000000aa", "space": "knobs{tile=[1,2,4,8];}params{N=4;}constraints{tile <= N;}"}, "device": {"fingerprint": "cpu-1"}, "confirmation": {"config": "tile=1", "rounds": 3, "median_ms": 1.0, "created_at": 100}}
 {"format": "dltune-confirmation-v1", "task": {"hash": "00000000000000aa", "space": "knobs{tile=[1,2,4,8];}params{N=4;}constraints{tile <= N;}"}, "device": {"fingerprint": "cpu-1"}, "confirmation": {"config": "tile=2", "rounds": 3, "median_ms": 0, "created_at": 100}}

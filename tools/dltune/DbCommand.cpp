@@ -294,8 +294,9 @@ int dbCommand() {
             outFile, [&](std::ostream &out) { return exportJsonLines(**db, out, &n); }))
       return fail(llvm::toString(std::move(err)) + " (nothing was exported)");
     llvm::errs() << llvm::formatv(
-        "exported {0} records, {1} confirmations, {2} baselines, {3} notes\n", n.records,
-        n.confirmations, n.baselines, n.notes);
+        "exported {0} records, {1} confirmations, {2} baselines, {3} notes, {4} model "
+        "latencies\n",
+        n.records, n.confirmations, n.baselines, n.notes, n.modelLatencies);
     return 0;
   }
   llvm::Expected<ImportStats> stats =
@@ -312,8 +313,10 @@ int dbCommand() {
   llvm::outs() << llvm::formatv("imported {0} records ({1} already present) in {2} tasks",
                                 stats->inserted, stats->skipped, stats->tasks);
   if (action == "import")
-    llvm::outs() << llvm::formatv(", {0} confirmations, {1} baselines, {2} notes",
-                                  stats->confirmations, stats->baselines, stats->notes);
+    llvm::outs() << llvm::formatv(", {0} confirmations, {1} baselines, {2} notes, {3} model "
+                                  "latencies",
+                                  stats->confirmations, stats->baselines, stats->notes,
+                                  stats->modelLatencies);
   llvm::outs() << "\n";
   return 0;
 }

@@ -22,6 +22,7 @@
 #include "dltune/Dialect/DLTuneDialect.h"
 #include "Common.h"
 
+#include "dltune/Execution/DeviceInfo.h"
 #include "dltune/Execution/KernelRunner.h"
 #include "dltune/Execution/ModuleTuner.h"
 #include "dltune/Execution/ProgressPrinter.h"
@@ -112,7 +113,7 @@ static llvm::Expected<std::vector<std::string>> outputPaths() {
 /// with the default configs and of `tuned` with the tuned ones, in rounds
 /// that alternate the two so drift hits both alike.
 static int measureModelLatency(const std::string &file, ModuleOp tuned, MLIRContext &ctx,
-                               std::string &report) {
+                               const std::string &dbPathOfRun, std::string &report) {
   llvm::raw_string_ostream os(report);
   OwningOpRef<ModuleOp> original = parseFile(file, ctx);
   if (!original)
@@ -145,6 +146,22 @@ static int measureModelLatency(const std::string &file, ModuleOp tuned, MLIRCont
     byTuned.check = false; // once is enough
   }
   double d = median(defaultMs), t = median(tunedMs);
+  // Kept in the database beside the tasks' records, for `dltune report`; a
+  // database that cannot take it loses only this line of the report.
+  if (llvm::Expected<std::unique_ptr<Database>> db = Database::open(dbPathOfRun)) {
+    DeviceInfo device = DeviceInfo::detect("cpu");
+    llvm::Expected<int64_t> deviceId = (*db)->getOrCreateDevice(
+        {0, device.getFingerprint(), device.getName(), device.toJson()});
+    llvm::Error kept = deviceId ? (*db)->addModelLatency(
+                                      *deviceId, {file, modelEntry, d, t, checkedOk, 0})
+                                : deviceId.takeError();
+    if (kept)
+      llvm::errs() << "dltune: warning: the end-to-end timing was not kept in the database: "
+                   << llvm::toString(std::move(kept)) << "\n";
+  } else {
+    llvm::errs() << "dltune: warning: the end-to-end timing was not kept in the database: "
+                 << llvm::toString(db.takeError()) << "\n";
+  }
   os << llvm::formatv("model @{0} end to end: default configs {1:f3} ms, tuned {2:f3} "
                                 "ms ({3:f2}x); tuned check against the untuned lowering: {4}\n",
                                 modelEntry.getValue(), d, t, d / t,
@@ -227,7 +244,7 @@ int tuneCommand() {
       out->keep();
     }
     if (!modelEntry.empty() && module->lookupSymbol(modelEntry)) {
-      int rc = measureModelLatency(file, *module, ctx, modelReport);
+      int rc = measureModelLatency(file, *module, ctx, options.dbPath, modelReport);
       if (rc == 1)
         return rc;
       modelCheckFailed |= rc == 2;

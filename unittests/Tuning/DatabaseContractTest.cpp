@@ -150,6 +150,7 @@ TEST_P(DatabaseContract, UnknownTasksAndDevicesAreErrors) {
   expectError(db->commitConfirmations(t + 1, d, {{"a=1", 3, 1.0, 1.0, 1.0, "g", 0}}));
   expectError(db->claim(t + 1, d, {"a=1"}, "A", 600).takeError());
   expectError(db->addTaskNote(t + 1, d, {"note", "x", 0}));
+  expectError(db->addModelLatency(d + 1, {"m.mlir", "main", 1, 1, true, 0}));
   // Nothing of the failed calls stays; reading what does not exist is no error.
   EXPECT_TRUE(llvm::cantFail(db->getRecords(t)).empty());
   EXPECT_TRUE(llvm::cantFail(db->getRecords(t + 1)).empty());
@@ -180,6 +181,27 @@ TEST_P(DatabaseContract, TaskNotesReadBackOldestFirstPerTaskAndDevice) {
   ASSERT_EQ(llvm::cantFail(db->listTaskNotes(t, e)).size(), 1u);
   EXPECT_EQ(llvm::cantFail(db->listTaskNotes(u, d))[0].message, "other task");
   EXPECT_TRUE(llvm::cantFail(db->listTaskNotes(u, e)).empty());
+}
+
+TEST_P(DatabaseContract, ModelLatenciesReadBackOldestFirstPerDevice) {
+  int64_t d = llvm::cantFail(db->getOrCreateDevice(testDevice()));
+  int64_t e = llvm::cantFail(db->getOrCreateDevice({0, "fpB", "gpu", "{}"}));
+  llvm::cantFail(db->addModelLatency(d, {"b.mlir", "main", 4.0, 2.0, false, 300}));
+  llvm::cantFail(db->addModelLatency(d, {"a.mlir", "forward", 3.0, NAN, true, 200}));
+  llvm::cantFail(db->addModelLatency(e, {"c.mlir", "main", 1.0, 0.5, true, 0}));
+  std::vector<ModelLatency> onD = llvm::cantFail(sharer().listModelLatencies(d));
+  ASSERT_EQ(onD.size(), 2u);
+  EXPECT_EQ(onD[0].model, "a.mlir");
+  EXPECT_EQ(onD[0].entry, "forward");
+  EXPECT_EQ(onD[0].defaultMs, 3.0);
+  EXPECT_TRUE(std::isnan(onD[0].tunedMs));
+  EXPECT_TRUE(onD[0].checked);
+  EXPECT_EQ(onD[1].model, "b.mlir");
+  EXPECT_FALSE(onD[1].checked);
+  EXPECT_EQ(onD[1].createdAt, 300);
+  std::vector<ModelLatency> onE = llvm::cantFail(db->listModelLatencies(e));
+  ASSERT_EQ(onE.size(), 1u);
+  EXPECT_GT(onE[0].createdAt, 1.7e9); // stamped now
 }
 
 TEST_P(DatabaseContract, RecordsReadBackAsStored) {

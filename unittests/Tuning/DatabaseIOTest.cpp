@@ -58,6 +58,7 @@ protected:
     llvm::cantFail(db.setBaseline(t, d, 40.0));
     llvm::cantFail(db.addTaskNote(t, d, {"note", "transfer: 2 sources", 60}));
     llvm::cantFail(db.addTaskNote(t, d, {"warning", "a \"quoted\"\nline", 70}));
+    llvm::cantFail(db.addModelLatency(d, {"m.mlir", "main", 9.0, 6.0, true, 80}));
   }
 
   std::string exportText(Database &db, ExportStats *stats = nullptr) {
@@ -82,6 +83,7 @@ TEST_P(DatabaseIO, RebuiltDatabasePicksTheSameConfirmedBest) {
   EXPECT_EQ(exported.confirmations, 4);
   EXPECT_EQ(exported.baselines, 1);
   EXPECT_EQ(exported.notes, 2);
+  EXPECT_EQ(exported.modelLatencies, 1);
 
   for (OpenFn open : {&openSqlite, &createMemoryDatabase}) {
     std::unique_ptr<Database> copy = open();
@@ -90,6 +92,7 @@ TEST_P(DatabaseIO, RebuiltDatabasePicksTheSameConfirmedBest) {
     EXPECT_EQ(stats.confirmations, 4);
     EXPECT_EQ(stats.baselines, 1);
     EXPECT_EQ(stats.notes, 2);
+    EXPECT_EQ(stats.modelLatencies, 1);
     int64_t ct = llvm::cantFail(copy->getOrCreateTask(task("t")));
     int64_t cd = llvm::cantFail(copy->getOrCreateDevice(testDevice()));
     std::optional<MeasureRecord> best = llvm::cantFail(copy->getBest(ct, cd));
@@ -124,10 +127,17 @@ TEST_P(DatabaseIO, RebuiltDatabasePicksTheSameConfirmedBest) {
     EXPECT_EQ(notes[0].message, "transfer: 2 sources");
     EXPECT_EQ(notes[0].createdAt, 60);
     EXPECT_EQ(notes[1].message, "a \"quoted\"\nline");
+    std::vector<ModelLatency> latencies = llvm::cantFail(copy->listModelLatencies(cd));
+    ASSERT_EQ(latencies.size(), 1u);
+    EXPECT_EQ(latencies[0].model, "m.mlir");
+    EXPECT_EQ(latencies[0].tunedMs, 6.0);
+    EXPECT_TRUE(latencies[0].checked);
     // And out again: the same text.
     EXPECT_EQ(exportText(*copy), text);
     // A second import adds no note twice.
-    EXPECT_EQ(importText(*copy, text).notes, 0);
+    ImportStats twice = importText(*copy, text);
+    EXPECT_EQ(twice.notes, 0);
+    EXPECT_EQ(twice.modelLatencies, 0);
     EXPECT_EQ(llvm::cantFail(copy->listTaskNotes(ct, cd)).size(), 2u);
   }
 }

@@ -115,6 +115,24 @@ llvm::Error mlir::dltune::exportJsonLines(Database &db, std::ostream &out, Expor
       }
     }
   }
+  for (const DeviceRecord &d : *devices) {
+    llvm::Expected<std::vector<ModelLatency>> latencies = db.listModelLatencies(d.id);
+    if (!latencies)
+      return latencies.takeError();
+    for (const ModelLatency &m : *latencies) {
+      json line = {{"format", "dltune-model-latency-v1"},
+                   {"device", {{"fingerprint", d.fingerprint}, {"name", d.name}, {"json", d.json}}},
+                   {"model_latency",
+                    {{"model", m.model},
+                     {"entry", m.entry},
+                     {"default_ms", numberOrNull(m.defaultMs)},
+                     {"tuned_ms", numberOrNull(m.tunedMs)},
+                     {"checked", m.checked},
+                     {"created_at", m.createdAt}}}};
+      out << line.dump() << "\n";
+      ++n.modelLatencies;
+    }
+  }
   if (stats)
     *stats = n;
   return llvm::Error::success();
@@ -220,6 +238,25 @@ struct Importer {
     return db.addTaskNote(ids->first, ids->second, n);
   }
 
+  /// An end-to-end timing on `d`, unless the database has the same one.
+  llvm::Error modelLatency(const DeviceRecord &d, const ModelLatency &m) {
+    llvm::Expected<int64_t> did = device(d);
+    if (!did)
+      return did.takeError();
+    auto [known, first] = latencyKeys.try_emplace(*did);
+    if (first) {
+      llvm::Expected<std::vector<ModelLatency>> stored = db.listModelLatencies(*did);
+      if (!stored)
+        return stored.takeError();
+      for (const ModelLatency &s : *stored)
+        known->second.insert({s.model, s.entry, s.createdAt});
+    }
+    if (!known->second.insert({m.model, m.entry, m.createdAt}).second)
+      return llvm::Error::success();
+    ++stats.modelLatencies;
+    return db.addModelLatency(*did, m);
+  }
+
 private:
   llvm::Expected<std::pair<int64_t, int64_t>> taskAndDevice(const TaskRecord &t,
                                                             const DeviceRecord &d) {
@@ -235,6 +272,7 @@ private:
       confirmationKeys;
   std::map<std::pair<int64_t, int64_t>, std::set<std::tuple<std::string, std::string, double>>>
       noteKeys;
+  std::map<int64_t, std::set<std::tuple<std::string, std::string, double>>> latencyKeys;
 };
 
 /// Calls `fn` with every line that is not blank or a '#' comment.
@@ -279,7 +317,7 @@ llvm::Error importLines(Database &db, std::istream &in, const std::string &name,
 /// One checked line of a JSON lines export: a record, a confirmation or
 /// the untuned time of a task on a device.
 struct ExportLine {
-  enum class Kind { Record, Confirmation, Baseline, Note };
+  enum class Kind { Record, Confirmation, Baseline, Note, ModelLatency };
   Kind kind = Kind::Record;
   TaskRecord task;
   DeviceRecord device;
@@ -287,6 +325,7 @@ struct ExportLine {
   Confirmation confirmation; // Kind::Confirmation
   double untunedMs = NAN;    // Kind::Baseline
   TaskNote note;             // Kind::Note
+  ModelLatency modelLatency; // Kind::ModelLatency (no task)
   /// The configuration the line names (none for a baseline).
   const std::string *config() const {
     return kind == Kind::Record         ? &record.config
@@ -388,15 +427,46 @@ llvm::Expected<ExportLine> parseExportLine(llvm::StringRef line) {
     } else if (format == "dltune-note-v1") {
       out.kind = ExportLine::Kind::Note;
       body = "note";
+    } else if (format == "dltune-model-latency-v1") {
+      out.kind = ExportLine::Kind::ModelLatency;
+      body = "model_latency";
     } else {
       top.failField("format", "is '" + format +
                                   "', not 'dltune-record-v1', 'dltune-confirmation-v1', "
-                                  "'dltune-baseline-v1' or 'dltune-note-v1'");
+                                  "'dltune-baseline-v1', 'dltune-note-v1' or "
+                                  "'dltune-model-latency-v1'");
     }
   }
-  const json *t = top.child("task"), *d = top.child("device"), *b = top.child(body);
+  // A model's timing belongs to a device, not to a task.
+  bool hasTask = out.kind != ExportLine::Kind::ModelLatency;
+  const json *t = hasTask && top.ok() ? top.child("task") : nullptr;
+  const json *d = top.child("device"), *b = top.child(body);
   if (!top.ok())
     return top.takeError();
+
+  FieldReader dev(*d, "device");
+  dev.string("fingerprint", out.device.fingerprint, FieldReader::Required,
+             /*nonEmpty=*/true);
+  dev.string("name", out.device.name);
+  dev.string("json", out.device.json);
+  if (!dev.ok())
+    return dev.takeError();
+
+  if (!hasTask) {
+    FieldReader r(*b, "model_latency");
+    ModelLatency &m = out.modelLatency;
+    r.string("model", m.model, FieldReader::Required, /*nonEmpty=*/true);
+    r.string("entry", m.entry, FieldReader::Required, /*nonEmpty=*/true);
+    r.number("default_ms", m.defaultMs, FieldReader::Nullable, /*nonNegative=*/true);
+    r.number("tuned_ms", m.tunedMs, FieldReader::Nullable, true);
+    r.boolean("checked", m.checked);
+    r.number("created_at", m.createdAt, FieldReader::Required, true);
+    if (!r.ok())
+      return r.takeError();
+    if (!(m.createdAt > 0))
+      return makeError("model_latency.created_at must be a positive number of seconds");
+    return out;
+  }
 
   FieldReader task(*t, "task");
   task.string("hash", out.task.hash, FieldReader::Required, /*nonEmpty=*/true);
@@ -408,14 +478,6 @@ llvm::Expected<ExportLine> parseExportLine(llvm::StringRef line) {
   task.string("source", out.task.source);
   if (!task.ok())
     return task.takeError();
-
-  FieldReader dev(*d, "device");
-  dev.string("fingerprint", out.device.fingerprint, FieldReader::Required,
-             /*nonEmpty=*/true);
-  dev.string("name", out.device.name);
-  dev.string("json", out.device.json);
-  if (!dev.ok())
-    return dev.takeError();
 
   switch (out.kind) {
   case ExportLine::Kind::Record:
@@ -459,14 +521,17 @@ struct ExportLineChecker {
   std::map<std::string, std::shared_ptr<SearchSpace>> spaces;
 
   llvm::Error check(const ExportLine &l, int64_t lineNo) {
-    auto [t, newTask] = tasks.try_emplace(l.task.hash, lineNo, l.task);
-    const TaskRecord &first = t->second.second;
-    if (!newTask && (first.opKind != l.task.opKind || first.target != l.task.target ||
-                     first.shapes != l.task.shapes ||
-                     first.elementTypes != l.task.elementTypes ||
-                     first.space != l.task.space || first.source != l.task.source))
-      return makeError("task " + l.task.hash + " differs from the task with the same hash on line " +
-                       llvm::Twine(t->second.first));
+    if (l.kind != ExportLine::Kind::ModelLatency) {
+      auto [t, newTask] = tasks.try_emplace(l.task.hash, lineNo, l.task);
+      const TaskRecord &first = t->second.second;
+      if (!newTask && (first.opKind != l.task.opKind || first.target != l.task.target ||
+                       first.shapes != l.task.shapes ||
+                       first.elementTypes != l.task.elementTypes ||
+                       first.space != l.task.space || first.source != l.task.source))
+        return makeError("task " + l.task.hash +
+                         " differs from the task with the same hash on line " +
+                         llvm::Twine(t->second.first));
+    }
     auto [d, newDevice] = devices.try_emplace(l.device.fingerprint, lineNo, l.device);
     const DeviceRecord &firstDev = d->second.second;
     if (!newDevice && (firstDev.name != l.device.name || firstDev.json != l.device.json))
@@ -528,6 +593,8 @@ llvm::Expected<ImportStats> mlir::dltune::importJsonLines(Database &db, std::ist
           return imp.baseline(l->task, l->device, l->untunedMs);
         case ExportLine::Kind::Note:
           return imp.note(l->task, l->device, l->note);
+        case ExportLine::Kind::ModelLatency:
+          return imp.modelLatency(l->device, l->modelLatency);
         }
         llvm_unreachable("every line kind is handled");
       });

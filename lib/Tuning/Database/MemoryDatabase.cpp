@@ -72,6 +72,7 @@ struct State {
   std::map<std::pair<int64_t, int64_t>, double> baselines;
   std::map<RecordKey, Claim> claims;
   std::vector<StoredNote> notes; // in insertion order
+  std::vector<std::pair<int64_t, ModelLatency>> modelLatencies; // device, timing
 };
 
 class MemoryDatabase final : public Database {
@@ -347,6 +348,27 @@ public:
       if (n.taskId == taskId && n.deviceId == deviceId)
         out.push_back(n.note);
     std::stable_sort(out.begin(), out.end(), [](const TaskNote &a, const TaskNote &b) {
+      return a.createdAt < b.createdAt;
+    });
+    return out;
+  }
+
+  llvm::Error addModelLatency(int64_t deviceId, const ModelLatency &latency) override {
+    if (deviceId < 1 || deviceId > static_cast<int64_t>(state.devices.size()))
+      return makeError("database: FOREIGN KEY constraint failed");
+    ModelLatency stored = latency;
+    if (!(stored.createdAt > 0))
+      stored.createdAt = now();
+    state.modelLatencies.push_back({deviceId, std::move(stored)});
+    return llvm::Error::success();
+  }
+
+  llvm::Expected<std::vector<ModelLatency>> listModelLatencies(int64_t deviceId) override {
+    std::vector<ModelLatency> out;
+    for (const auto &[device, latency] : state.modelLatencies)
+      if (device == deviceId)
+        out.push_back(latency);
+    std::stable_sort(out.begin(), out.end(), [](const ModelLatency &a, const ModelLatency &b) {
       return a.createdAt < b.createdAt;
     });
     return out;

@@ -323,13 +323,17 @@ llvm::Error SqliteDatabase::migrate() {
       return e;
     schemaVersion = 4;
   }
-  // Version 4 -> 5: the tuner's notes about each task (transfer, warnings).
+  // Version 4 -> 5: the tuner's notes about each task (transfer, warnings)
+  // and end-to-end timings of tuned models.
   if (schemaVersion == 4) {
     if (llvm::Error e = exec(
             "CREATE TABLE task_notes(id INTEGER PRIMARY KEY, task_id INTEGER NOT NULL "
             "REFERENCES tasks(id), device_id INTEGER NOT NULL REFERENCES devices(id), "
             "kind TEXT NOT NULL, message TEXT NOT NULL, created_at REAL);"
             "CREATE INDEX task_notes_by_task ON task_notes(task_id, device_id, created_at);"
+            "CREATE TABLE model_latencies(id INTEGER PRIMARY KEY, device_id INTEGER NOT NULL "
+            "REFERENCES devices(id), model TEXT NOT NULL, entry TEXT NOT NULL, default_ms REAL, "
+            "tuned_ms REAL, checked INTEGER NOT NULL, created_at REAL);"
             "PRAGMA user_version = 5;"))
       return e;
     schemaVersion = 5;
@@ -880,6 +884,38 @@ llvm::Expected<std::vector<TaskNote>> SqliteDatabase::listTaskNotes(int64_t task
   int rc;
   while ((rc = s.step()) == SQLITE_ROW)
     out.push_back({s.text(0), s.text(1), s.real(2)});
+  if (rc != SQLITE_DONE)
+    return s.stepError();
+  return out;
+}
+
+llvm::Error SqliteDatabase::addModelLatency(int64_t deviceId, const ModelLatency &m) {
+  Statement s(db, "INSERT INTO model_latencies(device_id, model, entry, default_ms, tuned_ms, "
+                  "checked, created_at) VALUES(?,?,?,?,?,?,?)");
+  if (llvm::Error e = s.status())
+    return e;
+  s.bind(1, deviceId);
+  s.bind(2, m.model);
+  s.bind(3, m.entry);
+  s.bind(4, m.defaultMs);
+  s.bind(5, m.tunedMs);
+  s.bind(6, static_cast<int64_t>(m.checked));
+  s.bind(7, m.createdAt > 0 ? m.createdAt : now());
+  if (s.step() != SQLITE_DONE)
+    return s.stepError();
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::vector<ModelLatency>> SqliteDatabase::listModelLatencies(int64_t deviceId) {
+  Statement s(db, "SELECT model, entry, default_ms, tuned_ms, checked, created_at FROM "
+                  "model_latencies WHERE device_id = ? ORDER BY created_at, id");
+  if (llvm::Error e = s.status())
+    return std::move(e);
+  s.bind(1, deviceId);
+  std::vector<ModelLatency> out;
+  int rc;
+  while ((rc = s.step()) == SQLITE_ROW)
+    out.push_back({s.text(0), s.text(1), s.real(2), s.real(3), s.integer(4) != 0, s.real(5)});
   if (rc != SQLITE_DONE)
     return s.stepError();
   return out;

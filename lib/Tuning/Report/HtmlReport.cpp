@@ -186,6 +186,7 @@ private:
        << (allUntuned ? "<td>" + ms(untuned) + "</td>" : "") << "<td>" << curve.back().measurements
        << "</td><td>" << fixed(curve.back().seconds, 1) << "</td></tr></table>\n";
 
+    writeEndToEnd();
     os << "<div class=\"charts\">\n";
     for (bool bySeconds : {true, false}) {
       SvgChart chart(bySeconds ? "model-latency-time" : "model-latency-measurements",
@@ -205,6 +206,26 @@ private:
     }
     writeAllocation();
     os << "</div>\n";
+  }
+
+  /// The whole model timed after tuning (`dltune tune --entry`): every op,
+  /// tuned or not, unlike the sum of tasks above.
+  void writeEndToEnd() {
+    if (report.modelLatencies.empty())
+      return;
+    os << "<table class=\"end-to-end\"><tr><th class=\"text\">model, timed end to end</th>"
+          "<th class=\"text\">entry</th><th class=\"text\">device</th><th>default configs "
+          "ms</th><th>tuned ms</th><th>default / tuned</th><th class=\"text\">tuned output "
+          "checked</th><th class=\"text\">when</th></tr>\n";
+    for (const auto &[device, m] : report.modelLatencies)
+      os << "<tr data-model=\"" << escapeHtml(m.model) << "\"><td class=\"text\">"
+         << escapeHtml(m.model) << "</td><td class=\"text\">" << escapeHtml(m.entry)
+         << "</td><td class=\"text\">" << escapeHtml(device.name) << "</td><td>"
+         << ms(m.defaultMs) << "</td><td>" << ms(m.tunedMs) << "</td><td>"
+         << fixed(m.defaultMs / m.tunedMs, 3) << "x</td><td class=\"text\">"
+         << (m.checked ? "ok" : "FAILED") << "</td><td class=\"text\">" << utc(m.createdAt)
+         << "</td></tr>\n";
+    os << "</table>\n";
   }
 
   /// Cumulative measurements per task over time, stacked.

@@ -220,8 +220,13 @@ void SvgChart::render(llvm::raw_ostream &os) const {
         if (t >= lo && t <= hi)
           yTicks.push_back(t);
       }
-    if (yTicks.size() < 2)
-      yTicks = {lo, hi};
+    // Less than a decade or so: evenly spaced round values read better.
+    if (yTicks.size() < 3) {
+      yTicks.clear();
+      for (double t : getLinearTicks(lo, hi, 5))
+        if (t > 0)
+          yTicks.push_back(t);
+    }
   } else {
     yTicks = getLinearTicks(f.y0, f.y1);
   }

@@ -4,6 +4,7 @@
 #include "dltune/Tuning/ColdFilter/ColdLabels.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
 
 #include <algorithm>
 #include <set>
@@ -118,6 +119,15 @@ llvm::Expected<TuningReport> mlir::dltune::collectTuningReport(Database &db,
       }
       report.tasks.push_back(std::move(t));
     }
+  }
+  for (const DeviceRecord &device : report.devices) {
+    llvm::Expected<std::vector<ModelLatency>> latencies = db.listModelLatencies(device.id);
+    if (!latencies)
+      return latencies.takeError();
+    for (ModelLatency &m : *latencies)
+      if (options.modelName.empty() || llvm::sys::path::filename(m.model) ==
+                                           llvm::sys::path::filename(options.modelName))
+        report.modelLatencies.push_back({device, std::move(m)});
   }
   for (const auto &[hash, weight] : options.modelTaskWeights)
     if (!seenModelTasks.count(hash))

@@ -72,6 +72,17 @@ struct TaskNote {
   double createdAt = 0; // seconds since the epoch; 0 = now on commit
 };
 
+/// A whole model timed end to end after tuning (`dltune tune --entry`):
+/// with dltune's default configurations and with the tuned ones.
+struct ModelLatency {
+  std::string model; // the file that was tuned, as given
+  std::string entry; // its entry function
+  double defaultMs = NAN, tunedMs = NAN;
+  /// The tuned model's output matched the untuned lowering's.
+  bool checked = false;
+  double createdAt = 0; // seconds since the epoch; 0 = now on commit
+};
+
 enum class ClaimOutcome {
   Claimed,  // this owner may measure it (the claim is held until it expires)
   Measured, // a record exists already (another process measured it)
@@ -185,6 +196,11 @@ public:
   /// The notes of a task on a device, oldest first.
   virtual llvm::Expected<std::vector<TaskNote>> listTaskNotes(int64_t taskId,
                                                               int64_t deviceId) = 0;
+
+  /// Keeps an end-to-end timing of a model on a device.
+  virtual llvm::Error addModelLatency(int64_t deviceId, const ModelLatency &latency) = 0;
+  /// The end-to-end timings on a device, oldest first.
+  virtual llvm::Expected<std::vector<ModelLatency>> listModelLatencies(int64_t deviceId) = 0;
 
   /// Runs `fn` inside one transaction (bulk imports): an error from `fn`
   /// undoes everything it wrote. Nested calls join the outer transaction.

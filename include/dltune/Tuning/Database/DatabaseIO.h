@@ -24,14 +24,16 @@ struct ImportStats {
   int64_t confirmations = 0; // confirmation candidates added
   int64_t baselines = 0;     // untuned times added (where none was stored)
   int64_t notes = 0;         // tuner notes added (where the same was not stored)
+  int64_t modelLatencies = 0; // end-to-end timings added (likewise)
 };
 
 struct ExportStats {
-  int64_t records = 0, confirmations = 0, baselines = 0, notes = 0;
+  int64_t records = 0, confirmations = 0, baselines = 0, notes = 0, modelLatencies = 0;
 };
 
 /// Writes every record, every confirmation (each run's candidates) and
-/// every untuned time and every tuner note as one JSON object per line: a database imported
+/// every untuned time, every tuner note and every end-to-end model timing as
+/// one JSON object per line: a database imported
 /// from it picks the same best configurations.
 llvm::Error exportJsonLines(Database &db, std::ostream &out, ExportStats *stats = nullptr);
 

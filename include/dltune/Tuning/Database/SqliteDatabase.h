@@ -68,6 +68,8 @@ public:
   /// BEGIN IMMEDIATE ... COMMIT, or ROLLBACK when `fn` fails.
   llvm::Error addTaskNote(int64_t taskId, int64_t deviceId, const TaskNote &note) override;
   llvm::Expected<std::vector<TaskNote>> listTaskNotes(int64_t taskId, int64_t deviceId) override;
+  llvm::Error addModelLatency(int64_t deviceId, const ModelLatency &latency) override;
+  llvm::Expected<std::vector<ModelLatency>> listModelLatencies(int64_t deviceId) override;
   llvm::Error transaction(const std::function<llvm::Error()> &fn) override;
 
 private:

@@ -67,6 +67,9 @@ struct TuningReport {
   /// model's tasks that have no records.
   std::string modelName;
   std::vector<std::string> modelTasksWithoutRecords;
+  /// End-to-end timings of tuned models and the device of each (of the
+  /// model only, matched by file name, when the report is restricted to one).
+  std::vector<std::pair<DeviceRecord, ModelLatency>> modelLatencies;
 };
 
 struct TuningReportOptions {
