@@ -4,6 +4,7 @@
 //                     [--model dgp,gp,xgb,rf] [--target-samples 0,10,30,100]
 //                     [--seeds K] [--dgp-iterations N] [--report OUT.csv]
 //                     [--device-features [--device-mean] [--device-specs FILE]]
+//                     [--transfer cold,dm,lms,nlms,gs [--samples-out FILE]]
 //
 // How well a cost model trained on other devices' recorded spaces (matched
 // to the test space by knob names) predicts the test space, with 0 or a few
@@ -11,7 +12,10 @@
 // zero-shot and few-shot accuracy, one CSV row per model, count and seed.
 // With --device-features every row also carries its device's published
 // specifications (DeviceSpecs), so that a model can tell devices apart;
-// --device-mean adds a linear mean in them (DeviceMean).
+// --device-mean adds a linear mean in them (DeviceMean). With --transfer,
+// OpML'19's strategies are compared instead (TransferEvaluation.h): each
+// count of --target-samples is the strategy's measuring budget on the test
+// space.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +23,7 @@
 
 #include "dltune/Tuning/Device/DeviceSpecs.h"
 #include "dltune/Tuning/CostModel/ModelEvaluation.h"
+#include "dltune/Tuning/Transfer/TransferEvaluation.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -74,6 +79,18 @@ static cl::opt<std::string> evalDeviceSpecs(
     "device-specs", cl::desc("JSON file with specifications of devices not built in"),
     cl::sub(modelEvalCmd));
 
+static cl::opt<std::string> evalTransfer(
+    "transfer",
+    cl::desc("Compare transfer strategies (OpML'19): cold (the model on the target samples "
+             "only), dm, lms, nlms, gs (comma-separated); the target samples are each "
+             "strategy's measuring budget"),
+    cl::sub(modelEvalCmd));
+static cl::opt<std::string> evalSamplesOut(
+    "samples-out",
+    cl::desc("With --transfer: CSV of the configurations each strategy measured "
+             "(strategy, samples, seed, config), for other learners to train on"),
+    cl::sub(modelEvalCmd));
+
 /// The device features of a cache's rows, or an error naming the device.
 static llvm::Expected<std::vector<float>>
 getDeviceFeaturesOf(const KernelTunerCache &cache, const std::string &file,
@@ -104,6 +121,113 @@ static std::vector<std::string> splitList(llvm::StringRef text) {
 
 static std::string optionalNumber(const std::optional<double> &v) {
   return v ? formatNumber(*v) : std::string();
+}
+
+/// --transfer: every strategy x model x count x seed, MAPE and ranks on the
+/// target rows each strategy did not measure.
+static int compareTransferStrategies(const std::vector<std::string> &trains,
+                                     const KernelTunerCache &test, const TimedConfigs &target,
+                                     const TimedConfigs &history,
+                                     const std::vector<std::string> &models,
+                                     const std::vector<size_t> &counts) {
+  if (evalDeviceFeatures || evalCalibrate)
+    return fail("--transfer compares strategies without --device-features or --calibrate");
+  std::vector<TransferStrategyKind> kinds;
+  for (const std::string &name : splitList(evalTransfer)) {
+    std::optional<TransferStrategyKind> kind = parseTransferStrategyKind(name);
+    if (!kind)
+      return fail("--transfer: unknown strategy '" + name + "' (known: cold, dm, lms, nlms, gs)");
+    kinds.push_back(*kind);
+  }
+  if (kinds.empty())
+    return fail("--transfer needs at least one strategy");
+  for (TransferStrategyKind kind : kinds)
+    for (size_t count : counts)
+      if (kind != TransferStrategyKind::Direct && count < 3)
+        return fail("--transfer " + getTransferStrategyName(kind) +
+                    " measures target configurations: --target-samples must be at least 3, "
+                    "not " + llvm::Twine(count));
+  SearchSpace space = test.getSpace();
+  std::unique_ptr<FeatureExtractor> features = createKnobFeatureExtractor(space);
+  std::optional<StepwiseRegression> guided;
+  if (llvm::is_contained(kinds, TransferStrategyKind::GuidedSampling)) {
+    std::vector<KernelTunerCache> sources;
+    for (const std::string &f : trains) {
+      llvm::Expected<KernelTunerCache> c = KernelTunerCache::load(f);
+      if (!c)
+        return fail(llvm::toString(c.takeError()));
+      sources.push_back(std::move(*c));
+    }
+    std::vector<std::string> notes;
+    llvm::Expected<StepwiseRegression> fitted =
+        fitGuidedSamplingRegression(sources, trains, space.getKnobs(), notes);
+    if (!fitted)
+      return fail("gs: " + llvm::toString(fitted.takeError()));
+    guided = std::move(*fitted);
+    llvm::outs() << llvm::formatv("gs: stepwise regression on {0} source configurations, R^2 "
+                                  "{1:f3}, terms: {2}\n",
+                                  guided->rows, guided->rSquared,
+                                  guided->formatTerms(space.getKnobs()));
+  }
+  std::ofstream report, samplesOut;
+  if (!evalReport.empty()) {
+    report.open(evalReport);
+    if (!report)
+      return fail("cannot write '" + evalReport + "'");
+    report << "strategy,model,samples,seed,test_rows,rmse,mape,spearman,kendall,top1_recall\n";
+  }
+  if (!evalSamplesOut.empty()) {
+    samplesOut.open(evalSamplesOut);
+    if (!samplesOut)
+      return fail("cannot write '" + evalSamplesOut + "'");
+    samplesOut << "strategy,samples,seed,config\n";
+  }
+  llvm::outs() << llvm::formatv("train: {0} configurations from {1} file(s); test: {2} "
+                                "configurations of {3}\n",
+                                history.size(), trains.size(), target.size(), testFile);
+  llvm::outs() << llvm::formatv("{0,-8} {1,-6} {2,7} {3,8} {4,8} {5,8} {6,8}\n", "strategy",
+                                "model", "samples", "mape%", "rmse", "spearman", "top1%rec");
+  for (TransferStrategyKind kind : kinds)
+    for (const std::string &model : models)
+      for (size_t count : counts) {
+        double mape = 0, rmse = 0, rho = 0, top = 0;
+        for (int seed = 0; seed < evalSeeds; ++seed) {
+          llvm::Expected<TransferEvalCase> result =
+              evaluateTransferStrategy(kind, model, history, guided ? &*guided : nullptr, space,
+                                       target, *features, count, seed, evalDgpIterations);
+          if (!result)
+            return fail(getTransferStrategyName(kind) + " " + model + " with " +
+                        llvm::Twine(count) + " samples, seed " + llvm::Twine(seed) + ": " +
+                        llvm::toString(result.takeError()));
+          const PredictionMetrics &m = result->metrics;
+          mape += m.mape;
+          rmse += m.rmse;
+          rho += m.spearman;
+          top += m.top1Recall;
+          if (report)
+            report << getTransferStrategyName(kind).str() << "," << model << "," << count << ","
+                   << seed << "," << result->testRows << "," << formatNumber(m.rmse) << ","
+                   << formatNumber(m.mape) << "," << formatNumber(m.spearman) << ","
+                   << formatNumber(m.kendall) << "," << formatNumber(m.top1Recall) << "\n";
+          // The configurations depend on the strategy and seed, not on the
+          // learner: written once.
+          if (samplesOut && model == models.front())
+            for (size_t row : result->measuredRows)
+              samplesOut << getTransferStrategyName(kind).str() << "," << count << "," << seed
+                         << ",\"" << space.formatConfig(target.configs[row]) << "\"\n";
+        }
+        double k = evalSeeds;
+        llvm::outs() << llvm::formatv("{0,-8} {1,-6} {2,7} {3,8:f1} {4,8:f3} {5,8:f3} {6,8:f3}\n",
+                                      getTransferStrategyName(kind), model, count, mape / k,
+                                      rmse / k, rho / k, top / k);
+      }
+  for (std::ofstream *f : {&report, &samplesOut})
+    if (f->is_open()) {
+      f->close();
+      if (!*f)
+        return fail("writing the --report or --samples-out file failed");
+    }
+  return 0;
 }
 
 int modelEvalCommand() {
@@ -172,6 +296,11 @@ int modelEvalCommand() {
     if (count >= target.size())
       return fail("--target-samples " + llvm::Twine(count) + ": the test space has only " +
                   llvm::Twine(target.size()) + " valid configurations");
+
+  if (!evalTransfer.empty())
+    return compareTransferStrategies(trains, *test, target, history, models, counts);
+  if (!evalSamplesOut.empty())
+    return fail("--samples-out needs --transfer");
 
   std::ofstream file;
   if (!evalReport.empty()) {
