@@ -51,23 +51,57 @@ double getBestMs(const TaskReport &t) {
   return best;
 }
 
+/// The colour of a failure class in every chart (failures are drawn as
+/// crosses on the top edge, one series per class).
+int getFailureColour(MeasureStatus status) {
+  switch (status) {
+  case MeasureStatus::Ok:
+    return 0;
+  case MeasureStatus::InvalidConfig:
+    return 4;
+  case MeasureStatus::CompileError:
+    return 3;
+  case MeasureStatus::CompileTimeout:
+    return 5;
+  case MeasureStatus::RuntimeCrash:
+    return 8;
+  case MeasureStatus::RunTimeout:
+    return 6;
+  case MeasureStatus::WrongResult:
+    return 7;
+  case MeasureStatus::OutOfMemory:
+    return 9;
+  }
+  return 9;
+}
+
 /// Records of a task as points over measurements (x = 1-based index) or
-/// seconds since the task's first record.
-ChartSeries getMeasurementPoints(const TaskReport &t, bool bySeconds, int colour) {
-  ChartSeries s{"measurements", ChartSeries::Style::Points, {}, colour, false};
+/// seconds since the task's first record: the timed ones (cold ones marked),
+/// then one series of crosses per failure class.
+std::vector<ChartSeries> getMeasurementPoints(const TaskReport &t, bool bySeconds, int colour) {
+  ChartSeries timed{"measurements", ChartSeries::Style::Points, {}, colour, false};
+  std::map<MeasureStatus, ChartSeries> failed;
   double start = t.records.empty() ? 0 : t.records.front().createdAt;
   for (size_t i = 0; i < t.records.size(); ++i) {
     const MeasureRecord &r = t.records[i];
     double x = bySeconds ? std::max(0.0, r.createdAt - start) : static_cast<double>(i + 1);
     if (!r.isOk()) {
-      s.points.push_back({x, NAN, "failed " + toString(r.status).str(), true});
+      std::string name = toString(r.status).str();
+      auto [it, fresh] = failed.try_emplace(r.status);
+      if (fresh)
+        it->second = {"failed: " + name, ChartSeries::Style::Points, {},
+                      getFailureColour(r.status), false};
+      it->second.points.push_back({x, NAN, "failed " + name, true});
       continue;
     }
     if (!r.hasUsableTime())
       continue;
-    s.points.push_back({x, r.timeMs, t.cold[i] ? "cold" : "ok", false});
+    timed.points.push_back({x, r.timeMs, t.cold[i] ? "cold" : "ok", false});
   }
-  return s;
+  std::vector<ChartSeries> out{std::move(timed)};
+  for (auto &[status, series] : failed)
+    out.push_back(std::move(series));
+  return out;
 }
 
 ChartSeries getBestSoFar(const TaskReport &t, bool bySeconds, std::string name, int colour) {
@@ -375,7 +409,7 @@ private:
        << "\">\n<h3>#" << index + 1 << " " << escapeHtml(t.getName()) << " on "
        << escapeHtml(t.device.name) << "</h3>\n<p class=\"note\">" << t.records.size()
        << " records; " << t.cost.cold << " cold (grey), " << t.cost.failed
-       << " failed (red crosses on the top edge). Task " << escapeHtml(t.task.hash)
+       << " failed (crosses on the top edge, a colour per class). Task " << escapeHtml(t.task.hash)
        << ".</p>\n<div class=\"charts\">\n";
     for (bool bySeconds : {false, true}) {
       SvgChart chart(id + (bySeconds ? "-by-seconds" : "-by-measurement"),
@@ -385,14 +419,15 @@ private:
       double x1 = t.records.empty() ? 1
                   : bySeconds       ? t.records.back().createdAt - t.records.front().createdAt
                                     : static_cast<double>(t.records.size());
-      chart.addSeries(getMeasurementPoints(t, bySeconds, 0));
+      for (ChartSeries &series : getMeasurementPoints(t, bySeconds, 0))
+        chart.addSeries(std::move(series));
       chart.addSeries(getConstant("default", t.firstMs, 0, x1, 1));
       chart.addSeries(getBestSoFar(t, bySeconds, "best so far", 2));
       if (!bySeconds && t.best && t.best->confirmed)
         for (const Confirmation &c : t.confirmations)
           if (c.config == t.best->config && std::isfinite(c.minMs) && std::isfinite(c.maxMs))
             chart.addInterval({"confirmed best (median, min-max)", x1, c.minMs, c.medianMs,
-                               c.maxMs, 3});
+                               c.maxMs, 2});
       chart.render(os);
     }
     os << "</div>\n";

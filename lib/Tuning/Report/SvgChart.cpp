@@ -307,8 +307,8 @@ void SvgChart::render(llvm::raw_ostream &os) const {
       if (p.atTop) {
         double x = f.toX(p.x), y = f.top + 4;
         os << llvm::formatv("<path class=\"{0}\" data-x=\"{1}\" data-y=\"\" d=\"M{2:f1},{3:f1} "
-                            "l6,6 m0,-6 l-6,6\" stroke=\"#c00\" stroke-width=\"1.2\"/>\n",
-                            escapeHtml(cls), number(p.x), x - 3, y - 3);
+                            "l6,6 m0,-6 l-6,6\" stroke=\"{4}\" stroke-width=\"1.6\"/>\n",
+                            escapeHtml(cls), number(p.x), x - 3, y - 3, colour);
         continue;
       }
       if (!f.inRange(p.y))
