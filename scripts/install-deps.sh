@@ -6,7 +6,7 @@ PKGS=(
   cmake ninja-build g++ git
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools lld-22
   libeigen3-dev libgtest-dev googletest libgmock-dev
-  libsqlite3-dev nlohmann-json3-dev libxgboost-dev libnlopt-dev
+  libsqlite3-dev libpq-dev nlohmann-json3-dev libxgboost-dev libnlopt-dev
   libonnx-dev libprotobuf-dev
   libopenblas-dev libdnnl-dev libomp-22-dev
   zlib1g-dev libzstd-dev libedit-dev libxml2-dev libffi-dev libcurl4-openssl-dev
@@ -14,6 +14,8 @@ PKGS=(
   # Tests: ONNX test models are written by Python at test time, their
   # reference outputs computed with NumPy.
   python3-onnx python3-numpy
+  # The PostgreSQL back-end's tests start a throw-away server (pg_virtualenv).
+  postgresql postgresql-common
 )
 missing=()
 for p in "${PKGS[@]}"; do

@@ -20,6 +20,7 @@
 #include "dltune/Tuning/FeatureExtractor/FeatureExtractor.h"
 #include "dltune/Tuning/FeatureExtractor/GpuResourceFeatures.h"
 #include "dltune/Tuning/Database/Database.h"
+#include "dltune/Tuning/Database/PostgresDatabase.h"
 #include "dltune/Tuning/TaskScheduler/MultiTaskTuner.h"
 #include "dltune/Tuning/TaskScheduler/TaskScheduler.h"
 #include "dltune/Version.h"
@@ -30,6 +31,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/xxhash.h"
 #include "llvm/Support/Program.h"
 
 #include <cerrno>
@@ -301,7 +303,21 @@ static std::optional<Config> getGeneratedDefaultConfig(const TuningTask &task) {
 /// Whether a `history` entry names a dltune database (not a Kernel Tuner
 /// cache).
 static bool isDatabasePath(llvm::StringRef path) {
-  return path.ends_with(".db") || path.ends_with(".sqlite") || path.ends_with(".sqlite3");
+  return path.ends_with(".db") || path.ends_with(".sqlite") || path.ends_with(".sqlite3") ||
+         isPostgresUrl(path);
+}
+
+/// Where candidates are built without a work-dir option: beside a database
+/// file; for a server's database, a folder of this machine's temporary
+/// directory named after the (password-free) URL.
+static std::string getDefaultWorkDir(const std::string &dbPath) {
+  if (!isPostgresUrl(dbPath))
+    return dbPath + ".work";
+  llvm::SmallString<256> dir;
+  llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, dir);
+  llvm::sys::path::append(dir, "dltune-" + llvm::utohexstr(llvm::xxh3_64bits(
+                                               redactDatabaseUrl(dbPath))) + ".work");
+  return std::string(dir);
 }
 
 /// The entries of the `history` option: "db" and paths, trimmed.
@@ -1036,7 +1052,7 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
   // refused before anything is measured.
   if (options.transfer != "none") {
     for (llvm::StringRef entry : getHistoryEntries(options)) {
-      if (entry != "db" && !llvm::sys::fs::exists(entry))
+      if (entry != "db" && !isPostgresUrl(entry) && !llvm::sys::fs::exists(entry))
         return makeError(isDatabasePath(entry)
                              ? "history database '" + entry + "' does not exist"
                              : "cannot open '" + entry + "': no such file");
@@ -1056,7 +1072,7 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
     return deviceId.takeError();
   // Absolute: paths reach the workers and the linker as arguments, where
   // one starting with '-' would be read as an option.
-  llvm::SmallString<256> workRootPath(options.workDir.empty() ? options.dbPath + ".work"
+  llvm::SmallString<256> workRootPath(options.workDir.empty() ? getDefaultWorkDir(options.dbPath)
                                                               : options.workDir);
   if (std::error_code ec = llvm::sys::fs::make_absolute(workRootPath))
     return makeError("cannot resolve the work directory '" + workRootPath.str().str() +
@@ -1205,13 +1221,13 @@ llvm::Expected<int> mlir::dltune::applyBestFromDatabase(ModuleOp module,
       best = *b;
     }
     if (!best) {
-      attachFallbackConfig(task, "no successful measurement of this task in '" + dbPath + "'",
+      attachFallbackConfig(task, "no successful measurement of this task in '" + redactDatabaseUrl(dbPath) + "'",
                            /*warn=*/false);
       continue;
     }
     if (best->generator != getGeneratorString())
       for (Operation *op : task.ops)
-        op->emitWarning() << "dltune-apply-best: the best configuration in '" << dbPath
+        op->emitWarning() << "dltune-apply-best: the best configuration in '" << redactDatabaseUrl(dbPath)
                           << "' was measured with "
                           << (best->generator.empty() ? std::string("an unknown generator")
                                                       : best->generator)

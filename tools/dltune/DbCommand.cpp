@@ -16,6 +16,7 @@
 
 #include "dltune/Tuning/Cost/TuningCost.h"
 #include "dltune/Tuning/Database/DatabaseIO.h"
+#include "dltune/Tuning/Database/PostgresDatabase.h"
 #include "dltune/Tuning/Support/OutputFile.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -125,7 +126,7 @@ static int cost(Database &db) {
     }
   }
   if (!taskFilter.empty() && !found)
-    return fail("no task '" + taskFilter + "' in " + dbPath);
+    return fail("no task '" + taskFilter + "' in " + redactDatabaseUrl(dbPath));
   print("total", "", total);
   llvm::outs() << "s/ms, J/ms: seconds and modelled joules per millisecond of per-call latency "
                   "saved against the untuned lowering (each task counted once)\n";
@@ -150,7 +151,7 @@ static int forget(Database &db) {
     if (!t)
       return fail(llvm::toString(t.takeError()));
     if (!*t)
-      return fail("no task '" + taskFilter + "' in " + dbPath);
+      return fail("no task '" + taskFilter + "' in " + redactDatabaseUrl(dbPath));
   }
   llvm::Expected<int64_t> moved =
       db.forget({taskFilter, statusFilter, olderThanDays * 86400.0, 0}, "forget");
@@ -169,7 +170,7 @@ static int summary(Database &db) {
   if (!devices)
     return fail(llvm::toString(devices.takeError()));
   llvm::outs() << llvm::formatv("database {0}: schema v{1}, {2} tasks, {3} devices\n",
-                                dbPath.getValue(), db.getSchemaVersion(), tasks->size(),
+                                redactDatabaseUrl(dbPath), db.getSchemaVersion(), tasks->size(),
                                 devices->size());
   llvm::outs() << llvm::formatv("{0,-16} {1,-28} {2,-22} {3,8} {4,6} {5,12}  {6}\n", "task",
                                 "op", "shapes", "records", "failed", "best ms", "failures by class");
@@ -223,7 +224,7 @@ static int best(Database &db) {
       llvm::outs() << t.hash << " " << t.opKind << " (no successful measurement)\n";
   }
   if (!taskFilter.empty() && !found)
-    return fail("no task '" + taskFilter + "' in " + dbPath);
+    return fail("no task '" + taskFilter + "' in " + redactDatabaseUrl(dbPath));
   return 0;
 }
 

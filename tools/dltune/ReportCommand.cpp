@@ -15,6 +15,7 @@
 #include "Common.h"
 
 #include "dltune/Transforms/TuningTasks.h"
+#include "dltune/Tuning/Database/PostgresDatabase.h"
 #include "dltune/Tuning/Report/HtmlReport.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -97,7 +98,7 @@ static llvm::Expected<TuningReport> readReport(const std::string &path,
   llvm::Expected<std::unique_ptr<Database>> db = Database::open(path, /*create=*/false);
   if (!db)
     return db.takeError();
-  return collectTuningReport(**db, path, options);
+  return collectTuningReport(**db, redactDatabaseUrl(path), options);
 }
 
 int reportCommand() {

@@ -23,6 +23,7 @@
 #include "Common.h"
 
 #include "dltune/Execution/DeviceInfo.h"
+#include "dltune/Tuning/Database/PostgresDatabase.h"
 #include "dltune/Execution/KernelRunner.h"
 #include "dltune/Execution/ModuleTuner.h"
 #include "dltune/Execution/ProgressPrinter.h"
@@ -289,7 +290,7 @@ int tuneCommand() {
                   "lowered without a schedule; default: dltune's default configuration, what "
                   "the op compiles to untuned, confirmed like the best when it was measured; "
                   "database: "
-               << options.dbPath << ")\n";
+               << redactDatabaseUrl(options.dbPath) << ")\n";
   if (modelUse.fits)
     printModelUse(modelUse.fits, modelUse.proposals, llvm::outs());
   llvm::outs() << modelReport;

@@ -1,6 +1,7 @@
 //===- DatabaseTest.cpp - Tuning database tests ---------------------------===//
 
 #include "dltune/Tuning/Database/Database.h"
+#include "dltune/Tuning/Database/PostgresDatabase.h"
 
 #include "DatabaseTestSupport.h"
 
@@ -122,4 +123,28 @@ TEST(Database, UnknownStatusIsAnErrorNotACompileError) {
             "record of configuration 'a=1': unknown measurement status 'exploded' (known: ok, "
             "invalid_config, compile_error, compile_timeout, runtime_crash, run_timeout, "
             "wrong_result, out_of_memory)");
+}
+
+TEST(PostgresUrl, SelectsTheServerAndNeverShowsThePassword) {
+  EXPECT_TRUE(isPostgresUrl("postgresql://h/db"));
+  EXPECT_TRUE(isPostgresUrl("postgres://h/db"));
+  EXPECT_FALSE(isPostgresUrl("tuning.db"));
+  EXPECT_FALSE(isPostgresUrl("postgresql.db"));
+  EXPECT_EQ(redactDatabaseUrl("postgresql://tuner:s3cr@t@dbhost:5432/dltune"),
+            "postgresql://tuner:***@dbhost:5432/dltune");
+  EXPECT_EQ(redactDatabaseUrl("postgresql://tuner@dbhost/dltune"),
+            "postgresql://tuner@dbhost/dltune");
+  EXPECT_EQ(redactDatabaseUrl("postgresql:///dltune"), "postgresql:///dltune");
+  EXPECT_EQ(redactDatabaseUrl("postgresql://h/db?user=u&password=pw&sslmode=require"),
+            "postgresql://h/db?user=u&password=***&sslmode=require");
+  EXPECT_EQ(redactDatabaseUrl("postgresql://u:pw@h"), "postgresql://u:***@h");
+  // Connecting to nothing fails with the redacted URL in the message.
+  llvm::Expected<std::unique_ptr<Database>> db =
+      Database::open("postgresql://u:hunter2@127.0.0.1:1/none?connect_timeout=2");
+  ASSERT_FALSE(static_cast<bool>(db));
+  std::string message = llvm::toString(db.takeError());
+  EXPECT_NE(message.find("cannot connect to the database 'postgresql://u:***@127.0.0.1:1/none"),
+            std::string::npos)
+      << message;
+  EXPECT_EQ(message.find("hunter2"), std::string::npos);
 }

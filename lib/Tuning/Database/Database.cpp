@@ -1,12 +1,14 @@
 //===- Database.cpp - The tuning database interface -----------------------===//
 //
-// The factories of the SQLite implementation (the in-memory one is
+// The factories of the SQLite and PostgreSQL implementations (chosen by
+// the path: a postgresql:// URL or a file) (the in-memory one is
 // createMemoryDatabase, MemoryDatabase.cpp) and what both implementations
 // share.
 //
 //===----------------------------------------------------------------------===//
 
 #include "dltune/Tuning/Database/Database.h"
+#include "dltune/Tuning/Database/PostgresDatabase.h"
 #include "dltune/Tuning/Database/SqliteDatabase.h"
 
 using namespace mlir::dltune;
@@ -15,10 +17,14 @@ Database::~Database() = default;
 
 llvm::Expected<std::unique_ptr<Database>> Database::open(const std::string &path,
                                                          bool create) {
+  if (isPostgresUrl(path))
+    return PostgresDatabase::open(path, create);
   return SqliteDatabase::open(path, create);
 }
 
 llvm::Expected<std::unique_ptr<Database>> Database::openReadOnly(const std::string &path) {
+  if (isPostgresUrl(path))
+    return PostgresDatabase::openReadOnly(path);
   return SqliteDatabase::openReadOnly(path);
 }
 
@@ -27,6 +33,9 @@ llvm::Expected<std::unique_ptr<Database>> Database::openInMemory() {
 }
 
 llvm::Error Database::checkPath(const std::string &path) {
+  // A server's database is checked when it is connected to.
+  if (isPostgresUrl(path))
+    return llvm::Error::success();
   return SqliteDatabase::checkPath(path);
 }
 
