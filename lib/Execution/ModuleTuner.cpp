@@ -510,6 +510,8 @@ struct PreparedTask {
   std::shared_ptr<GpuResourceTable> gpuResources;
   /// The negative-transfer guard's decisions, summarised when the task ends.
   std::shared_ptr<TransferLog> transferLog;
+  /// Wall seconds spent building the task's transfer (history, pretraining).
+  std::shared_ptr<double> transferBuildSeconds;
   std::unique_ptr<GpuResourceRecorder> recorder;
   std::vector<MeasureCallback *> callbacks;
   std::shared_ptr<ColdFilterStats> coldFilter; // with cold-filter on
@@ -871,11 +873,17 @@ llvm::Expected<std::unique_ptr<PreparedTask>> ModuleTuningRun::buildTask(size_t 
     // tuned before it (without one, tasks are tuned in turn anyway).
     MLIRContext *context = task.ops.front()->getContext();
     pt.transferLog = std::make_shared<TransferLog>();
-    auto build = [this, &task, so, taskBudget, context, notes,
-                  log = pt.transferLog]() -> llvm::Expected<std::unique_ptr<SearchStrategy>> {
-      return createTransferStrategy(options, db, task.record, deviceId, task.space, so,
-                                    *context, taskBudget, workRoot,
-                                    [notes](std::string m) { notes->note(std::move(m)); }, log);
+    pt.transferBuildSeconds = std::make_shared<double>(0);
+    auto build = [this, &task, so, taskBudget, context, notes, log = pt.transferLog,
+                  buildSeconds = pt.transferBuildSeconds]()
+        -> llvm::Expected<std::unique_ptr<SearchStrategy>> {
+      auto started = std::chrono::steady_clock::now();
+      llvm::Expected<std::unique_ptr<SearchStrategy>> built = createTransferStrategy(
+          options, db, task.record, deviceId, task.space, so, *context, taskBudget, workRoot,
+          [notes](std::string m) { notes->note(std::move(m)); }, log);
+      *buildSeconds +=
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      return built;
     };
     if (options.scheduler.empty()) {
       llvm::Expected<std::unique_ptr<SearchStrategy>> transfer = build();
@@ -1015,6 +1023,12 @@ llvm::Error ModuleTuningRun::finishTask(PreparedTask &pt) {
                         .str());
   if (pt.transferLog && !pt.transferLog->empty())
     pt.events->note(summarizeTransferLog(*pt.transferLog));
+  if (pt.transferBuildSeconds) {
+    summary.transferSeconds = *pt.transferBuildSeconds;
+    for (const TransferDecision &d : *pt.transferLog)
+      if (std::isfinite(d.seconds))
+        summary.transferSeconds += d.seconds;
+  }
   pt.events->emit(TuningEvent::Kind::TaskFinished, "", &summary);
   results[pt.index] = summary;
   return llvm::Error::success();

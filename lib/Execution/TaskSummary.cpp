@@ -2,15 +2,20 @@
 
 #include "dltune/Execution/TaskSummary.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir::dltune;
 
 void mlir::dltune::printTaskTable(llvm::ArrayRef<TaskSummary> tasks, llvm::raw_ostream &os) {
+  // Transfer's own cost, where a task used it: it must not eat the saving.
+  bool anyTransfer = llvm::any_of(
+      tasks, [](const TaskSummary &t) { return !std::isnan(t.transferSeconds); });
   os << llvm::formatv(
-      "{0,-44} {1,3} {2,11} {3,10} {4,10} {5,7} {6,9} {7,9} {8,10} {9,7} {10,6} {11,8}\n", "task",
+      "{0,-44} {1,3} {2,11} {3,10} {4,10} {5,7} {6,9} {7,9} {8,10} {9,7} {10,6} {11,8}", "task",
       "ops", "untuned ms", "default ms", "best ms", "spread", "GFLOP/s", "speed-up", "vs default",
       "trials", "failed", "time s");
+  os << (anyTransfer ? "  transfer s\n" : "\n");
   for (const TaskSummary &t : tasks) {
     std::string d = t.description.size() > 44 ? t.description.substr(0, 41) + "..."
                                                : t.description;
@@ -33,7 +38,7 @@ void mlir::dltune::printTaskTable(llvm::ArrayRef<TaskSummary> tasks, llvm::raw_o
     if (!comparable)
       untuned = "cpu " + untuned;
     os << llvm::formatv(
-        "{0,-44} {1,3} {2,11} {3,10} {4,10} {5,7} {6,9} {7,9} {8,10} {9,7} {10,6} {11,8:f1}\n",
+        "{0,-44} {1,3} {2,11} {3,10} {4,10} {5,7} {6,9} {7,9} {8,10} {9,7} {10,6} {11,8:f1}",
         d, t.weight, untuned,
         orDash(hasDefault, llvm::formatv("{0:f4}", t.defaultMs).str()),
         orDash(ok, llvm::formatv("{0:f4}", t.bestMs).str()), spread,
@@ -41,6 +46,11 @@ void mlir::dltune::printTaskTable(llvm::ArrayRef<TaskSummary> tasks, llvm::raw_o
         orDash(ok && comparable, llvm::formatv("{0:f1}x", t.untunedMs / t.bestMs).str()),
         orDash(ok && hasDefault, llvm::formatv("{0:f2}x", t.defaultMs / t.bestMs).str()),
         t.trials, t.failures, t.tuningSeconds);
+    if (anyTransfer)
+      os << llvm::formatv(" {0,11}", std::isnan(t.transferSeconds)
+                                         ? std::string("-")
+                                         : llvm::formatv("{0:f1}", t.transferSeconds).str());
+    os << "\n";
   }
 }
 

@@ -5,6 +5,19 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: dltune tune %s --trials 10 --threads 1 --strategy sa --transfer dm --cost-model xgb --plan-size 4 --confirm-top 0 --db %t/t.db 2> %t/log.txt
 // RUN: FileCheck %s < %t/log.txt
+// The table gets a column of transfer's own seconds (both tasks built a
+// transfer; the first found no history), and the JSON a transfer_s.
+// RUN: dltune tune %s --trials 10 --threads 1 --strategy sa --transfer dm --cost-model xgb --plan-size 4 --confirm-top 0 --db %t/t.db 2>/dev/null | FileCheck %s --check-prefix=TABLE
+// TABLE: trials failed   time s  transfer s
+// TABLE-NEXT: linalg.matmul 64x64,64x64,64x64 {{.*}} {{[0-9]+\.[0-9]}}{{ +}}{{[0-9]+\.[0-9]}}{{$}}
+// TABLE-NEXT: linalg.matmul 64x128,128x64,64x64 {{.*}} {{[0-9]+\.[0-9]}}{{ +}}{{[0-9]+\.[0-9]}}{{$}}
+// RUN: dltune tune %s --trials 10 --threads 1 --strategy sa --transfer dm --cost-model xgb --plan-size 4 --confirm-top 0 --db %t/t.db --json 2>/dev/null | FileCheck %s --check-prefix=JSON
+// JSON: "transfer_s":{{[0-9.e-]+}}
+// Without transfer, neither.
+// RUN: dltune tune %s --trials 2 --threads 1 --confirm-top 0 --db %t/t.db 2>/dev/null | FileCheck %s --check-prefix=NOTRANSFER
+// RUN: dltune tune %s --trials 2 --threads 1 --confirm-top 0 --db %t/t.db --json 2>/dev/null | FileCheck %s --check-prefix=NOTRANSFERJSON
+// NOTRANSFER: trials failed   time s{{$}}
+// NOTRANSFERJSON: "transfer_s":null
 // CHECK: [1/2] linalg.matmul 64x64,64x64,64x64: transfer: no history for this task (no other linalg.matmul task, and not this task on another device, with 8 ok records); starting cold
 // CHECK: [2/2] linalg.matmul 64x128,128x64,64x64: transfer: history of 1 other task(s) and of this task from 0 other device(s) or database(s)
 // CHECK-NOT: featurised as

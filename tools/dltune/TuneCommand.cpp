@@ -275,7 +275,10 @@ int tuneCommand() {
                            {"trials", t.trials},
                            {"new_trials", t.newTrials},
                            {"failures", t.failures},
-                           {"tuning_s", t.tuningSeconds}};
+                           {"tuning_s", t.tuningSeconds},
+                           // Of tuning_s, transfer's: history, pretraining, the
+                           // guard's refits; null without transfer.
+                           {"transfer_s", number(t.transferSeconds)}};
       if (!t.error.empty())
         o["error"] = t.error;
       llvm::outs() << llvm::json::Value(std::move(o)) << "\n";

@@ -33,6 +33,11 @@ struct TaskSummary {
   std::string error; // why the task could not be tuned; the others go on
   int64_t trials = 0, newTrials = 0, failures = 0;
   double tuningSeconds = 0;
+  /// Seconds of tuningSeconds spent on transfer: loading the history,
+  /// pretraining (or reusing) the model, and the negative-transfer guard's
+  /// refits; NAN when the task was tuned without transfer. The table shows
+  /// a column of them when any task has one.
+  double transferSeconds = NAN;
 };
 
 void printTaskTable(llvm::ArrayRef<TaskSummary> tasks, llvm::raw_ostream &os);
