@@ -39,6 +39,14 @@ std::string getDefaultConfigPipeline(int threads, bool winograd) {
          "dltune-widen-convs,dltune-annotate{default-config=true threads=" + count + "}";
 }
 
+std::string getTuningAnnotatePipeline(int threads, const std::string &target, bool winograd) {
+  std::string count = std::to_string(threads);
+  bool cpu = target != "gpu"; // Winograd and widened convs are CPU vector code
+  return (winograd && cpu ? "dltune-winograd{threads=" + count + "}," : std::string()) +
+         (cpu ? "dltune-widen-convs," : "") + "dltune-annotate{threads=" + count +
+         " target=" + target + (cpu ? "" : getGpuSmsOption()) + "}";
+}
+
 std::string formatNumber(double v) {
   char buf[64];
   std::snprintf(buf, sizeof(buf), "%.9g", v);

@@ -32,6 +32,11 @@ double median(std::vector<double> v);
 /// using `threads` threads (0: the machine's cores), after computing 3x3
 /// convolutions by Winograd's algorithm when `winograd` is set.
 std::string getDefaultConfigPipeline(int threads, bool winograd);
+/// The passes `dltune tune` annotates a model with before tuning it (CPU:
+/// Winograd when `winograd`, widened convs; then default spaces): whatever
+/// finds a model's tasks in a database must annotate it the same way, or
+/// the task hashes differ.
+std::string getTuningAnnotatePipeline(int threads, const std::string &target, bool winograd);
 
 /// " gpu-sms=N" for dltune-annotate: the SM count of the first GPU the CUDA
 /// driver reports, so that GPU defaults follow the device; empty without a

@@ -68,13 +68,8 @@ static llvm::Expected<std::map<std::string, int64_t>> getModelTasks(const std::s
   OwningOpRef<ModuleOp> module = parseFile(file, ctx);
   if (!module)
     return llvm::createStringError("cannot read the model '" + file + "'");
-  bool cpu = reportTarget != "gpu";
   std::string pipeline =
-      (reportWinograd && cpu ? "dltune-winograd{threads=" + std::to_string(reportThreads) + "},"
-                             : std::string()) +
-      (cpu ? "dltune-widen-convs," : "") + "dltune-annotate{threads=" +
-      std::to_string(reportThreads) + " target=" + reportTarget.getValue() +
-      (cpu ? "" : getGpuSmsOption()) + "}";
+      getTuningAnnotatePipeline(reportThreads, reportTarget.getValue(), reportWinograd);
   PassManager pm(&ctx, ModuleOp::getOperationName());
   std::string err;
   llvm::raw_string_ostream os(err);

@@ -208,14 +208,7 @@ int tuneCommand() {
     PassManager pm(&ctx, ModuleOp::getOperationName());
     std::string err;
     llvm::raw_string_ostream os(err);
-    bool rewrite = winograd && options.target != "gpu"; // CPU vector code
-    if (failed(parsePassPipeline((rewrite ? "dltune-winograd{threads=" + std::to_string(threads) +
-                                                "},"
-                                          : std::string()) +
-                                     (options.target != "gpu" ? "dltune-widen-convs," : "") +
-                                     "dltune-annotate{threads=" + std::to_string(threads) +
-                                     " target=" + options.target +
-                                     (options.target == "gpu" ? getGpuSmsOption() : "") + "}",
+    if (failed(parsePassPipeline(getTuningAnnotatePipeline(threads, options.target, winograd),
                                  pm, os)))
       return fail(err);
     // Remarks about ops left alone are not news here.

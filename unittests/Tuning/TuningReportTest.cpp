@@ -142,6 +142,7 @@ TEST(TuningReport, CollectsRecordsInTimeOrderWithTheirLabels) {
   EXPECT_EQ(t.improved, (std::vector<bool>{true, true, false, false, true}));
   EXPECT_EQ(t.firstMs, 5.0);
   EXPECT_EQ(t.firstConfig, "a=1");
+  EXPECT_EQ(t.bestMs, 3.0);
   EXPECT_EQ(t.failuresByClass.at("compile_error"), 1);
   EXPECT_EQ(t.neverImprovedSeconds, 4.0); // the failure and the cold one, 2 s each
   EXPECT_EQ(t.untunedMs, std::optional<double>(50));

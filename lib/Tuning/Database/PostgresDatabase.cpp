@@ -1,6 +1,7 @@
 //===- PostgresDatabase.cpp - The tuning database on a PostgreSQL server --===//
 
 #include "dltune/Tuning/Database/PostgresDatabase.h"
+#include "dltune/Tuning/Support/Error.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -15,10 +16,6 @@
 #include <optional>
 
 using namespace mlir::dltune;
-
-static llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
 
 static double now() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
@@ -115,7 +112,7 @@ llvm::Error checkResult(PGconn *conn, PGresult *raw, ExecStatusType wanted) {
   std::string message = raw ? PQresultErrorMessage(raw) : PQerrorMessage(conn);
   while (!message.empty() && (message.back() == '\n' || message.back() == ' '))
     message.pop_back();
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), "database: " + message);
+  return makeError("database: " + message);
 }
 } // namespace
 

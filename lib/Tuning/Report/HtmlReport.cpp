@@ -41,16 +41,6 @@ std::string utc(double seconds) {
   return buffer;
 }
 
-/// The best time measured while tuning (confirmations, timed in fresh
-/// processes, are shown beside it, not mixed into it).
-double getBestMs(const TaskReport &t) {
-  double best = NAN;
-  for (const MeasureRecord &r : t.records)
-    if (r.hasUsableTime() && (std::isnan(best) || r.timeMs < best))
-      best = r.timeMs;
-  return best;
-}
-
 /// The colour of a failure class in every chart (failures are drawn as
 /// crosses on the top edge, one series per class).
 int getFailureColour(MeasureStatus status) {
@@ -382,7 +372,7 @@ private:
           "configuration (the confirmed best where one was confirmed)</th></tr>\n";
     for (size_t i = 0; i < report.tasks.size(); ++i) {
       const TaskReport &t = report.tasks[i];
-      double best = getBestMs(t);
+      double best = t.bestMs;
       std::string confirmed = "-";
       if (t.best && t.best->confirmed)
         for (const Confirmation &c : t.confirmations)
@@ -498,10 +488,10 @@ private:
       const TaskReport &ta = report.tasks[a], &tb = compare->tasks[b];
       os << "<tr data-task=\"" << escapeHtml(ta.task.hash) << "\"><td>" << a + 1
          << "</td><td class=\"text\">" << escapeHtml(ta.getName()) << "</td><td class=\"text\">"
-         << escapeHtml(ta.device.name) << "</td><td>" << ms(getBestMs(ta)) << "</td><td>"
+         << escapeHtml(ta.device.name) << "</td><td>" << ms(ta.bestMs) << "</td><td>"
          << ta.records.size() << "</td><td class=\"text\">" << escapeHtml(tb.device.name)
-         << "</td><td>" << ms(getBestMs(tb)) << "</td><td>" << tb.records.size() << "</td><td>"
-         << fixed(getBestMs(ta) / getBestMs(tb), 3) << "</td></tr>\n";
+         << "</td><td>" << ms(tb.bestMs) << "</td><td>" << tb.records.size() << "</td><td>"
+         << fixed(ta.bestMs / tb.bestMs, 3) << "</td></tr>\n";
     }
     os << "</table>\n<div class=\"charts\">\n";
     for (auto [a, b] : shared) {

@@ -281,7 +281,6 @@ void SvgChart::render(llvm::raw_ostream &os) const {
     if (s.style != ChartSeries::Style::Points) {
       std::string d;
       bool started = false;
-      double lastY = 0;
       for (const ChartPoint &p : s.points) {
         if (p.atTop || !f.inRange(p.y) || !std::isfinite(p.x))
           continue;
@@ -293,9 +292,7 @@ void SvgChart::render(llvm::raw_ostream &os) const {
         else
           d += llvm::formatv(" L{0:f1},{1:f1}", x, y).str();
         started = true;
-        lastY = y;
       }
-      (void)lastY;
       if (started)
         os << llvm::formatv("<path d=\"{0}\" fill=\"none\" stroke=\"{1}\" stroke-width=\"1.8\"{2}/>\n",
                             d, colour, s.dashed ? " stroke-dasharray=\"5,3\"" : "");

@@ -2,6 +2,7 @@
 
 #include "dltune/Tuning/Report/TuningReport.h"
 #include "dltune/Tuning/ColdFilter/ColdLabels.h"
+#include "dltune/Tuning/Support/Error.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
@@ -10,10 +11,6 @@
 #include <set>
 
 using namespace mlir::dltune;
-
-static llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
 
 std::string TaskReport::getName() const {
   std::string shapes = task.shapes;
@@ -48,6 +45,7 @@ static void summarize(TaskReport &t, const TuningCostOptions &costOptions) {
     if (r.source == "measured" && !improved)
       t.neverImprovedSeconds += std::max(0.0, r.buildSeconds) + std::max(0.0, r.runSeconds);
   }
+  t.bestMs = best;
   t.cost = summarizeTaskCost(t.records, t.untunedMs, costOptions);
 }
 

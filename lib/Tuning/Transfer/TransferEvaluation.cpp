@@ -2,6 +2,7 @@
 
 #include "dltune/Tuning/Transfer/TransferEvaluation.h"
 #include "dltune/Tuning/Transfer/ModelShift.h"
+#include "dltune/Tuning/Support/Error.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -14,10 +15,6 @@
 #include <set>
 
 using namespace mlir::dltune;
-
-static llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
 
 std::optional<TransferStrategyKind>
 mlir::dltune::parseTransferStrategyKind(llvm::StringRef name) {

@@ -35,6 +35,9 @@ struct TaskReport {
   /// configuration first.
   double firstMs = NAN;
   std::string firstConfig;
+  /// The best usable time measured while tuning (records of every source;
+  /// confirmations, timed in fresh processes, are in `best` instead).
+  double bestMs = NAN;
   /// Database::getBest: the confirmed best where one was confirmed.
   std::optional<MeasureRecord> best;
   /// The latest confirmation run's candidates.
