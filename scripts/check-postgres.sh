@@ -27,7 +27,7 @@ fixture="$DLTUNE_SRC/test/Report/Inputs/report-two-tasks.jsonl"
 "$dltune" db import "$fixture" --db "$url" | grep -q "imported 10 records (0 already present) in 2 tasks, 2 confirmations, 2 baselines, 2 notes, 1 model latencies"
 # Importing again adds nothing.
 "$dltune" db import "$fixture" --db "$url" | grep -q "imported 0 records (10 already present)"
-"$dltune" db summary --db "$url" | grep -q "schema v5, 2 tasks, 1 devices"
+"$dltune" db summary --db "$url" | grep -q "schema v6, 2 tasks, 1 devices"
 # The same file through SQLite exports the same lines.
 "$dltune" db import "$fixture" --db "$work/a.db" > /dev/null
 "$dltune" db export --db "$url" -o "$work/pg.jsonl" 2> /dev/null
@@ -41,7 +41,7 @@ grep -q "data-series=\"best so far\" data-count=\"11\"" "$work/r.html"
 createdb tune
 "$dltune" tune "$DLTUNE_SRC/test/Report/Inputs/matmul-32x48.mlir" --threads 1 --trials 4 \
   --min-time-ms 1 --db postgresql:///tune > "$work/tune.txt" 2> "$work/tune.log"
-"$dltune" db summary --db postgresql:///tune | grep -q "schema v5, 1 tasks, 1 devices"
+"$dltune" db summary --db postgresql:///tune | grep -q "schema v6, 1 tasks, 1 devices"
 [ "$(psql -At -d tune -c "select count(*) from records")" -ge 4 ]
 [ "$(psql -At -d tune -c "select count(*) from claims")" = 0 ]
 

@@ -941,6 +941,34 @@ llvm::Expected<std::unique_ptr<PreparedTask>> ModuleTuningRun::buildTask(size_t 
       mine[i] = (*outcomes)[i] == ClaimOutcome::Claimed;
     return mine;
   };
+  // Records other workers committed meanwhile, read before each batch (one
+  // query; a batch takes seconds to build and time).
+  mo.othersResults = [&db = db, id = taskId, dev = deviceId, &space = task.space,
+                      ev = eventsOwner.get()](const TuningHistory &history) {
+    std::vector<std::pair<Config, MeasureRecord>> found;
+    llvm::Expected<std::vector<MeasureRecord>> records = db.getRecords(id, dev);
+    if (!records) {
+      ev->warn("could not read other workers' records: " +
+               llvm::toString(records.takeError()));
+      return found;
+    }
+    if (records->size() <= history.records.size())
+      return found; // nothing new (the history holds every record read so far)
+    std::set<std::string> known;
+    for (const MeasureRecord &r : history.records)
+      known.insert(r.config);
+    for (MeasureRecord &r : *records) {
+      if (known.count(r.config) || (r.isOk() && !r.hasUsableTime()))
+        continue;
+      llvm::Expected<Config> c = space.parseConfig(r.config);
+      if (!c) {
+        llvm::consumeError(c.takeError());
+        continue;
+      }
+      found.emplace_back(std::move(*c), std::move(r));
+    }
+    return found;
+  };
   mo.warn = [ev = eventsOwner.get()](std::string message) { ev->warn(std::move(message)); };
   // What the task scheduler tunes.
   ModelTask &model = pt.model;

@@ -176,6 +176,13 @@ std::vector<bool> ProcessMeasurer::claim(const std::vector<Config> &configs) {
   return options.claim(configs);
 }
 
+std::vector<std::pair<Config, MeasureRecord>>
+ProcessMeasurer::collectOthersResults(const TuningHistory &history) {
+  if (!options.othersResults)
+    return {};
+  return options.othersResults(history);
+}
+
 std::vector<MeasureRecord> ProcessMeasurer::measure(const std::vector<Config> &configs) {
   return measureEach(configs, [](size_t, const MeasureRecord &) {});
 }

@@ -4,6 +4,9 @@
 #include "dltune/Execution/CudaDriver.h"
 
 #include "dltune/InitAllDialects.h"
+#include "dltune/Transforms/TuningTasks.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
@@ -12,6 +15,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 
@@ -45,6 +49,11 @@ std::string getTuningAnnotatePipeline(int threads, const std::string &target, bo
   return (winograd && cpu ? "dltune-winograd{threads=" + count + "}," : std::string()) +
          (cpu ? "dltune-widen-convs," : "") + "dltune-annotate{threads=" + count +
          " target=" + target + (cpu ? "" : getGpuSmsOption()) + "}";
+}
+
+double secondsNow() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
 }
 
 std::string formatNumber(double v) {
@@ -131,4 +140,33 @@ double median(std::vector<double> v) {
   return n == 0 ? NAN : (n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]));
 }
 
+} // namespace dltune_tool
+
+namespace dltune_tool {
+llvm::Expected<std::vector<std::pair<std::string, int64_t>>>
+annotateAndCollectTasks(mlir::ModuleOp module, int threads, const std::string &target,
+                        bool winograd, const std::string &what) {
+  mlir::MLIRContext *ctx = module.getContext();
+  mlir::PassManager pm(ctx, mlir::ModuleOp::getOperationName());
+  std::string err;
+  llvm::raw_string_ostream os(err);
+  if (mlir::failed(mlir::parsePassPipeline(getTuningAnnotatePipeline(threads, target, winograd),
+                                           pm, os)))
+    return llvm::createStringError(err);
+  // Remarks about ops left alone are not news here.
+  mlir::ScopedDiagnosticHandler quiet(ctx, [](mlir::Diagnostic &d) {
+    return mlir::success(d.getSeverity() == mlir::DiagnosticSeverity::Remark);
+  });
+  if (mlir::failed(pm.run(module)))
+    return llvm::createStringError("annotating '" + what + "' failed");
+  std::vector<std::pair<std::string, int64_t>> tasks;
+  for (const mlir::dltune::TuningTask &task : mlir::dltune::collectTuningTasks(module)) {
+    auto it = llvm::find_if(tasks, [&](const auto &t) { return t.first == task.record.hash; });
+    if (it == tasks.end())
+      tasks.emplace_back(task.record.hash, task.getWeight());
+    else
+      it->second += task.getWeight();
+  }
+  return tasks;
+}
 } // namespace dltune_tool

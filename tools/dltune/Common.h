@@ -2,6 +2,8 @@
 #ifndef DLTUNE_TOOLS_DLTUNE_COMMON_H
 #define DLTUNE_TOOLS_DLTUNE_COMMON_H
 
+#include "dltune/Execution/StudySettings.h"
+#include "dltune/Tuning/Database/Database.h"
 #include "dltune/Tuning/SearchStrategy/SearchStrategy.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -24,6 +26,9 @@ inline constexpr int kMaxThreads = 1024;
 int checkThreadsOption(int threads);
 /// Shortest faithful text of a number ("1.5", "0.000123").
 std::string formatNumber(double v);
+
+/// Seconds since the epoch (what the database's timestamps hold).
+double secondsNow();
 
 /// The median of `v` (the mean of the middle two for an even count; NaN
 /// for none).
@@ -52,6 +57,19 @@ void setUpContext(mlir::MLIRContext &ctx);
 mlir::OwningOpRef<mlir::ModuleOp> parseFile(const std::string &path,
                                             mlir::MLIRContext &ctx);
 
+/// Annotates `module` in place as `dltune tune` does (getTuningAnnotatePipeline)
+/// and returns its tasks' hashes with their occurrences, in the order the
+/// tasks first appear; `what` names the model in errors.
+llvm::Expected<std::vector<std::pair<std::string, int64_t>>>
+annotateAndCollectTasks(mlir::ModuleOp module, int threads, const std::string &target,
+                        bool winograd, const std::string &what);
+
+/// A study of `files` with `settings` (StudyCommand.cpp): each file read
+/// and annotated as the workers will, so that its task list is known.
+llvm::Expected<mlir::dltune::Study> makeStudy(const std::string &name,
+                                              const std::vector<std::string> &files,
+                                              const mlir::dltune::StudySettings &settings);
+
 /// Counts cost-model fits and model proposals for the report; model errors
 /// become warnings on stderr.
 class CliStrategyObserver : public mlir::dltune::StrategyObserver {
@@ -74,9 +92,10 @@ int importCommand();
 int modelEvalCommand();
 int compileCommand();
 int reportCommand();
+int studyCommand();
 
 extern llvm::cl::SubCommand runCmd, compareCmd, replayCmd, replayModelCmd, dbCmd, workerCmd,
-    tuneCmd, importCmd, modelEvalCmd, compileCmd, reportCmd;
+    tuneCmd, importCmd, modelEvalCmd, compileCmd, reportCmd, studyCmd;
 
 } // namespace dltune_tool
 

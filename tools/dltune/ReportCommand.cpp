@@ -68,24 +68,13 @@ static llvm::Expected<std::map<std::string, int64_t>> getModelTasks(const std::s
   OwningOpRef<ModuleOp> module = parseFile(file, ctx);
   if (!module)
     return llvm::createStringError("cannot read the model '" + file + "'");
-  std::string pipeline =
-      getTuningAnnotatePipeline(reportThreads, reportTarget.getValue(), reportWinograd);
-  PassManager pm(&ctx, ModuleOp::getOperationName());
-  std::string err;
-  llvm::raw_string_ostream os(err);
-  if (failed(parsePassPipeline(pipeline, pm, os)))
-    return llvm::createStringError(err);
-  ScopedDiagnosticHandler quiet(&ctx, [](Diagnostic &d) {
-    return success(d.getSeverity() == DiagnosticSeverity::Remark);
-  });
-  if (failed(pm.run(*module)))
-    return llvm::createStringError("annotating '" + file + "' failed");
-  std::map<std::string, int64_t> weights;
-  for (const TuningTask &task : collectTuningTasks(*module))
-    weights[task.record.hash] += task.getWeight();
-  if (weights.empty())
+  llvm::Expected<std::vector<std::pair<std::string, int64_t>>> tasks = annotateAndCollectTasks(
+      *module, reportThreads, reportTarget.getValue(), reportWinograd, file);
+  if (!tasks)
+    return tasks.takeError();
+  if (tasks->empty())
     return llvm::createStringError("'" + file + "' has no op with a dltune search space");
-  return weights;
+  return std::map<std::string, int64_t>(tasks->begin(), tasks->end());
 }
 
 static llvm::Expected<TuningReport> readReport(const std::string &path,

@@ -27,11 +27,15 @@
 #include "dltune/Execution/KernelRunner.h"
 #include "dltune/Execution/ModuleTuner.h"
 #include "dltune/Execution/ProgressPrinter.h"
+#include "dltune/Execution/StudySettings.h"
+
+#include "mlir/Parser/Parser.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -41,7 +45,9 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::dltune;
@@ -50,8 +56,14 @@ namespace cl = llvm::cl;
 namespace dltune_tool {
 
 cl::SubCommand tuneCmd("tune", "Annotate and autotune MLIR files");
-static cl::list<std::string> files(cl::Positional, cl::desc("<file.mlir>..."), cl::OneOrMore,
+static cl::list<std::string> files(cl::Positional, cl::desc("<file.mlir>..."), cl::ZeroOrMore,
                                    cl::sub(tuneCmd));
+static cl::opt<std::string>
+    studyName("study",
+              cl::desc("Work on this study of the database with any number of other workers "
+                       "(docs/distributed.md): registered by `dltune study create`, or by the "
+                       "first worker given model files"),
+              cl::sub(tuneCmd));
 static cl::opt<int> threads("threads", cl::desc("CPU threads per kernel (0: all cores)"),
                             cl::init(0), cl::sub(tuneCmd));
 static cl::opt<std::string>
@@ -183,12 +195,142 @@ static int untunedTasksExitCode(llvm::ArrayRef<TaskSummary> tasks, bool modelChe
   return modelCheckFailed ? 2 : 0;
 }
 
+/// A worker of a study writes its row at least this often while tuning.
+static constexpr double kWorkerHeartbeatSeconds = 30;
+
+
+/// `--study`: the study to work on (registered from `files` when it does not
+/// exist yet and files are given) and its settings over this worker's own.
+static llvm::Expected<std::pair<Study, StudySettings>> joinStudy(Database &db,
+                                                                 StudySettings mine) {
+  if (files.empty()) {
+    // Joining: what the study fixes comes from the database only.
+    std::vector<std::string> given;
+    for (const std::string &name : tunerFlags.getGivenNames())
+      if (!isWorkerOption(name))
+        given.push_back("--" + name);
+    for (const cl::Option *o : {static_cast<const cl::Option *>(&threads),
+                                static_cast<const cl::Option *>(&winograd),
+                                static_cast<const cl::Option *>(&tf32)})
+      if (o->getNumOccurrences())
+        given.push_back("--" + o->ArgStr.str());
+    if (!given.empty())
+      return llvm::createStringError(
+          "the study '" + studyName + "' fixes " + llvm::join(given, ", ") +
+          " for all its workers: leave them out (a worker sets only --db, --jobs, the "
+          "timeouts, --mem-limit-mb, --work-dir, --worker, --chip and --quiet)");
+  }
+  llvm::Expected<std::optional<Study>> found = db.findStudy(studyName);
+  if (!found)
+    return found.takeError();
+  if (!*found) {
+    if (files.empty())
+      return llvm::createStringError("no study named '" + studyName +
+                                     "' in the database: create it with `dltune study create " +
+                                     studyName + " MODEL.mlir... --db DB`, or give the model "
+                                     "files to this worker");
+    llvm::Expected<Study> study =
+        makeStudy(studyName, std::vector<std::string>(files.begin(), files.end()), mine);
+    if (!study)
+      return study.takeError();
+    llvm::Expected<int64_t> id = db.createStudy(*study);
+    if (id) {
+      study->id = *id;
+      return std::make_pair(std::move(*study), mine);
+    }
+    // Another worker started with the same command registered it first.
+    llvm::consumeError(id.takeError());
+    found = db.findStudy(studyName);
+    if (!found)
+      return found.takeError();
+    if (!*found)
+      return llvm::createStringError("the study '" + studyName + "' could not be registered");
+  }
+  Study study = std::move(**found);
+  if (!files.empty()) {
+    // Workers launched with one command line all give the files: the same
+    // models and options join, anything else is refused.
+    llvm::Expected<Study> given =
+        makeStudy(studyName, std::vector<std::string>(files.begin(), files.end()), mine);
+    if (!given)
+      return given.takeError();
+    bool same = given->options == study.options && given->models.size() == study.models.size();
+    for (size_t i = 0; same && i < study.models.size(); ++i)
+      same = given->models[i].name == study.models[i].name &&
+             given->models[i].module == study.models[i].module;
+    if (!same)
+      return llvm::createStringError(
+          "the study '" + studyName + "' exists with other models or options than these: "
+          "join it without model files and study options, or name a new study");
+  }
+  llvm::Expected<StudySettings> settings = decodeStudySettings(study.options, mine);
+  if (!settings)
+    return settings.takeError();
+  return std::make_pair(std::move(study), std::move(*settings));
+}
+
 int tuneCommand() {
   if (checkThreadsOption(threads))
     return 1;
   ModuleTunerOptions options = tunerFlags.getValues();
   if (llvm::Error e = validateTunerOptions(options))
     return fail(llvm::toString(std::move(e)));
+  if (files.empty() && studyName.empty())
+    return fail("no model file given (dltune tune FILE.mlir..., or --study NAME to work on a "
+                "study)");
+  // --study: the models and what shapes their tuning come from the study.
+  std::optional<Study> study;
+  std::unique_ptr<Database> studyDb;
+  std::string workerOwner;
+  int64_t workerDeviceId = 0;
+  if (!studyName.empty()) {
+    if (!output.empty() || !modelEntry.empty())
+      return fail("-o and --entry are not options of a study's worker (the tuned files: "
+                  "`dltune compile --dltune-apply-best`; end-to-end timings: `dltune tune "
+                  "--entry` after the study)");
+    if (options.remeasure)
+      return fail("--remeasure is not an option of a study's worker: it would move other "
+                  "workers' records aside");
+    llvm::Expected<std::unique_ptr<Database>> db = Database::open(options.dbPath);
+    if (!db)
+      return fail(llvm::toString(db.takeError()));
+    studyDb = std::move(*db);
+    StudySettings mine{options, threads, winograd, tf32};
+    auto joined = joinStudy(*studyDb, mine);
+    if (!joined)
+      return fail(llvm::toString(joined.takeError()));
+    study = std::move(joined->first);
+    options = joined->second.tuner;
+    threads = joined->second.threads;
+    winograd = joined->second.winograd;
+    tf32 = joined->second.tf32;
+    if (llvm::Error e = validateTunerOptions(options))
+      return fail("the study's options: " + llvm::toString(std::move(e)));
+    DeviceInfo device = DeviceInfo::detect(options.target);
+    llvm::Expected<int64_t> deviceId = studyDb->getOrCreateDevice(
+        {0, device.getFingerprint(), device.getName(), device.toJson()});
+    if (!deviceId)
+      return fail(llvm::toString(deviceId.takeError()));
+    workerDeviceId = *deviceId;
+    char host[256] = "host";
+    gethostname(host, sizeof(host) - 1);
+    workerOwner = std::string(host) + ":" + std::to_string(getpid());
+  }
+  // What this worker says about itself in the study (none without one).
+  auto report = [&](const std::string &state, const std::string &model,
+                    const std::string &message = "") {
+    if (!study)
+      return;
+    StudyWorker w;
+    w.owner = workerOwner;
+    w.deviceId = workerDeviceId;
+    w.state = state;
+    w.model = model;
+    w.message = message;
+    if (llvm::Error e = studyDb->updateStudyWorker(study->id, w))
+      llvm::errs() << "dltune: warning: the study's worker row was not updated: "
+                   << llvm::toString(std::move(e)) << "\n";
+  };
   llvm::Expected<std::vector<std::string>> outputs = outputPaths();
   if (!outputs)
     return fail(llvm::toString(outputs.takeError()));
@@ -198,9 +340,20 @@ int tuneCommand() {
   std::vector<TaskSummary> all;
   std::string modelReport; // --entry: end-to-end latencies, after the table
   bool modelCheckFailed = false;
-  for (size_t fi = 0; fi < files.size(); ++fi) {
-    const std::string &file = files[fi];
-    OwningOpRef<ModuleOp> module = parseFile(file, ctx);
+  size_t modelCount = study ? study->models.size() : files.size();
+  for (size_t fi = 0; fi < modelCount; ++fi) {
+    std::string file = study ? study->models[fi].name : files[fi];
+    OwningOpRef<ModuleOp> module;
+    if (study) {
+      report("tuning", file);
+      module = parseSourceString<ModuleOp>(study->models[fi].module, &ctx, file);
+      if (!module) {
+        report("failed", file, "the model's text does not parse");
+        return fail("the study's model '" + file + "' does not parse");
+      }
+    } else {
+      module = parseFile(file, ctx);
+    }
     if (!module)
       return 1;
     if (tf32)
@@ -215,22 +368,32 @@ int tuneCommand() {
     ScopedDiagnosticHandler quiet(&ctx, [](Diagnostic &d) {
       return success(d.getSeverity() == DiagnosticSeverity::Remark);
     });
-    if (failed(pm.run(*module)))
+    if (failed(pm.run(*module))) {
+      report("failed", file, "annotating failed");
       return fail("annotating '" + file + "' failed");
+    }
     if (options.progress)
       llvm::errs() << "== " << file << "\n";
     ProgressPrinter printer(llvm::errs(), options.progress);
     TuningEventCallback show = printer.asCallback();
+    double lastHeartbeat = secondsNow();
     llvm::Expected<std::vector<TaskSummary>> tasks =
         tuneModule(*module, options, [&](const TuningEvent &e) {
           modelUse.count(e);
           show(e);
+          if (study && secondsNow() - lastHeartbeat >= kWorkerHeartbeatSeconds) {
+            lastHeartbeat = secondsNow();
+            report("tuning", file);
+          }
         });
-    if (!tasks)
-      return fail(file + ": " + llvm::toString(tasks.takeError()));
+    if (!tasks) {
+      std::string why = llvm::toString(tasks.takeError());
+      report("failed", file, why);
+      return fail(file + ": " + why);
+    }
     all.insert(all.end(), tasks->begin(), tasks->end());
     // Written as soon as it is tuned: a later file's failure keeps it.
-    if (!(*outputs)[fi].empty()) {
+    if (fi < outputs->size() && !(*outputs)[fi].empty()) {
       auto out = openOutputFile((*outputs)[fi], &err);
       if (!out)
         return fail(err);
@@ -244,6 +407,8 @@ int tuneCommand() {
       modelCheckFailed |= rc == 2;
     }
   }
+  if (study)
+    report("finished", study->models.back().name);
   if (all.empty())
     llvm::errs() << "dltune: note: no op in the given files has a dltune search space "
                     "(supported: matmul, batch_matmul, 2-D convolutions, depthwise "

@@ -67,6 +67,8 @@ int main(int argc, char **argv) {
     return compileCommand();
   if (reportCmd)
     return reportCommand();
+  if (studyCmd)
+    return studyCommand();
   llvm::errs() << "dltune: error: expected a subcommand (import, tune, run, compare, compile, replay, "
                   "replay-model, model-eval, db, report); "
                   "see dltune --help\n";

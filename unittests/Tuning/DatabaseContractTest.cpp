@@ -670,3 +670,69 @@ TEST_P(DatabaseContract, EnvironmentFailuresAreForgottenByTheirText) {
   EXPECT_EQ(left[0].config, "a=2");
 }
 
+
+TEST_P(DatabaseContract, StudiesKeepTheirModelsAndWorkers) {
+  auto expectError = [](llvm::Error e) {
+    EXPECT_TRUE(static_cast<bool>(e));
+    llvm::consumeError(std::move(e));
+  };
+  Study s;
+  s.name = "night";
+  s.options = R"({"trials":12})";
+  s.models = {{"b.mlir", "module {}", {{"h1", 2}, {"h2", 1}}}, {"a.mlir", "module {} // a", {}}};
+  s.createdAt = 100;
+  int64_t id = llvm::cantFail(db->createStudy(s));
+  EXPECT_GT(id, 0);
+  // Another process sees it, models in registration order, tasks intact.
+  std::optional<Study> found = llvm::cantFail(sharer().findStudy("night"));
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->id, id);
+  EXPECT_EQ(found->options, s.options);
+  EXPECT_EQ(found->createdAt, 100);
+  ASSERT_EQ(found->models.size(), 2u);
+  EXPECT_EQ(found->models[0].name, "b.mlir");
+  EXPECT_EQ(found->models[0].module, "module {}");
+  EXPECT_EQ(found->models[0].tasks, (std::vector<std::pair<std::string, int64_t>>{{"h1", 2},
+                                                                                  {"h2", 1}}));
+  EXPECT_TRUE(found->models[1].tasks.empty());
+  EXPECT_FALSE(llvm::cantFail(db->findStudy("day")));
+  // A name is registered once; a model named twice is refused whole.
+  expectError(sharer().createStudy(s).takeError());
+  Study twice = s;
+  twice.name = "twice";
+  twice.models[1].name = "b.mlir";
+  expectError(db->createStudy(twice).takeError());
+  EXPECT_FALSE(llvm::cantFail(db->findStudy("twice")));
+  Study other = s;
+  other.name = "day";
+  other.createdAt = 200;
+  llvm::cantFail(db->createStudy(other));
+  std::vector<Study> all = llvm::cantFail(db->listStudies());
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[0].name, "night");
+  EXPECT_EQ(all[1].name, "day");
+
+  // A worker's row is replaced by its later reports; its start stays.
+  int64_t d = llvm::cantFail(db->getOrCreateDevice(testDevice()));
+  StudyWorker w{"host:1", d, "tuning", "b.mlir", 10, 11, ""};
+  llvm::cantFail(db->updateStudyWorker(id, w));
+  llvm::cantFail(db->updateStudyWorker(id, {"host:2", d, "tuning", "b.mlir", 12, 12, ""}));
+  w.state = "failed";
+  w.model = "a.mlir";
+  w.startedAt = 50;
+  w.updatedAt = 30;
+  w.message = "disk full";
+  llvm::cantFail(sharer().updateStudyWorker(id, w));
+  std::vector<StudyWorker> workers = llvm::cantFail(db->listStudyWorkers(id));
+  ASSERT_EQ(workers.size(), 2u);
+  EXPECT_EQ(workers[0].owner, "host:1");
+  EXPECT_EQ(workers[0].state, "failed");
+  EXPECT_EQ(workers[0].model, "a.mlir");
+  EXPECT_EQ(workers[0].startedAt, 10);
+  EXPECT_EQ(workers[0].updatedAt, 30);
+  EXPECT_EQ(workers[0].message, "disk full");
+  EXPECT_EQ(workers[0].deviceId, d);
+  EXPECT_EQ(workers[1].owner, "host:2");
+  EXPECT_TRUE(llvm::cantFail(db->listStudyWorkers(all[1].id)).empty());
+  expectError(db->updateStudyWorker(id + 100, w));
+}

@@ -66,6 +66,10 @@ TEST(Database, MigratesVersionOne) {
   // The v3 tables exist and work on the migrated file.
   llvm::cantFail((*db)->commitConfirmations(1, 1, {{"a=1", 3, 2.5, 2.4, 2.6, "g", 0}}));
   EXPECT_EQ(llvm::cantFail((*db)->forget({"h", "", 0, 0}, "test")), 1);
+  // The v6 tables too.
+  int64_t study = llvm::cantFail((*db)->createStudy({0, "s", "{}", {{"m", "module {}", {}}}, 0}));
+  llvm::cantFail((*db)->updateStudyWorker(study, {"w", 1, "tuning", "m", 0, 0, ""}));
+  EXPECT_EQ(llvm::cantFail((*db)->listStudyWorkers(study)).size(), 1u);
 }
 
 TEST(Database, RefusesForeignFilesWithoutTouchingThem) {

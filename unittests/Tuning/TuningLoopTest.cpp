@@ -109,6 +109,47 @@ TEST(TuningLoop, HistoryCountsTowardsTheBudgetAndIsNotRemeasured) {
   EXPECT_EQ(p.bestMs, 1.0); // the best from history stands
 }
 
+/// A worker sharing the task: after each of this process's batches, the
+/// other worker has measured the next configuration of `theirs`.
+class SharingMeasurer : public SyntheticMeasurer {
+public:
+  std::vector<std::pair<Config, MeasureRecord>>
+  collectOthersResults(const TuningHistory &history) override {
+    std::vector<std::pair<Config, MeasureRecord>> out;
+    if (next < theirs.size() && !history.contains(theirs[next])) {
+      MeasureRecord r;
+      r.timeMs = theirs[next] == Config{2, 4} ? 1.0 : 7.0;
+      r.config = "theirs";
+      out.emplace_back(theirs[next], r);
+    }
+    ++next;
+    return out;
+  }
+  std::vector<Config> theirs;
+  size_t next = 0;
+};
+
+TEST(TuningLoop, OtherWorkersResultsShareTheBudgetAndAreNotRemeasured) {
+  SearchSpace space = smallSpace();
+  auto strategy = llvm::cantFail(createSearchStrategy("grid"));
+  SharingMeasurer m;
+  // The other worker measures the optimum first, then two more.
+  m.theirs = {Config{2, 4}, Config{8, 1}, Config{4, 2}};
+  TuningHistory history;
+  TuningOptions o;
+  o.trials = 8;
+  TuningProgress p = runTuningLoop(space, *strategy, m, history, {}, o);
+  // 8 measurements of the task in all: 3 of theirs, 5 of this process.
+  EXPECT_EQ(history.records.size(), 8u);
+  EXPECT_EQ(p.trialsDone, 5);
+  EXPECT_EQ(m.calls.size(), 5u);
+  for (const Config &c : m.theirs)
+    EXPECT_EQ(std::count(m.calls.begin(), m.calls.end(), c), 0)
+        << "a configuration another worker measured was measured again";
+  EXPECT_EQ(p.bestMs, 1.0);
+  EXPECT_EQ(*p.best, (Config{2, 4}));
+}
+
 /// The tuner's database side in memory: results reach the database only
 /// through DatabaseCommitter, and a resumed run starts from what it holds.
 TEST(DatabaseCommitter, CommitsEveryResultAndAResumedRunGoesOn) {

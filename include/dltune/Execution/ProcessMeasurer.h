@@ -55,6 +55,10 @@ struct ProcessMeasurerOptions {
   /// Which configurations this process may measure (Measurer::claim);
   /// unset: all.
   std::function<std::vector<bool>(const std::vector<Config> &)> claim;
+  /// What processes sharing the database measured that the history lacks
+  /// (Measurer::collectOthersResults); unset: nothing.
+  std::function<std::vector<std::pair<Config, MeasureRecord>>(const TuningHistory &)>
+      othersResults;
 };
 
 class ProcessMeasurer : public Measurer {
@@ -68,6 +72,8 @@ public:
                                          const ResultHandler &onResult) override;
   double getClockSeconds() const override;
   std::vector<bool> claim(const std::vector<Config> &configs) override;
+  std::vector<std::pair<Config, MeasureRecord>>
+  collectOthersResults(const TuningHistory &history) override;
   std::string getStopReason() const override { return stopReason; }
   /// Stops measuring: the candidates not yet timed are dropped unreported
   /// (a commit failed, the disk is full). The first reason stands.

@@ -381,6 +381,18 @@ public:
     return o;
   }
 
+  /// The names of the options given on the command line.
+  std::vector<std::string> getGivenNames() const {
+    std::vector<std::string> names;
+    ModuleTunerOptions o;
+    size_t i = 0;
+    forEachTunerOption(o, [&](llvm::StringRef name, auto &, llvm::StringRef, bool) {
+      if (options[i++]->getNumOccurrences() > 0)
+        names.push_back(name.str());
+    });
+    return names;
+  }
+
   void setValues(ModuleTunerOptions o) {
     size_t i = 0;
     forEachTunerOption(o, [&](llvm::StringRef, auto &field, llvm::StringRef, bool negated) {

@@ -11,6 +11,8 @@
 #include "dltune/Tuning/Database/PostgresDatabase.h"
 #include "dltune/Tuning/Database/SqliteDatabase.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 using namespace mlir::dltune;
 
 Database::~Database() = default;
@@ -49,4 +51,28 @@ MeasureRecord Database::makeConfirmedBest(MeasureRecord stored, const Confirmati
   stored.noisy = stored.cutOff = false;
   stored.confirmed = true;
   return stored;
+}
+
+std::string
+Database::encodeStudyTasks(const std::vector<std::pair<std::string, int64_t>> &tasks) {
+  std::string text;
+  for (const auto &[hash, occurrences] : tasks)
+    text += hash + " " + std::to_string(occurrences) + "\n";
+  return text;
+}
+
+llvm::Expected<std::vector<std::pair<std::string, int64_t>>>
+Database::decodeStudyTasks(const std::string &text) {
+  std::vector<std::pair<std::string, int64_t>> tasks;
+  llvm::SmallVector<llvm::StringRef> lines;
+  llvm::StringRef(text).split(lines, '\n', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef line : lines) {
+    auto [hash, count] = line.split(' ');
+    int64_t occurrences = 0;
+    if (hash.empty() || count.getAsInteger(10, occurrences) || occurrences < 1)
+      return llvm::createStringError("a study model's task list has a damaged line '" +
+                                     line.str() + "'");
+    tasks.emplace_back(hash.str(), occurrences);
+  }
+  return tasks;
 }

@@ -73,6 +73,8 @@ struct State {
   std::map<RecordKey, Claim> claims;
   std::vector<StoredNote> notes; // in insertion order
   std::vector<std::pair<int64_t, ModelLatency>> modelLatencies; // device, timing
+  std::vector<Study> studies;                                     // id = index + 1
+  std::map<std::pair<int64_t, std::string>, StudyWorker> studyWorkers; // (study, owner)
 };
 
 class MemoryDatabase final : public Database {
@@ -370,6 +372,56 @@ public:
         out.push_back(latency);
     std::stable_sort(out.begin(), out.end(), [](const ModelLatency &a, const ModelLatency &b) {
       return a.createdAt < b.createdAt;
+    });
+    return out;
+  }
+
+  llvm::Expected<int64_t> createStudy(const Study &study) override {
+    for (const Study &s : state.studies)
+      if (s.name == study.name)
+        return makeError("a study named '" + study.name + "' exists already");
+    std::set<std::string> names;
+    for (const StudyModel &m : study.models)
+      if (!names.insert(m.name).second)
+        return makeError("the study '" + study.name + "' names the model '" + m.name +
+                         "' twice");
+    Study stored = study;
+    stored.id = static_cast<int64_t>(state.studies.size()) + 1;
+    if (!(stored.createdAt > 0))
+      stored.createdAt = now();
+    state.studies.push_back(std::move(stored));
+    return state.studies.back().id;
+  }
+
+  llvm::Expected<std::optional<Study>> findStudy(const std::string &name) override {
+    for (const Study &s : state.studies)
+      if (s.name == name)
+        return s;
+    return std::nullopt;
+  }
+
+  llvm::Expected<std::vector<Study>> listStudies() override { return state.studies; }
+
+  llvm::Error updateStudyWorker(int64_t studyId, const StudyWorker &worker) override {
+    if (studyId < 1 || studyId > static_cast<int64_t>(state.studies.size()))
+      return makeError("database: FOREIGN KEY constraint failed");
+    double t = now();
+    auto [it, inserted] = state.studyWorkers.try_emplace({studyId, worker.owner}, worker);
+    double started = inserted ? (worker.startedAt > 0 ? worker.startedAt : t)
+                              : it->second.startedAt;
+    it->second = worker;
+    it->second.startedAt = started;
+    it->second.updatedAt = worker.updatedAt > 0 ? worker.updatedAt : t;
+    return llvm::Error::success();
+  }
+
+  llvm::Expected<std::vector<StudyWorker>> listStudyWorkers(int64_t studyId) override {
+    std::vector<StudyWorker> out;
+    for (const auto &[key, worker] : state.studyWorkers)
+      if (key.first == studyId)
+        out.push_back(worker);
+    std::stable_sort(out.begin(), out.end(), [](const StudyWorker &a, const StudyWorker &b) {
+      return a.startedAt < b.startedAt;
     });
     return out;
   }

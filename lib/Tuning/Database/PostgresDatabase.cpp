@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
+#include <set>
 
 using namespace mlir::dltune;
 
@@ -189,6 +190,17 @@ static constexpr const char *kSchema =
     "PRECISION, tuned_ms DOUBLE PRECISION, checked BIGINT NOT NULL, created_at DOUBLE "
     "PRECISION);";
 
+// Version 5 -> 6 (also part of a new schema): studies and their workers.
+static constexpr const char *kStudyTables =
+    "CREATE TABLE studies(id BIGSERIAL PRIMARY KEY, name TEXT UNIQUE NOT NULL, options TEXT "
+    "NOT NULL, created_at DOUBLE PRECISION);"
+    "CREATE TABLE study_models(study_id BIGINT NOT NULL REFERENCES studies(id), position "
+    "BIGINT NOT NULL, name TEXT NOT NULL, module TEXT NOT NULL, tasks TEXT NOT NULL, PRIMARY "
+    "KEY(study_id, position), UNIQUE(study_id, name));"
+    "CREATE TABLE study_workers(study_id BIGINT NOT NULL REFERENCES studies(id), owner TEXT "
+    "NOT NULL, device_id BIGINT, state TEXT NOT NULL, model TEXT, started_at DOUBLE "
+    "PRECISION, updated_at DOUBLE PRECISION, message TEXT, PRIMARY KEY(study_id, owner));";
+
 PostgresDatabase::PostgresDatabase() : connection(std::make_unique<Connection>()) {}
 PostgresDatabase::~PostgresDatabase() = default;
 
@@ -284,8 +296,37 @@ PostgresDatabase::connect(const std::string &url, bool create, bool readOnly) {
     if (e)
       return std::move(e);
   }
-  // Versions below the current one do not exist on PostgreSQL (it came with
-  // version 5); a later migration goes here.
+  // PostgreSQL came with version 5; 5 -> 6 adds the study tables, under the
+  // schema lock so that workers starting at once migrate once.
+  if (version < kSchemaVersion) {
+    if (readOnly)
+      return makeError("the database '" + d->redactedUrl + "' has schema version " +
+                       llvm::Twine(version) + ", older than this dltune's " +
+                       llvm::Twine(kSchemaVersion) +
+                       "; it is read without changing it, so migrate it first (for example "
+                       "`dltune db summary --db URL`)");
+    llvm::Error e = d->transaction([&]() -> llvm::Error {
+      if (llvm::Expected<Result> lock = execute(conn, kSchemaLock, {}, PGRES_TUPLES_OK); !lock)
+        return lock.takeError();
+      if (llvm::Error e = inspect(version, application, tables))
+        return e;
+      if (version >= kSchemaVersion)
+        return llvm::Error::success();
+      PGresult *raw = PQexec(conn, kStudyTables);
+      Result created(raw);
+      if (llvm::Error e = checkResult(conn, raw, PGRES_COMMAND_OK))
+        return e;
+      if (llvm::Error e = command(conn,
+                                  "UPDATE dltune_meta SET value = $1 WHERE key = "
+                                  "'schema_version'",
+                                  {Param(std::to_string(kSchemaVersion))}))
+        return e;
+      version = kSchemaVersion;
+      return llvm::Error::success();
+    });
+    if (e)
+      return std::move(e);
+  }
   d->schemaVersion = version;
   return d;
 }
@@ -293,10 +334,12 @@ PostgresDatabase::connect(const std::string &url, bool create, bool readOnly) {
 llvm::Error PostgresDatabase::createSchema() {
   PGconn *conn = connection->conn;
   // A multi-statement string runs through PQexec (no parameters).
-  PGresult *raw = PQexec(conn, kSchema);
-  Result created(raw);
-  if (llvm::Error e = checkResult(conn, raw, PGRES_COMMAND_OK))
-    return e;
+  for (const char *sql : {kSchema, kStudyTables}) {
+    PGresult *raw = PQexec(conn, sql);
+    Result created(raw);
+    if (llvm::Error e = checkResult(conn, raw, PGRES_COMMAND_OK))
+      return e;
+  }
   return command(conn,
                  "INSERT INTO dltune_meta(key, value) VALUES('application', 'dltune'), "
                  "('schema_version', $1)",
@@ -722,5 +765,105 @@ llvm::Expected<std::vector<ModelLatency>> PostgresDatabase::listModelLatencies(i
   for (int i = 0; i < r.rows(); ++i)
     out.push_back({r.text(i, 0), r.text(i, 1), r.real(i, 2), r.real(i, 3), r.integer(i, 4) != 0,
                    r.real(i, 5)});
+  return out;
+}
+
+llvm::Expected<int64_t> PostgresDatabase::createStudy(const Study &study) {
+  std::set<std::string> names;
+  for (const StudyModel &m : study.models)
+    if (!names.insert(m.name).second)
+      return makeError("the study '" + study.name + "' names the model '" + m.name + "' twice");
+  int64_t id = 0;
+  llvm::Error e = transaction([&]() -> llvm::Error {
+    PGconn *conn = connection->conn;
+    DLTUNE_PG_RUN(r, conn,
+                  "INSERT INTO studies(name, options, created_at) VALUES($1, $2, $3) "
+                  "ON CONFLICT (name) DO NOTHING RETURNING id",
+                  {study.name, study.options, study.createdAt > 0 ? study.createdAt : now()},
+                  PGRES_TUPLES_OK);
+    if (r.rows() == 0)
+      return makeError("a study named '" + study.name + "' exists already");
+    id = r.integer(0, 0);
+    for (size_t i = 0; i < study.models.size(); ++i) {
+      const StudyModel &m = study.models[i];
+      if (llvm::Error e = command(conn,
+                                  "INSERT INTO study_models(study_id, position, name, module, "
+                                  "tasks) VALUES($1, $2, $3, $4, $5)",
+                                  {id, static_cast<int64_t>(i), m.name, m.module,
+                                   encodeStudyTasks(m.tasks)}))
+        return e;
+    }
+    return llvm::Error::success();
+  });
+  if (e)
+    return std::move(e);
+  return id;
+}
+
+llvm::Expected<std::vector<Study>> PostgresDatabase::selectStudies(const std::string &where,
+                                                                   const std::vector<std::string> &keys) {
+  PGconn *conn = connection->conn;
+  std::vector<Param> params(keys.begin(), keys.end());
+  DLTUNE_PG_RUN(r, conn,
+                "SELECT id, name, options, created_at FROM studies " + where + " ORDER BY id",
+                params, PGRES_TUPLES_OK);
+  std::vector<Study> out;
+  for (int i = 0; i < r.rows(); ++i) {
+    Study st;
+    st.id = r.integer(i, 0);
+    st.name = r.text(i, 1);
+    st.options = r.text(i, 2);
+    st.createdAt = r.real(i, 3);
+    DLTUNE_PG_RUN(m, conn,
+                  "SELECT name, module, tasks FROM study_models WHERE study_id = $1 ORDER BY "
+                  "position",
+                  {st.id}, PGRES_TUPLES_OK);
+    for (int j = 0; j < m.rows(); ++j) {
+      llvm::Expected<std::vector<std::pair<std::string, int64_t>>> tasks =
+          decodeStudyTasks(m.text(j, 2));
+      if (!tasks)
+        return tasks.takeError();
+      st.models.push_back({m.text(j, 0), m.text(j, 1), std::move(*tasks)});
+    }
+    out.push_back(std::move(st));
+  }
+  return out;
+}
+
+llvm::Expected<std::optional<Study>> PostgresDatabase::findStudy(const std::string &name) {
+  llvm::Expected<std::vector<Study>> found = selectStudies("WHERE name = $1", {name});
+  if (!found)
+    return found.takeError();
+  if (found->empty())
+    return std::nullopt;
+  return std::move(found->front());
+}
+
+llvm::Expected<std::vector<Study>> PostgresDatabase::listStudies() {
+  return selectStudies("", {});
+}
+
+llvm::Error PostgresDatabase::updateStudyWorker(int64_t studyId, const StudyWorker &w) {
+  double t = now();
+  return command(connection->conn,
+                 "INSERT INTO study_workers(study_id, owner, device_id, state, model, "
+                 "started_at, updated_at, message) VALUES($1, $2, $3, $4, $5, $6, $7, $8) "
+                 "ON CONFLICT (study_id, owner) DO UPDATE SET device_id = EXCLUDED.device_id, "
+                 "state = EXCLUDED.state, model = EXCLUDED.model, updated_at = "
+                 "EXCLUDED.updated_at, message = EXCLUDED.message",
+                 {studyId, w.owner, w.deviceId, w.state, w.model,
+                  w.startedAt > 0 ? w.startedAt : t, w.updatedAt > 0 ? w.updatedAt : t,
+                  w.message});
+}
+
+llvm::Expected<std::vector<StudyWorker>> PostgresDatabase::listStudyWorkers(int64_t studyId) {
+  DLTUNE_PG_RUN(r, connection->conn,
+                "SELECT owner, device_id, state, model, started_at, updated_at, message FROM "
+                "study_workers WHERE study_id = $1 ORDER BY started_at, owner",
+                {studyId}, PGRES_TUPLES_OK);
+  std::vector<StudyWorker> out;
+  for (int i = 0; i < r.rows(); ++i)
+    out.push_back({r.text(i, 0), r.integer(i, 1), r.text(i, 2), r.text(i, 3), r.real(i, 4),
+                   r.real(i, 5), r.text(i, 6)});
   return out;
 }

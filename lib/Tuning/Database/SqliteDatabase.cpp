@@ -338,6 +338,22 @@ llvm::Error SqliteDatabase::migrate() {
       return e;
     schemaVersion = 5;
   }
+  // Version 5 -> 6: studies (models and options registered once, tuned by
+  // workers sharing the database) and what their workers last said.
+  if (schemaVersion == 5) {
+    if (llvm::Error e = exec(
+            "CREATE TABLE studies(id INTEGER PRIMARY KEY, name TEXT UNIQUE NOT NULL, "
+            "options TEXT NOT NULL, created_at REAL);"
+            "CREATE TABLE study_models(study_id INTEGER NOT NULL REFERENCES studies(id), "
+            "position INTEGER NOT NULL, name TEXT NOT NULL, module TEXT NOT NULL, "
+            "tasks TEXT NOT NULL, PRIMARY KEY(study_id, position), UNIQUE(study_id, name));"
+            "CREATE TABLE study_workers(study_id INTEGER NOT NULL REFERENCES studies(id), "
+            "owner TEXT NOT NULL, device_id INTEGER, state TEXT NOT NULL, model TEXT, "
+            "started_at REAL, updated_at REAL, message TEXT, PRIMARY KEY(study_id, owner));"
+            "PRAGMA user_version = 6;"))
+      return e;
+    schemaVersion = 6;
+  }
   return llvm::Error::success();
 }
 
@@ -916,6 +932,142 @@ llvm::Expected<std::vector<ModelLatency>> SqliteDatabase::listModelLatencies(int
   int rc;
   while ((rc = s.step()) == SQLITE_ROW)
     out.push_back({s.text(0), s.text(1), s.real(2), s.real(3), s.integer(4) != 0, s.real(5)});
+  if (rc != SQLITE_DONE)
+    return s.stepError();
+  return out;
+}
+
+llvm::Expected<int64_t> SqliteDatabase::createStudy(const Study &study) {
+  int64_t id = 0;
+  llvm::Error e = transaction([&]() -> llvm::Error {
+    {
+      Statement s(db, "INSERT INTO studies(name, options, created_at) VALUES(?,?,?)");
+      if (llvm::Error e = s.status())
+        return e;
+      s.bind(1, study.name);
+      s.bind(2, study.options);
+      s.bind(3, study.createdAt > 0 ? study.createdAt : now());
+      int rc = s.step();
+      if (rc == SQLITE_CONSTRAINT)
+        return llvm::createStringError("a study named '" + study.name + "' exists already");
+      if (rc != SQLITE_DONE)
+        return s.stepError();
+      id = sqlite3_last_insert_rowid(db);
+    }
+    for (size_t i = 0; i < study.models.size(); ++i) {
+      const StudyModel &m = study.models[i];
+      Statement s(db, "INSERT INTO study_models(study_id, position, name, module, tasks) "
+                      "VALUES(?,?,?,?,?)");
+      if (llvm::Error e = s.status())
+        return e;
+      s.bind(1, id);
+      s.bind(2, static_cast<int64_t>(i));
+      s.bind(3, m.name);
+      s.bind(4, m.module);
+      s.bind(5, encodeStudyTasks(m.tasks));
+      int rc = s.step();
+      if (rc == SQLITE_CONSTRAINT)
+        return llvm::createStringError("the study '" + study.name + "' names the model '" +
+                                       m.name + "' twice");
+      if (rc != SQLITE_DONE)
+        return s.stepError();
+    }
+    return llvm::Error::success();
+  });
+  if (e)
+    return std::move(e);
+  return id;
+}
+
+llvm::Expected<std::vector<Study>> SqliteDatabase::selectStudies(const char *where,
+                                                                 const std::string *key) {
+  std::vector<Study> out;
+  {
+    std::string sql = std::string("SELECT id, name, options, created_at FROM studies ") + where +
+                      " ORDER BY id";
+    Statement s(db, sql.c_str());
+    if (llvm::Error e = s.status())
+      return std::move(e);
+    if (key)
+      s.bind(1, *key);
+    int rc;
+    while ((rc = s.step()) == SQLITE_ROW) {
+      Study st;
+      st.id = s.integer(0);
+      st.name = s.text(1);
+      st.options = s.text(2);
+      st.createdAt = s.real(3);
+      out.push_back(std::move(st));
+    }
+    if (rc != SQLITE_DONE)
+      return s.stepError();
+  }
+  for (Study &st : out) {
+    Statement s(db, "SELECT name, module, tasks FROM study_models WHERE study_id = ? "
+                    "ORDER BY position");
+    if (llvm::Error e = s.status())
+      return std::move(e);
+    s.bind(1, st.id);
+    int rc;
+    while ((rc = s.step()) == SQLITE_ROW) {
+      llvm::Expected<std::vector<std::pair<std::string, int64_t>>> tasks =
+          decodeStudyTasks(s.text(2));
+      if (!tasks)
+        return tasks.takeError();
+      st.models.push_back({s.text(0), s.text(1), std::move(*tasks)});
+    }
+    if (rc != SQLITE_DONE)
+      return s.stepError();
+  }
+  return out;
+}
+
+llvm::Expected<std::optional<Study>> SqliteDatabase::findStudy(const std::string &name) {
+  llvm::Expected<std::vector<Study>> found = selectStudies("WHERE name = ?", &name);
+  if (!found)
+    return found.takeError();
+  if (found->empty())
+    return std::nullopt;
+  return std::move(found->front());
+}
+
+llvm::Expected<std::vector<Study>> SqliteDatabase::listStudies() {
+  return selectStudies("", nullptr);
+}
+
+llvm::Error SqliteDatabase::updateStudyWorker(int64_t studyId, const StudyWorker &w) {
+  double t = now();
+  Statement s(db, "INSERT INTO study_workers(study_id, owner, device_id, state, model, "
+                  "started_at, updated_at, message) VALUES(?,?,?,?,?,?,?,?) "
+                  "ON CONFLICT(study_id, owner) DO UPDATE SET device_id = excluded.device_id, "
+                  "state = excluded.state, model = excluded.model, updated_at = "
+                  "excluded.updated_at, message = excluded.message");
+  if (llvm::Error e = s.status())
+    return e;
+  s.bind(1, studyId);
+  s.bind(2, w.owner);
+  s.bind(3, w.deviceId);
+  s.bind(4, w.state);
+  s.bind(5, w.model);
+  s.bind(6, w.startedAt > 0 ? w.startedAt : t);
+  s.bind(7, w.updatedAt > 0 ? w.updatedAt : t);
+  s.bind(8, w.message);
+  if (s.step() != SQLITE_DONE)
+    return s.stepError();
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::vector<StudyWorker>> SqliteDatabase::listStudyWorkers(int64_t studyId) {
+  Statement s(db, "SELECT owner, device_id, state, model, started_at, updated_at, message "
+                  "FROM study_workers WHERE study_id = ? ORDER BY started_at, owner");
+  if (llvm::Error e = s.status())
+    return std::move(e);
+  s.bind(1, studyId);
+  std::vector<StudyWorker> out;
+  int rc;
+  while ((rc = s.step()) == SQLITE_ROW)
+    out.push_back({s.text(0), s.integer(1), s.text(2), s.text(3), s.real(4), s.real(5),
+                   s.text(6)});
   if (rc != SQLITE_DONE)
     return s.stepError();
   return out;

@@ -28,6 +28,22 @@ TuningProgress mlir::dltune::runTuningLoop(const SearchSpace &space,
     if (options.timeBudgetSeconds > 0 &&
         measurer.getClockSeconds() - start >= options.timeBudgetSeconds)
       break;
+    // Other workers' results since the last round: shared budget, shared
+    // knowledge.
+    std::vector<std::pair<Config, MeasureRecord>> others = measurer.collectOthersResults(history);
+    for (auto &[config, record] : others) {
+      if (record.isOk() && record.timeMs < progress.bestMs) {
+        progress.bestMs = record.timeMs;
+        progress.best = config;
+      }
+      history.configs.push_back(config);
+      history.measured.insert(config);
+      history.records.push_back(std::move(record));
+    }
+    progress.trialsBudget = std::max<int64_t>(
+        progress.trialsDone, progress.trialsBudget - static_cast<int64_t>(others.size()));
+    if (progress.trialsDone >= progress.trialsBudget)
+      break;
     size_t want = std::min<size_t>(options.batchSize,
                                    progress.trialsBudget - progress.trialsDone);
     std::vector<Config> batch = strategy.propose(std::max<size_t>(want, 1), history);

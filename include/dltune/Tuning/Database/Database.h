@@ -83,6 +83,36 @@ struct ModelLatency {
   double createdAt = 0; // seconds since the epoch; 0 = now on commit
 };
 
+/// One model of a study: its MLIR text (as registered, before annotation)
+/// and its tuning tasks (hash -> occurrences, annotated as the workers
+/// annotate it), so that `dltune study status` needs no compiler.
+struct StudyModel {
+  std::string name;   // the file it was registered from
+  std::string module; // MLIR text
+  std::vector<std::pair<std::string, int64_t>> tasks;
+};
+
+/// A tuning study (issue 34): models and tuner options registered once in
+/// a shared database, which any number of workers (`dltune tune --study`)
+/// on any machines tune together.
+struct Study {
+  int64_t id = 0;
+  std::string name;
+  std::string options; // the tuner options every worker uses, a JSON object
+  std::vector<StudyModel> models; // in registration order
+  double createdAt = 0; // seconds since the epoch; 0 = now on commit
+};
+
+/// What a worker of a study last said about itself.
+struct StudyWorker {
+  std::string owner;  // host:pid:random, as its claims
+  int64_t deviceId = 0;
+  std::string state;  // "tuning", "finished", "failed"
+  std::string model;  // the model it is tuning (or finished last)
+  double startedAt = 0, updatedAt = 0; // 0 = now on commit
+  std::string message; // why it failed
+};
+
 enum class ClaimOutcome {
   Claimed,  // this owner may measure it (the claim is held until it expires)
   Measured, // a record exists already (another process measured it)
@@ -99,7 +129,7 @@ class Database {
 public:
   /// The version of the record format (tables and their meaning) the
   /// database holds once open: SQLite's `user_version`.
-  static constexpr int kSchemaVersion = 5;
+  static constexpr int kSchemaVersion = 6;
 
   virtual ~Database();
 
@@ -202,11 +232,28 @@ public:
   /// The end-to-end timings on a device, oldest first.
   virtual llvm::Expected<std::vector<ModelLatency>> listModelLatencies(int64_t deviceId) = 0;
 
+  /// Registers a study; an error when one of that name exists.
+  virtual llvm::Expected<int64_t> createStudy(const Study &study) = 0;
+  /// The study named `name`, with its models.
+  virtual llvm::Expected<std::optional<Study>> findStudy(const std::string &name) = 0;
+  /// Every study with its models, oldest first.
+  virtual llvm::Expected<std::vector<Study>> listStudies() = 0;
+  /// Keeps what a worker says about itself (one row per owner and study,
+  /// replaced; startedAt is kept from the first).
+  virtual llvm::Error updateStudyWorker(int64_t studyId, const StudyWorker &worker) = 0;
+  /// The workers of a study, first started first.
+  virtual llvm::Expected<std::vector<StudyWorker>> listStudyWorkers(int64_t studyId) = 0;
+
   /// Runs `fn` inside one transaction (bulk imports): an error from `fn`
   /// undoes everything it wrote. Nested calls join the outer transaction.
   virtual llvm::Error transaction(const std::function<llvm::Error()> &fn) = 0;
 
 protected:
+  /// A study model's tasks as stored ("hash occurrences" lines) and back.
+  static std::string encodeStudyTasks(const std::vector<std::pair<std::string, int64_t>> &tasks);
+  static llvm::Expected<std::vector<std::pair<std::string, int64_t>>>
+  decodeStudyTasks(const std::string &text);
+
   /// What getBest returns for the fastest candidate `c` of the latest
   /// confirmation: its first stored record (or an empty one) with the
   /// confirmed figures.

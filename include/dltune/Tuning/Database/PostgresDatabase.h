@@ -70,6 +70,11 @@ public:
   llvm::Expected<std::vector<TaskNote>> listTaskNotes(int64_t taskId, int64_t deviceId) override;
   llvm::Error addModelLatency(int64_t deviceId, const ModelLatency &latency) override;
   llvm::Expected<std::vector<ModelLatency>> listModelLatencies(int64_t deviceId) override;
+  llvm::Expected<int64_t> createStudy(const Study &study) override;
+  llvm::Expected<std::optional<Study>> findStudy(const std::string &name) override;
+  llvm::Expected<std::vector<Study>> listStudies() override;
+  llvm::Error updateStudyWorker(int64_t studyId, const StudyWorker &worker) override;
+  llvm::Expected<std::vector<StudyWorker>> listStudyWorkers(int64_t studyId) override;
   llvm::Error transaction(const std::function<llvm::Error()> &fn) override;
 
   /// The opaque libpq connection, for the implementation file.
@@ -80,6 +85,9 @@ private:
   static llvm::Expected<std::unique_ptr<PostgresDatabase>> connect(const std::string &url,
                                                                    bool create, bool readOnly);
   llvm::Error createSchema();
+  /// The studies `where` selects ($1... bound to `keys`), with their models.
+  llvm::Expected<std::vector<Study>> selectStudies(const std::string &where,
+                                                   const std::vector<std::string> &keys);
 
   std::unique_ptr<Connection> connection;
   std::string redactedUrl;

@@ -70,6 +70,11 @@ public:
   llvm::Expected<std::vector<TaskNote>> listTaskNotes(int64_t taskId, int64_t deviceId) override;
   llvm::Error addModelLatency(int64_t deviceId, const ModelLatency &latency) override;
   llvm::Expected<std::vector<ModelLatency>> listModelLatencies(int64_t deviceId) override;
+  llvm::Expected<int64_t> createStudy(const Study &study) override;
+  llvm::Expected<std::optional<Study>> findStudy(const std::string &name) override;
+  llvm::Expected<std::vector<Study>> listStudies() override;
+  llvm::Error updateStudyWorker(int64_t studyId, const StudyWorker &worker) override;
+  llvm::Expected<std::vector<StudyWorker>> listStudyWorkers(int64_t studyId) override;
   llvm::Error transaction(const std::function<llvm::Error()> &fn) override;
 
 private:
@@ -81,6 +86,8 @@ private:
   llvm::Error migrate();
   /// The id column of the one row `sql` selects for `key`.
   llvm::Expected<int64_t> selectId(const char *sql, const std::string &key);
+  /// The studies `where` selects (with its one text parameter, if any).
+  llvm::Expected<std::vector<Study>> selectStudies(const char *where, const std::string *key);
   sqlite3 *db = nullptr;
   int schemaVersion = 0;
   int transactionDepth = 0;

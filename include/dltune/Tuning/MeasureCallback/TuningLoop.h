@@ -42,6 +42,15 @@ public:
   virtual std::vector<bool> claim(const std::vector<Config> &configs) {
     return std::vector<bool>(configs.size(), true);
   }
+  /// What processes sharing the database measured for this task since it
+  /// was read, that `history` lacks: the loop adds it to the history (it
+  /// counts towards `trials`, guides the search and is never proposed
+  /// again), so that workers tuning one task share its budget and its
+  /// knowledge. Default: none.
+  virtual std::vector<std::pair<Config, MeasureRecord>>
+  collectOthersResults(const TuningHistory &history) {
+    return {};
+  }
   /// Non-empty once measuring cannot go on (a full disk, a database that
   /// cannot record): the loop stops, and the caller reports it as an error.
   virtual std::string getStopReason() const { return ""; }

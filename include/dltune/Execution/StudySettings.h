@@ -1,0 +1,45 @@
+//===- StudySettings.h - What a study fixes for all its workers -*- C++ -*-===//
+//
+// A study (issue 34, docs/distributed.md) registers its tuner options once
+// in the shared database, so that every worker tunes with the same budget,
+// strategy and annotation - the same task hashes. What is the machine's own
+// business (the database URL, build jobs, timeouts, memory limit, work
+// directory, progress output, the GPU chip) stays with each worker.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLTUNE_EXECUTION_STUDYSETTINGS_H
+#define DLTUNE_EXECUTION_STUDYSETTINGS_H
+
+#include "dltune/Execution/TunerOptions.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace mlir::dltune {
+
+/// The tuner options and `dltune tune`'s own flags that shape the tasks.
+struct StudySettings {
+  ModuleTunerOptions tuner;
+  int threads = 0;
+  bool winograd = true;
+  bool tf32 = false;
+};
+
+/// Whether a tuner option (forEachTunerOption's name) is each worker's
+/// own rather than the study's.
+bool isWorkerOption(llvm::StringRef name);
+
+/// The study's part of `settings` as a JSON object (keys: the options'
+/// names, plus "threads", "winograd", "tf32").
+std::string encodeStudySettings(const StudySettings &settings);
+
+/// `base` (a worker's settings) with the study's part replaced by what
+/// `json` holds; an error for text that is not such an object, a key no
+/// option has, or a value of the wrong type.
+llvm::Expected<StudySettings> decodeStudySettings(llvm::StringRef json, StudySettings base);
+
+} // namespace mlir::dltune
+
+#endif // DLTUNE_EXECUTION_STUDYSETTINGS_H

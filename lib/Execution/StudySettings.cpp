@@ -1,0 +1,99 @@
+//===- StudySettings.cpp - What a study fixes for all its workers ---------===//
+
+#include "dltune/Execution/StudySettings.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/JSON.h"
+
+#include <type_traits>
+
+using namespace mlir::dltune;
+
+bool mlir::dltune::isWorkerOption(llvm::StringRef name) {
+  static const llvm::StringSet<> own = {"db",          "jobs",     "build-timeout",
+                                        "run-timeout", "mem-limit-mb", "worker",
+                                        "work-dir",    "quiet",    "chip"};
+  return own.contains(name);
+}
+
+std::string mlir::dltune::encodeStudySettings(const StudySettings &settings) {
+  llvm::json::Object o;
+  ModuleTunerOptions tuner = settings.tuner;
+  forEachTunerOption(tuner, [&](llvm::StringRef name, auto &field, llvm::StringRef, bool) {
+    using T = std::decay_t<decltype(field)>;
+    if (isWorkerOption(name))
+      return;
+    if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, std::string> ||
+                  std::is_floating_point_v<T>)
+      o[name] = field;
+    else
+      o[name] = static_cast<int64_t>(field);
+  });
+  o["threads"] = settings.threads;
+  o["winograd"] = settings.winograd;
+  o["tf32"] = settings.tf32;
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::json::Value(std::move(o));
+  return text;
+}
+
+llvm::Expected<StudySettings> mlir::dltune::decodeStudySettings(llvm::StringRef json,
+                                                                StudySettings base) {
+  auto bad = [](const llvm::Twine &why) {
+    return llvm::createStringError("the study's options are damaged: " + why);
+  };
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(json);
+  if (!parsed)
+    return bad(llvm::toString(parsed.takeError()));
+  const llvm::json::Object *o = parsed->getAsObject();
+  if (!o)
+    return bad("not a JSON object");
+  llvm::StringSet<> known = {"threads", "winograd", "tf32"};
+  std::string error;
+  forEachTunerOption(base.tuner, [&](llvm::StringRef name, auto &field, llvm::StringRef, bool) {
+    using T = std::decay_t<decltype(field)>;
+    if (isWorkerOption(name))
+      return;
+    known.insert(name);
+    const llvm::json::Value *v = o->get(name);
+    if (!v || !error.empty())
+      return;
+    bool ok = false;
+    if constexpr (std::is_same_v<T, bool>) {
+      if (std::optional<bool> b = v->getAsBoolean())
+        field = *b, ok = true;
+    } else if constexpr (std::is_same_v<T, std::string>) {
+      if (std::optional<llvm::StringRef> s = v->getAsString())
+        field = s->str(), ok = true;
+    } else if constexpr (std::is_floating_point_v<T>) {
+      if (std::optional<double> d = v->getAsNumber())
+        field = *d, ok = true;
+    } else {
+      std::optional<int64_t> i = v->getAsInteger();
+      if (i && (std::is_signed_v<T> || *i >= 0))
+        field = static_cast<T>(*i), ok = true;
+    }
+    if (!ok)
+      error = "'" + name.str() + "' has a value of the wrong type";
+  });
+  if (!error.empty())
+    return bad(error);
+  for (const auto &[key, value] : *o)
+    if (!known.contains(key.str()))
+      return bad("no option is called '" + key.str() + "' (a newer dltune's study?)");
+  if (const llvm::json::Value *v = o->get("threads")) {
+    std::optional<int64_t> t = v->getAsInteger();
+    if (!t || *t < 0)
+      return bad("'threads' is not a thread count");
+    base.threads = static_cast<int>(*t);
+  }
+  for (auto [key, field] : {std::pair<const char *, bool *>{"winograd", &base.winograd},
+                            {"tf32", &base.tf32}})
+    if (const llvm::json::Value *v = o->get(key)) {
+      std::optional<bool> b = v->getAsBoolean();
+      if (!b)
+        return bad(llvm::Twine("'") + key + "' is not true or false");
+      *field = *b;
+    }
+  return base;
+}
