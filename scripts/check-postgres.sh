@@ -3,7 +3,7 @@
 # with Debian's pg_virtualenv (postgresql-common), then runs
 #  - the Database contract suite on it (DLTUNE_TEST_POSTGRES=1), and
 #  - the CLI on a postgresql:// URL: import, summary, best, export round
-#    trip against the SQLite file, report, a small tuning run with its
+#    trip against the SQLite file, the migration of a schema-5 database, report, a small tuning run with its
 #    records committed to the server, and a wrong password (refused; the
 #    password appears in no output).
 # Skipped (exit 77, ctest: skipped) where pg_virtualenv or the server
@@ -36,6 +36,14 @@ diff "$work/pg.jsonl" "$work/sqlite.jsonl"
 diff <("$dltune" db best --db "$url") <("$dltune" db best --db "$work/a.db")
 "$dltune" report --db "$url" -o "$work/r.html" 2> /dev/null
 grep -q "data-series=\"best so far\" data-count=\"11\"" "$work/r.html"
+
+# A database of schema 5 (before studies) is migrated in place, its records kept.
+createdb old
+"$dltune" db import "$fixture" --db postgresql:///old > /dev/null
+psql -q -v ON_ERROR_STOP=1 -d old -c "DROP TABLE study_workers, study_models, studies; UPDATE dltune_meta SET value = \$\$5\$\$ WHERE key = \$\$schema_version\$\$"
+"$dltune" db summary --db postgresql:///old | grep -q "schema v6, 2 tasks, 1 devices"
+"$dltune" study list --db postgresql:///old | grep -q "no study in this database"
+[ "$(psql -At -d old -c "select value from dltune_meta where key = \$\$schema_version\$\$")" = 6 ]
 
 # A tuning run whose records go to the server.
 createdb tune
