@@ -7,7 +7,8 @@
 # got its budget, no configuration was measured twice, each task's best is
 # one of its ok records, the finished workers left no claim, `study status`
 # says done with two finished workers and the killed one still "tuning",
-# and a late worker measures nothing. Skipped (exit 77, ctest: skipped)
+# and a late worker measures nothing. Then a second study's workers are
+# launched by `mpirun -np 3` (where OpenMPI is installed). Skipped (exit 77, ctest: skipped)
 # where PostgreSQL is not installed.
 #   scripts/check-study-postgres.sh BUILD_DIR
 set -euo pipefail
@@ -74,5 +75,18 @@ grep -Eq "^one-matmul.mlir .* done$" status.txt
 before=$(sql "select count(*) from records")
 "$dltune" tune --study s --db "$url" --quiet > late.txt
 [ "$(sql "select count(*) from records")" = "$before" ]
+# Launched by mpirun (OpenMPI as a launcher only): every rank is a worker.
+if command -v mpirun > /dev/null; then
+  "$dltune" study create m one-matmul.mlir --db "$url" --trials 8 --threads 1 --min-time-ms 1 \
+    --confirm-top 0 > /dev/null
+  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+    mpirun --oversubscribe -np 3 "$dltune" tune --study m --db "$url" --quiet > mpi.txt
+  "$dltune" study status m --db "$url" > mpi-status.txt
+  [ "$(grep -Ec ":[0-9]+ +finished " mpi-status.txt)" = 3 ]
+  grep -Eq "^one-matmul.mlir .* done$" mpi-status.txt
+  echo "mpirun -np 3: three workers finished the study"
+else
+  echo "(no mpirun: the mpirun launch was not checked)"
+fi
 echo "PASS: a study on PostgreSQL survives a killed worker"
 '

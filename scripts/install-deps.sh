@@ -16,6 +16,9 @@ PKGS=(
   python3-onnx python3-numpy
   # The PostgreSQL back-end's tests start a throw-away server (pg_virtualenv).
   postgresql postgresql-common
+  # A study's workers launched by mpirun (OpenMPI only as a launcher; test
+  # postgres-study).
+  openmpi-bin
 )
 missing=()
 for p in "${PKGS[@]}"; do
