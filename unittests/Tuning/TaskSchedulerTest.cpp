@@ -519,6 +519,56 @@ TEST(TaskScheduler, DynaTuneProbesUntriedTasksWithPartOfASlot) {
   EXPECT_EQ(run(1), (std::vector<int64_t>{32, 16, 0}));
 }
 
+namespace {
+/// A LineMeasurer whose task another worker tunes too: before each batch
+/// that worker has measured the next unmeasured configuration from x = 0 up.
+class SharedLineMeasurer : public LineMeasurer {
+public:
+  using LineMeasurer::LineMeasurer;
+  std::vector<std::pair<Config, MeasureRecord>>
+  collectOthersResults(const TuningHistory &history) override {
+    for (int x = 0; x < 200; ++x) {
+      Config c{x};
+      if (history.contains(c))
+        continue;
+      MeasureRecord r;
+      r.timeMs = base + slope * std::abs(x - 20);
+      ++given;
+      return {{c, r}};
+    }
+    return {};
+  }
+  int given = 0;
+};
+} // namespace
+
+TEST(MultiTaskTuner, OtherWorkersResultsSpendTheModelBudget) {
+  std::vector<ModelTask> tasks;
+  for (int i = 0; i < 2; ++i) {
+    tasks.push_back(lineTask(1, 200, 5, 0.1, 10));
+    tasks.back().measurer = std::make_unique<SharedLineMeasurer>(5, 0.1);
+  }
+  ModelTuningOptions mo;
+  mo.trials = 40;
+  mo.slotTrials = 4;
+  mo.batchSize = 2;
+  ModelProgress p = runModelTuning(tasks, *make("round-robin", SchedulerOptions()), mo);
+  int given = 0;
+  for (ModelTask &t : tasks) {
+    given += static_cast<SharedLineMeasurer &>(*t.measurer).given;
+    // The other worker's results are not taken for an exhausted space.
+    EXPECT_FALSE(t.state.finished);
+    EXPECT_EQ(t.state.trials, static_cast<int64_t>(t.history.records.size()));
+  }
+  EXPECT_GT(given, 0);
+  // The model budget is spent by both workers together.
+  EXPECT_EQ(p.model.trialsDone,
+            static_cast<int64_t>(tasks[0].history.records.size() +
+                                 tasks[1].history.records.size()));
+  EXPECT_LE(p.model.trialsDone, 40 + 2);
+  EXPECT_EQ(p.stopReason, "trial budget spent");
+}
+
 TEST(MultiTaskTuner, SequentialEarlyStopPassesBudgetOn) {
   std::vector<ModelTask> tasks;
   // Task 0 is flat (every config 5 ms): it stops improving after its first

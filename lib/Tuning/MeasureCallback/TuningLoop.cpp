@@ -32,6 +32,8 @@ TuningProgress mlir::dltune::runTuningLoop(const SearchSpace &space,
     // knowledge.
     std::vector<std::pair<Config, MeasureRecord>> others = measurer.collectOthersResults(history);
     for (auto &[config, record] : others) {
+      for (MeasureCallback *cb : callbacks)
+        cb->onOthersResult(config, record);
       if (record.isOk() && record.timeMs < progress.bestMs) {
         progress.bestMs = record.timeMs;
         progress.best = config;
@@ -40,6 +42,7 @@ TuningProgress mlir::dltune::runTuningLoop(const SearchSpace &space,
       history.measured.insert(config);
       history.records.push_back(std::move(record));
     }
+    progress.othersResults += static_cast<int64_t>(others.size());
     progress.trialsBudget = std::max<int64_t>(
         progress.trialsDone, progress.trialsBudget - static_cast<int64_t>(others.size()));
     if (progress.trialsDone >= progress.trialsBudget)

@@ -60,6 +60,13 @@ public:
       observer->onMeasurement(task, config, r, tasks, progress);
   }
 
+  /// Another worker's result counts for the task and the model budget
+  /// like this run's own, without being reported as measured here.
+  void onOthersResult(const Config &, const MeasureRecord &r) override {
+    recordMeasurement(tasks[task].state, r);
+    ++progress.model.trialsDone;
+  }
+
 private:
   std::vector<ModelTask> &tasks;
   size_t task;
@@ -144,7 +151,7 @@ ModelProgress mlir::dltune::runModelTuning(std::vector<ModelTask> &tasks,
     // Fewer measurements than asked with time left: the space is exhausted.
     bool outOfTime = options.timeBudgetSeconds > 0 &&
                      progress.clockSeconds >= options.timeBudgetSeconds;
-    if (done.trialsDone < n && !outOfTime)
+    if (done.trialsDone + done.othersResults < n && !outOfTime)
       t.state.finished = true;
     if (observer && asSlot)
       observer->onSlotDone(i, tasks, progress);

@@ -59,6 +59,9 @@ public:
 struct TuningProgress {
   int64_t trialsDone = 0;   // measurements of this run (after the history)
   int64_t trialsBudget = 0;
+  /// Results other workers sharing the database committed, added to the
+  /// history during this run (they count towards `trials`).
+  int64_t othersResults = 0;
   int64_t failures = 0;
   std::optional<Config> best;
   double bestMs = INFINITY;
@@ -72,6 +75,9 @@ public:
   virtual void onResult(const Config &config, const MeasureRecord &record,
                         const TuningProgress &progress) = 0;
   virtual void onFinish(const TuningProgress &progress) {}
+  /// Sees a result another worker committed, as it joins the history (not
+  /// this run's measurement: nothing to commit).
+  virtual void onOthersResult(const Config &config, const MeasureRecord &record) {}
 };
 
 struct TuningOptions {
