@@ -21,6 +21,7 @@
 #include "dltune/Tuning/Transfer/GuidedSampling.h"
 #include "dltune/Tuning/Transfer/PretrainedModel.h"
 #include "dltune/Tuning/Replay/ReplayMeasurer.h"
+#include "dltune/Tuning/Replay/SimulatedWorkers.h"
 #include "dltune/Tuning/SearchStrategy/ColdCandidateFilter.h"
 #include "dltune/Tuning/Transfer/TransferSearch.h"
 
@@ -48,6 +49,15 @@ static cl::opt<std::string> dataset("dataset", cl::desc("Kernel Tuner cache (.js
                                     cl::Required, cl::sub(replayCmd));
 static cl::opt<std::string> strategyName("strategy", cl::desc("Search strategy"),
                                          cl::init("random"), cl::sub(replayCmd));
+static cl::opt<int> simulatedWorkers(
+    "workers",
+    cl::desc("Simulate this many workers of a study sharing the task (claims, shared results, "
+             "one budget; docs/distributed.md), on simulated clocks"),
+    cl::init(0), cl::sub(replayCmd));
+static cl::opt<unsigned> workerBatch("worker-batch",
+                                     cl::desc("--workers: configurations each worker measures "
+                                              "per batch"),
+                                     cl::init(1), cl::sub(replayCmd));
 // Options both replay commands take (declared in ReplayOptions.h).
 cl::opt<std::string>
     costModel("cost-model",
@@ -299,6 +309,55 @@ int replayCommand() {
                         : llvm::formatv("{0:f1} s", model->trainSeconds).str());
       pretrained = model->model;
     }
+  }
+  if (simulatedWorkers.getNumOccurrences()) {
+    if (simulatedWorkers < 1 || simulatedWorkers > 4096)
+      return fail("--workers must be between 1 and 4096");
+    if (workerBatch < 1)
+      return fail("--worker-batch must be at least 1");
+    if (*mode != TransferMode::None || coldRule || timeBudget > 0 || !report.empty())
+      return fail("--workers simulates plain search: not with --transfer, --cold-filter, "
+                  "--time-budget or --report");
+    for (int seed = 0; seed < seeds; ++seed) {
+      std::string error;
+      auto make = [&](int) -> std::unique_ptr<SearchStrategy> {
+        StrategyOptions so;
+        so.costModel = costModel;
+        so.planSize = planSize;
+        so.firstFit = firstFit;
+        so.features = features;
+        llvm::Expected<std::unique_ptr<SearchStrategy>> s = createSearchStrategy(strategyName, so);
+        if (!s) {
+          error = llvm::toString(s.takeError());
+          return llvm::cantFail(createSearchStrategy("random"));
+        }
+        return std::move(*s);
+      };
+      SimulatedWorkersOptions wo;
+      wo.workers = simulatedWorkers;
+      wo.trials = trials;
+      wo.batchSize = workerBatch;
+      wo.seed = seed;
+      wo.stochastic = stochastic;
+      SimulatedWorkersRun run = simulateWorkers(*cache, make, wo);
+      if (!error.empty())
+        return fail(error);
+      auto at = [&](double factor) {
+        double t = run.secondsToReach(optimum, factor);
+        if (std::isnan(t))
+          return std::string("never");
+        return llvm::formatv("{0:f1} s after {1} measurements", t,
+                             run.measurementsToReach(optimum, factor))
+            .str();
+      };
+      llvm::outs() << llvm::formatv("seed {0}: {1} workers, {2} measurements, best = {3:f3}x "
+                                    "optimum, simulated wall {4:f1} s; 95% of the optimum at "
+                                    "{5}; 99% at {6}; {7} proposals skipped as claimed\n",
+                                    seed, simulatedWorkers.getValue(), run.results.size(),
+                                    optimum / run.bestMs(), run.wallSeconds, at(0.95), at(0.99),
+                                    run.skippedClaims);
+    }
+    return 0;
   }
   size_t tuningSet = tuningSetSize >= 0 ? static_cast<size_t>(tuningSetSize)
                                         : std::min<size_t>(300, trials / 4);

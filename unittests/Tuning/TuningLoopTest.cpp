@@ -4,6 +4,7 @@
 #include "dltune/Tuning/MeasureCallback/DatabaseCommitter.h"
 #include "dltune/Tuning/Replay/KernelTunerCache.h"
 #include "dltune/Tuning/Replay/ReplayMeasurer.h"
+#include "dltune/Tuning/Replay/SimulatedWorkers.h"
 #include "dltune/Tuning/SearchStrategy/SeededSearch.h"
 #include "dltune/Tuning/MeasureCallback/TuningLoop.h"
 #include "dltune/Tuning/Process/WorkerProtocol.h"
@@ -361,4 +362,60 @@ TEST(FaultInjection, DrawsAreDeterministicAndFollowTheProbability) {
   EXPECT_LT(crashes, 600);
   unsetenv("DLTUNE_INJECT_FAULT");
   EXPECT_FALSE(worker::shouldInjectFault("wrong", "a=1"));
+}
+
+namespace {
+/// A recorded space x in [0, 40): time |x - 30| + 1 ms, each configuration
+/// costing 1 simulated second (compile 0.5 s + benchmark 0.5 s).
+KernelTunerCache lineCache() {
+  std::string text = R"({"device_name": "D", "kernel_name": "line", "tune_params_keys": ["x"],
+    "tune_params": {"x": [)";
+  for (int x = 0; x < 40; ++x)
+    text += (x ? "," : "") + std::to_string(x);
+  text += R"(]}, "cache": {)";
+  for (int x = 0; x < 40; ++x)
+    text += (x ? "," : "") + ("\"" + std::to_string(x) + "\": {\"x\": " + std::to_string(x) +
+                              ", \"time\": " + std::to_string(std::abs(x - 30) + 1) +
+                              ", \"compile_time\": 500, \"benchmark_time\": 500, "
+                              "\"verification_time\": 0, \"framework_time\": 0}");
+  text += "}}";
+  return llvm::cantFail(KernelTunerCache::parse(text, "line"));
+}
+} // namespace
+
+TEST(SimulatedWorkers, ShareOneBudgetWithoutMeasuringTwice) {
+  KernelTunerCache cache = lineCache();
+  auto random = [](int) { return llvm::cantFail(createSearchStrategy("random")); };
+  for (int workers : {1, 4}) {
+    SimulatedWorkersOptions o;
+    o.workers = workers;
+    o.trials = 20;
+    o.batchSize = 2;
+    SimulatedWorkersRun run = simulateWorkers(cache, random, o);
+    ASSERT_EQ(run.results.size(), 20u) << workers;
+    std::set<Config> seen;
+    for (size_t i = 0; i < run.results.size(); ++i) {
+      EXPECT_TRUE(seen.insert(run.results[i].config).second) << "measured twice";
+      if (i)
+        EXPECT_LE(run.results[i - 1].commitSeconds, run.results[i].commitSeconds);
+    }
+    // 20 one-second measurements over the workers, batches of 2.
+    EXPECT_DOUBLE_EQ(run.wallSeconds, workers == 1 ? 20.0 : 6.0) << workers;
+  }
+  // Grid search with 40 trials over 4 workers: the whole space, once, the
+  // optimum found; the time to reach it is that of its commit.
+  SimulatedWorkersOptions o;
+  o.workers = 4;
+  o.trials = 40;
+  SimulatedWorkersRun run =
+      simulateWorkers(cache, [](int) { return llvm::cantFail(createSearchStrategy("grid")); }, o);
+  EXPECT_EQ(run.results.size(), 40u);
+  EXPECT_EQ(run.bestMs(), 1.0);
+  EXPECT_EQ(run.wallSeconds, 10.0);
+  double at = run.secondsToReach(1.0, 1.0);
+  int64_t count = run.measurementsToReach(1.0, 1.0);
+  ASSERT_GT(count, 0);
+  EXPECT_EQ(run.results[count - 1].record.timeMs, 1.0);
+  EXPECT_EQ(run.results[count - 1].commitSeconds, at);
+  EXPECT_GT(run.skippedClaims, 0) << "grid workers propose the same order: claims skip";
 }
