@@ -545,13 +545,14 @@ class TaskResultRouter : public ModelTuningObserver {
 public:
   TaskResultRouter(llvm::ArrayRef<PreparedTask *> group, bool modelBudget)
       : group(group), modelBudget(modelBudget), bests(group.size(), {Config(), INFINITY}),
-        startTrials(group.size()), failures(group.size()) {
+        startTrials(group.size()), failures(group.size()), measured(group.size()) {
     for (size_t i = 0; i < group.size(); ++i)
       startTrials[i] = group[i]->model.history.records.size();
   }
   void onMeasurement(size_t task, const Config &config, const MeasureRecord &record,
                      llvm::ArrayRef<ModelTask> tasks, const ModelProgress &model) override {
     PreparedTask &pt = *group[task];
+    ++measured[task];
     if (!modelBudget) {
       for (MeasureCallback *cb : pt.callbacks)
         cb->onResult(config, record, model.slot);
@@ -576,7 +577,9 @@ public:
       cb->onResult(config, record, p);
   }
 
-  int64_t getStartTrials(size_t task) const { return startTrials[task]; }
+  /// Measurements this process made of `task` (not other workers' results,
+  /// which also join its history).
+  int64_t getMeasured(size_t task) const { return measured[task]; }
 
 private:
   llvm::ArrayRef<PreparedTask *> group;
@@ -584,6 +587,7 @@ private:
   std::vector<std::pair<Config, double>> bests;
   std::vector<int64_t> startTrials;
   std::vector<int64_t> failures;
+  std::vector<int64_t> measured;
 };
 
 /// The one way tasks are tuned: `scheduler` spends `budget` over `group` a
@@ -603,8 +607,7 @@ void tuneTasks(llvm::ArrayRef<PreparedTask *> group, TaskScheduler &scheduler,
     // Its strategy was initialised with the address of the space it had in
     // `modelTasks`: another slot must initialise it again.
     group[i]->model.initialized = false;
-    group[i]->newTrials =
-        int64_t(group[i]->model.history.records.size()) - router.getStartTrials(i);
+    group[i]->newTrials = router.getMeasured(i);
   }
 }
 } // namespace
