@@ -41,7 +41,7 @@ for _ in $(seq 1 600); do
   [ "$(sql "select count(*) from records")" -ge 6 ] && break
   sleep 0.1
 done
-kill -9 -- -"${pids[1]}"
+kill -9 -- -"${pids[1]}" || true
 killed_at=$(sql "select count(*) from records")
 wait "${pids[0]}"
 wait "${pids[2]}"
@@ -69,8 +69,8 @@ done < best.txt
 cat status.txt
 grep -Eq "^two-matmuls.mlir .* done$" status.txt
 grep -Eq "^one-matmul.mlir .* done$" status.txt
-[ "$(grep -Ec ":[0-9]+ +finished " status.txt)" = 2 ]
-[ "$(grep -Ec ":[0-9]+ +tuning " status.txt)" = 1 ]
+[ "$(grep -Ec ":0x[0-9a-f]+ +finished " status.txt)" = 2 ]
+[ "$(grep -Ec ":0x[0-9a-f]+ +tuning " status.txt)" = 1 ]
 # A late worker finds the budget spent and measures nothing.
 before=$(sql "select count(*) from records")
 "$dltune" tune --study s --db "$url" --quiet > late.txt
@@ -82,7 +82,7 @@ if command -v mpirun > /dev/null; then
   OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
     mpirun --oversubscribe -np 3 "$dltune" tune --study m --db "$url" --quiet > mpi.txt
   "$dltune" study status m --db "$url" > mpi-status.txt
-  [ "$(grep -Ec ":[0-9]+ +finished " mpi-status.txt)" = 3 ]
+  [ "$(grep -Ec ":0x[0-9a-f]+ +finished " mpi-status.txt)" = 3 ]
   grep -Eq "^one-matmul.mlir .* done$" mpi-status.txt
   echo "mpirun -np 3: three workers finished the study"
 else

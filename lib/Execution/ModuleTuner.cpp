@@ -955,8 +955,6 @@ llvm::Expected<std::unique_ptr<PreparedTask>> ModuleTuningRun::buildTask(size_t 
                llvm::toString(records.takeError()));
       return found;
     }
-    if (records->size() <= history.records.size())
-      return found; // nothing new (the history holds every record read so far)
     std::set<std::string> known;
     for (const MeasureRecord &r : history.records)
       known.insert(r.config);

@@ -5,6 +5,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/JSON.h"
 
+#include <limits>
 #include <type_traits>
 
 using namespace mlir::dltune;
@@ -26,6 +27,8 @@ std::string mlir::dltune::encodeStudySettings(const StudySettings &settings) {
     if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, std::string> ||
                   std::is_floating_point_v<T>)
       o[name] = field;
+    else if constexpr (std::is_unsigned_v<T>)
+      o[name] = static_cast<uint64_t>(field);
     else
       o[name] = static_cast<int64_t>(field);
   });
@@ -68,9 +71,13 @@ llvm::Expected<StudySettings> mlir::dltune::decodeStudySettings(llvm::StringRef 
     } else if constexpr (std::is_floating_point_v<T>) {
       if (std::optional<double> d = v->getAsNumber())
         field = *d, ok = true;
+    } else if constexpr (std::is_unsigned_v<T>) {
+      std::optional<uint64_t> u = v->getAsUINT64();
+      if (u && *u <= std::numeric_limits<T>::max())
+        field = static_cast<T>(*u), ok = true;
     } else {
       std::optional<int64_t> i = v->getAsInteger();
-      if (i && (std::is_signed_v<T> || *i >= 0))
+      if (i && *i >= std::numeric_limits<T>::min() && *i <= std::numeric_limits<T>::max())
         field = static_cast<T>(*i), ok = true;
     }
     if (!ok)

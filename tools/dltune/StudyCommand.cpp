@@ -15,6 +15,7 @@
 
 #include "Common.h"
 
+#include "dltune/Dialect/DLTuneDialect.h"
 #include "dltune/Execution/StudySettings.h"
 #include "dltune/Execution/TunerOptions.h"
 #include "dltune/Tuning/Database/PostgresDatabase.h"
@@ -69,6 +70,15 @@ llvm::Expected<Study> makeStudy(const std::string &name, const std::vector<std::
                                    "not '" + name + "'");
   if (files.empty())
     return llvm::createStringError("the study '" + name + "' needs at least one model file");
+  // The options are stored and shown as they are: a password in a history
+  // URL would be.
+  llvm::SmallVector<llvm::StringRef> sources;
+  llvm::StringRef(settings.tuner.history).split(sources, ',');
+  for (llvm::StringRef source : sources)
+    if (redactDatabaseUrl(source.str()) != source.str())
+      return llvm::createStringError(
+          "a study keeps its options readable to every worker: give the history database's "
+          "password in ~/.pgpass or PGPASSWORD, not in the URL");
   Study study;
   study.name = name;
   study.options = encodeStudySettings(settings);
@@ -84,6 +94,9 @@ llvm::Expected<Study> makeStudy(const std::string &name, const std::vector<std::
     OwningOpRef<ModuleOp> module = parseFile(file, ctx);
     if (!module)
       return llvm::createStringError("'" + file + "' is not a valid MLIR module");
+    // As the workers annotate it: TF32 is part of a task's identity.
+    if (settings.tf32)
+      (*module)->setAttr(DLTuneDialect::kAllowTf32AttrName, UnitAttr::get(&ctx));
     llvm::Expected<std::vector<std::pair<std::string, int64_t>>> tasks =
         annotateAndCollectTasks(*module, settings.threads, settings.tuner.target,
                                 settings.winograd, file);

@@ -37,6 +37,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/xxhash.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -46,6 +47,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <random>
 #include <cmath>
 #include <unistd.h>
 
@@ -238,8 +240,11 @@ static llvm::Expected<std::pair<Study, StudySettings>> joinStudy(Database &db,
       study->id = *id;
       return std::make_pair(std::move(*study), mine);
     }
-    // Another worker started with the same command registered it first.
-    llvm::consumeError(id.takeError());
+    // Another worker started with the same command registered it first;
+    // any other error is the user's to see.
+    std::string why = llvm::toString(id.takeError());
+    if (why.find("exists already") == std::string::npos)
+      return llvm::createStringError(why);
     found = db.findStudy(studyName);
     if (!found)
       return found.takeError();
@@ -312,9 +317,17 @@ int tuneCommand() {
     if (!deviceId)
       return fail(llvm::toString(deviceId.takeError()));
     workerDeviceId = *deviceId;
+    if (study->models.empty())
+      return fail("the study '" + studyName + "' has no model (a damaged database?)");
+    if (checkThreadsOption(threads))
+      return 1;
     char host[256] = "host";
     gethostname(host, sizeof(host) - 1);
-    workerOwner = std::string(host) + ":" + std::to_string(getpid());
+    std::random_device random;
+    workerOwner = llvm::formatv("{0}:{1}:{2:x}", host, getpid(), random()).str();
+    // Workers with one seed would propose in lockstep and skip each other's
+    // claims round after round: each searches from its own.
+    options.seed ^= llvm::xxh3_64bits(workerOwner);
   }
   // What this worker says about itself in the study (none without one).
   auto report = [&](const std::string &state, const std::string &model,

@@ -569,6 +569,26 @@ TEST(MultiTaskTuner, OtherWorkersResultsSpendTheModelBudget) {
   EXPECT_EQ(p.stopReason, "trial budget spent");
 }
 
+TEST(MultiTaskTuner, OtherWorkersResultsOfOtherTasksCountAtOnce) {
+  // Only task 1 is shared: another worker measures it while the scheduler
+  // keeps this worker on task 0 (sequential). Its results must still spend
+  // the model budget.
+  std::vector<ModelTask> tasks;
+  tasks.push_back(lineTask(1, 200, 5, 0.1, 10));
+  tasks.push_back(lineTask(1, 200, 5, 0.1, 10));
+  tasks.back().measurer = std::make_unique<SharedLineMeasurer>(5, 0.1);
+  ModelTuningOptions mo;
+  mo.trials = 30;
+  mo.slotTrials = 4;
+  mo.batchSize = 1;
+  ModelProgress p = runModelTuning(tasks, *make("sequential", SchedulerOptions()), mo);
+  int64_t all = static_cast<int64_t>(tasks[0].history.records.size() +
+                                     tasks[1].history.records.size());
+  EXPECT_GT(tasks[1].history.records.size(), 0u);
+  EXPECT_EQ(p.model.trialsDone, all);
+  EXPECT_LE(all, 30 + 1);
+}
+
 TEST(MultiTaskTuner, SequentialEarlyStopPassesBudgetOn) {
   std::vector<ModelTask> tasks;
   // Task 0 is flat (every config 5 ms): it stops improving after its first

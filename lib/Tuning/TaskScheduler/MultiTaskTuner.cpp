@@ -194,6 +194,17 @@ ModelProgress mlir::dltune::runModelTuning(std::vector<ModelTask> &tasks,
   model.untunedModelLatencyMs = computeUntunedLatency();
 
   while (true) {
+    // What other workers sharing the database measured of any task since
+    // the last look: it spends the model budget and informs the scheduler
+    // now, not when the scheduler next picks that task.
+    for (ModelTask &t : tasks)
+      for (auto &[config, record] : t.measurer->collectOthersResults(t.history)) {
+        recordMeasurement(t.state, record);
+        ++model.trialsDone;
+        t.history.configs.push_back(config);
+        t.history.measured.insert(config);
+        t.history.records.push_back(std::move(record));
+      }
     std::vector<TaskState> states = statesOf(tasks);
     model.modelLatencyMs = computeModelLatency(states, options.constantMs);
     if (measuringStopped())
