@@ -631,9 +631,7 @@ static void removeLeftovers(const std::string &dir) {
   }
 }
 
-/// Who claims configurations in the database: this process, on this host,
-/// with a random part so that a reused pid is someone else.
-static std::string makeClaimOwner() {
+std::string mlir::dltune::makeOwnerName() {
   char host[256] = "host";
   (void)gethostname(host, sizeof(host) - 1);
   std::random_device rd;
@@ -759,9 +757,7 @@ llvm::Expected<std::unique_ptr<PreparedTask>> ModuleTuningRun::buildTask(size_t 
       ++unusable;
       continue;
     }
-    history.configs.push_back(*c);
-    history.measured.insert(*c);
-    history.records.push_back(std::move(r));
+    history.add(std::move(*c), std::move(r));
   }
   events.setPreviousTrials(history.records.size() + unusable);
   events.emit(TuningEvent::Kind::TaskStarted);
@@ -1121,7 +1117,7 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
     return makeError("cannot resolve the work directory '" + workRootPath.str().str() +
                      "': " + ec.message());
   std::string workRoot(workRootPath.str());
-  std::string claimOwner = makeClaimOwner();
+  std::string claimOwner = makeOwnerName();
   // A claim outlives a whole batch: builds in parallel, then each timed.
   double claimLease = 2 * (options.buildTimeoutSeconds +
                            8.0 * std::max(1u, options.jobs) * options.runTimeoutSeconds) +

@@ -143,9 +143,8 @@ double median(std::vector<double> v) {
 } // namespace dltune_tool
 
 namespace dltune_tool {
-llvm::Expected<std::vector<std::pair<std::string, int64_t>>>
-annotateAndCollectTasks(mlir::ModuleOp module, int threads, const std::string &target,
-                        bool winograd, const std::string &what) {
+llvm::Error annotateForTuning(mlir::ModuleOp module, int threads, const std::string &target,
+                              bool winograd, const std::string &what) {
   mlir::MLIRContext *ctx = module.getContext();
   mlir::PassManager pm(ctx, mlir::ModuleOp::getOperationName());
   std::string err;
@@ -159,6 +158,14 @@ annotateAndCollectTasks(mlir::ModuleOp module, int threads, const std::string &t
   });
   if (mlir::failed(pm.run(module)))
     return llvm::createStringError("annotating '" + what + "' failed");
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::vector<std::pair<std::string, int64_t>>>
+annotateAndCollectTasks(mlir::ModuleOp module, int threads, const std::string &target,
+                        bool winograd, const std::string &what) {
+  if (llvm::Error e = annotateForTuning(module, threads, target, winograd, what))
+    return std::move(e);
   std::vector<std::pair<std::string, int64_t>> tasks;
   for (const mlir::dltune::TuningTask &task : mlir::dltune::collectTuningTasks(module)) {
     auto it = llvm::find_if(tasks, [&](const auto &t) { return t.first == task.record.hash; });

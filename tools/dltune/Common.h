@@ -57,9 +57,12 @@ void setUpContext(mlir::MLIRContext &ctx);
 mlir::OwningOpRef<mlir::ModuleOp> parseFile(const std::string &path,
                                             mlir::MLIRContext &ctx);
 
-/// Annotates `module` in place as `dltune tune` does (getTuningAnnotatePipeline)
-/// and returns its tasks' hashes with their occurrences, in the order the
-/// tasks first appear; `what` names the model in errors.
+/// Annotates `module` in place as `dltune tune` does (getTuningAnnotatePipeline),
+/// quietly (no remarks about ops left alone); `what` names the model in errors.
+llvm::Error annotateForTuning(mlir::ModuleOp module, int threads, const std::string &target,
+                              bool winograd, const std::string &what);
+/// annotateForTuning, then the tasks' hashes with their occurrences, in the
+/// order the tasks first appear.
 llvm::Expected<std::vector<std::pair<std::string, int64_t>>>
 annotateAndCollectTasks(mlir::ModuleOp module, int threads, const std::string &target,
                         bool winograd, const std::string &what);

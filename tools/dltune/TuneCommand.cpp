@@ -46,10 +46,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
-#include <chrono>
-#include <random>
 #include <cmath>
-#include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::dltune;
@@ -321,10 +318,7 @@ int tuneCommand() {
       return fail("the study '" + studyName + "' has no model (a damaged database?)");
     if (checkThreadsOption(threads))
       return 1;
-    char host[256] = "host";
-    gethostname(host, sizeof(host) - 1);
-    std::random_device random;
-    workerOwner = llvm::formatv("{0}:{1}:{2:x}", host, getpid(), random()).str();
+    workerOwner = makeOwnerName();
     // Workers with one seed would propose in lockstep and skip each other's
     // claims round after round: each searches from its own.
     options.seed ^= llvm::xxh3_64bits(workerOwner);
@@ -371,20 +365,16 @@ int tuneCommand() {
       return 1;
     if (tf32)
       (*module)->setAttr(DLTuneDialect::kAllowTf32AttrName, UnitAttr::get(&ctx));
-    PassManager pm(&ctx, ModuleOp::getOperationName());
-    std::string err;
-    llvm::raw_string_ostream os(err);
-    if (failed(parsePassPipeline(getTuningAnnotatePipeline(threads, options.target, winograd),
-                                 pm, os)))
-      return fail(err);
-    // Remarks about ops left alone are not news here.
+    if (llvm::Error e = annotateForTuning(*module, threads, options.target, winograd, file)) {
+      std::string why = llvm::toString(std::move(e));
+      report("failed", file, why);
+      return fail(why);
+    }
+    // Remarks about ops left alone are not news while tuning either.
     ScopedDiagnosticHandler quiet(&ctx, [](Diagnostic &d) {
       return success(d.getSeverity() == DiagnosticSeverity::Remark);
     });
-    if (failed(pm.run(*module))) {
-      report("failed", file, "annotating failed");
-      return fail("annotating '" + file + "' failed");
-    }
+    std::string err;
     if (options.progress)
       llvm::errs() << "== " << file << "\n";
     ProgressPrinter printer(llvm::errs(), options.progress);

@@ -570,13 +570,14 @@ TEST(MultiTaskTuner, OtherWorkersResultsSpendTheModelBudget) {
 }
 
 TEST(MultiTaskTuner, OtherWorkersResultsOfOtherTasksCountAtOnce) {
-  // Only task 1 is shared: another worker measures it while the scheduler
-  // keeps this worker on task 0 (sequential). Its results must still spend
-  // the model budget.
+  // Only task 1 is shared: another worker measures it while this worker's
+  // scheduler never picks it (finished here). Its results must still spend
+  // the model budget, before each of task 0's slots.
   std::vector<ModelTask> tasks;
   tasks.push_back(lineTask(1, 200, 5, 0.1, 10));
   tasks.push_back(lineTask(1, 200, 5, 0.1, 10));
   tasks.back().measurer = std::make_unique<SharedLineMeasurer>(5, 0.1);
+  tasks.back().state.finished = true;
   ModelTuningOptions mo;
   mo.trials = 30;
   mo.slotTrials = 4;

@@ -52,6 +52,10 @@ llvm::Expected<int> applyBestFromDatabase(ModuleOp module, const std::string &db
 /// executable, else on PATH; empty if none.
 std::string findWorkerExecutable();
 
+/// Who claims configurations in the database (and names a study's worker):
+/// `host:pid:random`, the random part so that a reused pid is someone else.
+std::string makeOwnerName();
+
 } // namespace mlir::dltune
 
 #endif // DLTUNE_EXECUTION_MODULETUNER_H

@@ -12,11 +12,15 @@ TuningProgress mlir::dltune::runTuningLoop(const SearchSpace &space,
   TuningProgress progress;
   progress.trialsBudget = std::max<int64_t>(
       0, options.trials - static_cast<int64_t>(history.records.size()));
-  for (size_t i = 0; i < history.records.size(); ++i)
-    if (history.records[i].isOk() && history.records[i].timeMs < progress.bestMs) {
-      progress.bestMs = history.records[i].timeMs;
-      progress.best = history.configs[i];
+  // The best so far: of the history, other workers' results and this run's.
+  auto noteBest = [&](const Config &config, const MeasureRecord &record) {
+    if (record.isOk() && record.timeMs < progress.bestMs) {
+      progress.bestMs = record.timeMs;
+      progress.best = config;
     }
+  };
+  for (size_t i = 0; i < history.records.size(); ++i)
+    noteBest(history.configs[i], history.records[i]);
   if (options.initializeStrategy)
     strategy.initialize(space, options.seed);
   double start = measurer.getClockSeconds();
@@ -34,13 +38,8 @@ TuningProgress mlir::dltune::runTuningLoop(const SearchSpace &space,
     for (auto &[config, record] : others) {
       for (MeasureCallback *cb : callbacks)
         cb->onOthersResult(config, record);
-      if (record.isOk() && record.timeMs < progress.bestMs) {
-        progress.bestMs = record.timeMs;
-        progress.best = config;
-      }
-      history.configs.push_back(config);
-      history.measured.insert(config);
-      history.records.push_back(std::move(record));
+      noteBest(config, record);
+      history.add(std::move(config), std::move(record));
     }
     progress.othersResults += static_cast<int64_t>(others.size());
     progress.trialsBudget = std::max<int64_t>(
@@ -75,16 +74,10 @@ TuningProgress mlir::dltune::runTuningLoop(const SearchSpace &space,
         measurer.measureEach(batch, [&](size_t i, const MeasureRecord &result) {
           MeasureRecord r = result;
           r.config = space.formatConfig(batch[i]);
-          history.configs.push_back(batch[i]);
-          history.records.push_back(r);
-          history.measured.insert(batch[i]);
+          history.add(batch[i], r);
           ++progress.trialsDone;
-          if (!r.isOk())
-            ++progress.failures;
-          else if (r.timeMs < progress.bestMs) {
-            progress.bestMs = r.timeMs;
-            progress.best = batch[i];
-          }
+          progress.failures += !r.isOk();
+          noteBest(batch[i], r);
           progress.elapsedSeconds = measurer.getClockSeconds() - start;
           for (MeasureCallback *cb : callbacks)
             cb->onResult(batch[i], r, progress);

@@ -65,11 +65,8 @@ SimulatedWorkersRun mlir::dltune::simulateWorkers(
     }
     // What the others committed by now (own results are already there).
     for (const SimulatedResult &r : committed)
-      if (r.worker != id && r.commitSeconds <= me.clock && !me.history.contains(r.config)) {
-        me.history.configs.push_back(r.config);
-        me.history.records.push_back(r.record);
-        me.history.measured.insert(r.config);
-      }
+      if (r.worker != id && r.commitSeconds <= me.clock && !me.history.contains(r.config))
+        me.history.add(r.config, r.record);
     std::vector<Config> kept;
     for (int round = 0; round < kMaxClaimedRounds && kept.empty(); ++round) {
       size_t want = std::min<size_t>(options.batchSize, options.trials - spent);
@@ -102,9 +99,7 @@ SimulatedWorkersRun mlir::dltune::simulateWorkers(
                                           return a.commitSeconds < b.commitSeconds;
                                         }),
                        result);
-      me.history.configs.push_back(c);
-      me.history.records.push_back(r);
-      me.history.measured.insert(c);
+      me.history.add(c, r);
       records.push_back(r);
     }
     me.strategy->update(kept, records);

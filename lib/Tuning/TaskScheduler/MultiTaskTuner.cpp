@@ -201,9 +201,7 @@ ModelProgress mlir::dltune::runModelTuning(std::vector<ModelTask> &tasks,
       for (auto &[config, record] : t.measurer->collectOthersResults(t.history)) {
         recordMeasurement(t.state, record);
         ++model.trialsDone;
-        t.history.configs.push_back(config);
-        t.history.measured.insert(config);
-        t.history.records.push_back(std::move(record));
+        t.history.add(std::move(config), std::move(record));
       }
     std::vector<TaskState> states = statesOf(tasks);
     model.modelLatencyMs = computeModelLatency(states, options.constantMs);

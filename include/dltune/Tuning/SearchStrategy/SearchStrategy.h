@@ -20,6 +20,12 @@ struct TuningHistory {
   std::vector<MeasureRecord> records;
   std::set<Config> measured;
   bool contains(const Config &c) const { return measured.count(c) != 0; }
+  /// Appends the result of `c` (this process's, or another worker's).
+  void add(Config c, MeasureRecord record) {
+    measured.insert(c);
+    configs.push_back(std::move(c));
+    records.push_back(std::move(record));
+  }
   /// The record of `c`, or null when it was not measured.
   const MeasureRecord *find(const Config &c) const {
     if (!contains(c))
