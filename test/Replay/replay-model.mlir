@@ -80,7 +80,7 @@
 // RUN: not dltune replay-model --task %dltune_src/test/Inputs/kt-grid.json --strategy magic 2>&1 | FileCheck %s --check-prefix=STRATEGY
 // STRATEGY: dltune: error: unknown search strategy 'magic'
 // RUN: not dltune replay-model 2>&1 | FileCheck %s --check-prefix=NOTASK
-// NOTASK: must be specified at least once
+// NOTASK: dltune: error: give the model's tasks with --task (or several models with --model)
 
 // survey (Trimmer): epochs of one slot per task; after the third epoch the
 // model's rate of improvement per second has slowed by more than a quarter

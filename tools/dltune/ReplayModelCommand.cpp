@@ -19,6 +19,7 @@
 
 #include "dltune/Tuning/TaskScheduler/MultiTaskTuner.h"
 #include "dltune/Tuning/Replay/ReplayMeasurer.h"
+#include "dltune/Tuning/Replay/SimulatedCluster.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -37,7 +38,41 @@ static cl::list<std::string>
     taskSpecs("task",
               cl::desc("FILE[:WEIGHT[:GFLOP]]: a Kernel Tuner cache, the task's occurrences in the "
                        "model (default 1) and its GFLOP per occurrence (default unknown)"),
-              cl::OneOrMore, cl::sub(replayModelCmd));
+              cl::ZeroOrMore, cl::sub(replayModelCmd));
+static cl::list<std::string> modelSpecs(
+    "model",
+    cl::desc("NAME=TASK,TASK,...: one model of a simulated cluster (repeat for each model; "
+             "each TASK as --task takes it); instead of --task"),
+    cl::ZeroOrMore, cl::sub(replayModelCmd));
+static cl::opt<unsigned> clusterWorkers("workers",
+                                        cl::desc("--model: the cluster's workers, shared by the "
+                                                 "models"),
+                                        cl::init(4), cl::sub(replayModelCmd));
+static cl::opt<unsigned> clusterInterval(
+    "interval",
+    cl::desc("--model: each model's measurements between synchronisations (0: one slot per "
+             "task)"),
+    cl::init(0), cl::sub(replayModelCmd));
+static cl::opt<bool> suspendModels("suspend",
+                                   cl::desc("--model: suspend the model that improved least "
+                                            "once it has plateaued (Trimmer)"),
+                                   cl::sub(replayModelCmd));
+static cl::opt<unsigned> plateauIntervals(
+    "plateau",
+    cl::desc("--suspend: intervals that must each improve by less than --min-improvement"),
+    cl::init(ModelSuspensionOptions().plateauIntervals), cl::sub(replayModelCmd));
+static cl::opt<double> minImprovement(
+    "min-improvement",
+    cl::desc("--suspend: relative model latency reduction of an interval below which it is a "
+             "plateau"),
+    cl::init(ModelSuspensionOptions().minImprovement), cl::sub(replayModelCmd));
+static cl::opt<double> goalFactor("goal-factor",
+                                  cl::desc("--model: each model's latency goal, as this factor "
+                                           "of its best reachable latency (0: none)"),
+                                  cl::init(0), cl::sub(replayModelCmd));
+static cl::opt<double> wattsPerWorker("watts-per-worker",
+                                      cl::desc("--model: modelled power of a busy worker, W"),
+                                      cl::init(10), cl::sub(replayModelCmd));
 static cl::opt<std::string> schedulerName("scheduler", cl::desc("Task scheduler"),
                                           cl::init("dynatune"), cl::sub(replayModelCmd));
 static cl::opt<std::string> strategyName("strategy", cl::desc("Search strategy of every task"),
@@ -164,6 +199,179 @@ private:
 
 } // namespace
 
+/// The recorded tasks as one seed's ModelTasks: each with its strategy (in
+/// the cold filter when one is asked for) and a replay measurer.
+static llvm::Expected<std::vector<ModelTask>>
+buildTasks(const std::vector<RecordedTask> &recorded, int seed,
+           const std::optional<ColdRule> &coldRule,
+           const std::shared_ptr<ColdFilterStats> &coldStats, StrategyObserver *observer,
+           uint64_t measurerSeedOffset) {
+  std::vector<ModelTask> tasks;
+  for (const RecordedTask &r : recorded) {
+    StrategyOptions opts;
+    opts.costModel = costModel;
+    opts.planSize = planSize;
+    opts.firstFit = std::min(firstFit, planSize);
+    opts.observer = observer;
+    llvm::Expected<std::unique_ptr<SearchStrategy>> strategy =
+        createSearchStrategy(strategyName, opts);
+    if (!strategy)
+      return strategy.takeError();
+    strategy = applyColdFilter(std::move(*strategy), coldRule, coldFactor, coldStats);
+    ModelTask t{TaskState{}, r.cache.getSpace(), std::move(*strategy),
+                 std::make_unique<ReplayMeasurer>(r.cache, stochastic,
+                                                   1000 + seed * 101 + tasks.size() +
+                                                       measurerSeedOffset),
+                 TuningHistory{}};
+    t.state.name = r.name;
+    t.state.kind = r.cache.kernelName;
+    t.state.weight = r.weight;
+    t.state.flops = r.flops;
+    t.state.untunedMs = r.cache.getMedianMs();
+    tasks.push_back(std::move(t));
+  }
+  return tasks;
+}
+
+static double bestReachable(const std::vector<RecordedTask> &recorded) {
+  double ms = constantMs;
+  for (const RecordedTask &t : recorded)
+    ms += t.weight * t.cache.getOptimumMs();
+  return ms;
+}
+
+/// --model: several models on one simulated cluster (SimulatedCluster.h).
+static int replayClusterCommand(const SchedulerOptions &so,
+                                const std::optional<ColdRule> &coldRule) {
+  if (!taskSpecs.empty())
+    return fail("--task and --model do not mix: give each model's tasks with --model");
+  if (clusterWorkers < 1 || clusterWorkers > 100000)
+    return fail("--workers must be between 1 and 100000");
+  if (plateauIntervals < 1)
+    return fail("--plateau must be at least 1");
+  if (!(minImprovement >= 0 && minImprovement < 1))
+    return fail("--min-improvement must be in [0, 1)");
+  if (!(goalFactor == 0 || goalFactor >= 1) || !std::isfinite(goalFactor))
+    return fail("--goal-factor must be 0 (no goal) or at least 1");
+  if (!(wattsPerWorker >= 0) || !std::isfinite(wattsPerWorker))
+    return fail("--watts-per-worker must not be negative");
+  if (timeBudget > 0 || latencyGoal > 0)
+    return fail("--model runs take --trials or --trials-per-task and --goal-factor, not "
+                "--time-budget or --latency-goal");
+  std::vector<std::pair<std::string, std::vector<RecordedTask>>> models;
+  for (const std::string &spec : modelSpecs) {
+    auto [name, list] = llvm::StringRef(spec).split('=');
+    if (list.empty() || name.empty())
+      return fail("--model '" + spec + "': expected NAME=TASK,TASK,...");
+    llvm::SmallVector<llvm::StringRef> parts;
+    list.split(parts, ',', -1, /*KeepEmpty=*/false);
+    std::vector<RecordedTask> recorded;
+    for (llvm::StringRef part : parts) {
+      llvm::Expected<RecordedTask> task = parseTask(part);
+      if (!task)
+        return fail(llvm::toString(task.takeError()));
+      task->name += "#" + std::to_string(recorded.size());
+      recorded.push_back(std::move(*task));
+    }
+    for (const auto &m : models)
+      if (m.first == name)
+        return fail("--model '" + name.str() + "' is given twice");
+    models.emplace_back(name.str(), std::move(recorded));
+  }
+  SimulatedClusterOptions co;
+  co.workers = clusterWorkers;
+  co.suspend = suspendModels;
+  co.suspension.plateauIntervals = plateauIntervals;
+  co.suspension.minImprovement = minImprovement;
+  co.busyWattsPerWorker = wattsPerWorker;
+  llvm::outs() << llvm::formatv("cluster: {0} models, {1} workers, {2}; energy modelled at {3} W "
+                                "per busy worker\n",
+                                models.size(), co.workers,
+                                co.suspend ? llvm::formatv("suspension after {0} interval(s) "
+                                                           "below {1}% each",
+                                                           co.suspension.plateauIntervals,
+                                                           100 * co.suspension.minImprovement)
+                                                 .str()
+                                           : std::string("no suspension"),
+                                formatNumber(co.busyWattsPerWorker));
+  std::ofstream file;
+  std::ostream *out = nullptr;
+  if (!openReport(file, out, "seed,model,end,intervals,measurements,busy_s,end_wall_s,"
+                             "untuned_ms,final_ms,best_reachable_ms"))
+    return fail("cannot write '" + report + "'");
+  std::vector<std::vector<double>> ratio(models.size()), measured(models.size());
+  std::vector<double> totalMeasurements, totalBusy, totalWall, totalEnergy;
+  for (int seed = 0; seed < seeds; ++seed) {
+    CliStrategyObserver strategyObserver;
+    std::vector<ClusterModel> cluster;
+    for (size_t m = 0; m < models.size(); ++m) {
+      auto coldStats = std::make_shared<ColdFilterStats>();
+      llvm::Expected<std::vector<ModelTask>> tasks =
+          buildTasks(models[m].second, seed, coldRule, coldStats, &strategyObserver, 17 * m);
+      if (!tasks)
+        return fail(llvm::toString(tasks.takeError()));
+      SchedulerOptions seeded = so;
+      seeded.seed = seed * 7919 + m;
+      ClusterModel cm{models[m].first, std::move(*tasks),
+                      llvm::cantFail(createTaskScheduler(schedulerName, seeded)), {}};
+      // --trials-per-task: each model's budget is that many per task (so
+      // models of different sizes get the same per task), else --trials.
+      cm.options.trialsPerTask = trialsPerTask;
+      cm.options.trials = trialsPerTask > 0
+                              ? static_cast<int64_t>(trialsPerTask) *
+                                    static_cast<int64_t>(cm.tasks.size())
+                              : static_cast<int64_t>(trials);
+      cm.options.slotTrials = slot;
+      cm.options.taskEarlyStop = taskEarlyStop;
+      cm.options.constantMs = constantMs;
+      cm.options.seed = seed * 7919 + m;
+      // Default interval: the model's epoch, a slot per task.
+      cm.intervalTrials = clusterInterval > 0 ? static_cast<int64_t>(clusterInterval)
+                                              : static_cast<int64_t>(slot) *
+                                                    static_cast<int64_t>(cm.tasks.size());
+      if (goalFactor > 0)
+        cm.options.latencyGoalMs = goalFactor * bestReachable(models[m].second);
+      cluster.push_back(std::move(cm));
+    }
+    SimulatedClusterRun run = simulateCluster(cluster, co);
+    llvm::outs() << llvm::formatv("seed {0}: {1} rounds, {2} measurements, {3:f1} busy s, "
+                                  "{4:f1} s on the cluster, {5:f0} J (modelled)\n",
+                                  seed, run.rounds, run.measurements, run.busySeconds,
+                                  run.wallSeconds, run.energyJoules);
+    totalMeasurements.push_back(run.measurements);
+    totalBusy.push_back(run.busySeconds);
+    totalWall.push_back(run.wallSeconds);
+    totalEnergy.push_back(run.energyJoules);
+    for (size_t m = 0; m < models.size(); ++m) {
+      const ClusterModelResult &r = run.models[m];
+      double best = bestReachable(models[m].second);
+      llvm::outs() << llvm::formatv("  {0}: {1} after {2} interval(s), {3} measurements, {4} ms "
+                                    "({5:f3}x the best reachable)\n",
+                                    r.name, toString(r.end), r.latencies.size() - 1,
+                                    r.measurements, formatNumber(r.finalMs()),
+                                    r.finalMs() / best);
+      ratio[m].push_back(r.finalMs() / best);
+      measured[m].push_back(r.measurements);
+      if (out)
+        *out << seed << "," << r.name << "," << toString(r.end).str() << ","
+             << r.latencies.size() - 1 << "," << r.measurements << ","
+             << formatNumber(r.busySeconds) << "," << formatNumber(r.endWallSeconds) << ","
+             << formatNumber(r.latencies.front()) << "," << formatNumber(r.finalMs()) << ","
+             << formatNumber(best) << "\n";
+    }
+  }
+  llvm::outs() << llvm::formatv("medians over {0} seed(s):\n{1,-16} {2,12} {3,14}\n", seeds.getValue(),
+                                "model", "measurements", "final/best");
+  for (size_t m = 0; m < models.size(); ++m)
+    llvm::outs() << llvm::formatv("{0,-16} {1,12} {2,14:f3}\n", models[m].first,
+                                  formatNumber(median(measured[m])), median(ratio[m]));
+  llvm::outs() << llvm::formatv("{0,-16} {1,12} busy {2:f1} s, cluster {3:f1} s, {4:f0} J "
+                                "(modelled)\n",
+                                "total", formatNumber(median(totalMeasurements)),
+                                median(totalBusy), median(totalWall), median(totalEnergy));
+  return closeReport(file);
+}
+
 int replayModelCommand() {
   if (trials < 1)
     return fail("--trials must be at least 1");
@@ -203,6 +411,20 @@ int replayModelCommand() {
   if (auto check = createTaskScheduler(schedulerName, so); !check)
     return fail(llvm::toString(check.takeError()));
 
+  std::optional<ColdRule> coldRule;
+  if (!parseColdFilter(coldFilter, coldRule))
+    return fail("--cold-filter must be off, nn or trend, got '" + coldFilter + "'");
+  if (!(coldFactor > 1 && coldFactor < 1e6))
+    return fail("--cold-factor must be a number above 1, got " + formatNumber(coldFactor));
+  if (!modelSpecs.empty())
+    return replayClusterCommand(so, coldRule);
+  if (taskSpecs.empty())
+    return fail("give the model's tasks with --task (or several models with --model)");
+  for (const cl::Option *o : std::initializer_list<const cl::Option *>{
+           &clusterWorkers, &clusterInterval, &suspendModels, &plateauIntervals,
+           &minImprovement, &goalFactor, &wattsPerWorker})
+    if (o->getNumOccurrences())
+      return fail("--" + o->ArgStr.str() + " applies to a cluster of models (--model) only");
   std::vector<RecordedTask> recorded;
   std::map<std::string, int> names;
   for (const std::string &spec : taskSpecs) {
@@ -232,38 +454,15 @@ int replayModelCommand() {
   if (!openReport(file, out, "seed,trial,task,config,time_ms,model_latency_ms,sim_clock_s"))
     return fail("cannot write '" + report + "'");
 
-  std::optional<ColdRule> coldRule;
-  if (!parseColdFilter(coldFilter, coldRule))
-    return fail("--cold-filter must be off, nn or trend, got '" + coldFilter + "'");
-  if (!(coldFactor > 1 && coldFactor < 1e6))
-    return fail("--cold-factor must be a number above 1, got " + formatNumber(coldFactor));
   std::vector<std::vector<double>> bestPerTask(recorded.size()), sharePerTask(recorded.size());
   for (int seed = 0; seed < seeds; ++seed) {
     CliStrategyObserver strategyObserver;
     auto coldStats = std::make_shared<ColdFilterStats>(); // over the model's tasks
-    std::vector<ModelTask> tasks;
-    for (const RecordedTask &r : recorded) {
-      StrategyOptions opts;
-      opts.costModel = costModel;
-      opts.planSize = planSize;
-      opts.firstFit = std::min(firstFit, planSize);
-      opts.observer = &strategyObserver;
-      llvm::Expected<std::unique_ptr<SearchStrategy>> strategy =
-          createSearchStrategy(strategyName, opts);
-      if (!strategy)
-        return fail(llvm::toString(strategy.takeError()));
-      strategy = applyColdFilter(std::move(*strategy), coldRule, coldFactor, coldStats);
-      ModelTask t{TaskState{}, r.cache.getSpace(), std::move(*strategy),
-                   std::make_unique<ReplayMeasurer>(r.cache, stochastic,
-                                                     1000 + seed * 101 + tasks.size()),
-                   TuningHistory{}};
-      t.state.name = r.name;
-      t.state.kind = r.cache.kernelName;
-      t.state.weight = r.weight;
-      t.state.flops = r.flops;
-      t.state.untunedMs = r.cache.getMedianMs();
-      tasks.push_back(std::move(t));
-    }
+    llvm::Expected<std::vector<ModelTask>> built =
+        buildTasks(recorded, seed, coldRule, coldStats, &strategyObserver, 0);
+    if (!built)
+      return fail(llvm::toString(built.takeError()));
+    std::vector<ModelTask> tasks = std::move(*built);
     SchedulerOptions seeded = so;
     seeded.seed = seed;
     std::unique_ptr<TaskScheduler> scheduler =

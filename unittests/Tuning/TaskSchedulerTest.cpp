@@ -1,7 +1,9 @@
 //===- TaskSchedulerTest.cpp - Task schedulers and the model tuner --------===//
 
 #include "dltune/Tuning/TaskScheduler/LearningCurve.h"
+#include "dltune/Tuning/TaskScheduler/ModelSuspension.h"
 #include "dltune/Tuning/TaskScheduler/MultiTaskTuner.h"
+#include "dltune/Tuning/Replay/SimulatedCluster.h"
 #include "dltune/Tuning/TaskScheduler/SurveyRule.h"
 #include "dltune/Tuning/SearchStrategy/SeededSearch.h"
 
@@ -857,4 +859,99 @@ TEST(MultiTaskTuner, WholeTaskSlotIsOneTuningLoop) {
   EXPECT_EQ(observer.slot.trialsDone, loop.trialsDone);
   EXPECT_EQ(observer.slot.trialsBudget, loop.trialsBudget);
   EXPECT_EQ(observer.slot.bestMs, loop.bestMs);
+}
+
+TEST(ModelSuspension, PlateauAndTheWorstModel) {
+  ModelSuspensionOptions o; // 2 intervals below 1% each
+  EXPECT_FALSE(lastIntervalImprovement({10.0}).has_value());
+  EXPECT_DOUBLE_EQ(*lastIntervalImprovement({10.0, 8.0}), 0.2);
+  // A latency that becomes finite improves by everything; one that stays
+  // infinite by nothing.
+  EXPECT_DOUBLE_EQ(*lastIntervalImprovement({INFINITY, 8.0}), 1.0);
+  EXPECT_DOUBLE_EQ(*lastIntervalImprovement({INFINITY, INFINITY}), 0.0);
+
+  EXPECT_FALSE(hasPlateaued({10, 9.99}, o));          // one interval only
+  EXPECT_TRUE(hasPlateaued({10, 9.99, 9.985}, o));    // two below 1%
+  EXPECT_FALSE(hasPlateaued({10, 9.99, 9.0}, o));     // the last one improved 10%
+  EXPECT_FALSE(hasPlateaued({10, 9.0, 9.0 * 0.995}, o)); // the one before did
+  ModelSuspensionOptions three = o;
+  three.plateauIntervals = 3;
+  EXPECT_FALSE(hasPlateaued({10, 9.99, 9.985}, three));
+
+  std::vector<IntervalLatencies> models = {
+      {10, 9.99, 9.985},  // plateaued, last improvement 0.05%
+      {10, 9.0, 8.0},     // improving
+      {10, 9.999, 9.999}, // plateaued, last improvement 0
+  };
+  bool all[] = {true, true, true};
+  EXPECT_EQ(chooseModelToSuspend(models, all, o), std::optional<size_t>(2));
+  bool thirdDone[] = {true, true, false};
+  EXPECT_EQ(chooseModelToSuspend(models, thirdDone, o), std::optional<size_t>(0));
+  bool onlyImproving[] = {false, true, false};
+  EXPECT_FALSE(chooseModelToSuspend(models, onlyImproving, o).has_value());
+}
+
+namespace {
+/// A model of one task: `slope` 0 gives a flat space (every configuration
+/// equally fast: nothing to gain after the first measurement).
+ClusterModel clusterModel(std::string name, double slope, int64_t budget, double goalMs = 0) {
+  ClusterModel m;
+  m.name = std::move(name);
+  m.tasks.push_back(lineTask(1, 400, 1, slope, /*untuned=*/1000));
+  m.scheduler = make("round-robin");
+  m.options.trials = budget;
+  m.options.slotTrials = 8;
+  m.options.latencyGoalMs = goalMs;
+  return m;
+}
+} // namespace
+
+TEST(SimulatedCluster, SuspensionStopsAPlateauedModelAndFreesItsWorkers) {
+  auto run = [](bool suspend) {
+    std::vector<ClusterModel> models;
+    models.push_back(clusterModel("flat", 0, 400));
+    models.push_back(clusterModel("steep", 1, 400));
+    SimulatedClusterOptions o;
+    o.workers = 4;
+    o.intervalTrials = 16;
+    o.suspend = suspend;
+    o.suspension.minImprovement = 1e-9; // only a model that gains nothing plateaus
+    o.busyWattsPerWorker = 10;
+    return simulateCluster(models, o);
+  };
+  SimulatedClusterRun with = run(true), without = run(false);
+  // The flat model gains everything in its first interval, nothing in the
+  // next two: suspended after three intervals.
+  EXPECT_EQ(with.models[0].end, ClusterModelEnd::Suspended);
+  EXPECT_EQ(with.models[0].measurements, 48);
+  EXPECT_EQ(with.models[0].latencies.size(), 4u);
+  EXPECT_EQ(without.models[0].end, ClusterModelEnd::BudgetSpent);
+  EXPECT_EQ(without.models[0].measurements, 400);
+  // The same final latency for the flat model, fewer measurements in all.
+  EXPECT_DOUBLE_EQ(with.models[0].finalMs(), without.models[0].finalMs());
+  EXPECT_LT(with.measurements, without.measurements);
+  // One simulated second per measurement, shared by 4 workers.
+  EXPECT_DOUBLE_EQ(with.busySeconds, static_cast<double>(with.measurements));
+  EXPECT_DOUBLE_EQ(with.wallSeconds, with.busySeconds / 4);
+  EXPECT_DOUBLE_EQ(with.energyJoules, with.busySeconds * 10);
+  EXPECT_GT(with.models[0].endWallSeconds, 0);
+  EXPECT_LE(with.models[0].endWallSeconds, with.models[1].endWallSeconds);
+}
+
+TEST(SimulatedCluster, AModelStopsAtItsGoalAndItsBudget) {
+  std::vector<ClusterModel> models;
+  // x = 20 costs 1 ms; the goal 1 ms is the optimum of a 400-configuration
+  // space, so random search reaches it or spends its 400.
+  models.push_back(clusterModel("goal", 1, 400, /*goalMs=*/1));
+  models.push_back(clusterModel("budget", 1, 40));
+  SimulatedClusterOptions o;
+  o.suspend = false;
+  o.intervalTrials = 16;
+  SimulatedClusterRun r = simulateCluster(models, o);
+  EXPECT_EQ(r.models[0].end, ClusterModelEnd::GoalReached);
+  EXPECT_DOUBLE_EQ(r.models[0].finalMs(), 1);
+  EXPECT_EQ(r.models[1].end, ClusterModelEnd::BudgetSpent);
+  EXPECT_EQ(r.models[1].measurements, 40); // 16 + 16 + 8
+  EXPECT_EQ(r.models[1].latencies.size(), 4u);
+  EXPECT_EQ(r.measurements, r.models[0].measurements + r.models[1].measurements);
 }
