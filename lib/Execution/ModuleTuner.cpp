@@ -478,8 +478,12 @@ createTransferStrategy(const ModuleTunerOptions &options, Database &db, const Ta
   for (const std::string &n : notes)
     note("transfer: " + n);
   std::string modelName = options.costModel.empty() ? std::string("dgp") : options.costModel;
+  // A live database's history is small: pretraining it for the steps a
+  // recorded space needs would cost more than the run it speeds up.
+  DeepGPOptions dgpOptions;
+  dgpOptions.iterations = pretrainingIterations(set->labels.size());
   llvm::Expected<PretrainedModel> model =
-      getPretrainedModel(modelName, *set, /*seed=*/0, workDir + "/pretrained");
+      getPretrainedModel(modelName, *set, /*seed=*/0, workDir + "/pretrained", dgpOptions);
   if (!model)
     return model.takeError();
   double seconds =
@@ -488,7 +492,11 @@ createTransferStrategy(const ModuleTunerOptions &options, Database &db, const Ta
                      "{5:f1} s with loading the history",
                      options.transfer, modelName, set->labels.size(), sources.size(),
                      model->reused ? std::string(", reused")
-                                   : llvm::formatv(" in {0:f1} s", model->trainSeconds).str(),
+                     : modelName == "dgp"
+                         ? llvm::formatv(" in {0:f1} s ({1} Adam steps)", model->trainSeconds,
+                                         dgpOptions.iterations)
+                               .str()
+                         : llvm::formatv(" in {0:f1} s", model->trainSeconds).str(),
                      seconds)
            .str());
   return createTransferSearch(model->model, to, log);

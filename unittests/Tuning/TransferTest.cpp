@@ -64,6 +64,13 @@ double logRmse(const CostModel &model, const Grid &target) {
 }
 } // namespace
 
+TEST(PretrainedModel, SmallHistoriesPretrainForFewerSteps) {
+  EXPECT_EQ(pretrainingIterations(96), 300);
+  EXPECT_EQ(pretrainingIterations(kSmallHistoryRows - 1), 300);
+  EXPECT_EQ(pretrainingIterations(kSmallHistoryRows), DeepGPOptions().iterations);
+  EXPECT_EQ(pretrainingIterations(45912), 2000);
+}
+
 TEST(MapAdaptation, MovesPredictionsTowardsTargetData) {
   Grid source = makeGrid(sourceTime);
   // The target's optimum moved along the first knob.

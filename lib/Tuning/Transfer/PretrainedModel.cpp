@@ -82,6 +82,10 @@ std::map<std::string, std::shared_ptr<const CostModel>> &processCache() {
 }
 } // namespace
 
+int mlir::dltune::pretrainingIterations(size_t rows) {
+  return rows < kSmallHistoryRows ? 300 : DeepGPOptions().iterations;
+}
+
 llvm::Expected<PretrainedModel>
 mlir::dltune::getPretrainedModel(llvm::StringRef model, const PretrainingSet &set, uint64_t seed,
                                  const std::string &cacheDirectory,

@@ -52,6 +52,16 @@ struct PretrainedModel {
   double trainSeconds = 0;
 };
 
+/// Adam steps for pretraining a deep GP on `rows` history rows when the
+/// user set none: DeepGPOptions' 2000 for a large history (a recorded
+/// space of 46,000 rows: 11 passes in minibatches of 256), 300 for one of
+/// fewer than kSmallHistoryRows (a live database's few hundred rows, where
+/// 2000 steps are hundreds of passes). Measured at 192 rows (two recorded
+/// GPU spaces ranking a third, docs/cost-models.md "Pretraining a small
+/// history"); the 1,000-row bound is a choice, not a measurement.
+constexpr size_t kSmallHistoryRows = 1000;
+int pretrainingIterations(size_t rows);
+
 /// `model` is a createCostModel name. `cacheDirectory` (may be empty) holds
 /// saved models named "<model>-<hash>-seed<S>[-<dgp sizes>].json". A "dgp"
 /// is built with `dgpOptions` (its seed replaced by `seed`).
