@@ -18,6 +18,7 @@
 #include "dltune/Dialect/DLTuneDialect.h"
 #include "dltune/Execution/StudySettings.h"
 #include "dltune/Execution/TunerOptions.h"
+#include "dltune/Tuning/Cost/TuningCost.h"
 #include "dltune/Tuning/Database/PostgresDatabase.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -125,6 +126,12 @@ struct ModelProgress {
   std::string model, device, state;
   int64_t tasks = 0, tasksWithBest = 0, measured = 0, failed = 0;
   double bestMs = NAN; // sum of occurrences x best, when every task has one
+  /// Build and measurement seconds of its records, and their modelled
+  /// energy (dltune db cost's power model).
+  double costSeconds = 0, costJoules = 0;
+  /// Seconds until its measurement budget is spent at its own rate so far
+  /// (first to last record); NaN when done or not started.
+  double etaSeconds = NAN;
 };
 } // namespace
 
@@ -210,6 +217,7 @@ static int studyStatus(Database &db) {
       p.device = deviceName(deviceId);
       p.tasks = static_cast<int64_t>(m.tasks.size());
       double sum = 0;
+      std::vector<double> createdAt;
       for (const auto &[hash, occurrences] : m.tasks) {
         llvm::Expected<std::optional<TaskRecord>> task = db.findTask(hash);
         if (!task)
@@ -220,6 +228,11 @@ static int studyStatus(Database &db) {
         if (!records)
           return fail(llvm::toString(records.takeError()));
         p.measured += static_cast<int64_t>(records->size());
+        TaskCost cost = summarizeTaskCost(*records, std::nullopt);
+        p.costSeconds += cost.getSeconds();
+        p.costJoules += cost.joules;
+        for (const MeasureRecord &r : *records)
+          createdAt.push_back(r.createdAt);
         p.failed += llvm::count_if(*records, [](const MeasureRecord &r) { return !r.isOk(); });
         llvm::Expected<std::optional<MeasureRecord>> best = db.getBest((*task)->id, deviceId);
         if (!best)
@@ -243,6 +256,12 @@ static int studyStatus(Database &db) {
           tuning = true;
       }
       p.state = done ? "done" : tuning ? "tuning" : "waiting";
+      // The model's measurement budget: trials per model with a
+      // scheduler, else per task.
+      const ModuleTunerOptions &t = settings->tuner;
+      int64_t budget = t.scheduler.empty() ? t.trials * p.tasks : t.trials;
+      if (!done)
+        p.etaSeconds = estimateSecondsLeft(createdAt, budget);
       rows.push_back(std::move(p));
     }
   }
@@ -264,6 +283,9 @@ static int studyStatus(Database &db) {
                                           {"measured", p.measured},
                                           {"failed", p.failed},
                                           {"best_ms", number(p.bestMs)},
+                                          {"cost_s", p.costSeconds},
+                                          {"energy_j_modelled", p.costJoules},
+                                          {"eta_s", number(p.etaSeconds)},
                                           {"state", p.state}});
     for (const StudyWorker &w : *workers)
       workerRows.push_back(llvm::json::Object{{"owner", w.owner},
@@ -299,15 +321,21 @@ static int studyStatus(Database &db) {
     llvm::outs() << "no worker has joined yet\n";
     return 0;
   }
-  llvm::outs() << llvm::formatv("{0,-28} {1,-24} {2,7} {3,9} {4,7} {5,12} {6}\n", "model",
-                                "device", "tasks", "measured", "failed", "best ms", "state");
+  llvm::outs() << llvm::formatv("{0,-28} {1,-24} {2,7} {3,9} {4,7} {5,12} {6,9} {7,10} {8,8} "
+                                "{9}\n",
+                                "model", "device", "tasks", "measured", "failed", "best ms",
+                                "cost s", "energy J", "ETA", "state");
   for (const ModelProgress &p : rows) {
     std::string best = std::isnan(p.bestMs)
                            ? llvm::formatv("({0}/{1} tasks)", p.tasksWithBest, p.tasks).str()
                            : llvm::formatv("{0:f4}", p.bestMs).str();
-    llvm::outs() << llvm::formatv("{0,-28} {1,-24} {2,7} {3,9} {4,7} {5,12} {6}\n", p.model,
-                                  p.device.substr(0, 24), p.tasks, p.measured, p.failed, best,
-                                  p.state);
+    std::string eta = std::isnan(p.etaSeconds)
+                          ? std::string("-")
+                          : llvm::formatv("{0} s", static_cast<int64_t>(p.etaSeconds)).str();
+    llvm::outs() << llvm::formatv("{0,-28} {1,-24} {2,7} {3,9} {4,7} {5,12} {6,9:f1} {7,10:f0} "
+                                  "{8,8} {9}\n",
+                                  p.model, p.device.substr(0, 24), p.tasks, p.measured, p.failed,
+                                  best, p.costSeconds, p.costJoules, eta, p.state);
   }
   llvm::outs() << "\n"
                << llvm::formatv("{0,-36} {1,-10} {2,-28} {3,-24} {4}\n", "worker", "state",
@@ -318,7 +346,11 @@ static int studyStatus(Database &db) {
                                   static_cast<int64_t>(std::max(0.0, now - w.updatedAt)),
                                   w.message.empty() ? "" : " (" + w.message + ")");
   llvm::outs() << "(best ms: sum over the model's tasks of occurrences x the best so far on that "
-                  "device; a worker silent for "
+                  "device; cost: its candidates' build and measurement seconds, energy modelled "
+                  "at "
+               << formatNumber(PowerModel().busyWattsPerCore)
+               << " W per busy core; ETA: its measurement budget left at its rate so far; a "
+                  "worker silent for "
                << static_cast<int>(kSilentAfterSeconds)
                << " s was killed or cut off: its claims expire and others take its work)\n";
   return 0;

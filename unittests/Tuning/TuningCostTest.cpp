@@ -92,3 +92,16 @@ TEST(TuningCost, TotalsCompareLikeWithLike) {
   EXPECT_DOUBLE_EQ(total.bestMs, 6.0);
   EXPECT_DOUBLE_EQ(total.getJoulesPerMsSaved(), 15.0 / 3.0);
 }
+
+TEST(TuningCost, SecondsLeftAtTheRateSoFar) {
+  // 5 records over 8 s: one every 2 s; 10 more take 20 s.
+  EXPECT_DOUBLE_EQ(estimateSecondsLeft({100, 102, 104, 106, 108}, 15), 20);
+  // Order does not matter; a spent budget leaves nothing.
+  EXPECT_DOUBLE_EQ(estimateSecondsLeft({108, 100, 104}, 5), 8);
+  EXPECT_DOUBLE_EQ(estimateSecondsLeft({100, 102}, 2), 0);
+  EXPECT_DOUBLE_EQ(estimateSecondsLeft({100, 102, 104}, 1), 0);
+  // No rate yet.
+  EXPECT_TRUE(std::isnan(estimateSecondsLeft({100}, 10)));
+  EXPECT_TRUE(std::isnan(estimateSecondsLeft({}, 10)));
+  EXPECT_TRUE(std::isnan(estimateSecondsLeft({100, 100}, 10)));
+}

@@ -44,6 +44,21 @@ void TaskCost::add(const TaskCost &o) {
   savingJoules = sum(savingJoules, o.joules);
 }
 
+double mlir::dltune::estimateSecondsLeft(const std::vector<double> &createdAt,
+                                        int64_t budget) {
+  int64_t measured = static_cast<int64_t>(createdAt.size());
+  if (measured >= budget)
+    return 0;
+  if (measured < 2)
+    return NAN;
+  auto [first, last] = std::minmax_element(createdAt.begin(), createdAt.end());
+  if (!(*last > *first))
+    return NAN;
+  // n records span n - 1 intervals.
+  double perSecond = static_cast<double>(measured - 1) / (*last - *first);
+  return static_cast<double>(budget - measured) / perSecond;
+}
+
 TaskCost mlir::dltune::summarizeTaskCost(std::vector<MeasureRecord> records,
                                          std::optional<double> untunedMs,
                                          const TuningCostOptions &options) {

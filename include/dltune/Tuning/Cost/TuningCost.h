@@ -75,6 +75,12 @@ struct TaskCost {
 /// The account of `records` (in any order: they are taken in order of
 /// `createdAt`, as they were measured). Records imported from elsewhere
 /// (`source` other than "measured") cost nothing here and are skipped.
+/// Seconds until `budget` measurements are made, at the rate of those so
+/// far (measured = createdAt.size(), from the first record's time to the
+/// last's): (budget - measured) / rate, 0 once the budget is spent. NaN
+/// with fewer than two records or all at one instant (no rate).
+double estimateSecondsLeft(const std::vector<double> &createdAt, int64_t budget);
+
 TaskCost summarizeTaskCost(std::vector<MeasureRecord> records, std::optional<double> untunedMs,
                            const TuningCostOptions &options = {});
 
