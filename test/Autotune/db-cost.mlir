@@ -11,6 +11,21 @@
 // The power model's watts scale the energy.
 // RUN: dltune db cost --db %t/t.db --watts-per-core 20 --cold-factor 1.5 | FileCheck %s --check-prefix=WATTS
 // WATTS: energy modelled: 20 W per busy core {{.*}}; cold: slower than 1.5x the best before it
+// Against a baseline database of the same tasks: the reductions and the
+// deep-GP paper's hypervolume (none when nothing is reduced: a database
+// against itself).
+// RUN: dltune db cost --db %t/t.db --baseline %t/t.db | FileCheck %s --check-prefix=SELF
+// SELF: against the baseline {{.*}}t.db (1 task(s) tuned in both):
+// SELF-NEXT: seconds energy J latency ms
+// SELF-NEXT: this {{[0-9]+\.[0-9] +[0-9]+ +[0-9]+\.[0-9]{4}$}}
+// SELF-NEXT: baseline {{[0-9]+\.[0-9] +[0-9]+ +[0-9]+\.[0-9]{4}$}}
+// SELF-NEXT: reduction 0.0% 0.0% 0.00%
+// SELF-NEXT: hypervolume (time): -, (energy): -
+// RUN: dltune tune %S/../Study/Inputs/one-matmul.mlir --trials 2 --threads 1 --db %t/other.db --confirm-top 0 2> /dev/null > /dev/null
+// RUN: not dltune db cost --db %t/t.db --baseline %t/other.db 2>&1 | FileCheck %s --check-prefix=DISJOINT
+// DISJOINT: error: the baseline '{{.*}}other.db' has no task tuned in this database: nothing to compare
+// RUN: not dltune db cost --db %t/t.db --baseline %t/missing.db 2>&1 | FileCheck %s --check-prefix=NOBASE
+// NOBASE: error: --baseline: {{.*}}missing.db
 // RUN: not dltune db cost --db %t/t.db --task 0000000000000000 2>&1 | FileCheck %s --check-prefix=NOTASK
 // NOTASK: no task '0000000000000000'
 // RUN: not dltune db cost --db %t/t.db --cold-factor 1 2>&1 | FileCheck %s --check-prefix=FACTOR

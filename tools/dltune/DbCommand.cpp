@@ -9,6 +9,7 @@
 //   dltune db import-kt FILE.json[.gz] --db PATH
 //   dltune db forget --db PATH [--task HASH] [--status S] [--older-than-days D]
 //   dltune db cost --db PATH [--task HASH] [--cold-factor F] [--watts-per-core W]
+//                  [--baseline OTHER.db]
 //
 //===----------------------------------------------------------------------===//
 
@@ -59,9 +60,17 @@ static cl::opt<double> wattsPerCore(
     cl::desc("cost: the power model's watts per busy core (energy is modelled from CPU seconds)"),
     cl::init(PowerModel().busyWattsPerCore), cl::sub(dbCmd));
 
+static cl::opt<std::string> costBaseline(
+    "baseline",
+    cl::desc("cost: compare with this database (the same tasks tuned another way): reductions "
+             "of time, energy and latency, and the deep-GP paper's hypervolume"),
+    cl::sub(dbCmd));
+
 static std::string formatMaybe(double v, const char *format) {
   return std::isfinite(v) ? llvm::formatv(format, v).str() : std::string("-");
 }
+
+static int compareCost(Database &db, const TuningCostOptions &options);
 
 /// Time and modelled energy per task and device, and in total: what the
 /// candidates cost, what the cold and failed ones cost, and the cost per
@@ -130,6 +139,90 @@ static int cost(Database &db) {
   print("total", "", total);
   llvm::outs() << "s/ms, J/ms: seconds and modelled joules per millisecond of per-call latency "
                   "saved against the untuned lowering (each task counted once)\n";
+  if (!costBaseline.empty())
+    return compareCost(db, options);
+  return 0;
+}
+
+/// Each task's candidates' seconds and modelled joules (all devices) and
+/// its best ms (on its fastest device), by task hash. Tasks without
+/// candidates of their own (imported datasets) are left out.
+static llvm::Expected<std::map<std::string, TuningOutcome>>
+outcomesByTask(Database &db, const TuningCostOptions &options) {
+  auto tasks = db.listTasks();
+  if (!tasks)
+    return tasks.takeError();
+  auto devices = db.listDevices();
+  if (!devices)
+    return devices.takeError();
+  std::map<std::string, TuningOutcome> out;
+  for (const TaskRecord &t : *tasks) {
+    TuningOutcome o;
+    o.latencyMs = INFINITY;
+    for (const DeviceRecord &d : *devices) {
+      auto records = db.getRecords(t.id, d.id);
+      if (!records)
+        return records.takeError();
+      TaskCost c = summarizeTaskCost(std::move(*records), std::nullopt, options);
+      o.seconds += c.getSeconds();
+      o.joules += c.joules;
+      if (c.bestMs < o.latencyMs)
+        o.latencyMs = c.bestMs;
+    }
+    if (o.seconds > 0 && std::isfinite(o.latencyMs))
+      out[t.hash] = o;
+  }
+  return out;
+}
+
+/// `db cost --baseline OTHER`: this database against another of the same
+/// tasks, over the tasks both tuned.
+static int compareCost(Database &db, const TuningCostOptions &options) {
+  auto other = Database::openReadOnly(costBaseline);
+  if (!other)
+    return fail("--baseline: " + llvm::toString(other.takeError()));
+  auto mine = outcomesByTask(db, options);
+  if (!mine)
+    return fail(llvm::toString(mine.takeError()));
+  auto theirs = outcomesByTask(**other, options);
+  if (!theirs)
+    return fail(llvm::toString(theirs.takeError()));
+  TuningOutcome run, baseline;
+  int64_t shared = 0;
+  for (const auto &[hash, o] : *mine) {
+    auto it = theirs->find(hash);
+    if (it == theirs->end())
+      continue;
+    ++shared;
+    run.seconds += o.seconds;
+    run.joules += o.joules;
+    run.latencyMs += o.latencyMs;
+    baseline.seconds += it->second.seconds;
+    baseline.joules += it->second.joules;
+    baseline.latencyMs += it->second.latencyMs;
+  }
+  if (!shared)
+    return fail("the baseline '" + redactDatabaseUrl(costBaseline) +
+                "' has no task tuned in this database: nothing to compare");
+  CostComparison c = compareTuningOutcomes(run, baseline);
+  llvm::outs() << llvm::formatv("\nagainst the baseline {0} ({1} task(s) tuned in both):\n",
+                                redactDatabaseUrl(costBaseline), shared);
+  const char *row = "{0,-10} {1,12} {2,12} {3,14}\n";
+  llvm::outs() << llvm::formatv(row, "", "seconds", "energy J", "latency ms");
+  llvm::outs() << llvm::formatv(row, "this", llvm::formatv("{0:f1}", run.seconds),
+                                llvm::formatv("{0:f0}", run.joules),
+                                llvm::formatv("{0:f4}", run.latencyMs));
+  llvm::outs() << llvm::formatv(row, "baseline", llvm::formatv("{0:f1}", baseline.seconds),
+                                llvm::formatv("{0:f0}", baseline.joules),
+                                llvm::formatv("{0:f4}", baseline.latencyMs));
+  llvm::outs() << llvm::formatv(row, "reduction", formatMaybe(c.timeReduction, "{0:f1}%"),
+                                formatMaybe(c.energyReduction, "{0:f1}%"),
+                                formatMaybe(c.latencyReduction, "{0:f2}%"));
+  llvm::outs() << "hypervolume (time): " << formatMaybe(c.getTimeHypervolume(), "{0:f3}")
+               << ", (energy): " << formatMaybe(c.getEnergyHypervolume(), "{0:f3}")
+               << "\n(latency: the sum of the tasks' best ms per call, each task once on its "
+                  "fastest device; hypervolume: the cost reduction x the latency reduction / "
+                  "100, as the deep-GP paper's Table 1; - unless both are reductions)\n";
   return 0;
 }
 

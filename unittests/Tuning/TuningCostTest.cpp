@@ -105,3 +105,21 @@ TEST(TuningCost, SecondsLeftAtTheRateSoFar) {
   EXPECT_TRUE(std::isnan(estimateSecondsLeft({}, 10)));
   EXPECT_TRUE(std::isnan(estimateSecondsLeft({100, 100}, 10)));
 }
+
+TEST(TuningCost, HypervolumeAsTheDeepGPPaperComputesIt) {
+  // The paper's Table 1, MobileNet-v1 against AutoTVM: 31.14 h -> 10.06 h
+  // of search (67.69% less), 0.8980 -> 0.7664 ms (14.65% less), HV 9.9168.
+  CostComparison c = compareTuningOutcomes({10.06, 100, 0.7664}, {31.14, 400, 0.8980});
+  EXPECT_NEAR(c.timeReduction, 67.69, 0.01);
+  EXPECT_NEAR(c.latencyReduction, 14.65, 0.01);
+  EXPECT_NEAR(c.getTimeHypervolume(), 9.9168, 0.005);
+  EXPECT_DOUBLE_EQ(c.energyReduction, 75);
+  EXPECT_NEAR(c.getEnergyHypervolume(), 75 * 14.654788 / 100, 1e-4);
+  // More cost or a slower result: no hypervolume.
+  CostComparison worse = compareTuningOutcomes({40, 100, 0.7}, {31.14, 100, 0.8980});
+  EXPECT_LT(worse.timeReduction, 0);
+  EXPECT_TRUE(std::isnan(worse.getTimeHypervolume()));
+  EXPECT_TRUE(std::isnan(worse.getEnergyHypervolume())); // energy equal: no reduction
+  CostComparison slower = compareTuningOutcomes({10, 50, 1.0}, {31.14, 100, 0.8980});
+  EXPECT_TRUE(std::isnan(slower.getTimeHypervolume()));
+}

@@ -44,6 +44,18 @@ void TaskCost::add(const TaskCost &o) {
   savingJoules = sum(savingJoules, o.joules);
 }
 
+CostComparison mlir::dltune::compareTuningOutcomes(const TuningOutcome &run,
+                                                  const TuningOutcome &baseline) {
+  auto reduction = [](double value, double base) {
+    return base > 0 ? 100 * (base - value) / base : NAN;
+  };
+  CostComparison c;
+  c.timeReduction = reduction(run.seconds, baseline.seconds);
+  c.energyReduction = reduction(run.joules, baseline.joules);
+  c.latencyReduction = reduction(run.latencyMs, baseline.latencyMs);
+  return c;
+}
+
 double mlir::dltune::estimateSecondsLeft(const std::vector<double> &createdAt,
                                         int64_t budget) {
   int64_t measured = static_cast<int64_t>(createdAt.size());

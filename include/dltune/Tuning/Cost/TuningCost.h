@@ -75,6 +75,30 @@ struct TaskCost {
 /// The account of `records` (in any order: they are taken in order of
 /// `createdAt`, as they were measured). Records imported from elsewhere
 /// (`source` other than "measured") cost nothing here and are skipped.
+/// What one tuning run (or database) spent and got: the cost of its
+/// candidates and the latency it reached (a sum over the tasks compared).
+struct TuningOutcome {
+  double seconds = 0, joules = 0, latencyMs = 0;
+};
+
+/// A run against a baseline run of the same tasks, as the deep-GP paper
+/// compares tuners (its Table 1): reductions in percent of the baseline's
+/// (negative: more), and their hypervolume, the product of the search-time
+/// reduction and the latency reduction over 100 (NaN unless both reduce:
+/// the product of two increases is positive and means nothing there).
+struct CostComparison {
+  double timeReduction = NAN, energyReduction = NAN, latencyReduction = NAN;
+  double getTimeHypervolume() const { return hypervolume(timeReduction); }
+  double getEnergyHypervolume() const { return hypervolume(energyReduction); }
+
+private:
+  double hypervolume(double costReduction) const {
+    return costReduction > 0 && latencyReduction > 0 ? costReduction * latencyReduction / 100
+                                                     : NAN;
+  }
+};
+CostComparison compareTuningOutcomes(const TuningOutcome &run, const TuningOutcome &baseline);
+
 /// Seconds until `budget` measurements are made, at the rate of those so
 /// far (measured = createdAt.size(), from the first record's time to the
 /// last's): (budget - measured) / rate, 0 once the budget is spent. NaN
