@@ -43,7 +43,7 @@ void ModelBasedStrategy::reportError(llvm::Error e) {
 
 std::vector<Config> ModelBasedStrategy::propose(size_t count, const TuningHistory &history) {
   size_t n = history.records.size();
-  size_t first = std::min(options.firstFit, options.planSize);
+  size_t first = std::min(options.firstFit, options.planSize) + options.rowsBefore;
   size_t due = trainCount == 0 ? first : first + options.planSize * trainCount;
   if (model && n >= due &&
       llvm::any_of(history.records, [](const MeasureRecord &r) { return r.isOk(); })) {

@@ -82,6 +82,10 @@ struct StrategyOptions {
   /// Measurements before the first fit (AutoTVM: planSize). Fewer lets the
   /// model steer sooner on spaces where good points are common.
   size_t firstFit = 64;
+  /// Rows measured before this strategy took over (a transfer abandoned
+  /// after its probes): its random start still measures firstFit of its
+  /// own before the first fit, as it would cold.
+  size_t rowsBefore = 0;
   /// AutoTVM's e-greedy share: the last int(randomShare * planSize) entries
   /// of each plan are replaced by random configurations.
   double randomShare = 0.05;
