@@ -389,8 +389,8 @@ int dbCommand() {
       return fail(llvm::toString(std::move(err)) + " (nothing was exported)");
     llvm::errs() << llvm::formatv(
         "exported {0} records, {1} confirmations, {2} baselines, {3} notes, {4} model "
-        "latencies\n",
-        n.records, n.confirmations, n.baselines, n.notes, n.modelLatencies);
+        "latencies, {5} studies\n",
+        n.records, n.confirmations, n.baselines, n.notes, n.modelLatencies, n.studies);
     return 0;
   }
   llvm::Expected<ImportStats> stats =
@@ -408,9 +408,9 @@ int dbCommand() {
                                 stats->inserted, stats->skipped, stats->tasks);
   if (action == "import")
     llvm::outs() << llvm::formatv(", {0} confirmations, {1} baselines, {2} notes, {3} model "
-                                  "latencies",
+                                  "latencies, {4} studies",
                                   stats->confirmations, stats->baselines, stats->notes,
-                                  stats->modelLatencies);
+                                  stats->modelLatencies, stats->studies);
   llvm::outs() << "\n";
   return 0;
 }

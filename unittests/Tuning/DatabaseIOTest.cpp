@@ -59,6 +59,13 @@ protected:
     llvm::cantFail(db.addTaskNote(t, d, {"note", "transfer: 2 sources", 60}));
     llvm::cantFail(db.addTaskNote(t, d, {"warning", "a \"quoted\"\nline", 70}));
     llvm::cantFail(db.addModelLatency(d, {"m.mlir", "main", 9.0, 6.0, true, 80}));
+    llvm::cantFail(db.createStudy(nightStudy()));
+  }
+
+  static Study nightStudy() {
+    return {0, "night", R"({"trials":10})",
+            {{"a.mlir", "module {}", {{"abc", 2}, {"def", 1}}}, {"b.mlir", "module {\n}", {{"abc", 1}}}},
+            90};
   }
 
   std::string exportText(Database &db, ExportStats *stats = nullptr) {
@@ -84,6 +91,7 @@ TEST_P(DatabaseIO, RebuiltDatabasePicksTheSameConfirmedBest) {
   EXPECT_EQ(exported.baselines, 1);
   EXPECT_EQ(exported.notes, 2);
   EXPECT_EQ(exported.modelLatencies, 1);
+  EXPECT_EQ(exported.studies, 1);
 
   for (OpenFn open : {&openSqlite, &createMemoryDatabase}) {
     std::unique_ptr<Database> copy = open();
@@ -93,6 +101,15 @@ TEST_P(DatabaseIO, RebuiltDatabasePicksTheSameConfirmedBest) {
     EXPECT_EQ(stats.baselines, 1);
     EXPECT_EQ(stats.notes, 2);
     EXPECT_EQ(stats.modelLatencies, 1);
+    EXPECT_EQ(stats.studies, 1);
+    std::optional<Study> study = llvm::cantFail(copy->findStudy("night"));
+    ASSERT_TRUE(study.has_value());
+    EXPECT_EQ(study->options, R"({"trials":10})");
+    EXPECT_EQ(study->createdAt, 90);
+    ASSERT_EQ(study->models.size(), 2u);
+    EXPECT_EQ(study->models[0].name, "a.mlir");
+    EXPECT_EQ(study->models[1].module, "module {\n}");
+    EXPECT_EQ(study->models[0].tasks, nightStudy().models[0].tasks);
     int64_t ct = llvm::cantFail(copy->getOrCreateTask(task("t")));
     int64_t cd = llvm::cantFail(copy->getOrCreateDevice(testDevice()));
     std::optional<MeasureRecord> best = llvm::cantFail(copy->getBest(ct, cd));
@@ -138,6 +155,7 @@ TEST_P(DatabaseIO, RebuiltDatabasePicksTheSameConfirmedBest) {
     ImportStats twice = importText(*copy, text);
     EXPECT_EQ(twice.notes, 0);
     EXPECT_EQ(twice.modelLatencies, 0);
+    EXPECT_EQ(twice.studies, 0); // the same study is kept
     EXPECT_EQ(llvm::cantFail(copy->listTaskNotes(ct, cd)).size(), 2u);
   }
 }
@@ -172,6 +190,50 @@ TEST_P(DatabaseIO, ImportedOlderRunsDoNotOverrideNewerOnes) {
   EXPECT_EQ(best->config, "a=1");
   EXPECT_EQ(best->timeMs, 0.9);
   EXPECT_EQ(llvm::cantFail(dest->getBaseline(dt, dd)), std::optional<double>(30.0));
+}
+
+TEST_P(DatabaseIO, AnotherStudyOfTheSameNameIsRefused) {
+  std::string text = exportText(*source);
+  std::unique_ptr<Database> dest = GetParam()();
+  Study other = nightStudy();
+  other.options = R"({"trials":20})";
+  llvm::cantFail(dest->createStudy(other));
+  std::istringstream in(text);
+  llvm::Expected<ImportStats> stats = importJsonLines(*dest, in, "export.jsonl");
+  ASSERT_FALSE(static_cast<bool>(stats));
+  EXPECT_NE(llvm::toString(stats.takeError())
+                .find("a study named 'night' is in the database with other models or options"),
+            std::string::npos);
+  // Nothing of the file was imported.
+  EXPECT_TRUE(llvm::cantFail(dest->listTasks()).empty());
+}
+
+TEST_P(DatabaseIO, BadStudyLinesAreRefusedWithTheirReason) {
+  std::unique_ptr<Database> dest = GetParam()();
+  auto refuse = [&](const std::string &line, const std::string &why) {
+    std::istringstream in(line + "\n");
+    llvm::Expected<ImportStats> stats = importJsonLines(*dest, in, "bad.jsonl");
+    ASSERT_FALSE(static_cast<bool>(stats)) << line;
+    std::string message = llvm::toString(stats.takeError());
+    EXPECT_NE(message.find(why), std::string::npos) << message;
+  };
+  std::string model = R"({"name":"a.mlir","module":"module {}","tasks":[{"hash":"abc","count":1}]})";
+  auto study = [&](const std::string &models, const std::string &options = R"("{}")") {
+    return R"({"format":"dltune-study-v1","study":{"name":"s","options":)" + options +
+           R"(,"created_at":5,"models":)" + models + "}}";
+  };
+  refuse(study("[]"), "study.models must be a non-empty list");
+  refuse(study("[" + model + "," + model + "]"), "study.models[1].name 'a.mlir' is given twice");
+  refuse(study(R"([{"name":"a","module":"m","tasks":[{"hash":"abc","count":0}]}])"),
+         "study.models[0].tasks[0].count");
+  refuse(study(R"([{"name":"a","module":"m","tasks":[]}])"),
+         "study.models[0].tasks must be a non-empty list");
+  refuse(study("[" + model + "]", R"("[1]")"), "study.options must be the text of a JSON object");
+  refuse(study("[" + model + "]") + "\n" + study("[" + model + "]"),
+         "study 's' is on line 1 already");
+  refuse(R"({"format":"dltune-study-v1","study":{"options":"{}","created_at":5,"models":[]}})",
+         "study.name");
+  EXPECT_TRUE(llvm::cantFail(dest->listStudies()).empty());
 }
 
 INSTANTIATE_TEST_SUITE_P(Implementations, DatabaseIO,

@@ -133,6 +133,28 @@ llvm::Error mlir::dltune::exportJsonLines(Database &db, std::ostream &out, Expor
       ++n.modelLatencies;
     }
   }
+  // Studies: what workers need to join them (their workers' rows are
+  // state of the machines that ran them, not results).
+  llvm::Expected<std::vector<Study>> studies = db.listStudies();
+  if (!studies)
+    return studies.takeError();
+  for (const Study &st : *studies) {
+    json models = json::array();
+    for (const StudyModel &m : st.models) {
+      json tasks = json::array();
+      for (const auto &[hash, count] : m.tasks)
+        tasks.push_back({{"hash", hash}, {"count", count}});
+      models.push_back({{"name", m.name}, {"module", m.module}, {"tasks", std::move(tasks)}});
+    }
+    json line = {{"format", "dltune-study-v1"},
+                 {"study",
+                  {{"name", st.name},
+                   {"options", st.options},
+                   {"created_at", st.createdAt},
+                   {"models", std::move(models)}}}};
+    out << line.dump() << "\n";
+    ++n.studies;
+  }
   if (stats)
     *stats = n;
   return llvm::Error::success();
@@ -239,6 +261,31 @@ struct Importer {
   }
 
   /// An end-to-end timing on `d`, unless the database has the same one.
+  /// A study is added once; one of the same name already in the database
+  /// is kept when it is the same study, and refused when it differs.
+  llvm::Error study(const Study &st) {
+    llvm::Expected<std::optional<Study>> found = db.findStudy(st.name);
+    if (!found)
+      return found.takeError();
+    if (!*found) {
+      llvm::Expected<int64_t> id = db.createStudy(st);
+      if (!id)
+        return id.takeError();
+      ++stats.studies;
+      return llvm::Error::success();
+    }
+    const Study &have = **found;
+    bool same = have.options == st.options && have.models.size() == st.models.size();
+    for (size_t i = 0; same && i < st.models.size(); ++i)
+      same = have.models[i].name == st.models[i].name &&
+             have.models[i].module == st.models[i].module &&
+             have.models[i].tasks == st.models[i].tasks;
+    if (!same)
+      return makeError("a study named '" + st.name +
+                       "' is in the database with other models or options");
+    return llvm::Error::success();
+  }
+
   llvm::Error modelLatency(const DeviceRecord &d, const ModelLatency &m) {
     llvm::Expected<int64_t> did = device(d);
     if (!did)
@@ -317,7 +364,7 @@ llvm::Error importLines(Database &db, std::istream &in, const std::string &name,
 /// One checked line of a JSON lines export: a record, a confirmation or
 /// the untuned time of a task on a device.
 struct ExportLine {
-  enum class Kind { Record, Confirmation, Baseline, Note, ModelLatency };
+  enum class Kind { Record, Confirmation, Baseline, Note, ModelLatency, Study };
   Kind kind = Kind::Record;
   TaskRecord task;
   DeviceRecord device;
@@ -326,6 +373,7 @@ struct ExportLine {
   double untunedMs = NAN;    // Kind::Baseline
   TaskNote note;             // Kind::Note
   ModelLatency modelLatency; // Kind::ModelLatency (no task)
+  Study study;               // Kind::Study (no task, no device)
   /// The configuration the line names (none for a baseline).
   const std::string *config() const {
     return kind == Kind::Record         ? &record.config
@@ -403,6 +451,59 @@ llvm::Error parseConfirmation(const json &j, Confirmation &c) {
   return llvm::Error::success();
 }
 
+llvm::Error parseStudy(const json &j, Study &st) {
+  FieldReader r(j, "study");
+  r.string("name", st.name, FieldReader::Required, /*nonEmpty=*/true);
+  r.string("options", st.options, FieldReader::Required);
+  r.number("created_at", st.createdAt, FieldReader::Required, /*nonNegative=*/true);
+  const json *models = r.get("models", FieldReader::Required);
+  if (!r.ok())
+    return r.takeError();
+  if (!(st.createdAt > 0))
+    return makeError("study.created_at must be a positive number of seconds");
+  llvm::Expected<json> options = parseJson(st.options);
+  if (!options || !options->is_object()) {
+    if (!options)
+      llvm::consumeError(options.takeError());
+    return makeError("study.options must be the text of a JSON object");
+  }
+  if (!models->is_array() || models->empty())
+    return makeError("study.models must be a non-empty list");
+  std::set<std::string> names;
+  for (size_t i = 0; i < models->size(); ++i) {
+    std::string prefix = "study.models[" + std::to_string(i) + "]";
+    const json &m = (*models)[i];
+    if (!m.is_object())
+      return makeError(prefix + " must be an object");
+    StudyModel model;
+    FieldReader mr(m, prefix);
+    mr.string("name", model.name, FieldReader::Required, /*nonEmpty=*/true);
+    mr.string("module", model.module, FieldReader::Required, /*nonEmpty=*/true);
+    const json *tasks = mr.get("tasks", FieldReader::Required);
+    if (!mr.ok())
+      return mr.takeError();
+    if (!names.insert(model.name).second)
+      return makeError(prefix + ".name '" + model.name + "' is given twice");
+    if (!tasks->is_array() || tasks->empty())
+      return makeError(prefix + ".tasks must be a non-empty list");
+    for (size_t k = 0; k < tasks->size(); ++k) {
+      std::string taskPrefix = prefix + ".tasks[" + std::to_string(k) + "]";
+      if (!(*tasks)[k].is_object())
+        return makeError(taskPrefix + " must be an object");
+      FieldReader tr((*tasks)[k], taskPrefix);
+      std::string hash;
+      int64_t count = 0;
+      tr.string("hash", hash, FieldReader::Required, /*nonEmpty=*/true);
+      tr.integer("count", count, FieldReader::Required, 1, INT32_MAX);
+      if (!tr.ok())
+        return tr.takeError();
+      model.tasks.emplace_back(std::move(hash), count);
+    }
+    st.models.push_back(std::move(model));
+  }
+  return llvm::Error::success();
+}
+
 llvm::Expected<ExportLine> parseExportLine(llvm::StringRef line) {
   llvm::Expected<json> parsed = parseJson(line);
   if (!parsed)
@@ -430,12 +531,23 @@ llvm::Expected<ExportLine> parseExportLine(llvm::StringRef line) {
     } else if (format == "dltune-model-latency-v1") {
       out.kind = ExportLine::Kind::ModelLatency;
       body = "model_latency";
+    } else if (format == "dltune-study-v1") {
+      out.kind = ExportLine::Kind::Study;
+      body = "study";
     } else {
       top.failField("format", "is '" + format +
                                   "', not 'dltune-record-v1', 'dltune-confirmation-v1', "
-                                  "'dltune-baseline-v1', 'dltune-note-v1' or "
-                                  "'dltune-model-latency-v1'");
+                                  "'dltune-baseline-v1', 'dltune-note-v1', "
+                                  "'dltune-model-latency-v1' or 'dltune-study-v1'");
     }
+  }
+  if (top.ok() && out.kind == ExportLine::Kind::Study) {
+    const json *b = top.child(body);
+    if (!top.ok())
+      return top.takeError();
+    if (llvm::Error e = parseStudy(*b, out.study))
+      return std::move(e);
+    return out;
   }
   // A model's timing belongs to a device, not to a task.
   bool hasTask = out.kind != ExportLine::Kind::ModelLatency;
@@ -520,7 +632,16 @@ struct ExportLineChecker {
   std::map<std::string, std::pair<int64_t, DeviceRecord>> devices;
   std::map<std::string, std::shared_ptr<SearchSpace>> spaces;
 
+  std::map<std::string, int64_t> studies;
+
   llvm::Error check(const ExportLine &l, int64_t lineNo) {
+    if (l.kind == ExportLine::Kind::Study) {
+      auto [at, first] = studies.try_emplace(l.study.name, lineNo);
+      if (!first)
+        return makeError("study '" + l.study.name + "' is on line " + llvm::Twine(at->second) +
+                         " already");
+      return llvm::Error::success();
+    }
     if (l.kind != ExportLine::Kind::ModelLatency) {
       auto [t, newTask] = tasks.try_emplace(l.task.hash, lineNo, l.task);
       const TaskRecord &first = t->second.second;
@@ -595,6 +716,8 @@ llvm::Expected<ImportStats> mlir::dltune::importJsonLines(Database &db, std::ist
           return imp.note(l->task, l->device, l->note);
         case ExportLine::Kind::ModelLatency:
           return imp.modelLatency(l->device, l->modelLatency);
+        case ExportLine::Kind::Study:
+          return imp.study(l->study);
         }
         llvm_unreachable("every line kind is handled");
       });
