@@ -24,6 +24,8 @@
 // RUN: dltune tune %S/../Study/Inputs/one-matmul.mlir --trials 2 --threads 1 --db %t/other.db --confirm-top 0 2> /dev/null > /dev/null
 // RUN: not dltune db cost --db %t/t.db --baseline %t/other.db 2>&1 | FileCheck %s --check-prefix=DISJOINT
 // DISJOINT: error: the baseline '{{.*}}other.db' has no task tuned in this database: nothing to compare
+// RUN: not dltune db summary --db %t/t.db --baseline %t/t.db 2>&1 | FileCheck %s --check-prefix=BASEONLY
+// BASEONLY: error: --baseline is an option of db cost only
 // RUN: not dltune db cost --db %t/t.db --baseline %t/missing.db 2>&1 | FileCheck %s --check-prefix=NOBASE
 // NOBASE: error: --baseline: {{.*}}missing.db
 // RUN: not dltune db cost --db %t/t.db --task 0000000000000000 2>&1 | FileCheck %s --check-prefix=NOTASK

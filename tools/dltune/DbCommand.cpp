@@ -157,6 +157,8 @@ outcomesByTask(Database &db, const TuningCostOptions &options) {
     return devices.takeError();
   std::map<std::string, TuningOutcome> out;
   for (const TaskRecord &t : *tasks) {
+    if (!taskFilter.empty() && t.hash != taskFilter)
+      continue;
     TuningOutcome o;
     o.latencyMs = INFINITY;
     for (const DeviceRecord &d : *devices) {
@@ -345,6 +347,10 @@ int dbCommand() {
     return fail("unknown db action '" + action +
                 "' (summary, best, records, cost, export, import, import-tophub, import-kt, "
                 "forget)");
+  if (costBaseline.getNumOccurrences() && action != "cost")
+    return fail("--baseline is an option of db cost only");
+  if (costBaseline.getNumOccurrences() && costBaseline.empty())
+    return fail("--baseline needs a database path");
   if (writes && dbArgs.size() != 2)
     return fail("db " + action + " takes one input file");
   // A stray word is a typo, not something to ignore.

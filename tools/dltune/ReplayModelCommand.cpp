@@ -247,8 +247,18 @@ static int replayClusterCommand(const SchedulerOptions &so,
     return fail("--task and --model do not mix: give each model's tasks with --model");
   if (clusterWorkers < 1 || clusterWorkers > 100000)
     return fail("--workers must be between 1 and 100000");
-  if (plateauIntervals < 1)
-    return fail("--plateau must be at least 1");
+  if (plateauIntervals < 1 || plateauIntervals > 1000)
+    return fail("--plateau must be between 1 and 1000");
+  // Each interval resumes the model's driver from its tasks' histories,
+  // which rebuilds the model state (slots, budget) that the other
+  // schedulers keep across slots: only these two need none.
+  std::string scheduler =
+      schedulerName.getNumOccurrences() ? schedulerName.getValue() : std::string("round-robin");
+  if (scheduler != "round-robin" && scheduler != "random")
+    return fail("--model runs take --scheduler round-robin (the default here: Trimmer's survey "
+                "epochs) or random, not '" + scheduler + "'");
+  if (trialsPerTask > 0 && trials.getNumOccurrences())
+    return fail("--trials and --trials-per-task both set each model's budget: give one");
   if (!(minImprovement >= 0 && minImprovement < 1))
     return fail("--min-improvement must be in [0, 1)");
   if (!(goalFactor == 0 || goalFactor >= 1) || !std::isfinite(goalFactor))
@@ -266,6 +276,8 @@ static int replayClusterCommand(const SchedulerOptions &so,
     llvm::SmallVector<llvm::StringRef> parts;
     list.split(parts, ',', -1, /*KeepEmpty=*/false);
     std::vector<RecordedTask> recorded;
+    if (parts.empty())
+      return fail("--model '" + spec + "': expected NAME=TASK,TASK,...");
     for (llvm::StringRef part : parts) {
       llvm::Expected<RecordedTask> task = parseTask(part);
       if (!task)
@@ -313,7 +325,7 @@ static int replayClusterCommand(const SchedulerOptions &so,
       SchedulerOptions seeded = so;
       seeded.seed = seed * 7919 + m;
       ClusterModel cm{models[m].first, std::move(*tasks),
-                      llvm::cantFail(createTaskScheduler(schedulerName, seeded)), {}};
+                      llvm::cantFail(createTaskScheduler(scheduler, seeded)), {}};
       // --trials-per-task: each model's budget is that many per task (so
       // models of different sizes get the same per task), else --trials.
       cm.options.trialsPerTask = trialsPerTask;

@@ -231,8 +231,10 @@ static int studyStatus(Database &db) {
         TaskCost cost = summarizeTaskCost(*records, std::nullopt);
         p.costSeconds += cost.getSeconds();
         p.costJoules += cost.joules;
+        // The rate is this study's: records imported from elsewhere are old.
         for (const MeasureRecord &r : *records)
-          createdAt.push_back(r.createdAt);
+          if (r.source == "measured")
+            createdAt.push_back(r.createdAt);
         p.failed += llvm::count_if(*records, [](const MeasureRecord &r) { return !r.isOk(); });
         llvm::Expected<std::optional<MeasureRecord>> best = db.getBest((*task)->id, deviceId);
         if (!best)
@@ -261,7 +263,8 @@ static int studyStatus(Database &db) {
       const ModuleTunerOptions &t = settings->tuner;
       int64_t budget = t.scheduler.empty() ? t.trials * p.tasks : t.trials;
       if (!done)
-        p.etaSeconds = estimateSecondsLeft(createdAt, budget);
+        p.etaSeconds = estimateSecondsLeft(
+            createdAt, budget - (p.measured - static_cast<int64_t>(createdAt.size())));
       rows.push_back(std::move(p));
     }
   }

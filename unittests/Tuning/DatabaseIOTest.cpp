@@ -229,6 +229,8 @@ TEST_P(DatabaseIO, BadStudyLinesAreRefusedWithTheirReason) {
   refuse(study(R"([{"name":"a","module":"m","tasks":[]}])"),
          "study.models[0].tasks must be a non-empty list");
   refuse(study("[" + model + "]", R"("[1]")"), "study.options must be the text of a JSON object");
+  refuse(study(R"([{"name":"a","module":"m","tasks":[{"hash":"a b","count":1}]}])"),
+         "study.models[0].tasks[0].hash must not contain blanks or line breaks");
   refuse(study("[" + model + "]") + "\n" + study("[" + model + "]"),
          "study 's' is on line 1 already");
   refuse(R"({"format":"dltune-study-v1","study":{"options":"{}","created_at":5,"models":[]}})",

@@ -322,24 +322,30 @@ TEST(ProxyCheck, AbandonedTransferTunesColdWithoutTheMisrankedProbes) {
   auto log = std::make_shared<TransferLog>();
   std::unique_ptr<SearchStrategy> search = llvm::cantFail(
       createTransferSearch(std::shared_ptr<const CostModel>(std::move(model)), options, log));
-  search->initialize(space, 1);
-  TuningHistory history;
-  std::vector<size_t> measuredAtFit;
-  while (history.records.size() < 40) {
-    size_t fits = recorder.fitRows.size();
-    std::vector<Config> batch = search->propose(4, history);
-    ASSERT_FALSE(batch.empty());
-    if (recorder.fitRows.size() > fits)
-      measuredAtFit.push_back(history.records.size());
-    record(history, batch, [](double a, double b) { return 1 / sourceTime(a, b); });
-    search->update(batch, history.records);
+  // Twice: a strategy initialised again starts with transfer again.
+  for (int run = 0; run < 2; ++run) {
+    SCOPED_TRACE(run);
+    recorder.fitRows.clear();
+    log->clear();
+    search->initialize(space, 1);
+    TuningHistory history;
+    std::vector<size_t> measuredAtFit;
+    while (history.records.size() < 40) {
+      size_t fits = recorder.fitRows.size();
+      std::vector<Config> batch = search->propose(4, history);
+      ASSERT_FALSE(batch.empty());
+      if (recorder.fitRows.size() > fits)
+        measuredAtFit.push_back(history.records.size());
+      record(history, batch, [](double a, double b) { return 1 / sourceTime(a, b); });
+      search->update(batch, history.records);
+    }
+    ASSERT_GE(log->size(), 1u);
+    ASSERT_FALSE((*log)[0].usedTransfer) << (*log)[0].reason;
+    ASSERT_GE(recorder.fitRows.size(), 2u);
+    EXPECT_EQ(measuredAtFit[0], 24u);
+    EXPECT_EQ(recorder.fitRows[0], 16u); // 24 measured, less the 8 top picks
+    EXPECT_EQ(recorder.fitRows[1], measuredAtFit[1] - 8);
   }
-  ASSERT_GE(log->size(), 1u);
-  ASSERT_FALSE((*log)[0].usedTransfer) << (*log)[0].reason;
-  ASSERT_GE(recorder.fitRows.size(), 2u);
-  EXPECT_EQ(measuredAtFit[0], 24u);
-  EXPECT_EQ(recorder.fitRows[0], 16u); // 24 measured, less the 8 top picks
-  EXPECT_EQ(recorder.fitRows[1], measuredAtFit[1] - 8);
 }
 
 TEST(ProxyCheck, KeepsTransferFromAScaledDevice) {

@@ -7,10 +7,12 @@
 
 #include "Support/JsonFields.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -497,6 +499,10 @@ llvm::Error parseStudy(const json &j, Study &st) {
       tr.integer("count", count, FieldReader::Required, 1, INT32_MAX);
       if (!tr.ok())
         return tr.takeError();
+      // Stored as "hash count" lines (encodeStudyTasks): a blank inside
+      // would damage the study for every later reader.
+      if (llvm::any_of(hash, [](char c) { return std::isspace(static_cast<unsigned char>(c)); }))
+        return makeError(taskPrefix + ".hash must not contain blanks or line breaks");
       model.tasks.emplace_back(std::move(hash), count);
     }
     st.models.push_back(std::move(model));

@@ -26,6 +26,7 @@ public:
   void initialize(const SearchSpace &space, uint64_t seed) override {
     this->space = &space;
     this->seed = seed;
+    coldInner.reset(); // a new run starts with transfer again
     inner->initialize(space, seed);
     tuningSet.clear();
     candidates.clear();
@@ -134,14 +135,14 @@ public:
           view.configs.push_back(history.configs[i]);
           view.records.push_back(history.records[i]);
         }
-      return inner->propose(count, view);
+      return coldInner->propose(count, view);
     }
     return inner->propose(count, history);
   }
 
   void update(const std::vector<Config> &configs,
               const std::vector<MeasureRecord> &records) override {
-    inner->update(configs, records);
+    (abandoned ? coldInner : inner)->update(configs, records);
   }
 
 private:
@@ -304,22 +305,25 @@ private:
     // against cold's 214; without them 212). So the cold search leaves
     // them out of its fits and measures its own random start after the
     // random probes, as it would without transfer.
-    abandoned = true;
     for (size_t i = 0; i < topProbeCount; ++i)
       if (history.contains(probes[i]))
         topProbes.insert(probes[i]);
     cold.rowsBefore = history.records.size() - topProbes.size();
     llvm::Expected<std::unique_ptr<SearchStrategy>> coldStrategy =
         createSearchStrategy(options.innerStrategy, cold);
-    if (!coldStrategy)
+    if (!coldStrategy) {
+      topProbes.clear();
       return reportError(coldStrategy.takeError());
-    inner = std::move(*coldStrategy);
-    inner->initialize(*space, seed);
+    }
+    coldInner = std::move(*coldStrategy);
+    coldInner->initialize(*space, seed);
+    abandoned = true;
   }
 
   std::shared_ptr<const CostModel> pretrained;
   TransferSearchOptions options;
-  std::unique_ptr<SearchStrategy> inner;
+  std::unique_ptr<SearchStrategy> inner;     // with the transfer model
+  std::unique_ptr<SearchStrategy> coldInner; // once transfer is abandoned
   std::shared_ptr<TransferLog> log;
   const SearchSpace *space = nullptr;
   uint64_t seed = 0;

@@ -72,9 +72,6 @@ struct TaskCost {
   void add(const TaskCost &other);
 };
 
-/// The account of `records` (in any order: they are taken in order of
-/// `createdAt`, as they were measured). Records imported from elsewhere
-/// (`source` other than "measured") cost nothing here and are skipped.
 /// What one tuning run (or database) spent and got: the cost of its
 /// candidates and the latency it reached (a sum over the tasks compared).
 struct TuningOutcome {
@@ -105,6 +102,9 @@ CostComparison compareTuningOutcomes(const TuningOutcome &run, const TuningOutco
 /// with fewer than two records or all at one instant (no rate).
 double estimateSecondsLeft(const std::vector<double> &createdAt, int64_t budget);
 
+/// The account of `records` (in any order: they are taken in order of
+/// `createdAt`, as they were measured). Records imported from elsewhere
+/// (`source` other than "measured") cost nothing here and are skipped.
 TaskCost summarizeTaskCost(std::vector<MeasureRecord> records, std::optional<double> untunedMs,
                            const TuningCostOptions &options = {});
 
