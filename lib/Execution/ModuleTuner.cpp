@@ -488,15 +488,16 @@ createTransferStrategy(const ModuleTunerOptions &options, Database &db, const Ta
     return model.takeError();
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  std::string trained = ", reused";
+  if (!model->reused) {
+    trained = llvm::formatv(" in {0:f1} s", model->trainSeconds).str();
+    if (modelName == "dgp")
+      trained += llvm::formatv(" ({0} Adam steps)", dgpOptions.iterations).str();
+  }
   note(llvm::formatv("transfer ({0}): {1} pretrained on {2} configurations of {3} source(s){4}; "
                      "{5:f1} s with loading the history",
                      options.transfer, modelName, set->labels.size(), sources.size(),
-                     model->reused ? std::string(", reused")
-                     : modelName == "dgp"
-                         ? llvm::formatv(" in {0:f1} s ({1} Adam steps)", model->trainSeconds,
-                                         dgpOptions.iterations)
-                               .str()
-                         : llvm::formatv(" in {0:f1} s", model->trainSeconds).str(),
+                     trained,
                      seconds)
            .str());
   return createTransferSearch(model->model, to, log);

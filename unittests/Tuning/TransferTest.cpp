@@ -283,71 +283,6 @@ TEST(ProxyCheck, AbandonsTransferFromAReversedDevice) {
   EXPECT_FALSE(log[0].usedTransfer) << log[0].reason;
 }
 
-namespace {
-struct FitRecorder : StrategyObserver {
-  std::vector<size_t> fitRows;
-  void onModelFit(size_t rows) override { fitRows.push_back(rows); }
-  void onModelError(llvm::Error e) override { ADD_FAILURE() << llvm::toString(std::move(e)); }
-};
-} // namespace
-
-TEST(ProxyCheck, AbandonedTransferTunesColdWithoutTheMisrankedProbes) {
-  // A reversed device: the proxy check abandons transfer after its 16
-  // probes (8 the model's top picks, 8 random). The cold search then fits
-  // on the rows without the top picks - a model that misranks this target
-  // chose them, so they are no random start (on the recorded A100
-  // convolution space they slowed cold search by a third) - and measures
-  // its own random start (firstFit = 8) first: its first fit is on the 8
-  // random probes and 8 of its own, at 24 measurements.
-  std::vector<int64_t> values = {0, 1, 2, 3, 4, 5, 6, 7};
-  SearchSpace space = llvm::cantFail(SearchSpace::create({{"a", values}, {"b", values}}, {}, {}));
-  std::shared_ptr<const FeatureExtractor> features = createKnobFeatureExtractor(space);
-  std::vector<Config> all;
-  std::vector<double> sourceTimes;
-  for (int64_t a : values)
-    for (int64_t b : values) {
-      all.push_back({a, b});
-      sourceTimes.push_back(sourceTime(a, b));
-    }
-  std::unique_ptr<CostModel> model = createDeepGPCostModel(smallDeepGP());
-  ASSERT_FALSE(static_cast<bool>(
-      model->fit(features->extractAll(all), normalizedThroughput(sourceTimes))));
-  FitRecorder recorder;
-  TransferSearchOptions options;
-  options.inner.features = features;
-  options.inner.costModel = "xgb";
-  options.inner.planSize = options.inner.firstFit = 8;
-  options.inner.observer = &recorder;
-  options.tuningSetSize = 20;
-  auto log = std::make_shared<TransferLog>();
-  std::unique_ptr<SearchStrategy> search = llvm::cantFail(
-      createTransferSearch(std::shared_ptr<const CostModel>(std::move(model)), options, log));
-  // Twice: a strategy initialised again starts with transfer again.
-  for (int run = 0; run < 2; ++run) {
-    SCOPED_TRACE(run);
-    recorder.fitRows.clear();
-    log->clear();
-    search->initialize(space, 1);
-    TuningHistory history;
-    std::vector<size_t> measuredAtFit;
-    while (history.records.size() < 40) {
-      size_t fits = recorder.fitRows.size();
-      std::vector<Config> batch = search->propose(4, history);
-      ASSERT_FALSE(batch.empty());
-      if (recorder.fitRows.size() > fits)
-        measuredAtFit.push_back(history.records.size());
-      record(history, batch, [](double a, double b) { return 1 / sourceTime(a, b); });
-      search->update(batch, history.records);
-    }
-    ASSERT_GE(log->size(), 1u);
-    ASSERT_FALSE((*log)[0].usedTransfer) << (*log)[0].reason;
-    ASSERT_GE(recorder.fitRows.size(), 2u);
-    EXPECT_EQ(measuredAtFit[0], 24u);
-    EXPECT_EQ(recorder.fitRows[0], 16u); // 24 measured, less the 8 top picks
-    EXPECT_EQ(recorder.fitRows[1], measuredAtFit[1] - 8);
-  }
-}
-
 TEST(ProxyCheck, KeepsTransferFromAScaledDevice) {
   TransferLog log = runProxyCheck([](double a, double b) { return 2 * sourceTime(a, b); });
   ASSERT_GE(log.size(), 1u);
@@ -409,6 +344,60 @@ std::vector<Config> tuningSetOf(const SmallSpace &s, TransferSearchOptions optio
 }
 
 } // namespace
+
+namespace {
+struct FitRecorder : StrategyObserver {
+  std::vector<size_t> fitRows;
+  void onModelFit(size_t rows) override { fitRows.push_back(rows); }
+  void onModelError(llvm::Error e) override { ADD_FAILURE() << llvm::toString(std::move(e)); }
+};
+} // namespace
+
+TEST(ProxyCheck, AbandonedTransferTunesColdWithoutTheMisrankedProbes) {
+  // A reversed device: the proxy check abandons transfer after its 16
+  // probes (8 the model's top picks, 8 random). The cold search then fits
+  // on the rows without the top picks - a model that misranks this target
+  // chose them, so they are no random start (on the recorded A100
+  // convolution space they slowed cold search by a third) - and measures
+  // its own random start (firstFit = 8) first: its first fit is on the 8
+  // random probes and 8 of its own, at 24 measurements.
+  SmallSpace small = makeSmallSpace();
+  const SearchSpace &space = small.space;
+  FitRecorder recorder;
+  TransferSearchOptions options;
+  options.inner.features = small.features;
+  options.inner.costModel = "xgb";
+  options.inner.planSize = options.inner.firstFit = 8;
+  options.inner.observer = &recorder;
+  options.tuningSetSize = 20;
+  auto log = std::make_shared<TransferLog>();
+  std::unique_ptr<SearchStrategy> search =
+      llvm::cantFail(createTransferSearch(small.pretrained, options, log));
+  // Twice: a strategy initialised again starts with transfer again.
+  for (int run = 0; run < 2; ++run) {
+    SCOPED_TRACE(run);
+    recorder.fitRows.clear();
+    log->clear();
+    search->initialize(space, 1);
+    TuningHistory history;
+    std::vector<size_t> measuredAtFit;
+    while (history.records.size() < 40) {
+      size_t fits = recorder.fitRows.size();
+      std::vector<Config> batch = search->propose(4, history);
+      ASSERT_FALSE(batch.empty());
+      if (recorder.fitRows.size() > fits)
+        measuredAtFit.push_back(history.records.size());
+      record(history, batch, [](double a, double b) { return 1 / sourceTime(a, b); });
+      search->update(batch, history.records);
+    }
+    ASSERT_GE(log->size(), 1u);
+    ASSERT_FALSE((*log)[0].usedTransfer) << (*log)[0].reason;
+    ASSERT_GE(recorder.fitRows.size(), 2u);
+    EXPECT_EQ(measuredAtFit[0], 24u);
+    EXPECT_EQ(recorder.fitRows[0], 16u); // 24 measured, less the 8 top picks
+    EXPECT_EQ(recorder.fitRows[1], measuredAtFit[1] - 8);
+  }
+}
 
 TEST(TuningSet, ExplorationSpendsItsShareOnDiverseUpperBounds) {
   SmallSpace s = makeSmallSpace();

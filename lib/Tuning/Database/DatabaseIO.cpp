@@ -262,7 +262,6 @@ struct Importer {
     return db.addTaskNote(ids->first, ids->second, n);
   }
 
-  /// An end-to-end timing on `d`, unless the database has the same one.
   /// A study is added once; one of the same name already in the database
   /// is kept when it is the same study, and refused when it differs.
   llvm::Error study(const Study &st) {
@@ -288,6 +287,7 @@ struct Importer {
     return llvm::Error::success();
   }
 
+  /// An end-to-end timing on `d`, unless the database has the same one.
   llvm::Error modelLatency(const DeviceRecord &d, const ModelLatency &m) {
     llvm::Expected<int64_t> did = device(d);
     if (!did)

@@ -56,7 +56,8 @@ SimulatedClusterRun mlir::dltune::simulateCluster(std::vector<ClusterModel> &mod
       ModelTuningOptions step = m.options;
       step.trials = std::min(m.options.trials, done[i] + interval);
       ModelProgress p = runModelTuning(m.tasks, *m.scheduler, step);
-      int64_t measured = p.model.trialsDone - done[i];
+      int64_t before = done[i];
+      int64_t measured = p.model.trialsDone - before;
       done[i] = p.model.trialsDone;
       r.measurements += measured;
       r.busySeconds += p.clockSeconds;
@@ -66,7 +67,7 @@ SimulatedClusterRun mlir::dltune::simulateCluster(std::vector<ClusterModel> &mod
         r.end = ClusterModelEnd::GoalReached;
       else if (done[i] >= m.options.trials)
         r.end = ClusterModelEnd::BudgetSpent;
-      else if (measured < std::min(interval, m.options.trials - (done[i] - measured)))
+      else if (measured < step.trials - before)
         r.end = ClusterModelEnd::Exhausted; // every task finished, or the scheduler stopped
     }
     if (!any)

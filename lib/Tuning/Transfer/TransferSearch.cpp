@@ -37,7 +37,6 @@ public:
     reRanker.reset();
     reRankLog.reset();
     checked = options.proxyProbes == 0;
-    abandoned = false;
     topProbes.clear();
     topProbeCount = 0;
     rng.seed(seed ^ 0x7a11u);
@@ -125,7 +124,7 @@ public:
         options.inner.observer->onModelProposals(out.size());
       return out;
     }
-    if (abandoned) {
+    if (coldInner) {
       // The cold search fits on every row but the misranking model's top
       // picks (measured and kept in the history all the same).
       TuningHistory view;
@@ -142,7 +141,7 @@ public:
 
   void update(const std::vector<Config> &configs,
               const std::vector<MeasureRecord> &records) override {
-    (abandoned ? coldInner : inner)->update(configs, records);
+    (coldInner ? coldInner : inner)->update(configs, records);
   }
 
 private:
@@ -301,8 +300,8 @@ private:
     // The top half of the probes was chosen by a model that misranks this
     // target: a sample biased towards where it is wrong, not a random
     // start. Trained on them, the cold model planned worse (recorded A100
-    // convolution, 20 seeds: 95% of the optimum after 283 measurements
-    // against cold's 214; without them 212). So the cold search leaves
+    // convolution, 60 seeds: 95% of the optimum after 286 measurements
+    // against cold's 198; without them 209). So the cold search leaves
     // them out of its fits and measures its own random start after the
     // random probes, as it would without transfer.
     for (size_t i = 0; i < topProbeCount; ++i)
@@ -317,13 +316,12 @@ private:
     }
     coldInner = std::move(*coldStrategy);
     coldInner->initialize(*space, seed);
-    abandoned = true;
   }
 
   std::shared_ptr<const CostModel> pretrained;
   TransferSearchOptions options;
   std::unique_ptr<SearchStrategy> inner;     // with the transfer model
-  std::unique_ptr<SearchStrategy> coldInner; // once transfer is abandoned
+  std::unique_ptr<SearchStrategy> coldInner; // set once transfer is abandoned
   std::shared_ptr<TransferLog> log;
   const SearchSpace *space = nullptr;
   uint64_t seed = 0;
@@ -339,7 +337,6 @@ private:
   std::shared_ptr<TransferLog> reRankLog;
   bool checked = true;
   /// After the proxy check abandoned transfer: the measured top probes.
-  bool abandoned = false;
   std::set<Config> topProbes;
   size_t topProbeCount = 0; // probes[0, topProbeCount): the model's top picks
   std::mt19937_64 rng{0x9e3779b9u};
