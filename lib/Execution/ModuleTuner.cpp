@@ -1,6 +1,7 @@
 //===- ModuleTuner.cpp - Tuning every task of a module --------------------===//
 
 #include "dltune/Execution/ModuleTuner.h"
+#include "dltune/Execution/EndToEndModelTimer.h"
 #include "dltune/Tuning/Transfer/DatabaseHistory.h"
 #include "dltune/Tuning/Transfer/GuidedSampling.h"
 #include "dltune/Tuning/Transfer/PretrainedModel.h"
@@ -552,8 +553,10 @@ llvm::Error setDefaultLatency(PreparedTask &pt, const SearchSpace &space, Databa
 /// tuning loop's progress as it is.
 class TaskResultRouter : public ModelTuningObserver {
 public:
-  TaskResultRouter(llvm::ArrayRef<PreparedTask *> group, bool modelBudget)
-      : group(group), modelBudget(modelBudget), bests(group.size(), {Config(), INFINITY}),
+  TaskResultRouter(llvm::ArrayRef<PreparedTask *> group, bool modelBudget,
+                   const TuningEventCallback &onEvent)
+      : group(group), modelBudget(modelBudget), onEvent(onEvent),
+        bests(group.size(), {Config(), INFINITY}),
         startTrials(group.size()), failures(group.size()), measured(group.size()) {
     for (size_t i = 0; i < group.size(); ++i)
       startTrials[i] = group[i]->model.history.records.size();
@@ -586,13 +589,42 @@ public:
       cb->onResult(config, record, p);
   }
 
+  void onModelTimed(llvm::ArrayRef<ModelTask>, const ModelProgress &progress,
+                    const std::string &error) override {
+    TuningEvent e = makeModelEvent(TuningEvent::Kind::ModelTimed, progress);
+    e.timedModelLatencyMs = progress.model.timedModelLatencyMs;
+    e.count = progress.model.modelTimings;
+    e.message = error;
+    if (onEvent)
+      onEvent(e);
+  }
+
+  void onFinish(llvm::ArrayRef<ModelTask>, const ModelProgress &progress) override {
+    if (modelBudget && onEvent)
+      onEvent(makeModelEvent(TuningEvent::Kind::ModelFinished, progress, progress.stopReason));
+  }
+
   /// Measurements this process made of `task` (not other workers' results,
   /// which also join its history).
   int64_t getMeasured(size_t task) const { return measured[task]; }
 
 private:
+  static TuningEvent makeModelEvent(TuningEvent::Kind kind, const ModelProgress &progress,
+                                    std::string message = "") {
+    TuningEvent e{kind};
+    e.taskName = "model";
+    e.message = std::move(message);
+    e.modelLatencyMs = progress.model.modelLatencyMs;
+    e.untunedModelLatencyMs = progress.model.untunedModelLatencyMs;
+    e.modelTrialsDone = progress.model.trialsDone;
+    e.modelTrialsBudget = progress.model.trialsBudget;
+    e.modelSeconds = progress.clockSeconds;
+    return e;
+  }
+
   llvm::ArrayRef<PreparedTask *> group;
   bool modelBudget;
+  const TuningEventCallback &onEvent;
   std::vector<std::pair<Config, double>> bests;
   std::vector<int64_t> startTrials;
   std::vector<int64_t> failures;
@@ -604,9 +636,10 @@ private:
 /// between slots. Without a scheduler option each task is a group of its
 /// own, given to `sequential` with the task's budget as one slot.
 void tuneTasks(llvm::ArrayRef<PreparedTask *> group, TaskScheduler &scheduler,
-               const ModelTuningOptions &budget, bool modelBudget) {
+               const ModelTuningOptions &budget, bool modelBudget,
+               const TuningEventCallback &onEvent) {
   // Before the histories move: what each task had before this run.
-  TaskResultRouter router(group, modelBudget);
+  TaskResultRouter router(group, modelBudget, onEvent);
   std::vector<ModelTask> modelTasks;
   for (PreparedTask *pt : group)
     modelTasks.push_back(std::move(pt->model));
@@ -1185,7 +1218,7 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
     budget.batchSize = std::max(1u, options.jobs);
     model.seed = options.seed + ti;
     PreparedTask *group[] = {&pt};
-    tuneTasks(group, **sequential, budget, /*modelBudget=*/false);
+    tuneTasks(group, **sequential, budget, /*modelBudget=*/false, onEvent);
     if (llvm::Error e = run.checkStopped(pt))
       return std::move(e);
     if (llvm::Error e = run.finishTask(pt))
@@ -1208,7 +1241,25 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
     budget.slotTrials = std::max<int64_t>(1, options.slotTrials);
     budget.taskEarlyStop = options.taskEarlyStop;
     budget.seed = options.seed;
-    tuneTasks(group, *modelScheduler, budget, /*modelBudget=*/true);
+    // `entry`: the model timed end to end when the scheduler asks (survey,
+    // after each epoch).
+    std::unique_ptr<EndToEndModelTimer> timer;
+    if (!options.modelEntry.empty()) {
+      if (module.lookupSymbol(options.modelEntry)) {
+        std::vector<llvm::SmallVector<Operation *>> opsOfTask;
+        for (PreparedTask *pt : group)
+          opsOfTask.push_back(tasks[pt->index].ops);
+        timer = std::make_unique<EndToEndModelTimer>(module, options.modelEntry,
+                                                     std::move(opsOfTask));
+        budget.modelTimer = timer.get();
+      } else if (options.scheduler == "survey" && onEvent) {
+        TuningEvent e{TuningEvent::Kind::ModelTimed};
+        e.taskName = "model";
+        e.message = "this module has no function @" + options.modelEntry;
+        onEvent(e);
+      }
+    }
+    tuneTasks(group, *modelScheduler, budget, /*modelBudget=*/true, onEvent);
     for (std::unique_ptr<PreparedTask> &pt : preparedTasks)
       if (llvm::Error e = run.checkStopped(*pt))
         return std::move(e);

@@ -47,6 +47,25 @@ void ProgressPrinter::print(const TuningEvent &e) {
     log << "dltune: warning: cost model: " << e.message
         << " (proposing at random until the next fit)\n";
     return;
+  case Kind::ModelTimed:
+    endLiveLine();
+    if (!e.message.empty()) {
+      log << "dltune: warning: model: the end-to-end timing failed (" << e.message
+          << "); the run goes on with the sum of task latencies\n";
+      return;
+    }
+    if (showProgress)
+      log << llvm::formatv("model: timed end to end {0:f3} ms (sum of its tasks {1:f3} ms), "
+                           "{2} measurements, {3:f1} s\n",
+                           e.timedModelLatencyMs, e.modelLatencyMs, e.modelTrialsDone,
+                           e.modelSeconds);
+    return;
+  case Kind::ModelFinished:
+    if (!showProgress)
+      return;
+    endLiveLine();
+    log << "model: tuning stopped: " << e.message << "\n";
+    return;
   case Kind::Measured: {
     if (!showProgress || !e.progress || !e.record)
       return;

@@ -17,12 +17,14 @@ bool mlir::dltune::isWorkerOption(llvm::StringRef name) {
   return own.contains(name);
 }
 
+bool mlir::dltune::isStudyOption(llvm::StringRef name) { return name != "entry"; }
+
 std::string mlir::dltune::encodeStudySettings(const StudySettings &settings) {
   llvm::json::Object o;
   ModuleTunerOptions tuner = settings.tuner;
   forEachTunerOption(tuner, [&](llvm::StringRef name, auto &field, llvm::StringRef, bool) {
     using T = std::decay_t<decltype(field)>;
-    if (isWorkerOption(name))
+    if (isWorkerOption(name) || !isStudyOption(name))
       return;
     if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, std::string> ||
                   std::is_floating_point_v<T>)
@@ -55,7 +57,7 @@ llvm::Expected<StudySettings> mlir::dltune::decodeStudySettings(llvm::StringRef 
   std::string error;
   forEachTunerOption(base.tuner, [&](llvm::StringRef name, auto &field, llvm::StringRef, bool) {
     using T = std::decay_t<decltype(field)>;
-    if (isWorkerOption(name))
+    if (isWorkerOption(name) || !isStudyOption(name))
       return;
     known.insert(name);
     const llvm::json::Value *v = o->get(name);

@@ -10,6 +10,23 @@
 // RUN: not dltune tune %s --scheduler survey --survey-phi inf --db %t/x.db 2>&1 | FileCheck %s --check-prefix=INF
 // INF: survey-phi
 
+// entry: the model timed end to end (JIT) with the best configurations so
+// far before the first epoch and after each, and the rule on that latency.
+// RUN: dltune tune %s --scheduler survey --entry mm --slot-trials 4 --trials 40 --threads 1 --confirm-top 0 --db %t/e.db 2>&1 >/dev/null | FileCheck %s --check-prefix=TIMED
+// TIMED: model: timed end to end {{[0-9.]+}} ms (sum of its tasks {{[0-9.]+}} ms), 1 measurements
+// TIMED: model: timed end to end {{[0-9.]+}} ms (sum of its tasks {{[0-9.]+}} ms), 5 measurements
+// TIMED: model: tuning stopped: {{.*}}
+// RUN: dltune-opt %s --dltune-annotate="threads=1" --dltune-autotune="db=%t/p.db scheduler=survey entry=mm slot-trials=4 trials=12 confirm-top=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PASS
+// PASS: model: timed end to end
+// A model without that function is tuned on the sum, with a warning.
+// RUN: dltune tune %s --scheduler survey --entry nosuch --slot-trials 4 --trials 12 --threads 1 --confirm-top 0 --db %t/n.db 2>&1 >/dev/null | FileCheck %s --check-prefix=NOFN
+// NOFN: warning: model: the end-to-end timing failed (this module has no function @nosuch); the run goes on with the sum of task latencies
+// NOFN-NOT: timed end to end {{[0-9]}}
+// RUN: not dltune tune %s --scheduler survey --entry mm --target gpu --db %t/x.db 2>&1 | FileCheck %s --check-prefix=GPU
+// GPU: entry with scheduler survey times the model on the CPU (JIT) after each epoch: target gpu is not supported yet
+// RUN: not dltune study create s %s --entry mm --db %t/x.db 2>&1 | FileCheck %s --check-prefix=STUDY
+// STUDY: --entry is not a study option
+
 func.func @mm(%a: tensor<32x64xf32>, %b: tensor<64x32xf32>, %c: tensor<32x32xf32>) -> tensor<32x32xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<32x64xf32>, tensor<64x32xf32>) outs(%c : tensor<32x32xf32>) -> tensor<32x32xf32>
   %z = arith.constant 0.0 : f32

@@ -145,6 +145,9 @@ static int createStudy(Database &db) {
   settings.tf32 = studyTf32;
   if (settings.tuner.remeasure)
     return fail("--remeasure is not a study option: it would move other workers' records aside");
+  if (!settings.tuner.modelEntry.empty())
+    return fail("--entry is not a study option (each worker's survey would time the model on "
+                "its own): time the tuned model with `dltune tune --entry` after the study");
   llvm::Expected<Study> study = makeStudy(
       studyArgs[1], std::vector<std::string>(studyArgs.begin() + 2, studyArgs.end()), settings);
   if (!study)

@@ -78,11 +78,6 @@ static cl::opt<bool> tf32("tf32",
                           cl::desc("Let f32 matmuls use TF32 tensor cores on the GPU (sets "
                                    "dltune.allow_tf32 on each module, kept in the tuned file)"),
                           cl::sub(tuneCmd));
-static cl::opt<std::string> modelEntry(
-    "entry",
-    cl::desc("Also time this function end to end after tuning (JIT): with dltune's default "
-             "configs and with the tuned ones, and check the tuned one"),
-    cl::sub(tuneCmd));
 /// Every --dltune-autotune option, as a flag of `dltune tune`.
 static TunerOptionSet tunerFlags([](llvm::StringRef name, llvm::StringRef help, const auto &init) {
   using T = std::decay_t<decltype(init)>;
@@ -124,8 +119,9 @@ static llvm::Expected<std::vector<std::string>> outputPaths() {
 /// The model's latency, not the sum of its tasks': `entry` of `file` JIT-run
 /// with the default configs and of `tuned` with the tuned ones, in rounds
 /// that alternate the two so drift hits both alike.
-static int measureModelLatency(const std::string &file, ModuleOp tuned, MLIRContext &ctx,
-                               const std::string &dbPathOfRun, std::string &report) {
+static int measureModelLatency(const std::string &file, const std::string &modelEntry,
+                               ModuleOp tuned, MLIRContext &ctx, const std::string &dbPathOfRun,
+                               std::string &report) {
   llvm::raw_string_ostream os(report);
   OwningOpRef<ModuleOp> original = parseFile(file, ctx);
   if (!original)
@@ -176,7 +172,7 @@ static int measureModelLatency(const std::string &file, ModuleOp tuned, MLIRCont
   }
   os << llvm::formatv("model @{0} end to end: default configs {1:f3} ms, tuned {2:f3} "
                                 "ms ({3:f2}x); tuned check against the untuned lowering: {4}\n",
-                                modelEntry.getValue(), d, t, d / t,
+                                modelEntry, d, t, d / t,
                                 checkedOk ? "ok" : "FAILED: " + checkMessage);
   os << "(JIT, 3 alternating rounds of 3 timed calls after a warm-up; medians)\n";
   return checkedOk ? 0 : 2;
@@ -286,7 +282,7 @@ int tuneCommand() {
   std::string workerOwner;
   int64_t workerDeviceId = 0;
   if (!studyName.empty()) {
-    if (!output.empty() || !modelEntry.empty())
+    if (!output.empty() || !options.modelEntry.empty())
       return fail("-o and --entry are not options of a study's worker (the tuned files: "
                   "`dltune compile --dltune-apply-best`; end-to-end timings: `dltune tune "
                   "--entry` after the study)");
@@ -403,8 +399,9 @@ int tuneCommand() {
       module->print(out->os());
       out->keep();
     }
-    if (!modelEntry.empty() && module->lookupSymbol(modelEntry)) {
-      int rc = measureModelLatency(file, *module, ctx, options.dbPath, modelReport);
+    if (!options.modelEntry.empty() && module->lookupSymbol(options.modelEntry)) {
+      int rc = measureModelLatency(file, options.modelEntry, *module, ctx, options.dbPath,
+                                   modelReport);
       if (rc == 1)
         return rc;
       modelCheckFailed |= rc == 2;

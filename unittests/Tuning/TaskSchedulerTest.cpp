@@ -177,6 +177,121 @@ TEST(TaskScheduler, SurveyTunesInEpochsAndStopsWhenProgressSlows) {
   EXPECT_EQ(pick(*p, u), 0u);
 }
 
+namespace {
+/// Answers end-to-end timings from a script (then its last entry again), 5 s
+/// each; an empty script fails.
+class ScriptedTimer : public ModelTimer {
+public:
+  explicit ScriptedTimer(std::vector<double> script) : script(std::move(script)) {}
+  llvm::Expected<ModelTiming> timeModel(llvm::ArrayRef<ModelTask> tasks) override {
+    ++calls;
+    slotsSeen.push_back(0);
+    for (const ModelTask &t : tasks)
+      slotsSeen.back() += t.state.slots;
+    if (script.empty())
+      return llvm::createStringError("no such function");
+    double ms = script[std::min(calls - 1, script.size() - 1)];
+    return ModelTiming{ms, 5};
+  }
+  std::vector<double> script;
+  size_t calls = 0;
+  std::vector<int64_t> slotsSeen; // the model's slots at each timing
+};
+
+struct TimingObserver : ModelTuningObserver {
+  void onModelTimed(llvm::ArrayRef<ModelTask>, const ModelProgress &p,
+                    const std::string &error) override {
+    timed.push_back(p.model.timedModelLatencyMs);
+    errors.push_back(error);
+  }
+  std::vector<double> timed;
+  std::vector<std::string> errors;
+};
+
+/// Two tasks whose every measurement is 0.01 ms faster than the one before:
+/// the sum of their latencies improves at a steady rate forever.
+std::vector<ModelTask> steadilyImprovingModel() {
+  std::vector<ModelTask> tasks;
+  tasks.push_back(lineTask(1, 41, 50, 0, 50, 0.01));
+  tasks.push_back(lineTask(1, 41, 50, 0, 50, 0.01));
+  return tasks;
+}
+} // namespace
+
+TEST(TaskScheduler, SurveyStopsOnTheModelTimedEndToEndNotOnTheSum) {
+  ModelTuningOptions mo;
+  mo.trials = 60;
+  mo.slotTrials = 4;
+  // Without a timer the survey sees the sum improve steadily: it never
+  // stops, and the budget runs out.
+  std::vector<ModelTask> untimed = steadilyImprovingModel();
+  ModelProgress sum = runModelTuning(untimed, *make("survey"), mo);
+  EXPECT_EQ(sum.stopReason, "trial budget spent");
+  EXPECT_EQ(sum.model.modelTimings, 0);
+
+  // Timed end to end the model stalls (100 -> 90 -> 89.9 ms): after the
+  // second epoch's rate (0.1 ms in 13 s after 10 in 13 s) the rule stops.
+  std::vector<ModelTask> tasks = steadilyImprovingModel();
+  ScriptedTimer timer({100, 90, 89.9});
+  TimingObserver observer;
+  mo.modelTimer = &timer;
+  ModelProgress p = runModelTuning(tasks, *make("survey"), mo, &observer);
+  EXPECT_EQ(p.stopReason,
+            "scheduler stopped: the rate rule (Eq. 2, phi -0.25) on the model timed end to end");
+  // Timed before the first epoch (the untuned model) and after each of two.
+  EXPECT_EQ(timer.slotsSeen, (std::vector<int64_t>{0, 2, 4}));
+  EXPECT_EQ(p.model.slotsDone, 4);
+  EXPECT_EQ(p.model.trialsDone, 16);
+  EXPECT_EQ(observer.timed, (std::vector<double>{100, 90, 89.9}));
+  // The timings' seconds are tuning cost: on the model's clock.
+  EXPECT_DOUBLE_EQ(p.model.modelTimingSeconds, 15);
+  EXPECT_DOUBLE_EQ(p.clockSeconds, 16 + 15);
+
+  // The latency goal is the timed latency's once there is one: the sum
+  // (about 99.9 ms) never gets to 95, the timed model does after one epoch.
+  std::vector<ModelTask> goal = steadilyImprovingModel();
+  ScriptedTimer fast({100, 94});
+  mo.modelTimer = &fast;
+  mo.latencyGoalMs = 95;
+  ModelProgress g = runModelTuning(goal, *make("survey"), mo);
+  EXPECT_EQ(g.stopReason, "latency goal reached (timed end to end)");
+  EXPECT_EQ(g.model.slotsDone, 2);
+}
+
+TEST(TaskScheduler, SurveyGoesOnWithTheSumWhenTheModelCannotBeTimed) {
+  ModelTuningOptions mo;
+  mo.trials = 60;
+  mo.slotTrials = 4;
+  std::vector<ModelTask> tasks = steadilyImprovingModel();
+  ScriptedTimer broken({});
+  TimingObserver observer;
+  mo.modelTimer = &broken;
+  ModelProgress p = runModelTuning(tasks, *make("survey"), mo, &observer);
+  // Asked once, never again; the run is the untimed one.
+  EXPECT_EQ(broken.calls, 1u);
+  ASSERT_EQ(observer.errors.size(), 1u);
+  EXPECT_EQ(observer.errors[0], "no such function");
+  EXPECT_TRUE(std::isnan(p.model.timedModelLatencyMs));
+  EXPECT_FALSE(p.model.canTimeModel);
+  EXPECT_EQ(p.stopReason, "trial budget spent");
+  EXPECT_EQ(p.model.trialsDone, 60);
+}
+
+TEST(TaskScheduler, OnlyTheSurveyAsksForModelTimings) {
+  ModelTuningOptions mo;
+  mo.trials = 24;
+  mo.slotTrials = 4;
+  for (llvm::StringRef name : getTaskSchedulerNames()) {
+    if (name == "survey")
+      continue;
+    std::vector<ModelTask> tasks = steadilyImprovingModel();
+    ScriptedTimer timer({100});
+    mo.modelTimer = &timer;
+    runModelTuning(tasks, *make(name), mo);
+    EXPECT_EQ(timer.calls, 0u) << name.str();
+  }
+}
+
 TEST(TaskScheduler, SimilarityTagIsKindAndAnsorFlopClass) {
   // int(log(1e9 + 1) / log(1.618)) = 43.
   EXPECT_EQ(similarityTag(task(1, 1, 1e9, "conv")), "conv_43");

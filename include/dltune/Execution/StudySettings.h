@@ -31,6 +31,11 @@ struct StudySettings {
 /// own rather than the study's.
 bool isWorkerOption(llvm::StringRef name);
 
+/// Whether a tuner option can be a study's at all: `entry` (timing one
+/// model end to end per epoch) belongs to a single run, and `dltune study
+/// create` and its workers refuse it.
+bool isStudyOption(llvm::StringRef name);
+
 /// The study's part of `settings` as a JSON object (keys: the options'
 /// names, plus "threads", "winograd", "tf32").
 std::string encodeStudySettings(const StudySettings &settings);

@@ -41,6 +41,12 @@ struct ModuleTunerOptions {
   /// Scheduler survey: Trimmer's stop threshold and rule (SurveyRule.h).
   double surveyPhi = -0.25;
   bool surveyPrintedRule = false;
+  /// The model's entry function: with scheduler survey the model is timed
+  /// end to end (JIT, on the CPU) with the best configurations so far after
+  /// each epoch, and the stop rule and latencyGoalMs use that latency
+  /// (EndToEndModelTimer.h); `dltune tune` also times it after tuning.
+  /// Empty: the sum of task latencies.
+  std::string modelEntry;
   int64_t slotTrials = 16;    // with a scheduler: measurements per slot
   int64_t earlyStop = 200;    // `sequential`: give up a task after this many without gain
   bool shareCap = false;      // `dynatune`: SchedulerOptions::shareCap
@@ -168,6 +174,11 @@ template <typename Fn> void forEachTunerOption(ModuleTunerOptions &o, Fn &&fn) {
   fn("survey-printed-rule", o.surveyPrintedRule,
      "Scheduler survey: Eq. 2 as printed (a sum, which never stops while the model gets "
      "faster) instead of the difference it means",
+     false);
+  fn("entry", o.modelEntry,
+     "The model's entry function: with scheduler survey the model is timed end to end (JIT) "
+     "with the best configurations so far after each epoch, and the stop rule and "
+     "latency-goal-ms use that latency; dltune tune also times it after tuning",
      false);
   fn("probe-share", o.probeShare,
      "Scheduler dynatune: an untried task's first slot is this share of a slot (1: a full "
@@ -303,6 +314,10 @@ inline llvm::Error validateTunerOptions(const ModuleTunerOptions &o) {
   if ((o.surveyPhi != ModuleTunerOptions().surveyPhi || o.surveyPrintedRule) &&
       o.scheduler != "survey")
     return bad("survey-phi and survey-printed-rule apply to scheduler survey only");
+  if (!o.modelEntry.empty() && o.scheduler == "survey" && o.target == "gpu")
+    return bad("entry with scheduler survey times the model on the CPU (JIT) after each "
+               "epoch: target gpu is not supported yet (leave entry out to stop on the sum of "
+               "task latencies)");
   if (o.taskEarlyStop < 0)
     return bad("task-early-stop must not be negative");
   if (o.taskEarlyStop > 0 && o.scheduler.empty())

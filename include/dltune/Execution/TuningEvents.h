@@ -32,6 +32,12 @@ struct TuningEvent {
     CostModelFitted,   // the strategy's cost model was fitted on `count` measurements
     CostModelProposed, // `count` candidates of a batch came from the model's plan
     CostModelFailed,   // a fit or prediction failed (message); proposals go random
+    /// With a task scheduler: the whole model was timed end to end
+    /// (timedModelLatencyMs, the count-th timing; message: why it failed).
+    /// Not a task's event: taskName is "model".
+    ModelTimed,
+    /// With a task scheduler: the model's tuning stopped (message: why).
+    ModelFinished,
   };
   Kind kind;
   size_t taskIndex = 0, taskCount = 0; // 0-based index among the module's tasks
@@ -52,6 +58,8 @@ struct TuningEvent {
   double modelLatencyMs = NAN, untunedModelLatencyMs = NAN;
   int64_t modelTrialsDone = 0, modelTrialsBudget = 0;
   double modelSeconds = 0;
+  /// ModelTimed: the model's latency timed end to end; NaN when it failed.
+  double timedModelLatencyMs = NAN;
   /// TaskFinished and TaskFailed: the task's summary as tuneModule returns it.
   const TaskSummary *summary = nullptr;
 

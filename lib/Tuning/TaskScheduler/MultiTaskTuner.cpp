@@ -2,6 +2,8 @@
 
 #include "dltune/Tuning/TaskScheduler/MultiTaskTuner.h"
 
+#include "llvm/Support/FormatVariadic.h"
+
 #include <chrono>
 
 using namespace mlir::dltune;
@@ -90,6 +92,7 @@ ModelProgress mlir::dltune::runModelTuning(std::vector<ModelTask> &tasks,
   ModelState &model = progress.model;
   model.trialsBudget = options.trials;
   model.slotTrials = std::max<int64_t>(1, options.slotTrials);
+  model.canTimeModel = options.modelTimer != nullptr;
 
   // A resumed run: rebuild each task's state from the history it holds.
   for (ModelTask &t : tasks) {
@@ -110,8 +113,8 @@ ModelProgress mlir::dltune::runModelTuning(std::vector<ModelTask> &tasks,
     model.trialsDone += s.trials;
   }
 
-  auto finish = [&](const char *reason) {
-    progress.stopReason = reason;
+  auto finish = [&](std::string reason) {
+    progress.stopReason = std::move(reason);
     if (observer)
       observer->onFinish(tasks, progress);
     return progress;
@@ -166,6 +169,42 @@ ModelProgress mlir::dltune::runModelTuning(std::vector<ModelTask> &tasks,
     return false;
   };
 
+  // One end-to-end timing, charged to the model's clock. A timer that
+  // fails (or answers nonsense) is not asked again: the run goes on with
+  // the sum of task latencies.
+  auto timeModelNow = [&] {
+    ++model.modelTimings;
+    std::string error;
+    llvm::Expected<ModelTiming> timing = options.modelTimer->timeModel(tasks);
+    if (timing && !(std::isfinite(timing->latencyMs) && timing->latencyMs > 0 &&
+                    std::isfinite(timing->seconds) && timing->seconds >= 0))
+      error = llvm::formatv("the model timing gave {0} ms in {1} s", timing->latencyMs,
+                            timing->seconds)
+                  .str();
+    else if (!timing)
+      error = llvm::toString(timing.takeError());
+    if (error.empty()) {
+      model.timedModelLatencyMs = timing->latencyMs;
+      model.modelTimingSeconds += timing->seconds;
+      progress.clockSeconds += timing->seconds;
+    } else {
+      model.timedModelLatencyMs = NAN;
+      model.canTimeModel = false;
+    }
+    if (observer)
+      observer->onModelTimed(tasks, progress, error);
+  };
+  // Once the model was timed, its goal is the timed latency's.
+  auto goalReached = [&]() -> const char * {
+    if (options.latencyGoalMs <= 0)
+      return nullptr;
+    if (model.canTimeModel && model.modelTimings > 0)
+      return model.timedModelLatencyMs <= options.latencyGoalMs
+                 ? "latency goal reached (timed end to end)"
+                 : nullptr;
+    return model.modelLatencyMs <= options.latencyGoalMs ? "latency goal reached" : nullptr;
+  };
+
   auto computeUntunedLatency = [&] {
     std::vector<TaskState> untuned = statesOf(tasks);
     for (TaskState &s : untuned)
@@ -193,6 +232,7 @@ ModelProgress mlir::dltune::runModelTuning(std::vector<ModelTask> &tasks,
       t.state.untunedMs = r->timeMs;
   model.untunedModelLatencyMs = computeUntunedLatency();
 
+  bool timedSinceSlot = false;
   while (true) {
     // What other workers sharing the database measured of any task since
     // the last look: it spends the model budget and informs the scheduler
@@ -211,8 +251,8 @@ ModelProgress mlir::dltune::runModelTuning(std::vector<ModelTask> &tasks,
       return finish("trial budget spent");
     if (options.timeBudgetSeconds > 0 && progress.clockSeconds >= options.timeBudgetSeconds)
       return finish("time budget spent");
-    if (options.latencyGoalMs > 0 && model.modelLatencyMs <= options.latencyGoalMs)
-      return finish("latency goal reached");
+    if (const char *goal = goalReached())
+      return finish(goal);
     bool anyAlive = false;
     for (size_t i = 0; i < tasks.size(); ++i) {
       TaskState &s = tasks[i].state;
@@ -229,8 +269,19 @@ ModelProgress mlir::dltune::runModelTuning(std::vector<ModelTask> &tasks,
     std::optional<SlotRequest> request = scheduler.next(states, model);
     progress.schedulerSeconds +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (!request)
-      return finish("scheduler stopped");
+    if (!request) {
+      std::string why = scheduler.getStopReason();
+      return finish(why.empty() ? "scheduler stopped" : "scheduler stopped: " + why);
+    }
+    if (request->timeModel) {
+      // Twice without a slot between would time the same configurations.
+      if (!model.canTimeModel || timedSinceSlot)
+        return finish("scheduler asked for a model timing it cannot use");
+      timeModelNow();
+      timedSinceSlot = true;
+      continue;
+    }
+    timedSinceSlot = false;
     if (request->task >= tasks.size() || tasks[request->task].state.finished)
       return finish("scheduler chose a finished task");
 

@@ -37,6 +37,25 @@ struct ModelTask {
   std::optional<uint64_t> seed;
 };
 
+/// One end-to-end timing of the model.
+struct ModelTiming {
+  double latencyMs = 0; // the model's latency with the configurations timed
+  double seconds = 0;   // what the timing cost (builds included), on the model's clock
+};
+
+/// Times the whole model end to end with each task's best configuration so
+/// far: the latency a user gets, with what the sum of task latencies leaves
+/// out (untuned ops, fusion, caches between ops). Survey tuning stops on it
+/// (Trimmer, Section IV-C). Live: the model JIT-compiled and run; replay and
+/// tests: a script.
+class ModelTimer {
+public:
+  virtual ~ModelTimer() = default;
+  /// An error leaves the driver on the sum of task latencies for the rest
+  /// of the run.
+  virtual llvm::Expected<ModelTiming> timeModel(llvm::ArrayRef<ModelTask> tasks) = 0;
+};
+
 struct ModelTuningOptions {
   int64_t trials = 1000;        // the whole model's measurements
   int64_t trialsPerTask = 0;    // cap per task; 0: none
@@ -51,6 +70,10 @@ struct ModelTuningOptions {
   uint64_t seed = 0;            // strategy seeds: seed * 1000 + task index
   /// Candidates proposed (and built in parallel) at once; 0: up to 8.
   size_t batchSize = 0;
+  /// Times the model end to end when the scheduler asks (null: never). Once
+  /// the model was timed, latencyGoalMs is checked against the timed
+  /// latency, after each timing, and no longer against the sum.
+  ModelTimer *modelTimer = nullptr;
 };
 
 struct ModelProgress {
@@ -74,6 +97,10 @@ public:
                            const ModelProgress &progress) {}
   virtual void onSlotDone(size_t task, llvm::ArrayRef<ModelTask> tasks,
                           const ModelProgress &progress) {}
+  /// The model was timed end to end (progress.model.timedModelLatencyMs;
+  /// NaN and `error` set when the timing failed).
+  virtual void onModelTimed(llvm::ArrayRef<ModelTask> tasks, const ModelProgress &progress,
+                            const std::string &error) {}
   virtual void onFinish(llvm::ArrayRef<ModelTask> tasks, const ModelProgress &progress) {}
 };
 

@@ -64,6 +64,15 @@ struct ModelState {
   int64_t slotTrials = 0;    // measurements per slot
   double modelLatencyMs = 0; // constant + sum of weight x currentMs
   double untunedModelLatencyMs = 0;
+  /// The driver can time the whole model end to end (a ModelTimer): a
+  /// scheduler may ask for it (SlotRequest::timeModel).
+  bool canTimeModel = false;
+  /// The latest end-to-end timing of the model with every task's best
+  /// configuration so far (ms); NaN before the first, after a failed one
+  /// and without a timer.
+  double timedModelLatencyMs = NAN;
+  int64_t modelTimings = 0;       // end-to-end timings so far (failed ones too)
+  double modelTimingSeconds = 0;  // seconds they took (in the model's clock)
 };
 
 /// The scheduler's answer: which task, and at most how many measurements
@@ -71,6 +80,9 @@ struct ModelState {
 struct SlotRequest {
   size_t task = 0;
   int64_t maxTrials = 0; // 0: a full slot
+  /// No slot: time the model end to end first (only when
+  /// ModelState::canTimeModel), then ask again. `task` is ignored.
+  bool timeModel = false;
 };
 
 struct SchedulerOptions {
@@ -131,6 +143,9 @@ public:
                                           const ModelState &model) = 0;
   /// Told after every slot, with the states already updated.
   virtual void onSlotDone(size_t task, llvm::ArrayRef<TaskState> tasks) {}
+  /// Once next() returned nullopt: why, in a few words (empty: no more to
+  /// say than that the scheduler stopped).
+  virtual std::string getStopReason() const { return ""; }
 };
 
 /// The scheduler names createTaskScheduler knows.

@@ -1,0 +1,55 @@
+//===- EndToEndModelTimer.h - A model's latency as a user gets it -*- C++ -*-===//
+//
+// Survey tuning (Trimmer, Section IV-C) stops on the model's real latency,
+// not the sum of its tasks': after each epoch the whole model is compiled
+// with every task's best configuration so far and timed end to end. This
+// timer does that in the tuning process, through the same JIT as
+// `dltune run`: it sets each task's best configuration (its untuned one
+// while nothing measured is better) on the task's ops of the payload
+// module, lowers a copy and times the entry function.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLTUNE_EXECUTION_ENDTOENDMODELTIMER_H
+#define DLTUNE_EXECUTION_ENDTOENDMODELTIMER_H
+
+#include "dltune/Execution/KernelRunner.h"
+#include "dltune/Tuning/TaskScheduler/MultiTaskTuner.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir::dltune {
+
+/// How the model is timed: hot (as a model runs call after call) and
+/// unchecked (every configuration set was checked when it was measured).
+struct ModelTimingOptions {
+  int warmupCalls = 2;
+  /// Each sample is enough back-to-back calls to last this long, so that a
+  /// model of microseconds is timed as steadily as one of milliseconds.
+  double minSampleMs = 2;
+  int samples = 10; // the latency is their median per call
+};
+
+class EndToEndModelTimer : public ModelTimer {
+public:
+  /// `opsOfTask[i]` are the payload ops of the model's task i (in the order
+  /// of the ModelTasks timeModel gets); `module` must outlive the timer.
+  EndToEndModelTimer(ModuleOp module, std::string entry,
+                     std::vector<llvm::SmallVector<Operation *>> opsOfTask,
+                     ModelTimingOptions options = {});
+
+  llvm::Expected<ModelTiming> timeModel(llvm::ArrayRef<ModelTask> tasks) override;
+
+private:
+  ModuleOp module;
+  std::string entry;
+  std::vector<llvm::SmallVector<Operation *>> opsOfTask;
+  ModelTimingOptions options;
+};
+
+/// The configuration task `t` runs with now: its fastest valid measurement,
+/// else its untuned configuration (nullopt when it has neither).
+std::optional<Config> getCurrentConfig(const ModelTask &t);
+
+} // namespace mlir::dltune
+
+#endif // DLTUNE_EXECUTION_ENDTOENDMODELTIMER_H

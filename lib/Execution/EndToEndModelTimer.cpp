@@ -1,0 +1,81 @@
+//===- EndToEndModelTimer.cpp - A model's latency as a user gets it -------===//
+
+#include "dltune/Execution/EndToEndModelTimer.h"
+
+#include "dltune/Dialect/DLTuneAttrs.h"
+#include "dltune/Dialect/DLTuneDialect.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::dltune;
+
+std::optional<Config> mlir::dltune::getCurrentConfig(const ModelTask &t) {
+  std::optional<size_t> best;
+  for (size_t i = 0; i < t.history.records.size(); ++i) {
+    const MeasureRecord &r = t.history.records[i];
+    if (r.isOk() && std::isfinite(r.timeMs) && (!best || r.timeMs < t.history.records[*best].timeMs))
+      best = i;
+  }
+  // Slower than untuned, the best is still what the tuned model gets: the
+  // task's summary attaches its best measured configuration.
+  if (best)
+    return t.history.configs[*best];
+  return t.untunedConfig;
+}
+
+EndToEndModelTimer::EndToEndModelTimer(ModuleOp module, std::string entry,
+                                       std::vector<llvm::SmallVector<Operation *>> opsOfTask,
+                                       ModelTimingOptions options)
+    : module(module), entry(std::move(entry)), opsOfTask(std::move(opsOfTask)),
+      options(options) {}
+
+llvm::Expected<ModelTiming> EndToEndModelTimer::timeModel(llvm::ArrayRef<ModelTask> tasks) {
+  using Clock = std::chrono::steady_clock;
+  auto secondsSince = [](Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+  };
+  if (tasks.size() != opsOfTask.size())
+    return llvm::createStringError("the timer knows %zu tasks, the model has %zu",
+                                   opsOfTask.size(), tasks.size());
+  Clock::time_point start = Clock::now();
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    std::optional<Config> config = getCurrentConfig(tasks[i]);
+    if (!config)
+      continue; // the op keeps what it has (its annotation's default)
+    for (Operation *op : opsOfTask[i])
+      op->setAttr(DLTuneDialect::kConfigAttrName,
+                  ConfigAttr::get(op->getContext(), tasks[i].space, *config));
+  }
+  llvm::Expected<std::unique_ptr<CpuKernel>> kernel =
+      compileCpuKernel(module, entry, "dltune-apply,dltune-strip");
+  if (!kernel)
+    return kernel.takeError();
+  std::vector<HostBuffer> args = makeInputs((*kernel)->getSignature(), /*seed=*/1);
+  auto call = [&]() { return (*kernel)->run(args, nullptr); };
+  for (int i = 0; i < std::max(1, options.warmupCalls); ++i)
+    if (llvm::Error e = call())
+      return std::move(e);
+  Clock::time_point once = Clock::now();
+  if (llvm::Error e = call())
+    return std::move(e);
+  double oneCallMs = std::max(1e-6, secondsSince(once) * 1e3);
+  int64_t callsPerSample =
+      std::clamp<int64_t>(static_cast<int64_t>(std::ceil(options.minSampleMs / oneCallMs)), 1,
+                          100000);
+  std::vector<double> perCallMs;
+  for (int s = 0; s < std::max(1, options.samples); ++s) {
+    Clock::time_point t = Clock::now();
+    for (int64_t c = 0; c < callsPerSample; ++c)
+      if (llvm::Error e = call())
+        return std::move(e);
+    perCallMs.push_back(secondsSince(t) * 1e3 / callsPerSample);
+  }
+  std::nth_element(perCallMs.begin(), perCallMs.begin() + perCallMs.size() / 2, perCallMs.end());
+  ModelTiming timing;
+  timing.latencyMs = perCallMs[perCallMs.size() / 2];
+  timing.seconds = secondsSince(start);
+  return timing;
+}
