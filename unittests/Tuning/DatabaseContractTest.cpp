@@ -468,21 +468,38 @@ TEST_P(DatabaseContract, TransactionsRollBackOnErrorAndNestedOnesJoin) {
   EXPECT_EQ(llvm::cantFail(db->getRecords(t)).size(), 3u);
 }
 
-TEST_P(DatabaseContract, NoisyAndCutOffRecordsNeverWinUnconfirmed) {
+TEST_P(DatabaseContract, UnconfirmedNoisyRecordsCompeteByTheirSlowestRepeat) {
   int64_t t = llvm::cantFail(db->getOrCreateTask(task("t")));
   int64_t d = llvm::cantFail(db->getOrCreateDevice(testDevice()));
+  // Noisy, median 1.0 but a repeat at 2.5: it cannot be trusted to beat 2.0.
   MeasureRecord noisy = okRecord("a=1", 1.0);
   noisy.noisy = true;
+  noisy.maxMs = 2.5;
   MeasureRecord cut = okRecord("a=2", 0.5);
   cut.cutOff = true;
   cut.repeats = 1;
+  // Noisy without a slowest repeat: never the best unconfirmed.
+  MeasureRecord unknown = okRecord("a=4", 0.1);
+  unknown.noisy = true;
+  unknown.maxMs = NAN;
   llvm::cantFail(db->commitRecord(t, d, noisy));
   llvm::cantFail(db->commitRecord(t, d, cut));
+  llvm::cantFail(db->commitRecord(t, d, unknown));
   llvm::cantFail(db->commitRecord(t, d, okRecord("a=3", 2.0)));
   auto best = llvm::cantFail(db->getBest(t, d));
   ASSERT_TRUE(best.has_value());
   EXPECT_EQ(best->config, "a=3");
   EXPECT_FALSE(best->confirmed);
+  // Noisy, but even its slowest repeat (1.5) beats the clean 2.0: it wins,
+  // with its median as its time.
+  MeasureRecord fastNoisy = okRecord("a=5", 0.9);
+  fastNoisy.noisy = true;
+  fastNoisy.maxMs = 1.5;
+  llvm::cantFail(db->commitRecord(t, d, fastNoisy));
+  best = llvm::cantFail(db->getBest(t, d));
+  ASSERT_TRUE(best.has_value());
+  EXPECT_EQ(best->config, "a=5");
+  EXPECT_DOUBLE_EQ(best->timeMs, 0.9);
   // A confirmation decides: its fastest candidate, with its own figures.
   llvm::cantFail(db->commitConfirmations(
       t, d, {{"a=3", 3, 2.1, 2.0, 2.2, "g", 0}, {"a=1", 3, 1.2, 1.1, 1.3, "g", 0}}));

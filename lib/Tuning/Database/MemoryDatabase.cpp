@@ -159,9 +159,9 @@ public:
     for (const StoredRecord &s : state.records) {
       const MeasureRecord &r = s.record;
       if (s.taskId != taskId || !onDevice(s.deviceId, deviceId) || !r.isOk() ||
-          !(r.timeMs > 0) || r.noisy || r.cutOff)
+          !(r.timeMs > 0) || r.cutOff || !std::isfinite(getUnconfirmedRank(r)))
         continue;
-      if (!best || r.timeMs < best->timeMs) // ties: the lower id
+      if (!best || getUnconfirmedRank(r) < getUnconfirmedRank(*best)) // ties: the lower id
         best = &r;
     }
     if (!best)

@@ -549,8 +549,8 @@ llvm::Expected<std::optional<MeasureRecord>> PostgresDatabase::getBest(int64_t t
   DLTUNE_PG_RUN(r, conn,
                 std::string("SELECT ") + kRecordColumns +
                     " FROM records WHERE task_id = $1 AND ($2::bigint = 0 OR device_id = $2::bigint) AND status "
-                    "= 'ok' AND time_ms > 0 AND coalesce(noisy, 0) = 0 AND coalesce(cut_off, 0) "
-                    "= 0 ORDER BY time_ms ASC, id ASC LIMIT 1",
+                    "= 'ok' AND time_ms > 0 AND coalesce(cut_off, 0) = 0 AND " +
+                    kUnconfirmedBestRank,
                 {taskId, deviceId}, PGRES_TUPLES_OK);
   if (r.rows() == 0)
     return std::optional<MeasureRecord>();

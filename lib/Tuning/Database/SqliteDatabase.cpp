@@ -622,9 +622,8 @@ llvm::Expected<std::optional<MeasureRecord>> SqliteDatabase::getBest(int64_t tas
   }
   std::string sql = std::string("SELECT ") + kRecordColumns +
                     " FROM records WHERE task_id = ? AND status = 'ok' AND time_ms "
-                    "> 0 AND NOT coalesce(noisy, 0) AND NOT coalesce(cut_off, 0)" +
-                    (deviceId ? " AND device_id = ?" : "") +
-                    " ORDER BY time_ms ASC, id ASC LIMIT 1";
+                    "> 0 AND coalesce(cut_off, 0) = 0" +
+                    (deviceId ? " AND device_id = ?" : "") + " AND " + kUnconfirmedBestRank;
   Statement s(db, sql.c_str());
   if (llvm::Error e = s.status())
     return std::move(e);

@@ -13,6 +13,7 @@
 
 #include "llvm/Support/Error.h"
 
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -181,8 +182,9 @@ public:
                                                                 int64_t deviceId = 0) = 0;
   /// The best configuration of a task on a device (or any device): the
   /// fastest of its latest confirmation if it has one, else the fastest ok
-  /// record that is neither noisy nor cut off (those never win unconfirmed).
-  /// A confirmed best carries the confirmed median and spread.
+  /// record that is not cut off, a noisy one ranked by its slowest repeat
+  /// (getUnconfirmedRank). A confirmed best carries the confirmed median
+  /// and spread.
   virtual llvm::Expected<std::optional<MeasureRecord>> getBest(int64_t taskId,
                                                                int64_t deviceId = 0) = 0;
 
@@ -247,6 +249,24 @@ public:
   /// Runs `fn` inside one transaction (bulk imports): an error from `fn`
   /// undoes everything it wrote. Nested calls join the outer transaction.
   virtual llvm::Error transaction(const std::function<llvm::Error()> &fn) = 0;
+
+  /// What an unconfirmed record competes with for the best: its median,
+  /// or, when it is noisy, its slowest timed repeat (infinity without one).
+  /// The fastest of many noisy medians is biased low, so a noisy record
+  /// wins only when even its slowest repeat beats the others; but a clean
+  /// record ten times slower than a noisy default must not win either (a
+  /// "tuned" model slower than untuned, as on the encoder with
+  /// confirm-top=0 before 2026-11-27).
+  static double getUnconfirmedRank(const MeasureRecord &r) {
+    if (!r.noisy)
+      return r.timeMs;
+    return r.maxMs >= r.timeMs ? r.maxMs : INFINITY;
+  }
+  /// The same as SQL: the WHERE condition and ORDER BY clause (with LIMIT 1)
+  /// that pick the lowest rank among `records` rows.
+  static constexpr const char *kUnconfirmedBestRank =
+      "(coalesce(noisy, 0) = 0 OR max_ms >= time_ms) ORDER BY CASE WHEN coalesce(noisy, 0) = 0 "
+      "THEN time_ms ELSE max_ms END ASC, id ASC LIMIT 1";
 
 protected:
   /// A study model's tasks as stored ("hash occurrences" lines) and back.
