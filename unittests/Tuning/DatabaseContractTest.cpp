@@ -719,6 +719,18 @@ TEST_P(DatabaseContract, StudiesKeepTheirModelsAndWorkers) {
   twice.name = "twice";
   twice.models[1].name = "b.mlir";
   expectError(db->createStudy(twice).takeError());
+  // A task hash the stored "hash count" lines cannot hold, or a count
+  // below 1, is refused before anything is written.
+  for (std::pair<std::string, int64_t> bad :
+       {std::pair<std::string, int64_t>{"h 1", 1}, {"h\n1", 1}, {"", 1}, {"h3", 0}}) {
+    Study damaged = s;
+    damaged.name = "damaged";
+    damaged.models[1].tasks = {bad};
+    llvm::Expected<int64_t> refused = db->createStudy(damaged);
+    ASSERT_FALSE(static_cast<bool>(refused)) << bad.first;
+    EXPECT_NE(llvm::toString(refused.takeError()).find("the study 'damaged'"), std::string::npos);
+    EXPECT_FALSE(llvm::cantFail(db->findStudy("damaged")));
+  }
   EXPECT_FALSE(llvm::cantFail(db->findStudy("twice")));
   Study other = s;
   other.name = "day";

@@ -11,7 +11,11 @@
 #include "dltune/Tuning/Database/PostgresDatabase.h"
 #include "dltune/Tuning/Database/SqliteDatabase.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+
+#include <cctype>
+#include <set>
 
 using namespace mlir::dltune;
 
@@ -59,6 +63,28 @@ Database::encodeStudyTasks(const std::vector<std::pair<std::string, int64_t>> &t
   for (const auto &[hash, occurrences] : tasks)
     text += hash + " " + std::to_string(occurrences) + "\n";
   return text;
+}
+
+llvm::Error Database::checkNewStudy(const Study &study) {
+  std::set<std::string> names;
+  for (const StudyModel &m : study.models) {
+    if (!names.insert(m.name).second)
+      return llvm::createStringError("the study '" + study.name + "' names the model '" +
+                                     m.name + "' twice");
+    for (const auto &[hash, occurrences] : m.tasks) {
+      if (hash.empty() || llvm::any_of(hash, [](char c) {
+            return std::isspace(static_cast<unsigned char>(c));
+          }))
+        return llvm::createStringError("the study '" + study.name + "' has a task hash '" +
+                                       hash + "' (model '" + m.name +
+                                       "') that is empty or holds a blank or line break");
+      if (occurrences < 1)
+        return llvm::createStringError("the study '" + study.name + "' counts a task of model '" +
+                                       m.name + "' " + std::to_string(occurrences) +
+                                       " times (at least 1)");
+    }
+  }
+  return llvm::Error::success();
 }
 
 llvm::Expected<std::vector<std::pair<std::string, int64_t>>>

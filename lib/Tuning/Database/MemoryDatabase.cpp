@@ -380,11 +380,8 @@ public:
     for (const Study &s : state.studies)
       if (s.name == study.name)
         return makeError("a study named '" + study.name + "' exists already");
-    std::set<std::string> names;
-    for (const StudyModel &m : study.models)
-      if (!names.insert(m.name).second)
-        return makeError("the study '" + study.name + "' names the model '" + m.name +
-                         "' twice");
+    if (llvm::Error e = checkNewStudy(study))
+      return std::move(e);
     Study stored = study;
     stored.id = static_cast<int64_t>(state.studies.size()) + 1;
     if (!(stored.createdAt > 0))

@@ -769,10 +769,8 @@ llvm::Expected<std::vector<ModelLatency>> PostgresDatabase::listModelLatencies(i
 }
 
 llvm::Expected<int64_t> PostgresDatabase::createStudy(const Study &study) {
-  std::set<std::string> names;
-  for (const StudyModel &m : study.models)
-    if (!names.insert(m.name).second)
-      return makeError("the study '" + study.name + "' names the model '" + m.name + "' twice");
+  if (llvm::Error e = checkNewStudy(study))
+    return std::move(e);
   int64_t id = 0;
   llvm::Error e = transaction([&]() -> llvm::Error {
     PGconn *conn = connection->conn;

@@ -937,6 +937,8 @@ llvm::Expected<std::vector<ModelLatency>> SqliteDatabase::listModelLatencies(int
 }
 
 llvm::Expected<int64_t> SqliteDatabase::createStudy(const Study &study) {
+  if (llvm::Error e = checkNewStudy(study))
+    return std::move(e);
   int64_t id = 0;
   llvm::Error e = transaction([&]() -> llvm::Error {
     {

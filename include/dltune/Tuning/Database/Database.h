@@ -273,6 +273,10 @@ protected:
   static std::string encodeStudyTasks(const std::vector<std::pair<std::string, int64_t>> &tasks);
   static llvm::Expected<std::vector<std::pair<std::string, int64_t>>>
   decodeStudyTasks(const std::string &text);
+  /// What every createStudy refuses before writing: a model named twice, a
+  /// task hash that is empty or holds a blank or line break (the stored
+  /// lines could not hold it), an occurrence count below 1.
+  static llvm::Error checkNewStudy(const Study &study);
 
   /// What getBest returns for the fastest candidate `c` of the latest
   /// confirmation: its first stored record (or an empty one) with the
