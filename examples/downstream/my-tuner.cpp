@@ -83,6 +83,12 @@ int main(int argc, char **argv) {
     case Kind::CostModelFitted:
     case Kind::CostModelProposed:
       break; // what a model-based strategy did with its model: counts only
+    case Kind::ModelTimed:
+    case Kind::ModelFinished:
+      // Model-level: with a task scheduler (and `entry`, for timings).
+      if (!e.message.empty())
+        llvm::outs() << "my-tuner: model: " << e.message << "\n";
+      break;
     }
   };
   llvm::Expected<std::vector<dltune::TaskSummary>> tasks =

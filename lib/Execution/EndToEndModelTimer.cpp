@@ -4,6 +4,8 @@
 
 #include "dltune/Dialect/DLTuneAttrs.h"
 #include "dltune/Dialect/DLTuneDialect.h"
+#include "dltune/Execution/KernelRunner.h"
+#include "dltune/Tuning/Database/Database.h"
 
 #include <algorithm>
 #include <chrono>
@@ -13,14 +15,20 @@ using namespace mlir;
 using namespace mlir::dltune;
 
 std::optional<Config> mlir::dltune::getCurrentConfig(const ModelTask &t) {
+  // The rule of the database's unconfirmed best (Database::getBest), so
+  // that the model timed is the one the task's summary attaches unless a
+  // confirmation decides otherwise: the fastest median of many noisy
+  // records is biased low.
   std::optional<size_t> best;
+  double bestRank = INFINITY;
   for (size_t i = 0; i < t.history.records.size(); ++i) {
     const MeasureRecord &r = t.history.records[i];
-    if (r.isOk() && std::isfinite(r.timeMs) && (!best || r.timeMs < t.history.records[*best].timeMs))
-      best = i;
+    if (!r.isOk() || !(r.timeMs > 0) || r.cutOff)
+      continue;
+    double rank = Database::getUnconfirmedRank(r);
+    if (rank < bestRank)
+      best = i, bestRank = rank;
   }
-  // Slower than untuned, the best is still what the tuned model gets: the
-  // task's summary attaches its best measured configuration.
   if (best)
     return t.history.configs[*best];
   return t.untunedConfig;
@@ -41,16 +49,27 @@ llvm::Expected<ModelTiming> EndToEndModelTimer::timeModel(llvm::ArrayRef<ModelTa
     return llvm::createStringError("the timer knows %zu tasks, the model has %zu",
                                    opsOfTask.size(), tasks.size());
   Clock::time_point start = Clock::now();
+  // The configurations timed are set for the compile only: the module goes
+  // back to what it had, which is what the tuner attaches its results to.
+  std::vector<std::pair<Operation *, Attribute>> before;
   for (size_t i = 0; i < tasks.size(); ++i) {
     std::optional<Config> config = getCurrentConfig(tasks[i]);
     if (!config)
       continue; // the op keeps what it has (its annotation's default)
-    for (Operation *op : opsOfTask[i])
+    for (Operation *op : opsOfTask[i]) {
+      before.emplace_back(op, op->getAttr(DLTuneDialect::kConfigAttrName));
       op->setAttr(DLTuneDialect::kConfigAttrName,
                   ConfigAttr::get(op->getContext(), tasks[i].space, *config));
+    }
   }
   llvm::Expected<std::unique_ptr<CpuKernel>> kernel =
       compileCpuKernel(module, entry, "dltune-apply,dltune-strip");
+  for (auto &[op, attr] : before) {
+    if (attr)
+      op->setAttr(DLTuneDialect::kConfigAttrName, attr);
+    else
+      op->removeAttr(DLTuneDialect::kConfigAttrName);
+  }
   if (!kernel)
     return kernel.takeError();
   std::vector<HostBuffer> args = makeInputs((*kernel)->getSignature(), /*seed=*/1);

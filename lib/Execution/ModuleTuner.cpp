@@ -1244,7 +1244,7 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
     // `entry`: the model timed end to end when the scheduler asks (survey,
     // after each epoch).
     std::unique_ptr<EndToEndModelTimer> timer;
-    if (!options.modelEntry.empty()) {
+    if (!options.modelEntry.empty() && options.scheduler == "survey") {
       if (module.lookupSymbol(options.modelEntry)) {
         std::vector<llvm::SmallVector<Operation *>> opsOfTask;
         for (PreparedTask *pt : group)
@@ -1252,7 +1252,7 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
         timer = std::make_unique<EndToEndModelTimer>(module, options.modelEntry,
                                                      std::move(opsOfTask));
         budget.modelTimer = timer.get();
-      } else if (options.scheduler == "survey" && onEvent) {
+      } else if (onEvent) {
         TuningEvent e{TuningEvent::Kind::ModelTimed};
         e.taskName = "model";
         e.message = "this module has no function @" + options.modelEntry;

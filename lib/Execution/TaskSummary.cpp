@@ -65,8 +65,8 @@ void mlir::dltune::printModelSummary(llvm::ArrayRef<TaskSummary> tasks, llvm::ra
       t.untunedMs = t.defaultMs;
     if (std::isnan(t.untunedMs))
       continue;
-    // Without a best (no clean record: every candidate noisy, cut off or
-    // failed) apply-best gives the op dltune's default, so the model runs
+    // Without a best (every candidate failed, cut off, or noisy without a
+    // slowest repeat: Database::getBest) apply-best gives the op dltune's default, so the model runs
     // at the default's latency, not at the unscheduled lowering's.
     double now = !std::isnan(t.bestMs)      ? std::min(t.untunedMs, t.bestMs)
                  : !std::isnan(t.defaultMs) ? t.defaultMs

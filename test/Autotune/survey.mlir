@@ -15,7 +15,7 @@
 // RUN: dltune tune %s --scheduler survey --entry mm --slot-trials 4 --trials 40 --threads 1 --confirm-top 0 --db %t/e.db 2>&1 >/dev/null | FileCheck %s --check-prefix=TIMED
 // TIMED: model: timed end to end {{[0-9.]+}} ms (sum of its tasks {{[0-9.]+}} ms), 1 measurements
 // TIMED: model: timed end to end {{[0-9.]+}} ms (sum of its tasks {{[0-9.]+}} ms), 5 measurements
-// TIMED: model: tuning stopped: {{.*}}
+// TIMED: model: tuning stopped: {{(scheduler stopped: the rate rule \(Eq. 2, phi -0.25\) on the model timed end to end|trial budget spent)$}}
 // RUN: dltune-opt %s --dltune-annotate="threads=1" --dltune-autotune="db=%t/p.db scheduler=survey entry=mm slot-trials=4 trials=12 confirm-top=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PASS
 // PASS: model: timed end to end
 // A model without that function is tuned on the sum, with a warning.

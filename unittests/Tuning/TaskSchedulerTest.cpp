@@ -179,21 +179,23 @@ TEST(TaskScheduler, SurveyTunesInEpochsAndStopsWhenProgressSlows) {
 
 namespace {
 /// Answers end-to-end timings from a script (then its last entry again), 5 s
-/// each; an empty script fails.
+/// each; it fails when the script is empty or from call `failFrom` on.
 class ScriptedTimer : public ModelTimer {
 public:
-  explicit ScriptedTimer(std::vector<double> script) : script(std::move(script)) {}
+  explicit ScriptedTimer(std::vector<double> script, size_t failFrom = SIZE_MAX)
+      : script(std::move(script)), failFrom(failFrom) {}
   llvm::Expected<ModelTiming> timeModel(llvm::ArrayRef<ModelTask> tasks) override {
     ++calls;
     slotsSeen.push_back(0);
     for (const ModelTask &t : tasks)
       slotsSeen.back() += t.state.slots;
-    if (script.empty())
+    if (script.empty() || calls >= failFrom)
       return llvm::createStringError("no such function");
     double ms = script[std::min(calls - 1, script.size() - 1)];
     return ModelTiming{ms, 5};
   }
   std::vector<double> script;
+  size_t failFrom;
   size_t calls = 0;
   std::vector<int64_t> slotsSeen; // the model's slots at each timing
 };
@@ -256,6 +258,35 @@ TEST(TaskScheduler, SurveyStopsOnTheModelTimedEndToEndNotOnTheSum) {
   ModelProgress g = runModelTuning(goal, *make("survey"), mo);
   EXPECT_EQ(g.stopReason, "latency goal reached (timed end to end)");
   EXPECT_EQ(g.model.slotsDone, 2);
+
+  // A sum already below the goal (about 100 ms against 150) stops nothing:
+  // the model timed end to end (200, 160, 140 ms) reaches it after two
+  // epochs.
+  std::vector<ModelTask> below = steadilyImprovingModel();
+  ScriptedTimer slow({200, 160, 140});
+  mo.modelTimer = &slow;
+  mo.latencyGoalMs = 150;
+  ModelProgress b = runModelTuning(below, *make("survey"), mo);
+  EXPECT_EQ(b.stopReason, "latency goal reached (timed end to end)");
+  EXPECT_EQ(slow.calls, 3u);
+  EXPECT_EQ(b.model.slotsDone, 4);
+}
+
+TEST(TaskScheduler, SurveyStartsItsRatesOverWhenTheTimerStopsWorking) {
+  // Timed at 200 ms before the first epoch, then the timer fails: the sum
+  // (about 100 ms, improving steadily) is another measure. Compared with
+  // the 200 ms, the first epoch would look like a steep drop and the
+  // second's steady rate like a stall (a stop); started over, the sum's
+  // steady rate never stops the run.
+  ModelTuningOptions mo;
+  mo.trials = 60;
+  mo.slotTrials = 4;
+  std::vector<ModelTask> tasks = steadilyImprovingModel();
+  ScriptedTimer failsLater({200}, /*failFrom=*/2);
+  mo.modelTimer = &failsLater;
+  ModelProgress p = runModelTuning(tasks, *make("survey"), mo);
+  EXPECT_EQ(failsLater.calls, 2u);
+  EXPECT_EQ(p.stopReason, "trial budget spent");
 }
 
 TEST(TaskScheduler, SurveyGoesOnWithTheSumWhenTheModelCannotBeTimed) {

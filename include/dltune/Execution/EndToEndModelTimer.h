@@ -4,15 +4,15 @@
 // not the sum of its tasks': after each epoch the whole model is compiled
 // with every task's best configuration so far and timed end to end. This
 // timer does that in the tuning process, through the same JIT as
-// `dltune run`: it sets each task's best configuration (its untuned one
-// while nothing measured is better) on the task's ops of the payload
-// module, lowers a copy and times the entry function.
+// `dltune run`: it sets each task's best configuration so far (as the
+// database would pick it unconfirmed; its untuned one before any) on the
+// task's ops of the payload module, compiles a copy, puts the ops' own
+// configurations back and times the entry function.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLTUNE_EXECUTION_ENDTOENDMODELTIMER_H
 #define DLTUNE_EXECUTION_ENDTOENDMODELTIMER_H
 
-#include "dltune/Execution/KernelRunner.h"
 #include "dltune/Tuning/TaskScheduler/MultiTaskTuner.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -46,8 +46,10 @@ private:
   ModelTimingOptions options;
 };
 
-/// The configuration task `t` runs with now: its fastest valid measurement,
-/// else its untuned configuration (nullopt when it has neither).
+/// The configuration task `t` runs with now: its best measurement by the
+/// database's rule for an unconfirmed best (Database::getUnconfirmedRank;
+/// cut-off records never), else its untuned configuration (nullopt when it
+/// has neither).
 std::optional<Config> getCurrentConfig(const ModelTask &t);
 
 } // namespace mlir::dltune

@@ -253,10 +253,9 @@ public:
   /// What an unconfirmed record competes with for the best: its median,
   /// or, when it is noisy, its slowest timed repeat (infinity without one).
   /// The fastest of many noisy medians is biased low, so a noisy record
-  /// wins only when even its slowest repeat beats the others; but a clean
-  /// record ten times slower than a noisy default must not win either (a
-  /// "tuned" model slower than untuned, as on the encoder with
-  /// confirm-top=0 before 2026-11-27).
+  /// wins only when even its slowest repeat beats the others; excluding
+  /// noisy records instead lets a clean record ten times slower than a
+  /// noisy default win (docs/database.md).
   static double getUnconfirmedRank(const MeasureRecord &r) {
     if (!r.noisy)
       return r.timeMs;

@@ -70,9 +70,9 @@ struct ModelTuningOptions {
   uint64_t seed = 0;            // strategy seeds: seed * 1000 + task index
   /// Candidates proposed (and built in parallel) at once; 0: up to 8.
   size_t batchSize = 0;
-  /// Times the model end to end when the scheduler asks (null: never). Once
-  /// the model was timed, latencyGoalMs is checked against the timed
-  /// latency, after each timing, and no longer against the sum.
+  /// Times the model end to end when the scheduler asks (null: never).
+  /// While it works, latencyGoalMs is checked against the timed latency
+  /// (after each timing), never against the sum.
   ModelTimer *modelTimer = nullptr;
 };
 
