@@ -14,7 +14,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
-#include <set>
 
 using namespace mlir::dltune;
 
