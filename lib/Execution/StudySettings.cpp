@@ -37,6 +37,12 @@ std::string mlir::dltune::encodeStudySettings(const StudySettings &settings) {
   o["threads"] = settings.threads;
   o["winograd"] = settings.winograd;
   o["tf32"] = settings.tf32;
+  if (settings.suspension.enabled) {
+    o["suspend"] = true;
+    o["plateau"] = settings.suspension.plateauIntervals;
+    o["min-improvement"] = settings.suspension.minImprovement;
+    o["suspend-interval"] = settings.suspension.intervalTrials;
+  }
   std::string text;
   llvm::raw_string_ostream(text) << llvm::json::Value(std::move(o));
   return text;
@@ -53,7 +59,8 @@ llvm::Expected<StudySettings> mlir::dltune::decodeStudySettings(llvm::StringRef 
   const llvm::json::Object *o = parsed->getAsObject();
   if (!o)
     return bad("not a JSON object");
-  llvm::StringSet<> known = {"threads", "winograd", "tf32"};
+  llvm::StringSet<> known = {"threads",  "winograd",        "tf32",
+                             "suspend", "plateau", "min-improvement", "suspend-interval"};
   std::string error;
   forEachTunerOption(base.tuner, [&](llvm::StringRef name, auto &field, llvm::StringRef, bool) {
     using T = std::decay_t<decltype(field)>;
@@ -104,5 +111,51 @@ llvm::Expected<StudySettings> mlir::dltune::decodeStudySettings(llvm::StringRef 
         return bad(llvm::Twine("'") + key + "' is not true or false");
       *field = *b;
     }
+  StudySuspensionSettings &suspension = base.suspension;
+  suspension = StudySuspensionSettings();
+  if (const llvm::json::Value *v = o->get("suspend")) {
+    std::optional<bool> b = v->getAsBoolean();
+    if (!b)
+      return bad("'suspend' is not true or false");
+    suspension.enabled = *b;
+  }
+  if (const llvm::json::Value *v = o->get("plateau")) {
+    std::optional<int64_t> p = v->getAsInteger();
+    if (!p || *p < 1 || *p > 1000000)
+      return bad("'plateau' is not a count of intervals");
+    suspension.plateauIntervals = static_cast<int>(*p);
+  }
+  if (const llvm::json::Value *v = o->get("min-improvement")) {
+    std::optional<double> d = v->getAsNumber();
+    if (!d)
+      return bad("'min-improvement' is not a number");
+    suspension.minImprovement = *d;
+  }
+  if (const llvm::json::Value *v = o->get("suspend-interval")) {
+    std::optional<int64_t> n = v->getAsInteger();
+    if (!n || *n < 0)
+      return bad("'suspend-interval' is not a count of measurements");
+    suspension.intervalTrials = *n;
+  }
+  if (llvm::Error e = validateStudySuspension(base))
+    return bad(llvm::toString(std::move(e)));
   return base;
+}
+
+llvm::Error mlir::dltune::validateStudySuspension(const StudySettings &settings) {
+  const StudySuspensionSettings &s = settings.suspension;
+  if (!s.enabled)
+    return llvm::Error::success();
+  if (settings.tuner.scheduler.empty())
+    return llvm::createStringError("--suspend needs a --scheduler: the models are tuned an "
+                                   "interval at a time, each on the scheduler's model budget");
+  if (s.plateauIntervals < 1)
+    return llvm::createStringError("--plateau is at least 1 interval");
+  if (!(s.minImprovement >= 0 && s.minImprovement < 1))
+    return llvm::createStringError("--min-improvement is a relative latency reduction in "
+                                   "[0, 1)");
+  if (s.intervalTrials < 0)
+    return llvm::createStringError("--suspend-interval is a count of measurements (0: one "
+                                   "epoch)");
+  return llvm::Error::success();
 }

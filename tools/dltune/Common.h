@@ -67,6 +67,28 @@ llvm::Expected<std::vector<std::pair<std::string, int64_t>>>
 annotateAndCollectTasks(mlir::ModuleOp module, int threads, const std::string &target,
                         bool winograd, const std::string &what);
 
+/// A study's worker not heard from for this long is taken for killed or
+/// cut off (`study status` says silent; others no longer count it busy):
+/// workers write their row at least every 30 s while tuning.
+inline constexpr double kWorkerSilentSeconds = 600;
+
+/// `--suspend`, `--plateau`, `--min-improvement` and `--suspend-interval`
+/// of a subcommand that registers studies (`study create`, `tune --study`):
+/// Trimmer's suspension among the study's workers (docs/distributed.md).
+class StudySuspensionFlags {
+public:
+  explicit StudySuspensionFlags(llvm::cl::SubCommand &sub);
+  mlir::dltune::StudySuspensionSettings getValues() const;
+  /// The flags given on the command line, as "--name".
+  std::vector<std::string> getGivenNames() const;
+
+private:
+  llvm::cl::opt<bool> suspend;
+  llvm::cl::opt<int> plateau;
+  llvm::cl::opt<double> minImprovement;
+  llvm::cl::opt<int64_t> intervalTrials;
+};
+
 /// A study of `files` with `settings` (StudyCommand.cpp): each file read
 /// and annotated as the workers will, so that its task list is known.
 llvm::Expected<mlir::dltune::Study> makeStudy(const std::string &name,

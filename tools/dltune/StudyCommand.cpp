@@ -20,6 +20,7 @@
 #include "dltune/Execution/TunerOptions.h"
 #include "dltune/Tuning/Cost/TuningCost.h"
 #include "dltune/Tuning/Database/PostgresDatabase.h"
+#include "dltune/Tuning/TaskScheduler/StudySuspension.h"
 
 #include "mlir/IR/MLIRContext.h"
 
@@ -59,9 +60,47 @@ static TunerOptionSet studyFlags([](llvm::StringRef name, llvm::StringRef help,
       new cl::opt<T>(name, cl::desc(help), cl::init(init), cl::sub(studyCmd)));
 });
 
-/// A worker not heard from for this long is reported as silent (killed, or
-/// cut off): workers write their row at least every kWorkerHeartbeatSeconds.
-static constexpr double kSilentAfterSeconds = 600;
+StudySuspensionFlags::StudySuspensionFlags(cl::SubCommand &sub)
+    : suspend("suspend",
+              cl::desc("Tune the study's models an interval at a time and suspend, at each "
+                       "synchronisation, the model that improved least once it has plateaued "
+                       "(Trimmer; needs --scheduler)"),
+              cl::sub(sub)),
+      plateau("plateau",
+              cl::desc("--suspend: intervals that must each improve by less than "
+                       "--min-improvement"),
+              cl::init(StudySuspensionSettings().plateauIntervals), cl::sub(sub)),
+      minImprovement("min-improvement",
+                     cl::desc("--suspend: relative model latency reduction of an interval "
+                              "below which it is a plateau"),
+                     cl::init(StudySuspensionSettings().minImprovement), cl::sub(sub)),
+      intervalTrials("suspend-interval",
+                     cl::desc("--suspend: measurements per model per interval (0: one epoch, "
+                              "--slot-trials times the model's tasks)"),
+                     cl::init(0), cl::sub(sub)) {}
+
+StudySuspensionSettings StudySuspensionFlags::getValues() const {
+  StudySuspensionSettings s;
+  s.enabled = suspend;
+  s.plateauIntervals = plateau;
+  s.minImprovement = minImprovement;
+  s.intervalTrials = intervalTrials;
+  return s;
+}
+
+std::vector<std::string> StudySuspensionFlags::getGivenNames() const {
+  std::vector<std::string> given;
+  for (const cl::Option *o : {static_cast<const cl::Option *>(&suspend),
+                              static_cast<const cl::Option *>(&plateau),
+                              static_cast<const cl::Option *>(&minImprovement),
+                              static_cast<const cl::Option *>(&intervalTrials)})
+    if (o->getNumOccurrences())
+      given.push_back("--" + o->ArgStr.str());
+  return given;
+}
+
+static StudySuspensionFlags studySuspension(studyCmd);
+
 
 llvm::Expected<Study> makeStudy(const std::string &name, const std::vector<std::string> &files,
                                 const StudySettings &settings) {
@@ -132,6 +171,9 @@ struct ModelProgress {
   /// Seconds until its measurement budget is spent at its own rate so far
   /// (first to last record); NaN when done or not started.
   double etaSeconds = NAN;
+  /// With suspension: intervals completed, and why it stopped.
+  int64_t intervals = 0;
+  std::string stopReason;
 };
 } // namespace
 
@@ -143,6 +185,9 @@ static int createStudy(Database &db) {
   settings.threads = studyThreads;
   settings.winograd = studyWinograd;
   settings.tf32 = studyTf32;
+  settings.suspension = studySuspension.getValues();
+  if (llvm::Error e = validateStudySuspension(settings))
+    return fail(llvm::toString(std::move(e)));
   if (settings.tuner.remeasure)
     return fail("--remeasure is not a study option: it would move other workers' records aside");
   if (!settings.tuner.modelEntry.empty())
@@ -212,7 +257,19 @@ static int studyStatus(Database &db) {
       deviceIds.push_back(w.deviceId);
   double now = secondsNow();
   std::vector<ModelProgress> rows;
+  const StudySuspensionSettings &suspension = settings->suspension;
   for (int64_t deviceId : deviceIds) {
+    std::vector<StudyModelIntervals> intervals;
+    if (suspension.enabled) {
+      llvm::Expected<std::vector<StudyInterval>> kept = db.listStudyIntervals(study.id, deviceId);
+      if (!kept)
+        return fail(llvm::toString(kept.takeError()));
+      llvm::Expected<std::vector<StudyModelStop>> stops =
+          db.listStudyModelStops(study.id, deviceId);
+      if (!stops)
+        return fail(llvm::toString(stops.takeError()));
+      intervals = collectStudyIntervals(*kept, *stops, study.models.size());
+    }
     for (size_t i = 0; i < study.models.size(); ++i) {
       const StudyModel &m = study.models[i];
       ModelProgress p;
@@ -255,12 +312,22 @@ static int studyStatus(Database &db) {
           continue;
         auto at = position.find(w.model);
         size_t k = at == position.end() ? 0 : at->second;
-        if (w.state == "finished" || k > i)
+        // Without suspension workers take the models in order; with it, a
+        // model is done when the database says it stopped.
+        if (!suspension.enabled && (w.state == "finished" || k > i))
           done = true;
-        else if (w.state == "tuning" && k == i && now - w.updatedAt < kSilentAfterSeconds)
+        else if (w.state == "tuning" && k == i && now - w.updatedAt < kWorkerSilentSeconds)
           tuning = true;
       }
       p.state = done ? "done" : tuning ? "tuning" : "waiting";
+      if (suspension.enabled) {
+        p.intervals = intervals[i].getCompletedIntervals();
+        if (const std::optional<StudyModelStop> &stop = intervals[i].stop) {
+          done = true;
+          p.state = stop->state;
+          p.stopReason = "after interval " + std::to_string(stop->interval) + ": " + stop->reason;
+        }
+      }
       // The model's measurement budget: trials per model with a
       // scheduler, else per task.
       const ModuleTunerOptions &t = settings->tuner;
@@ -272,7 +339,7 @@ static int studyStatus(Database &db) {
     }
   }
   auto workerState = [&](const StudyWorker &w) {
-    if (w.state == "tuning" && now - w.updatedAt >= kSilentAfterSeconds)
+    if (w.state == "tuning" && now - w.updatedAt >= kWorkerSilentSeconds)
       return std::string("silent");
     return w.state;
   };
@@ -293,6 +360,12 @@ static int studyStatus(Database &db) {
                                           {"energy_j_modelled", p.costJoules},
                                           {"eta_s", number(p.etaSeconds)},
                                           {"state", p.state}});
+    if (suspension.enabled)
+      for (size_t i = 0; i < rows.size(); ++i) {
+        llvm::json::Object &o = *models[i].getAsObject();
+        o["intervals"] = rows[i].intervals;
+        o["stop_reason"] = rows[i].stopReason;
+      }
     for (const StudyWorker &w : *workers)
       workerRows.push_back(llvm::json::Object{{"owner", w.owner},
                                               {"device", deviceName(w.deviceId)},
@@ -322,7 +395,17 @@ static int studyStatus(Database &db) {
                << ", strategy " << t.strategy << ", threads " << settings->threads
                << ", time budget "
                << (t.timeBudgetSeconds > 0 ? formatNumber(t.timeBudgetSeconds) + " s" : "none")
-               << "\n\n";
+               << "\n";
+  if (suspension.enabled)
+    llvm::outs() << "suspension: at each synchronisation, of the models whose last "
+                 << suspension.plateauIntervals << " interval(s) each improved by less than "
+                 << formatNumber(suspension.minImprovement * 100)
+                 << "%, the one that improved least; intervals of "
+                 << (suspension.intervalTrials > 0
+                         ? std::to_string(suspension.intervalTrials) + " measurements"
+                         : std::to_string(t.slotTrials) + " measurements per task")
+                 << "\n";
+  llvm::outs() << "\n";
   if (rows.empty()) {
     llvm::outs() << "no worker has joined yet\n";
     return 0;
@@ -343,6 +426,10 @@ static int studyStatus(Database &db) {
                                   p.model, p.device.substr(0, 24), p.tasks, p.measured, p.failed,
                                   best, p.costSeconds, p.costJoules, eta, p.state);
   }
+  for (const ModelProgress &p : rows)
+    if (!p.stopReason.empty())
+      llvm::outs() << p.model << " (" << p.device << "): " << p.state << " " << p.stopReason
+                   << "\n";
   llvm::outs() << "\n"
                << llvm::formatv("{0,-36} {1,-10} {2,-28} {3,-24} {4}\n", "worker", "state",
                                 "model", "started", "last heard");
@@ -357,7 +444,7 @@ static int studyStatus(Database &db) {
                << formatNumber(PowerModel().busyWattsPerCore)
                << " W per busy core; ETA: its measurement budget left at its rate so far; a "
                   "worker silent for "
-               << static_cast<int>(kSilentAfterSeconds)
+               << static_cast<int>(kWorkerSilentSeconds)
                << " s was killed or cut off: its claims expire and others take its work)\n";
   return 0;
 }

@@ -28,6 +28,7 @@
 #include "dltune/Execution/ModuleTuner.h"
 #include "dltune/Execution/ProgressPrinter.h"
 #include "dltune/Execution/StudySettings.h"
+#include "dltune/Tuning/TaskScheduler/StudySuspension.h"
 
 #include "mlir/Parser/Parser.h"
 
@@ -46,7 +47,9 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <functional>
 
 using namespace mlir;
 using namespace mlir::dltune;
@@ -78,6 +81,7 @@ static cl::opt<bool> tf32("tf32",
                           cl::desc("Let f32 matmuls use TF32 tensor cores on the GPU (sets "
                                    "dltune.allow_tf32 on each module, kept in the tuned file)"),
                           cl::sub(tuneCmd));
+static StudySuspensionFlags tuneSuspension(tuneCmd);
 /// Every --dltune-autotune option, as a flag of `dltune tune`.
 static TunerOptionSet tunerFlags([](llvm::StringRef name, llvm::StringRef help, const auto &init) {
   using T = std::decay_t<decltype(init)>;
@@ -209,6 +213,8 @@ static llvm::Expected<std::pair<Study, StudySettings>> joinStudy(Database &db,
                                 static_cast<const cl::Option *>(&tf32)})
       if (o->getNumOccurrences())
         given.push_back("--" + o->ArgStr.str());
+    for (std::string &name : tuneSuspension.getGivenNames())
+      given.push_back(std::move(name));
     if (!given.empty())
       return llvm::createStringError(
           "the study '" + studyName + "' fixes " + llvm::join(given, ", ") +
@@ -267,6 +273,241 @@ static llvm::Expected<std::pair<Study, StudySettings>> joinStudy(Database &db,
   return std::make_pair(std::move(study), std::move(*settings));
 }
 
+/// What a worker of a suspending study needs from `tuneCommand`.
+struct SuspendingWorker {
+  Database &db;
+  const Study &study;
+  const StudySuspensionSettings &suspension;
+  const ModuleTunerOptions &options;
+  int64_t deviceId;
+  std::string owner;
+  MLIRContext &ctx;
+  /// Writes the worker's row (state, model, message).
+  std::function<void(const std::string &, const std::string &, const std::string &)> report;
+  CostModelUse &modelUse;
+};
+
+/// `--suspend` (docs/distributed.md, "Suspension"): the worker tunes the
+/// study's models an interval at a time - the model furthest behind first,
+/// so that they reach each synchronisation together - and after each
+/// interval keeps the model's latency; at each synchronisation Trimmer's
+/// rule may suspend the model that improved least once it has plateaued.
+/// Each interval resumes the model from the database (`trials` up to the
+/// interval's end, no confirmation); a model is confirmed once, when it
+/// stops, by the worker that stopped it. Fills `all` with the last summary
+/// of each model this worker tuned; returns tuneCommand's exit code.
+static int runSuspendingStudy(SuspendingWorker &w, std::vector<TaskSummary> &all) {
+  const Study &study = w.study;
+  const ModuleTunerOptions &options = w.options;
+  ModelSuspensionOptions rule;
+  rule.plateauIntervals = w.suspension.plateauIntervals;
+  rule.minImprovement = w.suspension.minImprovement;
+  size_t modelCount = study.models.size();
+  std::vector<OwningOpRef<ModuleOp>> annotated(modelCount);
+  std::vector<std::vector<TaskSummary>> summaries(modelCount);
+  std::vector<double> secondsSpent(modelCount, 0);
+  std::vector<bool> outOfTime(modelCount, false); // this worker's time budget
+  auto say = [&](const llvm::Twine &line) {
+    if (options.progress)
+      llvm::errs() << line << "\n";
+  };
+
+  // The model as the workers tune it, annotated once, cloned per call.
+  auto moduleOf = [&](size_t m) -> llvm::Expected<OwningOpRef<ModuleOp>> {
+    const std::string &name = study.models[m].name;
+    if (!annotated[m]) {
+      annotated[m] = parseSourceString<ModuleOp>(study.models[m].module, &w.ctx, name);
+      if (!annotated[m])
+        return llvm::createStringError("the study's model '" + name + "' does not parse");
+      if (tf32)
+        (*annotated[m])->setAttr(DLTuneDialect::kAllowTf32AttrName, UnitAttr::get(&w.ctx));
+      if (llvm::Error e = annotateForTuning(*annotated[m], threads, options.target, winograd,
+                                            name))
+        return std::move(e);
+    }
+    return OwningOpRef<ModuleOp>(annotated[m]->clone());
+  };
+  auto runTuner = [&](size_t m, const ModuleTunerOptions &o)
+      -> llvm::Expected<std::vector<TaskSummary>> {
+    const std::string &name = study.models[m].name;
+    llvm::Expected<OwningOpRef<ModuleOp>> module = moduleOf(m);
+    if (!module)
+      return module.takeError();
+    ScopedDiagnosticHandler quiet(&w.ctx, [](Diagnostic &d) {
+      return success(d.getSeverity() == DiagnosticSeverity::Remark);
+    });
+    ProgressPrinter printer(llvm::errs(), o.progress);
+    TuningEventCallback show = printer.asCallback();
+    double lastHeartbeat = secondsNow();
+    auto start = std::chrono::steady_clock::now();
+    llvm::Expected<std::vector<TaskSummary>> tasks =
+        tuneModule(**module, o, [&](const TuningEvent &e) {
+          w.modelUse.count(e);
+          show(e);
+          if (secondsNow() - lastHeartbeat >= kWorkerHeartbeatSeconds) {
+            lastHeartbeat = secondsNow();
+            w.report("tuning", name, "");
+          }
+        });
+    secondsSpent[m] +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return tasks;
+  };
+  // The best candidates of a stopped model, re-measured in fresh processes
+  // (nothing new is measured: the budget is what it holds).
+  auto confirm = [&](size_t m) -> llvm::Error {
+    llvm::Expected<StudyModelLatency> now =
+        readStudyModelLatency(w.db, study.models[m], w.deviceId);
+    if (!now)
+      return now.takeError();
+    ModuleTunerOptions o = options;
+    o.trials = std::max<int64_t>(1, now->measured);
+    o.timeBudgetSeconds = 0;
+    say("== " + study.models[m].name + ": confirming its best candidates");
+    llvm::Expected<std::vector<TaskSummary>> tasks = runTuner(m, o);
+    if (!tasks)
+      return tasks.takeError();
+    summaries[m] = std::move(*tasks);
+    return llvm::Error::success();
+  };
+  auto readRows = [&]() -> llvm::Expected<std::vector<StudyModelIntervals>> {
+    llvm::Expected<std::vector<StudyInterval>> intervals =
+        w.db.listStudyIntervals(study.id, w.deviceId);
+    if (!intervals)
+      return intervals.takeError();
+    llvm::Expected<std::vector<StudyModelStop>> stops =
+        w.db.listStudyModelStops(study.id, w.deviceId);
+    if (!stops)
+      return stops.takeError();
+    return collectStudyIntervals(*intervals, *stops, modelCount);
+  };
+  auto failWith = [&](const std::string &model, llvm::Error e) {
+    std::string why = llvm::toString(std::move(e));
+    w.report("failed", model, why);
+    return fail(model.empty() ? why : model + ": " + why);
+  };
+
+  for (;;) {
+    llvm::Expected<std::vector<StudyModelIntervals>> rows = readRows();
+    if (!rows)
+      return failWith("", rows.takeError());
+    // Whatever the rows call for, any worker writes; the one whose write
+    // stood confirms the suspended model.
+    for (const StudyModelStop &stop : decideStudySuspensions(*rows, rule)) {
+      llvm::Expected<bool> stored = w.db.stopStudyModel(study.id, w.deviceId, stop);
+      if (!stored)
+        return failWith("", stored.takeError());
+      if (!*stored)
+        continue;
+      const std::string &name = study.models[stop.position].name;
+      say("== " + name + ": suspended after interval " + llvm::Twine(stop.interval) + " (" +
+          stop.reason + ")");
+      if (llvm::Error e = confirm(stop.position))
+        return failWith(name, std::move(e));
+    }
+    rows = readRows();
+    if (!rows)
+      return failWith("", rows.takeError());
+    // The models this worker's time budget ended count as stopped here.
+    for (size_t m = 0; m < modelCount; ++m)
+      if (outOfTime[m] && !(*rows)[m].stop)
+        (*rows)[m].stop = StudyModelStop{static_cast<int64_t>(m), "done", 0, "time budget", 0};
+    llvm::Expected<std::vector<StudyWorker>> workers = w.db.listStudyWorkers(study.id);
+    if (!workers)
+      return failWith("", workers.takeError());
+    std::vector<int> busy(modelCount, 0);
+    double now = secondsNow();
+    for (const StudyWorker &other : *workers)
+      if (other.owner != w.owner && other.deviceId == w.deviceId && other.state == "tuning" &&
+          now - other.updatedAt < kWorkerSilentSeconds)
+        for (size_t m = 0; m < modelCount; ++m)
+          if (study.models[m].name == other.model)
+            ++busy[m];
+    std::optional<size_t> next = pickNextStudyModel(*rows, busy);
+    if (!next)
+      break;
+    size_t m = *next;
+    const StudyModel &model = study.models[m];
+    const StudyModelIntervals &done = (*rows)[m];
+    int64_t k = done.getCompletedIntervals() + 1;
+    llvm::Expected<StudyModelLatency> before = readStudyModelLatency(w.db, model, w.deviceId);
+    if (!before)
+      return failWith(model.name, before.takeError());
+    int64_t startMeasured = done.measured.empty() ? before->measured : done.measured.back();
+    int64_t length = w.suspension.intervalTrials > 0
+                         ? w.suspension.intervalTrials
+                         : options.slotTrials * static_cast<int64_t>(model.tasks.size());
+    int64_t target = std::min(startMeasured + length, options.trials);
+    ModuleTunerOptions o = options;
+    o.trials = std::max<int64_t>(1, target);
+    o.confirmTop = 0;
+    if (options.timeBudgetSeconds > 0)
+      o.timeBudgetSeconds = std::max(1e-3, options.timeBudgetSeconds - secondsSpent[m]);
+    w.report("tuning", model.name, "");
+    say("== " + model.name + ": interval " + llvm::Twine(k) + ", measurements " +
+        llvm::Twine(startMeasured) + " to " + llvm::Twine(target) + " of " +
+        llvm::Twine(options.trials));
+    llvm::Expected<std::vector<TaskSummary>> tasks = runTuner(m, o);
+    if (!tasks)
+      return failWith(model.name, tasks.takeError());
+    int64_t newTrials = 0;
+    for (const TaskSummary &t : *tasks)
+      newTrials += t.newTrials;
+    summaries[m] = std::move(*tasks);
+    llvm::Expected<StudyModelLatency> after = readStudyModelLatency(w.db, model, w.deviceId);
+    if (!after)
+      return failWith(model.name, after.takeError());
+    std::string doneReason;
+    if (after->measured >= options.trials)
+      doneReason = "its measurement budget is spent";
+    else if (options.latencyGoalMs > 0 && after->latencyMs <= options.latencyGoalMs)
+      doneReason = "its latency goal is reached";
+    else if (newTrials == 0 && after->measured < target)
+      doneReason = "nothing left to measure (its scheduler finished it)";
+    bool stoppedHere = false;
+    int64_t position = static_cast<int64_t>(m);
+    llvm::Error e = w.db.transaction([&]() -> llvm::Error {
+      if (done.latencies.empty()) {
+        llvm::Expected<bool> first =
+            w.db.addStudyInterval(study.id, w.deviceId, {position, 0, after->untunedMs,
+                                                         startMeasured, 0});
+        if (!first)
+          return first.takeError();
+      }
+      llvm::Expected<bool> added = w.db.addStudyInterval(
+          study.id, w.deviceId, {position, k, after->latencyMs, after->measured, 0});
+      if (!added)
+        return added.takeError();
+      if (doneReason.empty())
+        return llvm::Error::success();
+      llvm::Expected<bool> stopped =
+          w.db.stopStudyModel(study.id, w.deviceId, {position, "done", k, doneReason, 0});
+      if (!stopped)
+        return stopped.takeError();
+      stoppedHere = *stopped;
+      return llvm::Error::success();
+    });
+    if (e)
+      return failWith(model.name, std::move(e));
+    say("== " + model.name + ": interval " + llvm::Twine(k) + " ended at " +
+        (std::isnan(after->latencyMs) ? std::string("(a task without a best yet)")
+                                      : llvm::formatv("{0:f4} ms", after->latencyMs).str()) +
+        " after " + llvm::Twine(after->measured) + " measurements" +
+        (stoppedHere ? "; done: " + doneReason : std::string()));
+    bool timeUp = options.timeBudgetSeconds > 0 && secondsSpent[m] >= options.timeBudgetSeconds;
+    if (timeUp && !stoppedHere) {
+      outOfTime[m] = true;
+      say("== " + model.name + ": this worker's time budget for it is spent");
+    }
+    if (stoppedHere || timeUp)
+      if (llvm::Error e = confirm(m))
+        return failWith(model.name, std::move(e));
+  }
+  for (std::vector<TaskSummary> &s : summaries)
+    all.insert(all.end(), s.begin(), s.end());
+  return 0;
+}
+
 int tuneCommand() {
   if (checkThreadsOption(threads))
     return 1;
@@ -281,6 +522,10 @@ int tuneCommand() {
   std::unique_ptr<Database> studyDb;
   std::string workerOwner;
   int64_t workerDeviceId = 0;
+  StudySuspensionSettings suspension;
+  if (studyName.empty() && !tuneSuspension.getGivenNames().empty())
+    return fail(llvm::join(tuneSuspension.getGivenNames(), ", ") +
+                ": options of a study (--study NAME), whose workers suspend its models");
   if (!studyName.empty()) {
     if (!output.empty() || !options.modelEntry.empty())
       return fail("-o and --entry are not options of a study's worker (the tuned files: "
@@ -293,7 +538,12 @@ int tuneCommand() {
     if (!db)
       return fail(llvm::toString(db.takeError()));
     studyDb = std::move(*db);
-    StudySettings mine{options, threads, winograd, tf32};
+    StudySettings mine{options, threads, winograd, tf32, tuneSuspension.getValues()};
+    // Only a worker that registers the study (it gives the files) has
+    // suspension settings of its own; a joining one is refused any.
+    if (!files.empty())
+      if (llvm::Error e = validateStudySuspension(mine))
+        return fail(llvm::toString(std::move(e)));
     auto joined = joinStudy(*studyDb, mine);
     if (!joined)
       return fail(llvm::toString(joined.takeError()));
@@ -302,6 +552,7 @@ int tuneCommand() {
     threads = joined->second.threads;
     winograd = joined->second.winograd;
     tf32 = joined->second.tf32;
+    suspension = joined->second.suspension;
     if (llvm::Error e = validateTunerOptions(options))
       return fail("the study's options: " + llvm::toString(std::move(e)));
     DeviceInfo device = DeviceInfo::detect(options.target);
@@ -344,6 +595,13 @@ int tuneCommand() {
   std::string modelReport; // --entry: end-to-end latencies, after the table
   bool modelCheckFailed = false;
   size_t modelCount = study ? study->models.size() : files.size();
+  if (study && suspension.enabled) {
+    SuspendingWorker worker{*studyDb, *study,      suspension, options, workerDeviceId,
+                            workerOwner, ctx,       report,     modelUse};
+    if (int rc = runSuspendingStudy(worker, all))
+      return rc;
+    modelCount = 0; // tuned: the loop below has nothing left to do
+  }
   for (size_t fi = 0; fi < modelCount; ++fi) {
     std::string file = study ? study->models[fi].name : files[fi];
     OwningOpRef<ModuleOp> module;

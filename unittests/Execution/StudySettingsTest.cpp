@@ -4,6 +4,9 @@
 
 #include "gtest/gtest.h"
 
+#include <functional>
+#include <vector>
+
 using namespace mlir::dltune;
 
 TEST(StudySettings, TheStudysPartRoundTripsAndTheWorkersOwnStays) {
@@ -51,4 +54,49 @@ TEST(StudySettings, DamagedOptionsAreRefused) {
       EXPECT_NE(llvm::toString(s.takeError()).find("the study's options are damaged"),
                 std::string::npos);
   }
+}
+
+TEST(StudySettings, SuspensionRoundTripsAndIsAbsentWhenOff) {
+  StudySettings study;
+  study.tuner.scheduler = "round-robin";
+  // Off: the options read as a study's before suspension existed.
+  EXPECT_EQ(encodeStudySettings(study).find("suspend"), std::string::npos);
+  study.suspension.enabled = true;
+  study.suspension.plateauIntervals = 3;
+  study.suspension.minImprovement = 0.02;
+  study.suspension.intervalTrials = 40;
+  std::string json = encodeStudySettings(study);
+  StudySettings worker;
+  worker.suspension.plateauIntervals = 9; // the study's word counts, not the worker's
+  StudySettings joined = llvm::cantFail(decodeStudySettings(json, worker));
+  EXPECT_TRUE(joined.suspension.enabled);
+  EXPECT_EQ(joined.suspension.plateauIntervals, 3);
+  EXPECT_EQ(joined.suspension.minImprovement, 0.02);
+  EXPECT_EQ(joined.suspension.intervalTrials, 40);
+  // A study without suspension turns a worker's off.
+  worker.suspension.enabled = true;
+  StudySettings plain;
+  plain.tuner.scheduler = "round-robin";
+  EXPECT_FALSE(llvm::cantFail(decodeStudySettings(encodeStudySettings(plain), worker))
+                   .suspension.enabled);
+
+  // Settings that cannot work are refused when made and when read back.
+  for (auto change : std::vector<std::function<void(StudySettings &)>>{
+           [](StudySettings &s) { s.tuner.scheduler.clear(); },
+           [](StudySettings &s) { s.suspension.plateauIntervals = 0; },
+           [](StudySettings &s) { s.suspension.minImprovement = 1; },
+           [](StudySettings &s) { s.suspension.minImprovement = -0.1; },
+           [](StudySettings &s) { s.suspension.intervalTrials = -1; }}) {
+    StudySettings bad = study;
+    change(bad);
+    llvm::Error e = validateStudySuspension(bad);
+    EXPECT_TRUE(static_cast<bool>(e));
+    llvm::consumeError(std::move(e));
+    llvm::Expected<StudySettings> read =
+        decodeStudySettings(encodeStudySettings(bad), StudySettings());
+    EXPECT_FALSE(static_cast<bool>(read));
+    if (!read)
+      llvm::consumeError(read.takeError());
+  }
+  llvm::cantFail(validateStudySuspension(study));
 }

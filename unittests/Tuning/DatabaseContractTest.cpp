@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <functional>
 
@@ -764,4 +765,69 @@ TEST_P(DatabaseContract, StudiesKeepTheirModelsAndWorkers) {
   EXPECT_EQ(workers[1].owner, "host:2");
   EXPECT_TRUE(llvm::cantFail(db->listStudyWorkers(all[1].id)).empty());
   expectError(db->updateStudyWorker(id + 100, w));
+}
+
+TEST_P(DatabaseContract, StudyIntervalsAndStopsKeepTheFirstWord) {
+  Study s;
+  s.name = "suspending";
+  s.options = "{}";
+  s.models = {{"a.mlir", "module {}", {{"h1", 1}}}, {"b.mlir", "module {} // b", {{"h2", 1}}},
+              {"c.mlir", "module {} // c", {{"h3", 1}}}};
+  int64_t id = llvm::cantFail(db->createStudy(s));
+  int64_t d = llvm::cantFail(db->getOrCreateDevice(testDevice()));
+  DeviceRecord otherDevice = testDevice();
+  otherDevice.fingerprint = "other";
+  int64_t d2 = llvm::cantFail(db->getOrCreateDevice(otherDevice));
+
+  // The first worker to finish an interval keeps its figure; a NaN latency
+  // (a task without a best yet) is kept as such.
+  EXPECT_TRUE(llvm::cantFail(db->addStudyInterval(id, d, {1, 1, 2.5, 40, 100})));
+  EXPECT_FALSE(llvm::cantFail(sharer().addStudyInterval(id, d, {1, 1, 9.0, 41, 101})));
+  EXPECT_TRUE(llvm::cantFail(sharer().addStudyInterval(id, d, {1, 0, NAN, 0, 99})));
+  EXPECT_TRUE(llvm::cantFail(db->addStudyInterval(id, d, {0, 1, 3.0, 40, 102})));
+  EXPECT_TRUE(llvm::cantFail(db->addStudyInterval(id, d2, {1, 1, 7.0, 40, 103})));
+  std::vector<StudyInterval> intervals = llvm::cantFail(db->listStudyIntervals(id, d));
+  ASSERT_EQ(intervals.size(), 3u);
+  EXPECT_EQ(intervals[0].position, 0);
+  EXPECT_EQ(intervals[1].position, 1);
+  EXPECT_EQ(intervals[1].interval, 0);
+  EXPECT_TRUE(std::isnan(intervals[1].latencyMs));
+  EXPECT_EQ(intervals[2].interval, 1);
+  EXPECT_EQ(intervals[2].latencyMs, 2.5);
+  EXPECT_EQ(intervals[2].measured, 40);
+  EXPECT_EQ(intervals[2].createdAt, 100);
+  EXPECT_EQ(llvm::cantFail(db->listStudyIntervals(id, d2)).size(), 1u);
+
+  // A model stops once; one suspension per synchronisation and device;
+  // `done` at that interval is still kept.
+  EXPECT_TRUE(llvm::cantFail(db->stopStudyModel(id, d, {1, "suspended", 3, "plateau", 200})));
+  EXPECT_FALSE(llvm::cantFail(sharer().stopStudyModel(id, d, {1, "done", 4, "budget", 201})));
+  EXPECT_FALSE(llvm::cantFail(sharer().stopStudyModel(id, d, {2, "suspended", 3, "plateau", 0})));
+  EXPECT_TRUE(llvm::cantFail(db->stopStudyModel(id, d, {0, "done", 3, "budget spent", 0})));
+  EXPECT_TRUE(llvm::cantFail(db->stopStudyModel(id, d2, {2, "suspended", 3, "plateau", 0})));
+  EXPECT_TRUE(llvm::cantFail(db->stopStudyModel(id, d, {2, "suspended", 4, "plateau", 0})));
+  std::vector<StudyModelStop> stops = llvm::cantFail(sharer().listStudyModelStops(id, d));
+  ASSERT_EQ(stops.size(), 3u);
+  EXPECT_EQ(stops[0].position, 0);
+  EXPECT_EQ(stops[0].state, "done");
+  EXPECT_GT(stops[0].createdAt, 0);
+  EXPECT_EQ(stops[1].position, 1);
+  EXPECT_EQ(stops[1].state, "suspended");
+  EXPECT_EQ(stops[1].interval, 3);
+  EXPECT_EQ(stops[1].reason, "plateau");
+  EXPECT_EQ(stops[1].createdAt, 200);
+  EXPECT_EQ(stops[2].interval, 4);
+  EXPECT_EQ(llvm::cantFail(db->listStudyModelStops(id, d2)).size(), 1u);
+
+  // Refused: another state, a negative interval, an unknown study.
+  auto refused = [](llvm::Expected<bool> r) {
+    EXPECT_FALSE(static_cast<bool>(r));
+    if (!r)
+      llvm::consumeError(r.takeError());
+  };
+  refused(db->stopStudyModel(id, d2, {0, "paused", 1, "", 0}));
+  refused(db->stopStudyModel(id, d2, {0, "done", -1, "", 0}));
+  refused(db->stopStudyModel(id + 100, d, {0, "done", 1, "", 0}));
+  refused(db->addStudyInterval(id + 100, d, {0, 1, 1.0, 1, 0}));
+  EXPECT_EQ(llvm::cantFail(db->listStudyModelStops(id, d2)).size(), 1u);
 }

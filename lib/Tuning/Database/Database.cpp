@@ -87,6 +87,15 @@ llvm::Error Database::checkNewStudy(const Study &study) {
   return llvm::Error::success();
 }
 
+llvm::Error Database::checkStudyModelStop(const StudyModelStop &stop) {
+  if (stop.state != "suspended" && stop.state != "done")
+    return llvm::createStringError("a study model stops 'suspended' or 'done', not '" +
+                                   stop.state + "'");
+  if (stop.position < 0 || stop.interval < 0)
+    return llvm::createStringError("a study model's position and interval are not negative");
+  return llvm::Error::success();
+}
+
 llvm::Expected<std::vector<std::pair<std::string, int64_t>>>
 Database::decodeStudyTasks(const std::string &text) {
   std::vector<std::pair<std::string, int64_t>> tasks;

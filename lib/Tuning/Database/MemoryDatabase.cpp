@@ -75,6 +75,9 @@ struct State {
   std::vector<std::pair<int64_t, ModelLatency>> modelLatencies; // device, timing
   std::vector<Study> studies;                                     // id = index + 1
   std::map<std::pair<int64_t, std::string>, StudyWorker> studyWorkers; // (study, owner)
+  // (study, device, position, interval) and (study, device, position).
+  std::map<std::tuple<int64_t, int64_t, int64_t, int64_t>, StudyInterval> studyIntervals;
+  std::map<std::tuple<int64_t, int64_t, int64_t>, StudyModelStop> studyModelStops;
 };
 
 class MemoryDatabase final : public Database {
@@ -423,6 +426,55 @@ public:
     return out;
   }
 
+  llvm::Expected<bool> addStudyInterval(int64_t studyId, int64_t deviceId,
+                                        const StudyInterval &interval) override {
+    if (llvm::Error e = checkStudyAndDevice(studyId, deviceId))
+      return std::move(e);
+    StudyInterval stored = interval;
+    if (!(stored.createdAt > 0))
+      stored.createdAt = now();
+    return state.studyIntervals
+        .try_emplace({studyId, deviceId, interval.position, interval.interval}, stored)
+        .second;
+  }
+
+  llvm::Expected<std::vector<StudyInterval>> listStudyIntervals(int64_t studyId,
+                                                                int64_t deviceId) override {
+    std::vector<StudyInterval> out;
+    for (const auto &[key, interval] : state.studyIntervals)
+      if (std::get<0>(key) == studyId && std::get<1>(key) == deviceId)
+        out.push_back(interval);
+    return out; // the key orders them by position, then interval
+  }
+
+  llvm::Expected<bool> stopStudyModel(int64_t studyId, int64_t deviceId,
+                                      const StudyModelStop &stop) override {
+    if (llvm::Error e = checkStudyModelStop(stop))
+      return std::move(e);
+    if (llvm::Error e = checkStudyAndDevice(studyId, deviceId))
+      return std::move(e);
+    for (const auto &[key, other] : state.studyModelStops)
+      if (std::get<0>(key) == studyId && std::get<1>(key) == deviceId &&
+          (other.position == stop.position ||
+           (stop.state == "suspended" && other.state == "suspended" &&
+            other.interval == stop.interval)))
+        return false;
+    StudyModelStop stored = stop;
+    if (!(stored.createdAt > 0))
+      stored.createdAt = now();
+    state.studyModelStops.emplace(std::make_tuple(studyId, deviceId, stop.position), stored);
+    return true;
+  }
+
+  llvm::Expected<std::vector<StudyModelStop>> listStudyModelStops(int64_t studyId,
+                                                                  int64_t deviceId) override {
+    std::vector<StudyModelStop> out;
+    for (const auto &[key, stop] : state.studyModelStops)
+      if (std::get<0>(key) == studyId && std::get<1>(key) == deviceId)
+        out.push_back(stop);
+    return out;
+  }
+
   llvm::Error transaction(const std::function<llvm::Error()> &fn) override {
     if (transactionDepth > 0)
       return fn();
@@ -436,6 +488,14 @@ public:
   }
 
 private:
+  /// The foreign keys of the SQL tables.
+  llvm::Error checkStudyAndDevice(int64_t studyId, int64_t deviceId) const {
+    if (studyId < 1 || studyId > static_cast<int64_t>(state.studies.size()) || deviceId < 1 ||
+        deviceId > static_cast<int64_t>(state.devices.size()))
+      return makeError("database: FOREIGN KEY constraint failed");
+    return llvm::Error::success();
+  }
+
   /// Device 0 in a query: every device.
   static bool onDevice(int64_t stored, int64_t wanted) {
     return wanted == 0 || stored == wanted;

@@ -200,6 +200,20 @@ static constexpr const char *kStudyTables =
     "NOT NULL, device_id BIGINT, state TEXT NOT NULL, model TEXT, started_at DOUBLE "
     "PRECISION, updated_at DOUBLE PRECISION, message TEXT, PRIMARY KEY(study_id, owner));";
 
+// Version 6 -> 7 (also part of a new schema): Trimmer's suspension in live
+// studies, as SqliteDatabase.cpp's migration says.
+static constexpr const char *kStudySuspensionTables =
+    "CREATE TABLE study_intervals(study_id BIGINT NOT NULL REFERENCES studies(id), device_id "
+    "BIGINT NOT NULL REFERENCES devices(id), position BIGINT NOT NULL, interval_index BIGINT "
+    "NOT NULL, latency_ms DOUBLE PRECISION, measured BIGINT NOT NULL, created_at DOUBLE "
+    "PRECISION, PRIMARY KEY(study_id, device_id, position, interval_index));"
+    "CREATE TABLE study_model_stops(study_id BIGINT NOT NULL REFERENCES studies(id), device_id "
+    "BIGINT NOT NULL REFERENCES devices(id), position BIGINT NOT NULL, state TEXT NOT NULL "
+    "CHECK(state IN ('suspended', 'done')), interval_index BIGINT NOT NULL, reason TEXT, "
+    "created_at DOUBLE PRECISION, PRIMARY KEY(study_id, device_id, position));"
+    "CREATE UNIQUE INDEX study_one_suspension_per_sync ON study_model_stops(study_id, "
+    "device_id, interval_index) WHERE state = 'suspended';";
+
 PostgresDatabase::PostgresDatabase() : connection(std::make_unique<Connection>()) {}
 PostgresDatabase::~PostgresDatabase() = default;
 
@@ -295,7 +309,7 @@ PostgresDatabase::connect(const std::string &url, bool create, bool readOnly) {
     if (e)
       return std::move(e);
   }
-  // PostgreSQL came with version 5; 5 -> 6 adds the study tables, under the
+  // PostgreSQL came with version 5; later versions add tables, under the
   // schema lock so that workers starting at once migrate once.
   if (version < kSchemaVersion) {
     if (readOnly)
@@ -311,10 +325,17 @@ PostgresDatabase::connect(const std::string &url, bool create, bool readOnly) {
         return e;
       if (version >= kSchemaVersion)
         return llvm::Error::success();
-      PGresult *raw = PQexec(conn, kStudyTables);
-      Result created(raw);
-      if (llvm::Error e = checkResult(conn, raw, PGRES_COMMAND_OK))
-        return e;
+      // 5 -> 6 adds the study tables, 6 -> 7 the suspension tables.
+      std::vector<const char *> steps;
+      if (version < 6)
+        steps.push_back(kStudyTables);
+      steps.push_back(kStudySuspensionTables);
+      for (const char *sql : steps) {
+        PGresult *raw = PQexec(conn, sql);
+        Result created(raw);
+        if (llvm::Error e = checkResult(conn, raw, PGRES_COMMAND_OK))
+          return e;
+      }
       if (llvm::Error e = command(conn,
                                   "UPDATE dltune_meta SET value = $1 WHERE key = "
                                   "'schema_version'",
@@ -333,7 +354,7 @@ PostgresDatabase::connect(const std::string &url, bool create, bool readOnly) {
 llvm::Error PostgresDatabase::createSchema() {
   PGconn *conn = connection->conn;
   // A multi-statement string runs through PQexec (no parameters).
-  for (const char *sql : {kSchema, kStudyTables}) {
+  for (const char *sql : {kSchema, kStudyTables, kStudySuspensionTables}) {
     PGresult *raw = PQexec(conn, sql);
     Result created(raw);
     if (llvm::Error e = checkResult(conn, raw, PGRES_COMMAND_OK))
@@ -851,6 +872,61 @@ llvm::Error PostgresDatabase::updateStudyWorker(int64_t studyId, const StudyWork
                  {studyId, w.owner, w.deviceId, w.state, w.model,
                   w.startedAt > 0 ? w.startedAt : t, w.updatedAt > 0 ? w.updatedAt : t,
                   w.message});
+}
+
+llvm::Expected<bool> PostgresDatabase::addStudyInterval(int64_t studyId, int64_t deviceId,
+                                                        const StudyInterval &i) {
+  DLTUNE_PG_RUN(r, connection->conn,
+                "INSERT INTO study_intervals(study_id, device_id, position, interval_index, "
+                "latency_ms, measured, created_at) VALUES($1, $2, $3, $4, $5, $6, $7) ON "
+                "CONFLICT DO NOTHING",
+                {studyId, deviceId, i.position, i.interval, i.latencyMs, i.measured,
+                 i.createdAt > 0 ? i.createdAt : now()},
+                PGRES_COMMAND_OK);
+  return r.changed() > 0;
+}
+
+llvm::Expected<std::vector<StudyInterval>>
+PostgresDatabase::listStudyIntervals(int64_t studyId, int64_t deviceId) {
+  DLTUNE_PG_RUN(r, connection->conn,
+                "SELECT position, interval_index, latency_ms, measured, created_at FROM "
+                "study_intervals WHERE study_id = $1 AND device_id = $2 ORDER BY position, "
+                "interval_index",
+                {studyId, deviceId}, PGRES_TUPLES_OK);
+  std::vector<StudyInterval> out;
+  for (int i = 0; i < r.rows(); ++i)
+    out.push_back({r.integer(i, 0), r.integer(i, 1), r.real(i, 2), r.integer(i, 3),
+                   r.real(i, 4)});
+  return out;
+}
+
+llvm::Expected<bool> PostgresDatabase::stopStudyModel(int64_t studyId, int64_t deviceId,
+                                                      const StudyModelStop &stop) {
+  if (llvm::Error e = checkStudyModelStop(stop))
+    return std::move(e);
+  // No conflict target: a model stopped already and a second suspension at
+  // one synchronisation (the partial unique index) are both left alone.
+  DLTUNE_PG_RUN(r, connection->conn,
+                "INSERT INTO study_model_stops(study_id, device_id, position, state, "
+                "interval_index, reason, created_at) VALUES($1, $2, $3, $4, $5, $6, $7) ON "
+                "CONFLICT DO NOTHING",
+                {studyId, deviceId, stop.position, stop.state, stop.interval, stop.reason,
+                 stop.createdAt > 0 ? stop.createdAt : now()},
+                PGRES_COMMAND_OK);
+  return r.changed() > 0;
+}
+
+llvm::Expected<std::vector<StudyModelStop>>
+PostgresDatabase::listStudyModelStops(int64_t studyId, int64_t deviceId) {
+  DLTUNE_PG_RUN(r, connection->conn,
+                "SELECT position, state, interval_index, reason, created_at FROM "
+                "study_model_stops WHERE study_id = $1 AND device_id = $2 ORDER BY position",
+                {studyId, deviceId}, PGRES_TUPLES_OK);
+  std::vector<StudyModelStop> out;
+  for (int i = 0; i < r.rows(); ++i)
+    out.push_back({r.integer(i, 0), r.text(i, 1), r.integer(i, 2), r.text(i, 3),
+                   r.real(i, 4)});
+  return out;
 }
 
 llvm::Expected<std::vector<StudyWorker>> PostgresDatabase::listStudyWorkers(int64_t studyId) {

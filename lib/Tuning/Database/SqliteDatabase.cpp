@@ -354,6 +354,26 @@ llvm::Error SqliteDatabase::migrate() {
       return e;
     schemaVersion = 6;
   }
+  // Version 6 -> 7: Trimmer's suspension in live studies: each model's
+  // latency after each interval, and the models stopped (one suspension per
+  // synchronisation, kept by the partial unique index).
+  if (schemaVersion == 6) {
+    if (llvm::Error e = exec(
+            "CREATE TABLE study_intervals(study_id INTEGER NOT NULL REFERENCES studies(id), "
+            "device_id INTEGER NOT NULL REFERENCES devices(id), position INTEGER NOT NULL, "
+            "interval_index INTEGER NOT NULL, latency_ms REAL, measured INTEGER NOT NULL, "
+            "created_at REAL, PRIMARY KEY(study_id, device_id, position, interval_index));"
+            "CREATE TABLE study_model_stops(study_id INTEGER NOT NULL REFERENCES studies(id), "
+            "device_id INTEGER NOT NULL REFERENCES devices(id), position INTEGER NOT NULL, "
+            "state TEXT NOT NULL CHECK(state IN ('suspended', 'done')), interval_index INTEGER "
+            "NOT NULL, reason TEXT, created_at REAL, PRIMARY KEY(study_id, device_id, "
+            "position));"
+            "CREATE UNIQUE INDEX study_one_suspension_per_sync ON study_model_stops(study_id, "
+            "device_id, interval_index) WHERE state = 'suspended';"
+            "PRAGMA user_version = 7;"))
+      return e;
+    schemaVersion = 7;
+  }
   return llvm::Error::success();
 }
 
@@ -1056,6 +1076,81 @@ llvm::Error SqliteDatabase::updateStudyWorker(int64_t studyId, const StudyWorker
   if (s.step() != SQLITE_DONE)
     return s.stepError();
   return llvm::Error::success();
+}
+
+llvm::Expected<bool> SqliteDatabase::addStudyInterval(int64_t studyId, int64_t deviceId,
+                                                      const StudyInterval &i) {
+  Statement s(db, "INSERT OR IGNORE INTO study_intervals(study_id, device_id, position, "
+                  "interval_index, latency_ms, measured, created_at) VALUES(?,?,?,?,?,?,?)");
+  if (llvm::Error e = s.status())
+    return std::move(e);
+  s.bind(1, studyId);
+  s.bind(2, deviceId);
+  s.bind(3, i.position);
+  s.bind(4, i.interval);
+  s.bind(5, i.latencyMs);
+  s.bind(6, i.measured);
+  s.bind(7, i.createdAt > 0 ? i.createdAt : now());
+  if (s.step() != SQLITE_DONE)
+    return s.stepError();
+  return sqlite3_changes(db) > 0;
+}
+
+llvm::Expected<std::vector<StudyInterval>>
+SqliteDatabase::listStudyIntervals(int64_t studyId, int64_t deviceId) {
+  Statement s(db, "SELECT position, interval_index, latency_ms, measured, created_at FROM "
+                  "study_intervals WHERE study_id = ? AND device_id = ? ORDER BY position, "
+                  "interval_index");
+  if (llvm::Error e = s.status())
+    return std::move(e);
+  s.bind(1, studyId);
+  s.bind(2, deviceId);
+  std::vector<StudyInterval> out;
+  int rc;
+  while ((rc = s.step()) == SQLITE_ROW)
+    out.push_back({s.integer(0), s.integer(1), s.real(2), s.integer(3), s.real(4)});
+  if (rc != SQLITE_DONE)
+    return s.stepError();
+  return out;
+}
+
+llvm::Expected<bool> SqliteDatabase::stopStudyModel(int64_t studyId, int64_t deviceId,
+                                                    const StudyModelStop &stop) {
+  if (llvm::Error e = checkStudyModelStop(stop))
+    return std::move(e);
+  // OR IGNORE: a model stopped already, or a second suspension at one
+  // synchronisation (the partial unique index), is not an error.
+  Statement s(db, "INSERT OR IGNORE INTO study_model_stops(study_id, device_id, position, "
+                  "state, interval_index, reason, created_at) VALUES(?,?,?,?,?,?,?)");
+  if (llvm::Error e = s.status())
+    return std::move(e);
+  s.bind(1, studyId);
+  s.bind(2, deviceId);
+  s.bind(3, stop.position);
+  s.bind(4, stop.state);
+  s.bind(5, stop.interval);
+  s.bind(6, stop.reason);
+  s.bind(7, stop.createdAt > 0 ? stop.createdAt : now());
+  if (s.step() != SQLITE_DONE)
+    return s.stepError();
+  return sqlite3_changes(db) > 0;
+}
+
+llvm::Expected<std::vector<StudyModelStop>>
+SqliteDatabase::listStudyModelStops(int64_t studyId, int64_t deviceId) {
+  Statement s(db, "SELECT position, state, interval_index, reason, created_at FROM "
+                  "study_model_stops WHERE study_id = ? AND device_id = ? ORDER BY position");
+  if (llvm::Error e = s.status())
+    return std::move(e);
+  s.bind(1, studyId);
+  s.bind(2, deviceId);
+  std::vector<StudyModelStop> out;
+  int rc;
+  while ((rc = s.step()) == SQLITE_ROW)
+    out.push_back({s.integer(0), s.text(1), s.integer(2), s.text(3), s.real(4)});
+  if (rc != SQLITE_DONE)
+    return s.stepError();
+  return out;
 }
 
 llvm::Expected<std::vector<StudyWorker>> SqliteDatabase::listStudyWorkers(int64_t studyId) {

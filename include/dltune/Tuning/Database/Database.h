@@ -114,6 +114,30 @@ struct StudyWorker {
   std::string message; // why it failed
 };
 
+/// A study model's latency on a device after its `interval`-th interval of
+/// measurements (0: its untuned latency), as the first worker to finish
+/// that interval saw it (schema 7; Trimmer's suspension in live studies,
+/// docs/distributed.md).
+struct StudyInterval {
+  int64_t position = 0; // the model's place in the study
+  int64_t interval = 0;
+  double latencyMs = NAN; // NaN while a task has no best yet
+  int64_t measured = 0;   // the model's records on the device then
+  double createdAt = 0;   // 0 = now on commit
+};
+
+/// Why a study model is tuned no more on a device (schema 7): `suspended`
+/// by Trimmer's rule at the synchronisation after interval `interval`, or
+/// `done` (its budget spent, its goal reached, nothing left to measure).
+/// Final: a stopped model is never resumed.
+struct StudyModelStop {
+  int64_t position = 0;
+  std::string state; // "suspended" or "done"
+  int64_t interval = 0;
+  std::string reason;
+  double createdAt = 0; // 0 = now on commit
+};
+
 enum class ClaimOutcome {
   Claimed,  // this owner may measure it (the claim is held until it expires)
   Measured, // a record exists already (another process measured it)
@@ -130,7 +154,7 @@ class Database {
 public:
   /// The version of the record format (tables and their meaning) the
   /// database holds once open: SQLite's `user_version`.
-  static constexpr int kSchemaVersion = 6;
+  static constexpr int kSchemaVersion = 7;
 
   virtual ~Database();
 
@@ -245,6 +269,25 @@ public:
   virtual llvm::Error updateStudyWorker(int64_t studyId, const StudyWorker &worker) = 0;
   /// The workers of a study, first started first.
   virtual llvm::Expected<std::vector<StudyWorker>> listStudyWorkers(int64_t studyId) = 0;
+  /// Keeps a model's latency after an interval unless that interval of the
+  /// model on the device is kept already: the first worker's figure stands
+  /// (workers finishing one interval at once agree on one history). True
+  /// when this call stored it.
+  virtual llvm::Expected<bool> addStudyInterval(int64_t studyId, int64_t deviceId,
+                                                const StudyInterval &interval) = 0;
+  /// The intervals of every model of a study on a device, by position,
+  /// then interval.
+  virtual llvm::Expected<std::vector<StudyInterval>> listStudyIntervals(int64_t studyId,
+                                                                        int64_t deviceId) = 0;
+  /// Stops a model on a device unless it is stopped already, or, for
+  /// `suspended`, another model of the study on the device was suspended at
+  /// the same interval (one suspension per synchronisation, whichever
+  /// worker decides it). True when this call stored it.
+  virtual llvm::Expected<bool> stopStudyModel(int64_t studyId, int64_t deviceId,
+                                              const StudyModelStop &stop) = 0;
+  /// The stopped models of a study on a device, by position.
+  virtual llvm::Expected<std::vector<StudyModelStop>> listStudyModelStops(int64_t studyId,
+                                                                          int64_t deviceId) = 0;
 
   /// Runs `fn` inside one transaction (bulk imports): an error from `fn`
   /// undoes everything it wrote. Nested calls join the outer transaction.
@@ -276,6 +319,9 @@ protected:
   /// task hash that is empty or holds a blank or line break (the stored
   /// lines could not hold it), an occurrence count below 1.
   static llvm::Error checkNewStudy(const Study &study);
+  /// What stopStudyModel refuses before writing: a state other than
+  /// `suspended` or `done`, a negative position or interval.
+  static llvm::Error checkStudyModelStop(const StudyModelStop &stop);
 
   /// What getBest returns for the fastest candidate `c` of the latest
   /// confirmation: its first stored record (or an empty one) with the

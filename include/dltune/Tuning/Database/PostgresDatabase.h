@@ -75,6 +75,14 @@ public:
   llvm::Expected<std::vector<Study>> listStudies() override;
   llvm::Error updateStudyWorker(int64_t studyId, const StudyWorker &worker) override;
   llvm::Expected<std::vector<StudyWorker>> listStudyWorkers(int64_t studyId) override;
+  llvm::Expected<bool> addStudyInterval(int64_t studyId, int64_t deviceId,
+                                        const StudyInterval &interval) override;
+  llvm::Expected<std::vector<StudyInterval>> listStudyIntervals(int64_t studyId,
+                                                                int64_t deviceId) override;
+  llvm::Expected<bool> stopStudyModel(int64_t studyId, int64_t deviceId,
+                                      const StudyModelStop &stop) override;
+  llvm::Expected<std::vector<StudyModelStop>> listStudyModelStops(int64_t studyId,
+                                                                  int64_t deviceId) override;
   llvm::Error transaction(const std::function<llvm::Error()> &fn) override;
 
   /// The opaque libpq connection, for the implementation file.
