@@ -208,7 +208,7 @@ namespace {
 /// measurement beside a compiling worker) must not let a worse candidate
 /// win, so tuning never ends on a config slower than the default in the
 /// same confirmation. Skipped when nothing new was measured and the
-/// current candidates were confirmed before.
+/// latest confirmation is newer than every record.
 llvm::Error confirmBest(const TuningTask &task, const TuningHistory &history,
                         ProcessMeasurer &measurer, Database &db, int64_t taskId,
                         int64_t deviceId, bool measuredNew, const ModuleTunerOptions &options,
@@ -225,7 +225,14 @@ llvm::Error confirmBest(const TuningTask &task, const TuningHistory &history,
         db.getLatestConfirmations(taskId, deviceId);
     if (!earlier)
       return earlier.takeError();
-    if (!earlier->empty() && earlier->front().generator == getGeneratorString())
+    // Records newer than the confirmation (other workers', or this study
+    // worker's earlier intervals, measured without confirming) may hold a
+    // faster candidate: confirm again.
+    double newest = 0;
+    for (const MeasureRecord &r : history.records)
+      newest = std::max(newest, r.createdAt);
+    if (!earlier->empty() && earlier->front().generator == getGeneratorString() &&
+        earlier->front().createdAt >= newest)
       return llvm::Error::success();
   }
   std::vector<Config> configs;

@@ -306,7 +306,6 @@ static int runSuspendingStudy(SuspendingWorker &w, std::vector<TaskSummary> &all
   std::vector<OwningOpRef<ModuleOp>> annotated(modelCount);
   std::vector<std::vector<TaskSummary>> summaries(modelCount);
   std::vector<double> secondsSpent(modelCount, 0);
-  std::vector<bool> outOfTime(modelCount, false); // this worker's time budget
   auto say = [&](const llvm::Twine &line) {
     if (options.progress)
       llvm::errs() << line << "\n";
@@ -353,6 +352,17 @@ static int runSuspendingStudy(SuspendingWorker &w, std::vector<TaskSummary> &all
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return tasks;
   };
+  // A model's summaries: the latest call's, with this worker's new
+  // measurements and seconds over all its calls.
+  auto keepSummaries = [&](size_t m, std::vector<TaskSummary> latest) {
+    for (TaskSummary &t : latest)
+      for (const TaskSummary &earlier : summaries[m])
+        if (earlier.hash == t.hash) {
+          t.newTrials += earlier.newTrials;
+          t.tuningSeconds += earlier.tuningSeconds;
+        }
+    summaries[m] = std::move(latest);
+  };
   // The best candidates of a stopped model, re-measured in fresh processes
   // (nothing new is measured: the budget is what it holds).
   auto confirm = [&](size_t m) -> llvm::Error {
@@ -367,7 +377,7 @@ static int runSuspendingStudy(SuspendingWorker &w, std::vector<TaskSummary> &all
     llvm::Expected<std::vector<TaskSummary>> tasks = runTuner(m, o);
     if (!tasks)
       return tasks.takeError();
-    summaries[m] = std::move(*tasks);
+    keepSummaries(m, std::move(*tasks));
     return llvm::Error::success();
   };
   auto readRows = [&]() -> llvm::Expected<std::vector<StudyModelIntervals>> {
@@ -391,27 +401,26 @@ static int runSuspendingStudy(SuspendingWorker &w, std::vector<TaskSummary> &all
     llvm::Expected<std::vector<StudyModelIntervals>> rows = readRows();
     if (!rows)
       return failWith("", rows.takeError());
-    // Whatever the rows call for, any worker writes; the one whose write
-    // stood confirms the suspended model.
-    for (const StudyModelStop &stop : decideStudySuspensions(*rows, rule)) {
+    // Whatever the rows call for, any worker writes, the first decision
+    // first; the worker whose write stood confirms the suspended model. Then
+    // the rows are read again (another worker may have written meanwhile,
+    // and later decisions assumed this one): a model is picked only from
+    // rows that call for nothing more.
+    std::vector<StudyModelStop> decided = decideStudySuspensions(*rows, rule);
+    if (!decided.empty()) {
+      const StudyModelStop &stop = decided.front();
       llvm::Expected<bool> stored = w.db.stopStudyModel(study.id, w.deviceId, stop);
       if (!stored)
         return failWith("", stored.takeError());
-      if (!*stored)
-        continue;
-      const std::string &name = study.models[stop.position].name;
-      say("== " + name + ": suspended after interval " + llvm::Twine(stop.interval) + " (" +
-          stop.reason + ")");
-      if (llvm::Error e = confirm(stop.position))
-        return failWith(name, std::move(e));
+      if (*stored) {
+        const std::string &name = study.models[stop.position].name;
+        say("== " + name + ": suspended after interval " + llvm::Twine(stop.interval) + " (" +
+            stop.reason + ")");
+        if (llvm::Error e = confirm(stop.position))
+          return failWith(name, std::move(e));
+      }
+      continue;
     }
-    rows = readRows();
-    if (!rows)
-      return failWith("", rows.takeError());
-    // The models this worker's time budget ended count as stopped here.
-    for (size_t m = 0; m < modelCount; ++m)
-      if (outOfTime[m] && !(*rows)[m].stop)
-        (*rows)[m].stop = StudyModelStop{static_cast<int64_t>(m), "done", 0, "time budget", 0};
     llvm::Expected<std::vector<StudyWorker>> workers = w.db.listStudyWorkers(study.id);
     if (!workers)
       return failWith("", workers.takeError());
@@ -453,17 +462,30 @@ static int runSuspendingStudy(SuspendingWorker &w, std::vector<TaskSummary> &all
     int64_t newTrials = 0;
     for (const TaskSummary &t : *tasks)
       newTrials += t.newTrials;
-    summaries[m] = std::move(*tasks);
+    keepSummaries(m, std::move(*tasks));
     llvm::Expected<StudyModelLatency> after = readStudyModelLatency(w.db, model, w.deviceId);
     if (!after)
       return failWith(model.name, after.takeError());
+    // Why the model is done, if it is. The budget is a count anyone can
+    // check; the rest are this worker's view, kept only when its figure for
+    // the interval stands (below). With --suspend the time budget is the
+    // model's: the first worker to spend it on the model ends it.
     std::string doneReason;
-    if (after->measured >= options.trials)
+    bool anyoneMayTell = false;
+    if (after->measured >= options.trials) {
       doneReason = "its measurement budget is spent";
-    else if (options.latencyGoalMs > 0 && after->latencyMs <= options.latencyGoalMs)
+      anyoneMayTell = true;
+    } else if (options.latencyGoalMs > 0 && after->latencyMs <= options.latencyGoalMs) {
       doneReason = "its latency goal is reached";
-    else if (newTrials == 0 && after->measured < target)
+    } else if (newTrials == 0 && after->measured == before->measured && busy[m] == 0 &&
+               !(options.timeBudgetSeconds > 0 &&
+                 secondsSpent[m] >= options.timeBudgetSeconds)) {
+      // Nobody measured anything, no other worker is on it, and time was
+      // left: its scheduler finished every task (or the space is spent).
       doneReason = "nothing left to measure (its scheduler finished it)";
+    } else if (options.timeBudgetSeconds > 0 && secondsSpent[m] >= options.timeBudgetSeconds) {
+      doneReason = "its time budget is spent";
+    }
     bool stoppedHere = false;
     int64_t position = static_cast<int64_t>(m);
     llvm::Error e = w.db.transaction([&]() -> llvm::Error {
@@ -478,7 +500,7 @@ static int runSuspendingStudy(SuspendingWorker &w, std::vector<TaskSummary> &all
           study.id, w.deviceId, {position, k, after->latencyMs, after->measured, 0});
       if (!added)
         return added.takeError();
-      if (doneReason.empty())
+      if (doneReason.empty() || (!*added && !anyoneMayTell))
         return llvm::Error::success();
       llvm::Expected<bool> stopped =
           w.db.stopStudyModel(study.id, w.deviceId, {position, "done", k, doneReason, 0});
@@ -494,17 +516,15 @@ static int runSuspendingStudy(SuspendingWorker &w, std::vector<TaskSummary> &all
                                       : llvm::formatv("{0:f4} ms", after->latencyMs).str()) +
         " after " + llvm::Twine(after->measured) + " measurements" +
         (stoppedHere ? "; done: " + doneReason : std::string()));
-    bool timeUp = options.timeBudgetSeconds > 0 && secondsSpent[m] >= options.timeBudgetSeconds;
-    if (timeUp && !stoppedHere) {
-      outOfTime[m] = true;
-      say("== " + model.name + ": this worker's time budget for it is spent");
-    }
-    if (stoppedHere || timeUp)
+    if (stoppedHere)
       if (llvm::Error e = confirm(m))
         return failWith(model.name, std::move(e));
   }
   for (std::vector<TaskSummary> &s : summaries)
     all.insert(all.end(), s.begin(), s.end());
+  if (all.empty())
+    llvm::errs() << "dltune: note: every model of the study '" << study.name
+                 << "' had stopped before this worker took one: it measured nothing\n";
   return 0;
 }
 
@@ -667,7 +687,7 @@ int tuneCommand() {
   }
   if (study)
     report("finished", study->models.back().name);
-  if (all.empty())
+  if (all.empty() && !(study && suspension.enabled))
     llvm::errs() << "dltune: note: no op in the given files has a dltune search space "
                     "(supported: matmul, batch_matmul, 2-D convolutions, depthwise "
                     "convolution, NHWC pooling, elementwise generics with static shapes)\n";

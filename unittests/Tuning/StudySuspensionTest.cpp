@@ -5,6 +5,7 @@
 #include "gtest/gtest.h"
 
 #include <cmath>
+#include <memory>
 
 using namespace mlir::dltune;
 
@@ -110,4 +111,49 @@ TEST(StudySuspension, NextModelIsTheFurthestBehindThenTheLeastBusy) {
   EXPECT_EQ(pickNextStudyModel(models, {}), 1u);
   EXPECT_EQ(pickNextStudyModel(models, {0, 1, 0, 0}), 2u);
   EXPECT_EQ(pickNextStudyModel(models, {0, 1, 1, 0}), 1u);
+}
+
+TEST(StudySuspension, AModelWithoutALatencyTakesNoPart) {
+  ModelSuspensionOptions o;
+  o.plateauIntervals = 1;
+  std::vector<StudyInterval> rows;
+  addIntervals(rows, 0, {NAN, NAN}); // a task without a usable record yet
+  addIntervals(rows, 1, {10, 9.99});
+  std::vector<StudyModelStop> decided =
+      decideStudySuspensions(collectStudyIntervals(rows, {}, 2), o);
+  ASSERT_EQ(decided.size(), 1u);
+  EXPECT_EQ(decided[0].position, 1);
+}
+
+TEST(StudySuspension, LatencyIsTheRecordsBestWhateverWasConfirmed) {
+  std::unique_ptr<Database> db = createMemoryDatabase();
+  TaskRecord task;
+  task.hash = "t1";
+  int64_t t = llvm::cantFail(db->getOrCreateTask(task));
+  int64_t d = llvm::cantFail(db->getOrCreateDevice({0, "fp", "cpu", "{}"}));
+  auto record = [](const std::string &config, double ms) {
+    MeasureRecord r;
+    r.config = config;
+    r.timeMs = r.minMs = r.maxMs = ms;
+    r.repeats = 3;
+    return r;
+  };
+  llvm::cantFail(db->commitRecord(t, d, record("a=1", 4.0)));
+  llvm::cantFail(db->commitRecord(t, d, record("a=2", 3.0)));
+  llvm::cantFail(db->setBaseline(t, d, 10.0));
+  Confirmation c;
+  c.config = "a=2";
+  c.rounds = 3;
+  c.medianMs = c.minMs = c.maxMs = 3.5;
+  llvm::cantFail(db->commitConfirmations(t, d, {c}));
+  // Found after the confirmation, by an interval that did not confirm.
+  llvm::cantFail(db->commitRecord(t, d, record("a=3", 2.0)));
+  StudyModel model{"m.mlir", "module {}", {{"t1", 2}, {"missing", 1}}};
+  StudyModelLatency l = llvm::cantFail(readStudyModelLatency(*db, model, d));
+  EXPECT_TRUE(std::isnan(l.latencyMs)); // the task "missing" has no best
+  EXPECT_EQ(l.measured, 3);
+  model.tasks.pop_back();
+  l = llvm::cantFail(readStudyModelLatency(*db, model, d));
+  EXPECT_EQ(l.latencyMs, 4.0); // 2 x the record's 2.0, not the confirmed 3.5
+  EXPECT_EQ(l.untunedMs, 20.0);
 }

@@ -27,11 +27,17 @@ mlir::dltune::readStudyModelLatency(Database &db, const StudyModel &model, int64
     if (!records)
       return records.takeError();
     out.measured += static_cast<int64_t>(records->size());
-    llvm::Expected<std::optional<MeasureRecord>> b = db.getBest((*task)->id, deviceId);
-    if (!b)
-      return b.takeError();
-    if (*b)
-      best += occurrences * (*b)->timeMs;
+    // The records' best by the unconfirmed rule, not getBest: the intervals
+    // measure without confirming, and a confirmation from before them would
+    // hide what they found.
+    const MeasureRecord *b = nullptr;
+    for (const MeasureRecord &r : *records)
+      if (r.hasUsableTime() && !r.cutOff &&
+          std::isfinite(Database::getUnconfirmedRank(r)) &&
+          (!b || Database::getUnconfirmedRank(r) < Database::getUnconfirmedRank(*b)))
+        b = &r;
+    if (b)
+      best += occurrences * b->timeMs;
     else
       allBest = false;
     llvm::Expected<std::optional<double>> u = db.getBaseline((*task)->id, deviceId);
@@ -102,7 +108,9 @@ mlir::dltune::decideStudySuspensions(llvm::ArrayRef<StudyModelIntervals> models,
     llvm::SmallVector<bool> active; // ArrayRef cannot view a vector<bool>
     for (size_t i = 0; i < models.size(); ++i) {
       const StudyModelIntervals &m = models[i];
-      bool tookPart = m.getCompletedIntervals() >= s &&
+      // A model without a latency yet (a task with no usable record) cannot
+      // be judged: it takes no part, rather than counting as a plateau.
+      bool tookPart = m.getCompletedIntervals() >= s && std::isfinite(m.latencies[s]) &&
                       (!stops[i] || stops[i]->interval > s ||
                        (stops[i]->interval == s && stops[i]->state == "suspended"));
       active.push_back(tookPart);

@@ -40,7 +40,9 @@ struct StudyModelIntervals {
 
 /// What the database says of a study model on a device now.
 struct StudyModelLatency {
-  /// Sum over its tasks of occurrences x best; NaN while a task has none.
+  /// Sum over its tasks of occurrences x best by the unconfirmed rule
+  /// (Database::getUnconfirmedRank), whatever was confirmed; NaN while a
+  /// task has none.
   double latencyMs = NAN;
   /// The same with each task's untuned latency (its baseline); NaN while a
   /// task has none.
@@ -59,7 +61,8 @@ std::vector<StudyModelIntervals> collectStudyIntervals(llvm::ArrayRef<StudyInter
 /// The suspensions the rows call for and do not hold yet, in order of
 /// synchronisation. Synchronisation s is ready once every model not stopped
 /// has completed s intervals; the models that take part are those that
-/// completed s and were not stopped before s (nor done at s); the rule of
+/// completed s with a finite latency and were not stopped before s (nor
+/// done at s); the rule of
 /// chooseModelToSuspend picks at most one among them, on their latencies up
 /// to s. A synchronisation that holds a suspension is decided.
 std::vector<StudyModelStop> decideStudySuspensions(llvm::ArrayRef<StudyModelIntervals> models,
