@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(constraint_expr attr_parser jsonl_import kt_import tophub_import onnx_import npy_parser pass_options)
+[ ${#targets[@]} -eq 0 ] && targets=(constraint_expr attr_parser jsonl_import kt_import tophub_import onnx_import npy_parser pass_options study_settings)
 export ASAN_OPTIONS="allow_user_poisoning=0:detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 if [ ! -f build-fuzz/build.ninja ]; then
