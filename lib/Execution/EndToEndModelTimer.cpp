@@ -19,16 +19,7 @@ std::optional<Config> mlir::dltune::getCurrentConfig(const ModelTask &t) {
   // that the model timed is the one the task's summary attaches unless a
   // confirmation decides otherwise: the fastest median of many noisy
   // records is biased low.
-  std::optional<size_t> best;
-  double bestRank = INFINITY;
-  for (size_t i = 0; i < t.history.records.size(); ++i) {
-    const MeasureRecord &r = t.history.records[i];
-    if (!r.isOk() || !(r.timeMs > 0) || r.cutOff)
-      continue;
-    double rank = Database::getUnconfirmedRank(r);
-    if (rank < bestRank)
-      best = i, bestRank = rank;
-  }
+  std::optional<size_t> best = Database::findUnconfirmedBest(t.history.records);
   if (best)
     return t.history.configs[*best];
   return t.untunedConfig;

@@ -161,8 +161,7 @@ public:
     const MeasureRecord *best = nullptr;
     for (const StoredRecord &s : state.records) {
       const MeasureRecord &r = s.record;
-      if (s.taskId != taskId || !onDevice(s.deviceId, deviceId) || !r.isOk() ||
-          !(r.timeMs > 0) || r.cutOff || !std::isfinite(getUnconfirmedRank(r)))
+      if (s.taskId != taskId || !onDevice(s.deviceId, deviceId) || !competesUnconfirmed(r))
         continue;
       if (!best || getUnconfirmedRank(r) < getUnconfirmedRank(*best)) // ties: the lower id
         best = &r;

@@ -30,14 +30,8 @@ mlir::dltune::readStudyModelLatency(Database &db, const StudyModel &model, int64
     // The records' best by the unconfirmed rule, not getBest: the intervals
     // measure without confirming, and a confirmation from before them would
     // hide what they found.
-    const MeasureRecord *b = nullptr;
-    for (const MeasureRecord &r : *records)
-      if (r.hasUsableTime() && !r.cutOff &&
-          std::isfinite(Database::getUnconfirmedRank(r)) &&
-          (!b || Database::getUnconfirmedRank(r) < Database::getUnconfirmedRank(*b)))
-        b = &r;
-    if (b)
-      best += occurrences * b->timeMs;
+    if (std::optional<size_t> b = Database::findUnconfirmedBest(*records))
+      best += occurrences * (*records)[*b].timeMs;
     else
       allBest = false;
     llvm::Expected<std::optional<double>> u = db.getBaseline((*task)->id, deviceId);

@@ -304,6 +304,21 @@ public:
       return r.timeMs;
     return r.maxMs >= r.timeMs ? r.maxMs : INFINITY;
   }
+  /// Whether `r` competes for the unconfirmed best at all: ok, a positive
+  /// time, not cut off, a finite rank.
+  static bool competesUnconfirmed(const MeasureRecord &r) {
+    return r.isOk() && r.timeMs > 0 && !r.cutOff && std::isfinite(getUnconfirmedRank(r));
+  }
+  /// The index of the unconfirmed best among `records`: the lowest rank of
+  /// those that compete, the first on a tie; nullopt when none competes.
+  static std::optional<size_t> findUnconfirmedBest(const std::vector<MeasureRecord> &records) {
+    std::optional<size_t> best;
+    for (size_t i = 0; i < records.size(); ++i)
+      if (competesUnconfirmed(records[i]) &&
+          (!best || getUnconfirmedRank(records[i]) < getUnconfirmedRank(records[*best])))
+        best = i;
+    return best;
+  }
   /// The same as SQL: the WHERE condition and ORDER BY clause (with LIMIT 1)
   /// that pick the lowest rank among `records` rows.
   static constexpr const char *kUnconfirmedBestRank =
