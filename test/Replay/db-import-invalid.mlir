@@ -36,7 +36,7 @@
 // MIXED-NEXT: {{.*}}mixed.jsonl:7: record.repeats must be an integer in [0, 2147483647], not number 2.5
 // MIXED-NEXT: {{.*}}mixed.jsonl:8: task 00000000000000aa differs from the task with the same hash on line 1
 // MIXED-NEXT: {{.*}}mixed.jsonl:9: device.fingerprint is missing
-// MIXED-NEXT: {{.*}}mixed.jsonl:10: format is 'v0', not 'dltune-record-v1', 'dltune-confirmation-v1', 'dltune-baseline-v1', 'dltune-note-v1', 'dltune-model-latency-v1' or 'dltune-study-v1'
+// MIXED-NEXT: {{.*}}mixed.jsonl:10: format is 'v0', not 'dltune-record-v1', 'dltune-confirmation-v1', 'dltune-baseline-v1', 'dltune-note-v1', 'dltune-model-latency-v1', 'dltune-study-v1', 'dltune-study-interval-v1' or 'dltune-study-stop-v1'
 // MIXED-NEXT: {{.*}}mixed.jsonl: 9 invalid records (nothing was imported)
 
 // CONFIRM: dltune: error: {{.*}}confirmations.jsonl:2: confirmation.median_ms must be a positive number or null

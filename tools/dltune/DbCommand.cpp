@@ -395,8 +395,9 @@ int dbCommand() {
       return fail(llvm::toString(std::move(err)) + " (nothing was exported)");
     llvm::errs() << llvm::formatv(
         "exported {0} records, {1} confirmations, {2} baselines, {3} notes, {4} model "
-        "latencies, {5} studies\n",
-        n.records, n.confirmations, n.baselines, n.notes, n.modelLatencies, n.studies);
+        "latencies, {5} studies ({6} interval latencies, {7} stopped models)\n",
+        n.records, n.confirmations, n.baselines, n.notes, n.modelLatencies, n.studies,
+        n.studyIntervals, n.studyStops);
     return 0;
   }
   llvm::Expected<ImportStats> stats =
@@ -414,9 +415,11 @@ int dbCommand() {
                                 stats->inserted, stats->skipped, stats->tasks);
   if (action == "import")
     llvm::outs() << llvm::formatv(", {0} confirmations, {1} baselines, {2} notes, {3} model "
-                                  "latencies, {4} studies",
+                                  "latencies, {4} studies ({5} interval latencies, {6} "
+                                  "stopped models)",
                                   stats->confirmations, stats->baselines, stats->notes,
-                                  stats->modelLatencies, stats->studies);
+                                  stats->modelLatencies, stats->studies, stats->studyIntervals,
+                                  stats->studyStops);
   llvm::outs() << "\n";
   return 0;
 }

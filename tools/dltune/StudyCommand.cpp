@@ -258,6 +258,18 @@ static int studyStatus(Database &db) {
   double now = secondsNow();
   std::vector<ModelProgress> rows;
   const StudySuspensionSettings &suspension = settings->suspension;
+  // And the devices with intervals kept but no worker row: a study
+  // imported from an export (workers' rows are not exported).
+  if (suspension.enabled)
+    for (const DeviceRecord &d : *devices) {
+      if (llvm::is_contained(deviceIds, d.id))
+        continue;
+      llvm::Expected<std::vector<StudyInterval>> kept = db.listStudyIntervals(study.id, d.id);
+      if (!kept)
+        return fail(llvm::toString(kept.takeError()));
+      if (!kept->empty())
+        deviceIds.push_back(d.id);
+    }
   for (int64_t deviceId : deviceIds) {
     std::vector<StudyModelIntervals> intervals;
     if (suspension.enabled) {

@@ -59,7 +59,13 @@ protected:
     llvm::cantFail(db.addTaskNote(t, d, {"note", "transfer: 2 sources", 60}));
     llvm::cantFail(db.addTaskNote(t, d, {"warning", "a \"quoted\"\nline", 70}));
     llvm::cantFail(db.addModelLatency(d, {"m.mlir", "main", 9.0, 6.0, true, 80}));
-    llvm::cantFail(db.createStudy(nightStudy()));
+    int64_t study = llvm::cantFail(db.createStudy(nightStudy()));
+    // Model 0's untuned latency (NaN: no best yet) and first interval, model
+    // 1's first interval and its suspension.
+    llvm::cantFail(db.addStudyInterval(study, d, {0, 0, NAN, 0, 91}));
+    llvm::cantFail(db.addStudyInterval(study, d, {0, 1, 5.0, 4, 92}));
+    llvm::cantFail(db.addStudyInterval(study, d, {1, 1, 3.0, 2, 93}));
+    llvm::cantFail(db.stopStudyModel(study, d, {1, "suspended", 1, "plateau", 94}));
   }
 
   static Study nightStudy() {
@@ -92,6 +98,8 @@ TEST_P(DatabaseIO, RebuiltDatabasePicksTheSameConfirmedBest) {
   EXPECT_EQ(exported.notes, 2);
   EXPECT_EQ(exported.modelLatencies, 1);
   EXPECT_EQ(exported.studies, 1);
+  EXPECT_EQ(exported.studyIntervals, 3);
+  EXPECT_EQ(exported.studyStops, 1);
 
   for (OpenFn open : {&openSqlite, &createMemoryDatabase}) {
     std::unique_ptr<Database> copy = open();
@@ -110,6 +118,8 @@ TEST_P(DatabaseIO, RebuiltDatabasePicksTheSameConfirmedBest) {
     EXPECT_EQ(study->models[0].name, "a.mlir");
     EXPECT_EQ(study->models[1].module, "module {\n}");
     EXPECT_EQ(study->models[0].tasks, nightStudy().models[0].tasks);
+    EXPECT_EQ(stats.studyIntervals, 3);
+    EXPECT_EQ(stats.studyStops, 1);
     int64_t ct = llvm::cantFail(copy->getOrCreateTask(task("t")));
     int64_t cd = llvm::cantFail(copy->getOrCreateDevice(testDevice()));
     std::optional<MeasureRecord> best = llvm::cantFail(copy->getBest(ct, cd));
@@ -149,6 +159,23 @@ TEST_P(DatabaseIO, RebuiltDatabasePicksTheSameConfirmedBest) {
     EXPECT_EQ(latencies[0].model, "m.mlir");
     EXPECT_EQ(latencies[0].tunedMs, 6.0);
     EXPECT_TRUE(latencies[0].checked);
+    // The study's intervals and stops: without them an imported study would
+    // tune its suspended model again.
+    std::vector<StudyInterval> intervals = llvm::cantFail(copy->listStudyIntervals(study->id, cd));
+    ASSERT_EQ(intervals.size(), 3u);
+    EXPECT_TRUE(std::isnan(intervals[0].latencyMs));
+    EXPECT_EQ(intervals[1].interval, 1);
+    EXPECT_EQ(intervals[1].latencyMs, 5.0);
+    EXPECT_EQ(intervals[1].measured, 4);
+    EXPECT_EQ(intervals[2].position, 1);
+    EXPECT_EQ(intervals[2].createdAt, 93);
+    std::vector<StudyModelStop> stops = llvm::cantFail(copy->listStudyModelStops(study->id, cd));
+    ASSERT_EQ(stops.size(), 1u);
+    EXPECT_EQ(stops[0].position, 1);
+    EXPECT_EQ(stops[0].state, "suspended");
+    EXPECT_EQ(stops[0].interval, 1);
+    EXPECT_EQ(stops[0].reason, "plateau");
+    EXPECT_EQ(stops[0].createdAt, 94);
     // And out again: the same text.
     EXPECT_EQ(exportText(*copy), text);
     // A second import adds no note twice.
@@ -156,6 +183,8 @@ TEST_P(DatabaseIO, RebuiltDatabasePicksTheSameConfirmedBest) {
     EXPECT_EQ(twice.notes, 0);
     EXPECT_EQ(twice.modelLatencies, 0);
     EXPECT_EQ(twice.studies, 0); // the same study is kept
+    EXPECT_EQ(twice.studyIntervals, 0);
+    EXPECT_EQ(twice.studyStops, 0);
     EXPECT_EQ(llvm::cantFail(copy->listTaskNotes(ct, cd)).size(), 2u);
   }
 }
@@ -190,6 +219,27 @@ TEST_P(DatabaseIO, ImportedOlderRunsDoNotOverrideNewerOnes) {
   EXPECT_EQ(best->config, "a=1");
   EXPECT_EQ(best->timeMs, 0.9);
   EXPECT_EQ(llvm::cantFail(dest->getBaseline(dt, dd)), std::optional<double>(30.0));
+}
+
+TEST_P(DatabaseIO, ImportedStudyRowsDoNotOverrideTheDatabasesOwn) {
+  std::string text = exportText(*source);
+  // The destination has the same study, where model 1 ended done and
+  // model 0's first interval measured another latency.
+  std::unique_ptr<Database> dest = GetParam()();
+  int64_t study = llvm::cantFail(dest->createStudy(nightStudy()));
+  int64_t dd = llvm::cantFail(dest->getOrCreateDevice(testDevice()));
+  llvm::cantFail(dest->addStudyInterval(study, dd, {0, 1, 7.0, 4, 50}));
+  llvm::cantFail(dest->stopStudyModel(study, dd, {1, "done", 1, "budget", 50}));
+  ImportStats stats = importText(*dest, text);
+  EXPECT_EQ(stats.studies, 0);
+  EXPECT_EQ(stats.studyIntervals, 2); // model 0's interval 0, model 1's interval 1
+  EXPECT_EQ(stats.studyStops, 0);
+  std::vector<StudyInterval> intervals = llvm::cantFail(dest->listStudyIntervals(study, dd));
+  ASSERT_EQ(intervals.size(), 3u);
+  EXPECT_EQ(intervals[1].latencyMs, 7.0);
+  std::vector<StudyModelStop> stops = llvm::cantFail(dest->listStudyModelStops(study, dd));
+  ASSERT_EQ(stops.size(), 1u);
+  EXPECT_EQ(stops[0].state, "done");
 }
 
 TEST_P(DatabaseIO, AnotherStudyOfTheSameNameIsRefused) {
@@ -235,6 +285,36 @@ TEST_P(DatabaseIO, BadStudyLinesAreRefusedWithTheirReason) {
          "study 's' is on line 1 already");
   refuse(R"({"format":"dltune-study-v1","study":{"options":"{}","created_at":5,"models":[]}})",
          "study.name");
+  std::string device = R"("device":{"fingerprint":"f","name":"n","json":"{}"})";
+  auto interval = [&](const std::string &body, const std::string &name = "s") {
+    return R"({"format":"dltune-study-interval-v1","study_name":")" + name + R"(",)" + device +
+           R"(,"interval":)" + body + "}";
+  };
+  auto stop = [&](const std::string &body) {
+    return R"({"format":"dltune-study-stop-v1","study_name":"s",)" + device + R"(,"stop":)" +
+           body + "}";
+  };
+  std::string good = study("[" + model + "]") + "\n";
+  std::string okInterval = R"({"position":0,"interval":1,"latency_ms":2,"measured":3,"created_at":9})";
+  refuse(interval(okInterval), "study 's' is not on an earlier line");
+  refuse(good + interval(okInterval, "other"), "study 'other' is not on an earlier line");
+  refuse(good + interval(R"({"position":1,"interval":1,"latency_ms":2,"measured":3,"created_at":9})"),
+         "position 1 is not a model of study 's' (it has 1)");
+  refuse(good + interval(R"({"position":0,"interval":-1,"latency_ms":2,"measured":3,"created_at":9})"),
+         "interval.interval must be an integer");
+  refuse(good + interval(R"({"position":0,"interval":1,"latency_ms":-2,"measured":3,"created_at":9})"),
+         "interval.latency_ms must not be negative");
+  refuse(good + interval(R"({"position":0,"interval":1,"measured":3,"created_at":0})"),
+         "interval.created_at must be a positive number");
+  refuse(good + stop(R"({"position":0,"state":"paused","interval":1,"reason":"","created_at":9})"),
+         "stop.state must be 'suspended' or 'done', not 'paused'");
+  refuse(good + stop(R"({"position":2,"state":"done","interval":1,"reason":"","created_at":9})"),
+         "position 2 is not a model of study 's'");
+  refuse(good + stop(R"({"position":0,"state":"done","interval":1,"created_at":9})"),
+         "stop.reason is missing");
+  refuse(good + R"({"format":"dltune-study-stop-v1",)" + device +
+             R"(,"stop":{"position":0,"state":"done","interval":1,"reason":"","created_at":9}})",
+         "study_name is missing");
   EXPECT_TRUE(llvm::cantFail(dest->listStudies()).empty());
 }
 

@@ -156,6 +156,44 @@ llvm::Error mlir::dltune::exportJsonLines(Database &db, std::ostream &out, Expor
                    {"models", std::move(models)}}}};
     out << line.dump() << "\n";
     ++n.studies;
+    // Each device's intervals and stops of the study after its line, so an
+    // import meets the study first: without them an imported study tunes
+    // its suspended models again.
+    for (const DeviceRecord &d : *devices) {
+      json device = {{"fingerprint", d.fingerprint}, {"name", d.name}, {"json", d.json}};
+      llvm::Expected<std::vector<StudyInterval>> intervals = db.listStudyIntervals(st.id, d.id);
+      if (!intervals)
+        return intervals.takeError();
+      for (const StudyInterval &i : *intervals) {
+        json l = {{"format", "dltune-study-interval-v1"},
+                  {"study_name", st.name},
+                  {"device", device},
+                  {"interval",
+                   {{"position", i.position},
+                    {"interval", i.interval},
+                    {"latency_ms", numberOrNull(i.latencyMs)},
+                    {"measured", i.measured},
+                    {"created_at", i.createdAt}}}};
+        out << l.dump() << "\n";
+        ++n.studyIntervals;
+      }
+      llvm::Expected<std::vector<StudyModelStop>> stops = db.listStudyModelStops(st.id, d.id);
+      if (!stops)
+        return stops.takeError();
+      for (const StudyModelStop &s : *stops) {
+        json l = {{"format", "dltune-study-stop-v1"},
+                  {"study_name", st.name},
+                  {"device", device},
+                  {"stop",
+                   {{"position", s.position},
+                    {"state", s.state},
+                    {"interval", s.interval},
+                    {"reason", s.reason},
+                    {"created_at", s.createdAt}}}};
+        out << l.dump() << "\n";
+        ++n.studyStops;
+      }
+    }
   }
   if (stats)
     *stats = n;
@@ -287,6 +325,34 @@ struct Importer {
     return llvm::Error::success();
   }
 
+  /// A model's latency after an interval of study `name` on `d`; the
+  /// database's figure for that interval, if any, stands (the first word).
+  llvm::Error studyInterval(const std::string &name, const DeviceRecord &d,
+                            const StudyInterval &i) {
+    llvm::Expected<std::pair<int64_t, int64_t>> ids = studyAndDevice(name, d);
+    if (!ids)
+      return ids.takeError();
+    llvm::Expected<bool> stored = db.addStudyInterval(ids->first, ids->second, i);
+    if (!stored)
+      return stored.takeError();
+    stats.studyIntervals += *stored;
+    return llvm::Error::success();
+  }
+
+  /// A stopped model of study `name` on `d`, unless the database stopped it
+  /// already (or suspended another at that synchronisation): what is there
+  /// stands.
+  llvm::Error studyStop(const std::string &name, const DeviceRecord &d, const StudyModelStop &s) {
+    llvm::Expected<std::pair<int64_t, int64_t>> ids = studyAndDevice(name, d);
+    if (!ids)
+      return ids.takeError();
+    llvm::Expected<bool> stored = db.stopStudyModel(ids->first, ids->second, s);
+    if (!stored)
+      return stored.takeError();
+    stats.studyStops += *stored;
+    return llvm::Error::success();
+  }
+
   /// An end-to-end timing on `d`, unless the database has the same one.
   llvm::Error modelLatency(const DeviceRecord &d, const ModelLatency &m) {
     llvm::Expected<int64_t> did = device(d);
@@ -307,6 +373,25 @@ struct Importer {
   }
 
 private:
+  /// The study was imported on an earlier line or is in the database
+  /// (ExportLineChecker refuses a line before its study's).
+  llvm::Expected<std::pair<int64_t, int64_t>> studyAndDevice(const std::string &name,
+                                                             const DeviceRecord &d) {
+    auto it = studyIds.find(name);
+    if (it == studyIds.end()) {
+      llvm::Expected<std::optional<Study>> found = db.findStudy(name);
+      if (!found)
+        return found.takeError();
+      if (!*found)
+        return makeError("study '" + name + "' is not in the database");
+      it = studyIds.emplace(name, (*found)->id).first;
+    }
+    llvm::Expected<int64_t> did = device(d);
+    if (!did)
+      return did.takeError();
+    return std::make_pair(it->second, *did);
+  }
+  std::map<std::string, int64_t> studyIds;
   llvm::Expected<std::pair<int64_t, int64_t>> taskAndDevice(const TaskRecord &t,
                                                             const DeviceRecord &d) {
     llvm::Expected<int64_t> tid = task(t);
@@ -366,7 +451,16 @@ llvm::Error importLines(Database &db, std::istream &in, const std::string &name,
 /// One checked line of a JSON lines export: a record, a confirmation or
 /// the untuned time of a task on a device.
 struct ExportLine {
-  enum class Kind { Record, Confirmation, Baseline, Note, ModelLatency, Study };
+  enum class Kind {
+    Record,
+    Confirmation,
+    Baseline,
+    Note,
+    ModelLatency,
+    Study,
+    StudyInterval,
+    StudyStop
+  };
   Kind kind = Kind::Record;
   TaskRecord task;
   DeviceRecord device;
@@ -376,6 +470,9 @@ struct ExportLine {
   TaskNote note;             // Kind::Note
   ModelLatency modelLatency; // Kind::ModelLatency (no task)
   Study study;               // Kind::Study (no task, no device)
+  std::string studyName;     // Kind::StudyInterval, StudyStop (no task)
+  StudyInterval studyInterval;
+  StudyModelStop studyStop;
   /// The configuration the line names (none for a baseline).
   const std::string *config() const {
     return kind == Kind::Record         ? &record.config
@@ -540,11 +637,18 @@ llvm::Expected<ExportLine> parseExportLine(llvm::StringRef line) {
     } else if (format == "dltune-study-v1") {
       out.kind = ExportLine::Kind::Study;
       body = "study";
+    } else if (format == "dltune-study-interval-v1") {
+      out.kind = ExportLine::Kind::StudyInterval;
+      body = "interval";
+    } else if (format == "dltune-study-stop-v1") {
+      out.kind = ExportLine::Kind::StudyStop;
+      body = "stop";
     } else {
       top.failField("format", "is '" + format +
                                   "', not 'dltune-record-v1', 'dltune-confirmation-v1', "
                                   "'dltune-baseline-v1', 'dltune-note-v1', "
-                                  "'dltune-model-latency-v1' or 'dltune-study-v1'");
+                                  "'dltune-model-latency-v1', 'dltune-study-v1', "
+                                  "'dltune-study-interval-v1' or 'dltune-study-stop-v1'");
     }
   }
   if (top.ok() && out.kind == ExportLine::Kind::Study) {
@@ -555,8 +659,12 @@ llvm::Expected<ExportLine> parseExportLine(llvm::StringRef line) {
       return std::move(e);
     return out;
   }
-  // A model's timing belongs to a device, not to a task.
-  bool hasTask = out.kind != ExportLine::Kind::ModelLatency;
+  // A model's timing and a study's rows belong to a device, not to a task.
+  bool hasTask = out.kind != ExportLine::Kind::ModelLatency &&
+                 out.kind != ExportLine::Kind::StudyInterval &&
+                 out.kind != ExportLine::Kind::StudyStop;
+  if (!hasTask && out.kind != ExportLine::Kind::ModelLatency)
+    top.string("study_name", out.studyName, FieldReader::Required, /*nonEmpty=*/true);
   const json *t = hasTask && top.ok() ? top.child("task") : nullptr;
   const json *d = top.child("device"), *b = top.child(body);
   if (!top.ok())
@@ -570,6 +678,37 @@ llvm::Expected<ExportLine> parseExportLine(llvm::StringRef line) {
   if (!dev.ok())
     return dev.takeError();
 
+  if (out.kind == ExportLine::Kind::StudyInterval) {
+    FieldReader r(*b, "interval");
+    StudyInterval &i = out.studyInterval;
+    r.integer("position", i.position, FieldReader::Required, 0, INT32_MAX);
+    r.integer("interval", i.interval, FieldReader::Required, 0, INT32_MAX);
+    r.number("latency_ms", i.latencyMs, FieldReader::Nullable, /*nonNegative=*/true);
+    r.integer("measured", i.measured, FieldReader::Required, 0);
+    r.number("created_at", i.createdAt, FieldReader::Required, true);
+    if (!r.ok())
+      return r.takeError();
+    if (!(i.createdAt > 0))
+      return makeError("interval.created_at must be a positive number of seconds");
+    return out;
+  }
+  if (out.kind == ExportLine::Kind::StudyStop) {
+    FieldReader r(*b, "stop");
+    StudyModelStop &s = out.studyStop;
+    r.integer("position", s.position, FieldReader::Required, 0, INT32_MAX);
+    r.string("state", s.state, FieldReader::Required, /*nonEmpty=*/true);
+    r.integer("interval", s.interval, FieldReader::Required, 0, INT32_MAX);
+    r.string("reason", s.reason, FieldReader::Required);
+    r.number("created_at", s.createdAt, FieldReader::Required, true);
+    if (!r.ok())
+      return r.takeError();
+    // stopStudyModel refuses it too, but only once the file is committed.
+    if (s.state != "suspended" && s.state != "done")
+      return makeError("stop.state must be 'suspended' or 'done', not '" + s.state + "'");
+    if (!(s.createdAt > 0))
+      return makeError("stop.created_at must be a positive number of seconds");
+    return out;
+  }
   if (!hasTask) {
     FieldReader r(*b, "model_latency");
     ModelLatency &m = out.modelLatency;
@@ -638,17 +777,29 @@ struct ExportLineChecker {
   std::map<std::string, std::pair<int64_t, DeviceRecord>> devices;
   std::map<std::string, std::shared_ptr<SearchSpace>> spaces;
 
-  std::map<std::string, int64_t> studies;
+  /// Each study's line and number of models.
+  std::map<std::string, std::pair<int64_t, size_t>> studies;
 
   llvm::Error check(const ExportLine &l, int64_t lineNo) {
     if (l.kind == ExportLine::Kind::Study) {
-      auto [at, first] = studies.try_emplace(l.study.name, lineNo);
+      auto [at, first] = studies.try_emplace(l.study.name, lineNo, l.study.models.size());
       if (!first)
-        return makeError("study '" + l.study.name + "' is on line " + llvm::Twine(at->second) +
-                         " already");
+        return makeError("study '" + l.study.name + "' is on line " +
+                         llvm::Twine(at->second.first) + " already");
       return llvm::Error::success();
     }
-    if (l.kind != ExportLine::Kind::ModelLatency) {
+    if (l.kind == ExportLine::Kind::StudyInterval || l.kind == ExportLine::Kind::StudyStop) {
+      // An export writes a study's rows after its line; a row without it
+      // cannot be told apart from one of another study of that name.
+      auto at = studies.find(l.studyName);
+      if (at == studies.end())
+        return makeError("study '" + l.studyName + "' is not on an earlier line");
+      int64_t position = l.kind == ExportLine::Kind::StudyInterval ? l.studyInterval.position
+                                                                  : l.studyStop.position;
+      if (position >= static_cast<int64_t>(at->second.second))
+        return makeError("position " + llvm::Twine(position) + " is not a model of study '" +
+                         l.studyName + "' (it has " + llvm::Twine(at->second.second) + ")");
+    } else if (l.kind != ExportLine::Kind::ModelLatency) {
       auto [t, newTask] = tasks.try_emplace(l.task.hash, lineNo, l.task);
       const TaskRecord &first = t->second.second;
       if (!newTask && (first.opKind != l.task.opKind || first.target != l.task.target ||
@@ -724,6 +875,10 @@ llvm::Expected<ImportStats> mlir::dltune::importJsonLines(Database &db, std::ist
           return imp.modelLatency(l->device, l->modelLatency);
         case ExportLine::Kind::Study:
           return imp.study(l->study);
+        case ExportLine::Kind::StudyInterval:
+          return imp.studyInterval(l->studyName, l->device, l->studyInterval);
+        case ExportLine::Kind::StudyStop:
+          return imp.studyStop(l->studyName, l->device, l->studyStop);
         }
         llvm_unreachable("every line kind is handled");
       });

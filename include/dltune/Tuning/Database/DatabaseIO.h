@@ -26,16 +26,19 @@ struct ImportStats {
   int64_t notes = 0;         // tuner notes added (where the same was not stored)
   int64_t modelLatencies = 0; // end-to-end timings added (likewise)
   int64_t studies = 0;        // studies added (one already there, the same, is kept)
+  int64_t studyIntervals = 0; // study interval latencies added (the database's stand)
+  int64_t studyStops = 0;     // stopped study models added (likewise)
 };
 
 struct ExportStats {
   int64_t records = 0, confirmations = 0, baselines = 0, notes = 0, modelLatencies = 0,
-          studies = 0;
+          studies = 0, studyIntervals = 0, studyStops = 0;
 };
 
 /// Writes every record, every confirmation (each run's candidates) and
 /// every untuned time, every tuner note, every end-to-end model timing and
-/// every study (its models and options; not its workers' rows) as
+/// every study (its models and options, each device's interval latencies
+/// and stopped models; not its workers' rows) as
 /// one JSON object per line: a database imported
 /// from it picks the same best configurations.
 llvm::Error exportJsonLines(Database &db, std::ostream &out, ExportStats *stats = nullptr);
