@@ -5,6 +5,11 @@
                                  [--jobs 2] [--spaces a,b] [--modes off,nn,trend]
                                  [--strategy sa|random]
 
+A mode ending in "+h" (nn+h, trend+h) gives the filter the recorded spaces
+of the same kernel on the other devices of its directory as history: the
+network is pretrained on them and they are neighbours from the first
+proposal (leave-one-device-out, as the paper pretrains on other devices).
+
 Runs `dltune replay` (the tuner's loop answering from Kernel Tuner caches:
 brute-forced GPU spaces with their recorded compile and benchmark times,
 failures included; the simulated clock charges each candidate what it cost
@@ -42,10 +47,20 @@ STRATEGIES = {"sa": ["--strategy", "sa", "--cost-model", "xgb"],
               "random": ["--strategy", "random"]}
 
 
+def other_devices(space_file):
+    """The same kernel's recorded spaces on the other devices of its directory."""
+    folder = os.path.dirname(space_file)
+    return [os.path.join(folder, f) for f in sorted(os.listdir(folder))
+            if f.endswith(".json.gz") and os.path.join(folder, f) != space_file]
+
+
 def run(build, space_file, strategy, mode, seeds, trials, out_csv):
+    rule = mode[:-2] if mode.endswith("+h") else mode
     cmd = [os.path.join(build, "bin", "dltune"), "replay", "--dataset", space_file,
            "--trials", str(trials), "--seeds", str(seeds), "--report", out_csv,
-           "--cold-filter", mode] + STRATEGIES[strategy]
+           "--cold-filter", rule] + STRATEGIES[strategy]
+    if mode.endswith("+h"):
+        cmd += ["--history", ",".join(other_devices(space_file))]
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
         raise RuntimeError(" ".join(cmd) + ": " + p.stderr)
@@ -119,7 +134,7 @@ def main():
     rows = []
     lines = [f"Cold-candidate filter in replay, {a.strategy}, {a.trials} measurements, "
              f"{a.seeds} seeds ({datetime.date.today()}, dltune {commit}); medians over seeds",
-             f"{'space':22s} {'mode':6s} {'s to 95%':>10s} {'(miss)':>6s} {'s to 99%':>10s} "
+             f"{'space':22s} {'mode':8s} {'s to 95%':>10s} {'(miss)':>6s} {'s to 99%':>10s} "
              f"{'(miss)':>6s} {'vs off 95/99':>13s} {'best':>6s} {'total s':>8s} "
              f"{'cold%':>6s} {'fail%':>6s} {'dropped':>8s}"]
     ratios = {m: {lvl: [] for lvl in LEVELS} for m in modes}
@@ -156,7 +171,7 @@ def main():
             rows.append(row)
             fmt = lambda v: f"{v:10.1f}" if v is not None else f"{'-':>10s}"
             lines.append(
-                f"{s:22s} {m:6s} {fmt(med[0.95])} {miss[0.95]:6d} {fmt(med[0.99])} "
+                f"{s:22s} {m:8s} {fmt(med[0.95])} {miss[0.95]:6d} {fmt(med[0.99])} "
                 f"{miss[0.99]:6d} {'/'.join(vs):>13s} {row['best_fraction']:6.3f} "
                 f"{row['total_s']:8.1f} {100 * row['cold_share']:6.1f} "
                 f"{100 * row['failed_share']:6.1f} "

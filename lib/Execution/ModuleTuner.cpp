@@ -3,6 +3,7 @@
 #include "dltune/Execution/ModuleTuner.h"
 #include "dltune/Execution/EndToEndModelTimer.h"
 #include "dltune/Tuning/Transfer/DatabaseHistory.h"
+#include "dltune/Tuning/Transfer/KnobMatching.h"
 #include "dltune/Tuning/Transfer/GuidedSampling.h"
 #include "dltune/Tuning/Transfer/PretrainedModel.h"
 #include "dltune/Tuning/SearchStrategy/ColdCandidateFilter.h"
@@ -419,6 +420,76 @@ loadTransferHistory(const ModuleTunerOptions &options, Database &db, const TaskR
     history.features.push_back(features);
   }
   return history;
+}
+
+/// What the cold-candidate filter learns from before the task's first
+/// measurement (ColdFilterPrior.h): the records `options.history` names, as
+/// for transfer but without features (each row is its time over its
+/// source's best). Null, with a note, when there is none.
+static llvm::Expected<std::shared_ptr<const std::vector<ColdFilterPrior>>>
+loadColdFilterPrior(const ModuleTunerOptions &options, Database &db, const TaskRecord &task,
+                    int64_t deviceId, const SearchSpace &space,
+                    const std::function<void(std::string)> &note) {
+  std::vector<KernelTunerCache> sources;
+  std::vector<std::string> names;
+  auto fromDatabase = [&](Database &from, const std::string &label,
+                          int64_t ownDeviceId) -> llvm::Error {
+    llvm::Expected<std::vector<TaskHistorySource>> loaded =
+        loadTaskHistory(from, task, ownDeviceId, /*minOkRecords=*/8);
+    if (!loaded)
+      return makeError(label + ": " + llvm::toString(loaded.takeError()));
+    for (TaskHistorySource &source : *loaded) {
+      names.push_back(source.name + " (" + label + ")");
+      sources.push_back(std::move(source.records));
+    }
+    return llvm::Error::success();
+  };
+  for (llvm::StringRef entry : getHistoryEntries(options)) {
+    if (entry == "db") {
+      if (llvm::Error e = fromDatabase(db, "this database", deviceId))
+        return std::move(e);
+    } else if (isDatabasePath(entry)) {
+      llvm::Expected<std::unique_ptr<Database>> other = Database::openReadOnly(entry.str());
+      if (!other)
+        return makeError("history database '" + entry +
+                         "': " + llvm::toString(other.takeError()));
+      if (llvm::Error e = fromDatabase(**other, entry.str(), /*ownDeviceId=*/0))
+        return std::move(e);
+    } else {
+      llvm::Expected<KernelTunerCache> cache = KernelTunerCache::load(entry.str());
+      if (!cache)
+        return cache.takeError();
+      sources.push_back(std::move(*cache));
+      names.push_back(entry.str());
+    }
+  }
+  // A source without one of the task's knobs cannot say anything about it.
+  std::vector<KernelTunerCache> usable;
+  std::vector<std::string> usableNames;
+  for (size_t i = 0; i < sources.size(); ++i) {
+    llvm::Expected<KnobMatch> match =
+        matchKnobsByName(sources[i].knobs, space.getKnobs(), names[i]);
+    if (!match) {
+      note("cold filter: " + llvm::toString(match.takeError()) + "; not used");
+      continue;
+    }
+    usable.push_back(std::move(sources[i]));
+    usableNames.push_back(names[i]);
+  }
+  if (usable.empty()) {
+    note("cold filter: no history for this task; it learns from its own measurements only");
+    return std::shared_ptr<const std::vector<ColdFilterPrior>>();
+  }
+  std::vector<std::string> notes;
+  llvm::Expected<std::vector<ColdFilterPrior>> prior =
+      buildColdFilterPrior(usable, usableNames, space.getKnobs(), notes);
+  if (!prior)
+    return prior.takeError();
+  note(llvm::formatv("cold filter: pretrained on {0} records of {1} source(s) (other tasks "
+                     "of this op, this task on other devices)",
+                     prior->size(), usable.size())
+           .str());
+  return std::make_shared<const std::vector<ColdFilterPrior>>(std::move(*prior));
 }
 
 /// The transfer strategy of a task (stages 1-3 of docs/cost-models.md) from
@@ -950,9 +1021,21 @@ llvm::Expected<std::unique_ptr<PreparedTask>> ModuleTuningRun::buildTask(size_t 
   std::optional<ColdRule> coldRule;
   if (!parseColdFilter(options.coldFilter, coldRule)) // a library caller's typo
     return makeError("cold-filter must be off, nn or trend, got '" + options.coldFilter + "'");
-  if (coldRule)
+  std::shared_ptr<const std::vector<ColdFilterPrior>> coldPrior;
+  if (coldRule) {
     pt.coldFilter = std::make_shared<ColdFilterStats>();
-  strategy = applyColdFilter(std::move(*strategy), coldRule, options.coldFactor, pt.coldFilter);
+    // Read when the task is prepared: with a scheduler, the history the
+    // database held when the run started.
+    TaskEvents *notes = eventsOwner.get();
+    llvm::Expected<std::shared_ptr<const std::vector<ColdFilterPrior>>> prior =
+        loadColdFilterPrior(options, db, task.record, deviceId, task.space,
+                            [notes](std::string m) { notes->note(std::move(m)); });
+    if (!prior)
+      return prior.takeError();
+    coldPrior = std::move(*prior);
+  }
+  strategy = applyColdFilter(std::move(*strategy), coldRule, options.coldFactor, pt.coldFilter,
+                             coldPrior);
   double historyBest = INFINITY;
   for (const MeasureRecord &r : history.records)
     if (r.isOk() && r.repeats > 1 && !r.noisy && !r.cutOff)
@@ -1138,7 +1221,7 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
   // History files are read when each task's transfer is built, with a
   // scheduler at the task's first slot: a path that cannot be read is
   // refused before anything is measured.
-  if (options.transfer != "none") {
+  if (options.transfer != "none" || options.coldFilter != "off") {
     for (llvm::StringRef entry : getHistoryEntries(options)) {
       if (entry != "db" && !isPostgresUrl(entry) && !llvm::sys::fs::exists(entry))
         return makeError(isDatabasePath(entry)

@@ -88,7 +88,8 @@ cl::opt<std::string> report("report", cl::desc("CSV with one row per measurement
 static cl::opt<std::string>
     historyFiles("history",
                  cl::desc("Recorded spaces of the same kernel on other devices (comma-separated), "
-                          "for --transfer"),
+                          "for --transfer and --cold-filter (which pretrains its network on "
+                          "them and takes them as neighbours)"),
                  cl::sub(replayCmd));
 static cl::opt<std::string>
     transferMode("transfer",
@@ -248,8 +249,8 @@ int replayCommand() {
                 ")");
   if (*mode != TransferMode::None && historyFiles.empty())
     return fail("--transfer " + transferMode + " needs --history FILE[,FILE...]");
-  if (*mode == TransferMode::None && !historyFiles.empty())
-    return fail("--history is used only with --transfer");
+  if (*mode == TransferMode::None && !coldRule && !historyFiles.empty())
+    return fail("--history is used only with --transfer or --cold-filter");
   // Checked before pretraining, which takes a while (the library checks too).
   if (*mode != TransferMode::None && strategyName != "sa" && strategyName != "evolutionary")
     return fail("transfer needs the model-based strategy sa or evolutionary, not '" +
@@ -265,12 +266,30 @@ int replayCommand() {
   std::shared_ptr<const FeatureExtractor> features = createKnobFeatureExtractor(space);
   std::shared_ptr<const CostModel> pretrained;
   std::shared_ptr<const StepwiseRegression> guide;
-  if (*mode != TransferMode::None) {
-    std::vector<std::string> names;
-    llvm::Expected<std::vector<KernelTunerCache>> sources =
+  std::shared_ptr<const std::vector<ColdFilterPrior>> coldPrior;
+  std::vector<std::string> names;
+  std::vector<KernelTunerCache> historySources;
+  if (!historyFiles.empty()) {
+    llvm::Expected<std::vector<KernelTunerCache>> loaded =
         KernelTunerCache::loadList(historyFiles, names);
-    if (!sources)
-      return fail(llvm::toString(sources.takeError()));
+    if (!loaded)
+      return fail(llvm::toString(loaded.takeError()));
+    historySources = std::move(*loaded);
+  }
+  if (coldRule && !historySources.empty()) {
+    std::vector<std::string> notes;
+    llvm::Expected<std::vector<ColdFilterPrior>> prior =
+        buildColdFilterPrior(historySources, names, cache->knobs, notes);
+    if (!prior)
+      return fail(llvm::toString(prior.takeError()));
+    for (const std::string &note : notes)
+      llvm::outs() << "note: " << note << "\n";
+    llvm::outs() << "cold filter: pretrained on " << prior->size()
+                 << " recorded configurations of " << historySources.size() << " device(s)\n";
+    coldPrior = std::make_shared<const std::vector<ColdFilterPrior>>(std::move(*prior));
+  }
+  if (*mode != TransferMode::None) {
+    const std::vector<KernelTunerCache> *sources = &historySources;
     std::vector<std::string> notes;
     if (*mode == TransferMode::GuidedSampling) {
       llvm::Expected<StepwiseRegression> regression =
@@ -390,7 +409,7 @@ int replayCommand() {
     if (!strategy)
       return fail(llvm::toString(strategy.takeError()));
     auto coldStats = std::make_shared<ColdFilterStats>();
-    strategy = applyColdFilter(std::move(*strategy), coldRule, coldFactor, coldStats);
+    strategy = applyColdFilter(std::move(*strategy), coldRule, coldFactor, coldStats, coldPrior);
     ReplayMeasurer measurer(*cache, stochastic, /*seed=*/1000 + seed);
     ReportWriter writer(out, seed, optimum, measurer);
     TuningHistory history;

@@ -167,13 +167,18 @@ TEST(ColdCandidateFilter, DropsProposalsAmongColdNeighboursAndRefills) {
   EXPECT_EQ(none->dropped, 0u);
 }
 
-TEST(ColdCandidateFilter, EpsilonDecaysAfterEachRetraining) {
+/// Knobs a and b of values 0-3, and its 16 configs in order.
+static SearchSpace fourByFour(std::vector<Config> &all) {
   std::vector<int64_t> values = {0, 1, 2, 3};
-  SearchSpace space = llvm::cantFail(SearchSpace::create({{"a", values}, {"b", values}}, {}, {}));
-  std::vector<Config> all;
   for (int64_t a = 0; a < 4; ++a)
     for (int64_t b = 0; b < 4; ++b)
       all.push_back({a, b});
+  return llvm::cantFail(SearchSpace::create({{"a", values}, {"b", values}}, {}, {}));
+}
+
+TEST(ColdCandidateFilter, EpsilonDecaysAfterEachRetraining) {
+  std::vector<Config> all;
+  SearchSpace space = fourByFour(all);
   ColdFilterOptions o;
   o.minRecords = 4;
   o.retrainEvery = 4;
@@ -219,4 +224,94 @@ TEST(ColdCandidateFilter, ParsesItsNames) {
   EXPECT_TRUE(parseColdFilter("trend", rule));
   EXPECT_EQ(rule, ColdRule::Trend);
   EXPECT_FALSE(parseColdFilter("on", rule));
+}
+
+TEST(ColdCandidateFilter, APriorFiltersFromTheFirstProposal) {
+  // Two knobs of 4 values; on the other devices every config with a < 2
+  // was 5x slower than their best (and a=0,b=3 failed), a >= 2 within 1.5x.
+  std::vector<Config> all;
+  SearchSpace space = fourByFour(all);
+  auto prior = std::make_shared<std::vector<ColdFilterPrior>>();
+  for (int device = 0; device < 3; ++device)
+    for (const Config &c : all)
+      prior->push_back({c, c[0] == 0 && c[1] == 3 ? NAN
+                           : c[0] < 2              ? 5.0
+                                                   : 1.0 + 0.1 * double(c[1] + device)});
+  ColdFilterOptions o;
+  o.rule = ColdRule::RunningBest;
+  o.neighbours = 3; // each config's own three prior rows
+  o.initialEpsilon = 1.0;
+  o.prior = prior;
+  auto stats = std::make_shared<ColdFilterStats>();
+  ColdCandidateFilter filter(std::make_unique<ListSearch>(all), o, stats);
+  filter.initialize(space, 1);
+  EXPECT_EQ(stats->trainings, 1u); // pretrained before anything was measured
+  TuningHistory nothing;
+  std::vector<Config> batch = filter.propose(8, nothing);
+  // The eight a < 2 proposals came first and were dropped; the batch was
+  // refilled with the eight others.
+  ASSERT_EQ(batch.size(), 8u);
+  for (const Config &c : batch)
+    EXPECT_GE(c[0], 2) << c[0] << "," << c[1];
+  EXPECT_EQ(stats->dropped, 8u);
+  EXPECT_EQ(stats->proposed, 16u);
+
+  // Without the prior nothing is dropped before the task's own records.
+  ColdFilterOptions own = o;
+  own.prior = nullptr;
+  auto none = std::make_shared<ColdFilterStats>();
+  ColdCandidateFilter plain(std::make_unique<ListSearch>(all), own, none);
+  plain.initialize(space, 1);
+  EXPECT_EQ(plain.propose(8, nothing), std::vector<Config>(all.begin(), all.begin() + 8));
+  EXPECT_EQ(none->dropped, 0u);
+  EXPECT_EQ(none->trainings, 0u);
+
+  // Prior rows outside the space (a value it lacks) are skipped, not
+  // guessed: a prior of only those leaves the filter as without one.
+  auto outside = std::make_shared<std::vector<ColdFilterPrior>>(
+      std::vector<ColdFilterPrior>{{{7, 0}, 9.0}, {{0, 9}, 9.0}, {{7, 7}, NAN}});
+  ColdFilterOptions stray = o;
+  stray.prior = outside;
+  auto strayStats = std::make_shared<ColdFilterStats>();
+  ColdCandidateFilter strayFilter(std::make_unique<ListSearch>(all), stray, strayStats);
+  strayFilter.initialize(space, 1);
+  EXPECT_EQ(strayStats->trainings, 0u);
+  EXPECT_EQ(strayFilter.propose(8, nothing).size(), 8u);
+  EXPECT_EQ(strayStats->dropped, 0u);
+}
+
+TEST(ColdFilterPrior, SlowdownsOverEachSourcesBestWithKnobsMatchedByName) {
+  auto cache = [](const std::string &device, double scale) {
+    KernelTunerCache c;
+    c.deviceName = device;
+    // The source lists the knobs in the other order and has an extra one.
+    c.knobs = {{"b", {1, 2}}, {"a", {0, 1}}, {"extra", {5}}};
+    c.entries.push_back({{1, 0, 5}, MeasureStatus::Ok, 2.0 * scale});
+    c.entries.push_back({{2, 1, 5}, MeasureStatus::Ok, 6.0 * scale});
+    c.entries.push_back({{2, 0, 5}, MeasureStatus::RuntimeCrash, NAN});
+    return c;
+  };
+  std::vector<Knob> target = {{"a", {0, 1}}, {"b", {1, 2}}};
+  std::vector<std::string> notes;
+  std::vector<ColdFilterPrior> prior = llvm::cantFail(buildColdFilterPrior(
+      {cache("fast", 1.0), cache("slow", 10.0)}, {"fast.json", "slow.json"}, target, notes));
+  ASSERT_EQ(prior.size(), 6u);
+  // Each source's times over its own best: the slow device's rows read the
+  // same as the fast one's.
+  for (size_t device = 0; device < 2; ++device) {
+    EXPECT_EQ(prior[3 * device].config, (Config{0, 1}));
+    EXPECT_DOUBLE_EQ(prior[3 * device].slowdown, 1.0);
+    EXPECT_EQ(prior[3 * device + 1].config, (Config{1, 2}));
+    EXPECT_DOUBLE_EQ(prior[3 * device + 1].slowdown, 3.0);
+    EXPECT_TRUE(std::isnan(prior[3 * device + 2].slowdown)); // failed there
+  }
+  ASSERT_EQ(notes.size(), 2u);
+  EXPECT_NE(notes[0].find("'fast.json': knob 'extra' is not in the target space"),
+            std::string::npos);
+
+  std::vector<Knob> more = {{"a", {0, 1}}, {"c", {1}}};
+  llvm::Expected<std::vector<ColdFilterPrior>> missing =
+      buildColdFilterPrior({cache("fast", 1.0)}, {"fast.json"}, more, notes);
+  ASSERT_FALSE(static_cast<bool>(missing));
+  EXPECT_NE(llvm::toString(missing.takeError()).find("fast.json"), std::string::npos);
 }

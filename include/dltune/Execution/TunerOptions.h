@@ -199,7 +199,8 @@ template <typename Fn> void forEachTunerOption(ModuleTunerOptions &o, Fn &&fn) {
      "evolutionary",
      false);
   fn("history", o.history,
-     "With transfer: comma-separated sources: db (this database: other tasks of the same "
+     "With transfer or cold-filter: comma-separated sources: db (this database: other tasks "
+     "of the same "
      "op, and this task on other devices), other dltune databases (*.db, *.sqlite) and "
      "Kernel Tuner cache files",
      false);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 using namespace mlir::dltune;
 
@@ -23,12 +24,14 @@ bool mlir::dltune::parseColdFilter(llvm::StringRef name, std::optional<ColdRule>
 std::unique_ptr<SearchStrategy>
 mlir::dltune::applyColdFilter(std::unique_ptr<SearchStrategy> inner,
                               std::optional<ColdRule> rule, double coldFactor,
-                              std::shared_ptr<ColdFilterStats> stats) {
+                              std::shared_ptr<ColdFilterStats> stats,
+                              std::shared_ptr<const std::vector<ColdFilterPrior>> prior) {
   if (!rule)
     return inner;
   ColdFilterOptions options;
   options.rule = *rule;
   options.coldFactor = coldFactor;
+  options.prior = std::move(prior);
   return std::make_unique<ColdCandidateFilter>(std::move(inner), options, std::move(stats));
 }
 
@@ -47,7 +50,35 @@ void ColdCandidateFilter::initialize(const SearchSpace &s, uint64_t seed) {
   known.clear();
   knownBad.clear();
   dropped.clear();
+  priorRows.clear();
+  priorSlowdown.clear();
   inner->initialize(s, seed);
+  loadPrior();
+  if (!priorRows.empty())
+    train(TuningHistory());
+}
+
+void ColdCandidateFilter::loadPrior() {
+  if (!options.prior)
+    return;
+  std::vector<size_t> inSpace;
+  std::vector<CategoricalRow> rows;
+  for (size_t i = 0; i < options.prior->size(); ++i)
+    if (std::optional<CategoricalRow> row = toRow((*options.prior)[i].config)) {
+      inSpace.push_back(i);
+      rows.push_back(std::move(*row));
+    }
+  std::vector<size_t> pick(inSpace.size());
+  std::iota(pick.begin(), pick.end(), 0);
+  if (pick.size() > options.maxPriorRows) {
+    std::shuffle(pick.begin(), pick.end(), rng);
+    pick.resize(options.maxPriorRows);
+    std::sort(pick.begin(), pick.end());
+  }
+  for (size_t k : pick) {
+    priorRows.push_back(std::move(rows[k]));
+    priorSlowdown.push_back((*options.prior)[inSpace[k]].slowdown);
+  }
 }
 
 std::optional<CategoricalRow> ColdCandidateFilter::toRow(const Config &config) const {
@@ -71,10 +102,16 @@ void ColdCandidateFilter::retrainIfDue(const TuningHistory &history) {
   if (n < options.minRecords || n < options.neighbours ||
       (network && n < trainedAt + options.retrainEvery))
     return;
+  train(history);
+}
+
+void ColdCandidateFilter::train(const TuningHistory &history) {
+  size_t n = history.records.size();
   std::vector<double> times;
   std::vector<CategoricalRow> rows;
   std::vector<double> targets;
   std::vector<std::optional<CategoricalRow>> historyRows;
+  double best = INFINITY;
   for (size_t i = 0; i < n; ++i) {
     const MeasureRecord &r = history.records[i];
     bool ok = r.hasUsableTime();
@@ -83,8 +120,17 @@ void ColdCandidateFilter::retrainIfDue(const TuningHistory &history) {
     if (ok && historyRows.back()) {
       rows.push_back(*historyRows.back());
       targets.push_back(std::log(r.timeMs));
+      best = std::min(best, r.timeMs);
     }
   }
+  // The task's own times as slowdowns over its best, like the prior's.
+  for (double &t : targets)
+    t -= std::log(best);
+  for (size_t i = 0; i < priorRows.size(); ++i)
+    if (std::isfinite(priorSlowdown[i]) && priorSlowdown[i] > 0) {
+      rows.push_back(priorRows[i]);
+      targets.push_back(std::log(priorSlowdown[i]));
+    }
   if (rows.size() < 2)
     return;
   std::vector<bool> cold = options.rule == ColdRule::Trend
@@ -108,14 +154,17 @@ void ColdCandidateFilter::retrainIfDue(const TuningHistory &history) {
   stats->epsilon = epsilon;
   known.clear();
   knownBad.clear();
-  for (size_t i = 0; i < n; ++i) {
-    if (!historyRows[i])
-      continue;
-    Eigen::VectorXd e = network->embed(*historyRows[i]);
+  auto addKnown = [&](const CategoricalRow &row, bool bad) {
+    Eigen::VectorXd e = network->embed(row);
     double norm = e.norm();
     known.push_back(norm > 0 ? Eigen::VectorXd(e / norm) : e);
-    knownBad.push_back(std::isnan(times[i]) || cold[i]);
-  }
+    knownBad.push_back(bad);
+  };
+  for (size_t i = 0; i < priorRows.size(); ++i)
+    addKnown(priorRows[i], !(priorSlowdown[i] <= options.coldFactor));
+  for (size_t i = 0; i < n; ++i)
+    if (historyRows[i])
+      addKnown(*historyRows[i], std::isnan(times[i]) || cold[i]);
 }
 
 bool ColdCandidateFilter::isLikelyCold(const Config &config) {

@@ -14,6 +14,7 @@
 #ifndef DLTUNE_TUNING_SEARCHSTRATEGY_COLDCANDIDATEFILTER_H
 #define DLTUNE_TUNING_SEARCHSTRATEGY_COLDCANDIDATEFILTER_H
 
+#include "dltune/Tuning/ColdFilter/ColdFilterPrior.h"
 #include "dltune/Tuning/ColdFilter/EmbeddingNetwork.h"
 #include "dltune/Tuning/SearchStrategy/SearchStrategy.h"
 
@@ -44,6 +45,16 @@ struct ColdFilterOptions {
   /// Rounds of asking the wrapped strategy for replacements per batch.
   int maxRefills = 8;
   EmbeddingNetworkOptions network;
+  /// Candidates measured elsewhere (the paper pretrains its network on
+  /// 20,000 records of many operators and devices). With any, the network
+  /// is pretrained on their slowdowns when the search starts, they join the
+  /// measured candidates as neighbours (cold when slower than `coldFactor`
+  /// times their source's best, whatever the rule: the trend needs an
+  /// order they lack), and the filter acts from the first proposal; each
+  /// retraining uses them beside the task's own records. At most
+  /// `maxPriorRows` of them, a random sample, are used.
+  std::shared_ptr<const std::vector<ColdFilterPrior>> prior;
+  size_t maxPriorRows = 4000;
 };
 
 /// What filters did: one instance may be shared by several filters (a
@@ -63,7 +74,9 @@ bool parseColdFilter(llvm::StringRef name, std::optional<ColdRule> &rule);
 std::unique_ptr<SearchStrategy> applyColdFilter(std::unique_ptr<SearchStrategy> inner,
                                                 std::optional<ColdRule> rule,
                                                 double coldFactor,
-                                                std::shared_ptr<ColdFilterStats> stats);
+                                                std::shared_ptr<ColdFilterStats> stats,
+                                                std::shared_ptr<const std::vector<ColdFilterPrior>>
+                                                    prior = nullptr);
 
 class ColdCandidateFilter : public SearchStrategy {
 public:
@@ -79,6 +92,11 @@ public:
   }
 
 private:
+  /// The sample of options.prior inside this space, as rows.
+  void loadPrior();
+  /// Trains on the task's ok records (log time over their best) and the
+  /// prior's ok rows (log slowdown), then re-embeds every neighbour.
+  void train(const TuningHistory &history);
   void retrainIfDue(const TuningHistory &history);
   bool isLikelyCold(const Config &config);
   /// Value indices; nullopt for a config with a value outside its knob's list.
@@ -97,6 +115,8 @@ private:
   std::vector<Eigen::VectorXd> known;
   std::vector<bool> knownBad;
   std::set<Config> dropped;
+  std::vector<CategoricalRow> priorRows;
+  std::vector<double> priorSlowdown;
 };
 
 } // namespace mlir::dltune
