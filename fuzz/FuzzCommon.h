@@ -38,7 +38,8 @@ inline std::unique_ptr<mlir::dltune::Database> openMemoryDatabase() {
 }
 
 /// What an import accepted exports and imports again, unchanged, into a
-/// fresh database: records, confirmations, baselines, notes and model latencies.
+/// fresh database: records, confirmations, baselines, notes, model latencies
+/// and studies with their intervals and stops.
 inline void checkExportRoundTrip(mlir::dltune::Database &db,
                                  const mlir::dltune::ImportStats &imported) {
   std::ostringstream out;
@@ -57,6 +58,13 @@ inline void checkExportRoundTrip(mlir::dltune::Database &db,
   FUZZ_CHECK(exported.modelLatencies == imported.modelLatencies,
              "exported " << exported.modelLatencies << " model latencies of "
                          << imported.modelLatencies);
+  FUZZ_CHECK(exported.studies == imported.studies,
+             "exported " << exported.studies << " studies of " << imported.studies);
+  FUZZ_CHECK(exported.studyIntervals == imported.studyIntervals,
+             "exported " << exported.studyIntervals << " study intervals of "
+                         << imported.studyIntervals);
+  FUZZ_CHECK(exported.studyStops == imported.studyStops,
+             "exported " << exported.studyStops << " study stops of " << imported.studyStops);
   std::unique_ptr<mlir::dltune::Database> copy = openMemoryDatabase();
   std::istringstream in(out.str());
   llvm::Expected<mlir::dltune::ImportStats> again =
@@ -71,6 +79,11 @@ inline void checkExportRoundTrip(mlir::dltune::Database &db,
   FUZZ_CHECK(again->notes == imported.notes, "re-imported " << again->notes << " notes");
   FUZZ_CHECK(again->modelLatencies == imported.modelLatencies,
              "re-imported " << again->modelLatencies << " model latencies");
+  FUZZ_CHECK(again->studies == imported.studies, "re-imported " << again->studies << " studies");
+  FUZZ_CHECK(again->studyIntervals == imported.studyIntervals,
+             "re-imported " << again->studyIntervals << " study intervals");
+  FUZZ_CHECK(again->studyStops == imported.studyStops,
+             "re-imported " << again->studyStops << " study stops");
 }
 
 /// Runs a line-based import (JSON lines, AutoTVM log) of the input into an

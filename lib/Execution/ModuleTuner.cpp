@@ -485,9 +485,8 @@ loadColdFilterPrior(const ModuleTunerOptions &options, Database &db, const TaskR
       buildColdFilterPrior(usable, usableNames, space.getKnobs(), notes);
   if (!prior)
     return prior.takeError();
-  note(llvm::formatv("cold filter: pretrained on {0} records of {1} source(s) (other tasks "
-                     "of this op, this task on other devices)",
-                     prior->size(), usable.size())
+  note(llvm::formatv("cold filter: history of {0} records of {1} source(s)", prior->size(),
+                     usable.size())
            .str());
   return std::make_shared<const std::vector<ColdFilterPrior>>(std::move(*prior));
 }
@@ -1030,9 +1029,12 @@ llvm::Expected<std::unique_ptr<PreparedTask>> ModuleTuningRun::buildTask(size_t 
     llvm::Expected<std::shared_ptr<const std::vector<ColdFilterPrior>>> prior =
         loadColdFilterPrior(options, db, task.record, deviceId, task.space,
                             [notes](std::string m) { notes->note(std::move(m)); });
-    if (!prior)
-      return prior.takeError();
-    coldPrior = std::move(*prior);
+    // As for transfer: history that cannot be read is a warning, and the
+    // filter learns from the task's own records.
+    if (prior)
+      coldPrior = std::move(*prior);
+    else
+      notes->warn("cold filter: history not used: " + llvm::toString(prior.takeError()));
   }
   strategy = applyColdFilter(std::move(*strategy), coldRule, options.coldFactor, pt.coldFilter,
                              coldPrior);

@@ -14,7 +14,7 @@
 // the start.
 // RUN: dltune replay --dataset %dltune_src/test/Inputs/kt-grid.json --history %dltune_src/test/Inputs/kt-grid-device2.json --strategy sa --cost-model xgb --trials 60 --cold-filter nn --cold-factor 1.5 | FileCheck %s --check-prefix=PRIOR
 // PRIOR: note: '{{.*}}kt-grid-device2.json': knob 'unroll' is not in the target space; dropped
-// PRIOR: cold filter: pretrained on 216 recorded configurations of 1 device(s)
+// PRIOR: cold filter: history of 216 recorded configurations of 1 device(s)
 // PRIOR: seed 0: {{[0-9]+}} measurements {{.*}}, cold filter dropped {{[1-9][0-9]*}} of {{[0-9]+}} proposals ({{[23]}} trainings)
 // RUN: not dltune replay --dataset %dltune_src/test/Inputs/kt-grid.json --history %dltune_src/test/Inputs/kt-grid-device2.json 2>&1 | FileCheck %s --check-prefix=NOUSE
 // NOUSE: --history is used only with --transfer or --cold-filter
@@ -24,7 +24,7 @@
 // FIRST: cold filter: no history for this task; it learns from its own measurements only
 // RUN: dltune tune %dltune_src/test/Study/Inputs/one-matmul.mlir --trials 12 --threads 1 --strategy sa --plan-size 8 --cold-filter nn --confirm-top 0 --db %t/t.db 2> %t/second.txt
 // RUN: FileCheck %s --check-prefix=SECOND < %t/second.txt
-// SECOND: cold filter: pretrained on 24 records of 1 source(s)
+// SECOND: cold filter: history of 24 records of 1 source(s)
 // (Fewer than the 16 measurements of a first training of its own: the one
 // training is the pretraining.)
 // SECOND: cold filter: dropped {{[0-9]+}} of {{[0-9]+}} proposals before building them (1 trainings

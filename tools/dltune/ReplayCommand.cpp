@@ -284,7 +284,7 @@ int replayCommand() {
       return fail(llvm::toString(prior.takeError()));
     for (const std::string &note : notes)
       llvm::outs() << "note: " << note << "\n";
-    llvm::outs() << "cold filter: pretrained on " << prior->size()
+    llvm::outs() << "cold filter: history of " << prior->size()
                  << " recorded configurations of " << historySources.size() << " device(s)\n";
     coldPrior = std::make_shared<const std::vector<ColdFilterPrior>>(std::move(*prior));
   }

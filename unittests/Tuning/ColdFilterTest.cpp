@@ -255,6 +255,24 @@ TEST(ColdCandidateFilter, APriorFiltersFromTheFirstProposal) {
     EXPECT_GE(c[0], 2) << c[0] << "," << c[1];
   EXPECT_EQ(stats->dropped, 8u);
   EXPECT_EQ(stats->proposed, 16u);
+  // The task's own records train it at minRecords (here 4), as without a
+  // prior, not retrainEvery after the pretraining.
+  TuningHistory measured;
+  for (size_t i = 0; i < 4; ++i) {
+    MeasureRecord r;
+    r.timeMs = 1.0 + double(i);
+    measured.add(batch[i], r);
+  }
+  ColdFilterOptions early = o;
+  early.minRecords = 4;
+  early.neighbours = 3;
+  early.retrainEvery = 100;
+  early.network.minSteps = 20;
+  auto earlyStats = std::make_shared<ColdFilterStats>();
+  ColdCandidateFilter earlyFilter(std::make_unique<ListSearch>(all), early, earlyStats);
+  earlyFilter.initialize(space, 1);
+  earlyFilter.propose(1, measured);
+  EXPECT_EQ(earlyStats->trainings, 2u);
 
   // Without the prior nothing is dropped before the task's own records.
   ColdFilterOptions own = o;

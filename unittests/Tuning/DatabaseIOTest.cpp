@@ -306,6 +306,17 @@ TEST_P(DatabaseIO, BadStudyLinesAreRefusedWithTheirReason) {
          "interval.latency_ms must not be negative");
   refuse(good + interval(R"({"position":0,"interval":1,"measured":3,"created_at":0})"),
          "interval.created_at must be a positive number");
+  refuse(good + interval(R"({"position":0,"interval":1,"latency_ms":0,"measured":3,"created_at":9})"),
+         "interval.latency_ms must be a positive number or null");
+  refuse(good + interval(okInterval) + "\n" + interval(okInterval),
+         "interval 1 of model 0 of study 's' on this device is on line 2 already");
+  std::string twoModels = study("[" + model + R"(,{"name":"b.mlir","module":"m","tasks":[{"hash":"abc","count":1}]}])") + "\n";
+  std::string suspendAt1 = R"({"position":0,"state":"suspended","interval":1,"reason":"","created_at":9})";
+  refuse(twoModels + stop(suspendAt1) + "\n" + stop(suspendAt1),
+         "the stop of model 0 of study 's' on this device is on line 2 already");
+  refuse(twoModels + stop(suspendAt1) + "\n" +
+             stop(R"({"position":1,"state":"suspended","interval":1,"reason":"","created_at":9})"),
+         "another model of study 's' on this device is suspended at interval 1 on line 2");
   refuse(good + stop(R"({"position":0,"state":"paused","interval":1,"reason":"","created_at":9})"),
          "stop.state must be 'suspended' or 'done', not 'paused'");
   refuse(good + stop(R"({"position":2,"state":"done","interval":1,"reason":"","created_at":9})"),

@@ -209,7 +209,10 @@ template <typename Fn> void forEachTunerOption(ModuleTunerOptions &o, Fn &&fn) {
      "candidates in a latency network's embedding were all cold or failed; cold: slower than "
      "cold-factor times the best before it) or trend (cold: above the LOESS trend)",
      false);
-  fn("cold-factor", o.coldFactor, "With cold-filter=nn: the factor over the best before", false);
+  fn("cold-factor", o.coldFactor,
+     "With cold-filter: the factor over the best before (nn), and over their source's best "
+     "for history rows",
+     false);
   fn("tuning-set-explore", o.tuningSetExplore,
      "With transfer: share of the tuning set chosen by the pretrained model's mean + 2 sd "
      "among configurations differing from the rest of the set in two knobs (0: by the mean)",

@@ -688,6 +688,9 @@ llvm::Expected<ExportLine> parseExportLine(llvm::StringRef line) {
     r.number("created_at", i.createdAt, FieldReader::Required, true);
     if (!r.ok())
       return r.takeError();
+    // The suspension rule divides by it.
+    if (i.latencyMs == 0)
+      return makeError("interval.latency_ms must be a positive number or null");
     if (!(i.createdAt > 0))
       return makeError("interval.created_at must be a positive number of seconds");
     return out;
@@ -779,6 +782,8 @@ struct ExportLineChecker {
 
   /// Each study's line and number of models.
   std::map<std::string, std::pair<int64_t, size_t>> studies;
+  /// The line of each study interval, stop and suspension per device.
+  std::map<std::string, int64_t> studyRows;
 
   llvm::Error check(const ExportLine &l, int64_t lineNo) {
     if (l.kind == ExportLine::Kind::Study) {
@@ -799,6 +804,31 @@ struct ExportLineChecker {
       if (position >= static_cast<int64_t>(at->second.second))
         return makeError("position " + llvm::Twine(position) + " is not a model of study '" +
                          l.studyName + "' (it has " + llvm::Twine(at->second.second) + ")");
+      // The database keeps one row of each (the first word): a second in
+      // the file would be dropped without a word.
+      std::string where = l.studyName + "\n" + l.device.fingerprint + "\n";
+      bool interval = l.kind == ExportLine::Kind::StudyInterval;
+      std::string key = where + (interval ? "i" : "s") + std::to_string(position) +
+                        (interval ? "/" + std::to_string(l.studyInterval.interval) : "");
+      auto [seen, first] = studyRows.try_emplace(key, lineNo);
+      if (!first)
+        return makeError(llvm::Twine(interval ? "interval " + std::to_string(
+                                                                  l.studyInterval.interval) +
+                                                    " of model "
+                                              : std::string("the stop of model ")) +
+                         llvm::Twine(position) + " of study '" + l.studyName +
+                         "' on this device is on line " + llvm::Twine(seen->second) +
+                         " already");
+      if (!interval && l.studyStop.state == "suspended") {
+        auto [other, firstAtSync] = studyRows.try_emplace(
+            where + "sync" + std::to_string(l.studyStop.interval), lineNo);
+        if (!firstAtSync)
+          return makeError("another model of study '" + l.studyName +
+                           "' on this device is suspended at interval " +
+                           llvm::Twine(l.studyStop.interval) + " on line " +
+                           llvm::Twine(other->second) +
+                           " (one suspension per synchronisation)");
+      }
     } else if (l.kind != ExportLine::Kind::ModelLatency) {
       auto [t, newTask] = tasks.try_emplace(l.task.hash, lineNo, l.task);
       const TaskRecord &first = t->second.second;

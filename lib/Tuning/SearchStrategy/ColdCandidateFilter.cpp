@@ -46,6 +46,7 @@ void ColdCandidateFilter::initialize(const SearchSpace &s, uint64_t seed) {
   rng.seed(seed ^ 0x7c01df11u);
   network.reset();
   trainedAt = 0;
+  ownTrained = false;
   epsilon = 0;
   known.clear();
   knownBad.clear();
@@ -99,8 +100,11 @@ std::optional<CategoricalRow> ColdCandidateFilter::toRow(const Config &config) c
 
 void ColdCandidateFilter::retrainIfDue(const TuningHistory &history) {
   size_t n = history.records.size();
+  // The first training on the task's own records waits for minRecords of
+  // them, with or without a pretrained network; later ones for retrainEvery
+  // more.
   if (n < options.minRecords || n < options.neighbours ||
-      (network && n < trainedAt + options.retrainEvery))
+      (ownTrained && n < trainedAt + options.retrainEvery))
     return;
   train(history);
 }
@@ -123,9 +127,12 @@ void ColdCandidateFilter::train(const TuningHistory &history) {
       best = std::min(best, r.timeMs);
     }
   }
-  // The task's own times as slowdowns over its best, like the prior's.
-  for (double &t : targets)
-    t -= std::log(best);
+  // The task's own times as slowdowns over its best, like the prior's
+  // (without a prior the network standardises its targets anyway: left as
+  // they were).
+  if (!priorRows.empty())
+    for (double &t : targets)
+      t -= std::log(best);
   for (size_t i = 0; i < priorRows.size(); ++i)
     if (std::isfinite(priorSlowdown[i]) && priorSlowdown[i] > 0) {
       rows.push_back(priorRows[i]);
@@ -147,6 +154,7 @@ void ColdCandidateFilter::train(const TuningHistory &history) {
   }
   network->train(rows, targets);
   trainedAt = n;
+  ownTrained = n > 0;
   // Not from stats->trainings: the stats may be shared by the filters of
   // several tasks.
   epsilon = first ? options.initialEpsilon : epsilon * options.epsilonDecay;

@@ -109,6 +109,9 @@ private:
   std::mt19937_64 rng;
   std::optional<EmbeddingNetwork> network;
   size_t trainedAt = 0;
+  /// Trained on the task's own records at least once (a network pretrained
+  /// on the prior alone is not).
+  bool ownTrained = false;
   double epsilon = 0;
   /// Unit-length middle-layer vectors of the measured candidates, and
   /// whether each was cold or failed.
