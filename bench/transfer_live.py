@@ -11,7 +11,9 @@ in alternating order:
               (XGBoost), nothing to transfer from;
   MODE      - a fresh database with `--transfer MODE --history history.db`
               (default map: the deep GP pretrained on the source's records,
-              MAP-adapted, guarded), everything else the same.
+              MAP-adapted, guarded), everything else the same; mode nn+h
+              is Trimmer's cold filter pretrained on history.db instead
+              (`--cold-filter nn --history history.db`, no transfer).
 Both use one model budget (`--trials`) and the same seed. The model latency
 after each measurement is dltune's (the scheduler's progress lines: the sum
 over tasks of occurrences x best-so-far, defaults measured first), stamped
@@ -95,11 +97,29 @@ def tune(a, model, db, seed, extra, workdir, log):
     seconds = time.monotonic() - start
     if p.returncode != 0 or not curve:
         sys.exit(f"dltune tune failed ({p.returncode}); see {log}")
+    # The candidates' build + measurement seconds and the cold share of them
+    # (`db cost`'s total line: cands failed cold build run energy cold% ...).
+    tune.cost = (0.0, 0.0)
+    cost = subprocess.run([os.path.join(a.build, "bin", "dltune"), "db", "cost", "--db", db],
+                          capture_output=True, text=True).stdout
+    for line in cost.splitlines():
+        if line.startswith("total"):
+            f = line.split()
+            tune.cost = (float(f[4]) + float(f[5]), float(f[7]) if f[7] != "-" else 0.0)
     transfer_s = 0.0
     if os.path.exists(report):
         with open(report) as f:
             transfer_s = sum(float(v) for v in TRANSFER_S.findall(f.read()))
     return curve, seconds, transfer_s
+
+
+tune.cost = (0.0, 0.0)
+
+
+def mode_args(mode, history):
+    if mode == "nn+h":
+        return ["--cold-filter", "nn", "--history", history]
+    return ["--transfer", mode, "--history", history]
 
 
 def first_within(curve, target):
@@ -156,8 +176,7 @@ def main():
             print(f"{pair}: source tuned, {a.source_trials} measurements in {secs:.0f} s",
                   file=sys.stderr)
             for seed in range(1, a.seeds + 1):
-                runs = [("cold", [])] + [(m, ["--transfer", m, "--history", history])
-                                         for m in modes]
+                runs = [("cold", [])] + [(m, mode_args(m, history)) for m in modes]
                 # Alternate the order from seed to seed.
                 if seed % 2 == 0:
                     runs.reverse()
@@ -165,7 +184,7 @@ def main():
                 for mode, extra in runs:
                     db = os.path.join(tmp, f"{pair}-{mode}-{seed}.db")
                     work = os.path.join(tmp, f"{pair}-{mode}-{seed}-work")
-                    done[mode] = tune(a, dst, db, seed, extra, work, log)
+                    done[mode] = tune(a, dst, db, seed, extra, work, log) + (tune.cost,)
                     for t, trial, lat in done[mode][0]:
                         curve_rows.append({"pair": pair, "mode": mode, "seed": seed,
                                            "wall_s": round(t, 2), "trial": trial,
@@ -181,7 +200,7 @@ def main():
                 cold_gain = cold_curve[len(targets) - 1][2] / final_cold
                 cold_n, cold_t = first_within(cold_curve, final_cold)
                 for mode, _ in runs:
-                    curve, secs, tsec = done[mode]
+                    curve, secs, tsec, (cand_s, cold_pct) = done[mode]
                     default_ms = curve[len(targets) - 1][2]
                     n, t = first_within(curve, default_ms / cold_gain)
                     row = {"pair": pair, "mode": mode, "seed": seed,
@@ -193,7 +212,8 @@ def main():
                            round(t, 1) if t is not None else None,
                            "trials_ratio": round(ratio(n, cold_n), 3) if n else None,
                            "seconds_ratio": round(ratio(t, cold_t), 3) if t else None,
-                           "run_s": round(secs, 1), "transfer_s": round(tsec, 1)}
+                           "run_s": round(secs, 1), "transfer_s": round(tsec, 1),
+                           "candidate_s": round(cand_s, 1), "cold_pct": cold_pct}
                     rows.append(row)
                     print(f"{pair} seed {seed} {mode}: final {row['final_ms']:.4f} ms "
                           f"({row['final_vs_cold']:.3f}x cold's), cold's final at trial "
@@ -262,6 +282,14 @@ def table(rows, a):
                   else float("inf") for r in sel]
             rel = [cold_gain[(pair, int(r["seed"]))] / num(r["gain_over_default"]) for r in sel]
             ts = [num(r["transfer_s"]) for r in sel]
+            cold_sel = [r for r in rows if r["pair"] == pair and r["mode"] == "cold"]
+            if all(num(r.get("cold_pct")) is not None for r in sel + cold_sel):
+                lines.append(f"{pair:8} {mode:5}: build + measurement s (cold share) "
+                             f"{statistics.median(num(r['candidate_s']) for r in sel):.0f} "
+                             f"({statistics.median(num(r['cold_pct']) for r in sel):.0f}%) "
+                             f"against cold's "
+                             f"{statistics.median(num(r['candidate_s']) for r in cold_sel):.0f} "
+                             f"({statistics.median(num(r['cold_pct']) for r in cold_sel):.0f}%)")
             lines.append(f"{pair:8} {mode:5}: measurements ratio {statistics.median(nr):.2f} "
                          f"[{min(nr):.2f}-{max(nr):.2f}], seconds ratio "
                          f"{statistics.median(sr):.2f} [{min(sr):.2f}-{max(sr):.2f}], rel. final "
