@@ -350,100 +350,37 @@ struct TransferHistory {
 };
 } // namespace
 
-/// Appends `db`'s sources for `task` (its own history on `ownDeviceId`
-/// excluded), each featurised with its own task and device where its op
-/// can be rebuilt, else with the target's features.
-static llvm::Error appendDatabaseHistory(Database &db, const std::string &label,
-                                         const TaskRecord &task, int64_t ownDeviceId,
-                                         const SearchSpace &space,
-                                         const std::shared_ptr<const FeatureExtractor> &features,
-                                         MLIRContext &context, TransferHistory &history,
-                                         const std::function<void(std::string)> &note) {
-  llvm::Expected<std::vector<TaskHistorySource>> loaded =
-      loadTaskHistory(db, task, ownDeviceId, /*minOkRecords=*/8);
-  if (!loaded)
-    return makeError(label + ": " + llvm::toString(loaded.takeError()));
-  for (TaskHistorySource &source : *loaded) {
-    llvm::Expected<std::shared_ptr<const FeatureExtractor>> own =
-        makeHistorySourceFeatures(context, source, space, *features);
-    if (own) {
-      history.features.push_back(std::move(*own));
-    } else {
-      note("transfer: '" + source.name + "' (" + label +
-           ") is featurised as the target task: " + llvm::toString(own.takeError()));
-      history.features.push_back(features);
-      ++history.targetFeatured;
-    }
-    if (source.task.hash == task.hash)
-      ++history.otherDevices;
-    else
-      ++history.otherTasks;
-    history.names.push_back(source.name + " (" + label + ")");
-    history.sources.push_back(std::move(source.records));
+/// One source `options.history` names: a (task, device) pair of a
+/// database, or a Kernel Tuner file (`label` empty; its `task` and `device`
+/// too, and `name` its path).
+struct NamedHistorySource {
+  TaskHistorySource source;
+  std::string label; // "this database" or the database's path
+  std::string getName() const {
+    return label.empty() ? source.name : source.name + " (" + label + ")";
   }
-  return llvm::Error::success();
-}
+};
 
-/// The sources `options.history` names: "db" (the run's database), dltune
-/// databases by path (*.db, *.sqlite), Kernel Tuner cache files.
-static llvm::Expected<TransferHistory>
-loadTransferHistory(const ModuleTunerOptions &options, Database &db, const TaskRecord &task,
-                    int64_t deviceId, const SearchSpace &space,
-                    const std::shared_ptr<const FeatureExtractor> &features, MLIRContext &context,
-                    const std::function<void(std::string)> &note) {
-  TransferHistory history;
-  // tuneModule has checked that every path exists.
-  for (llvm::StringRef entry : getHistoryEntries(options)) {
-    if (entry == "db") {
-      if (llvm::Error e = appendDatabaseHistory(db, "this database", task, deviceId, space,
-                                                features, context, history, note))
-        return std::move(e);
-      continue;
-    }
-    if (isDatabasePath(entry)) {
-      llvm::Expected<std::unique_ptr<Database>> other = Database::openReadOnly(entry.str());
-      if (!other)
-        return makeError("history database '" + entry +
-                         "': " + llvm::toString(other.takeError()));
-      // Another database's device ids are its own: its records of this
-      // task on any device are history here.
-      if (llvm::Error e = appendDatabaseHistory(**other, entry.str(), task, /*ownDeviceId=*/0,
-                                                space, features, context, history, note))
-        return std::move(e);
-      continue;
-    }
-    llvm::Expected<KernelTunerCache> cache = KernelTunerCache::load(entry.str());
-    if (!cache)
-      return cache.takeError();
-    history.sources.push_back(std::move(*cache));
-    history.names.push_back(entry.str());
-    history.features.push_back(features);
-  }
-  return history;
-}
-
-/// What the cold-candidate filter learns from before the task's first
-/// measurement (ColdFilterPrior.h): the records `options.history` names, as
-/// for transfer but without features (each row is its time over its
-/// source's best). Null, with a note, when there is none.
-static llvm::Expected<std::shared_ptr<const std::vector<ColdFilterPrior>>>
-loadColdFilterPrior(const ModuleTunerOptions &options, Database &db, const TaskRecord &task,
-                    int64_t deviceId, const SearchSpace &space,
-                    const std::function<void(std::string)> &note) {
-  std::vector<KernelTunerCache> sources;
-  std::vector<std::string> names;
+/// The sources `options.history` names, in its order: "db" (the run's
+/// database: other tasks of the op on any device, this task on devices but
+/// `deviceId`), dltune databases by path (*.db, *.sqlite: this task on any
+/// device too, since their device ids are their own), Kernel Tuner cache
+/// files. Read by transfer and by the cold filter.
+static llvm::Expected<std::vector<NamedHistorySource>>
+readHistorySources(const ModuleTunerOptions &options, Database &db, const TaskRecord &task,
+                   int64_t deviceId) {
+  std::vector<NamedHistorySource> sources;
   auto fromDatabase = [&](Database &from, const std::string &label,
                           int64_t ownDeviceId) -> llvm::Error {
     llvm::Expected<std::vector<TaskHistorySource>> loaded =
         loadTaskHistory(from, task, ownDeviceId, /*minOkRecords=*/8);
     if (!loaded)
       return makeError(label + ": " + llvm::toString(loaded.takeError()));
-    for (TaskHistorySource &source : *loaded) {
-      names.push_back(source.name + " (" + label + ")");
-      sources.push_back(std::move(source.records));
-    }
+    for (TaskHistorySource &source : *loaded)
+      sources.push_back({std::move(source), label});
     return llvm::Error::success();
   };
+  // tuneModule has checked that every path exists.
   for (llvm::StringRef entry : getHistoryEntries(options)) {
     if (entry == "db") {
       if (llvm::Error e = fromDatabase(db, "this database", deviceId))
@@ -459,36 +396,87 @@ loadColdFilterPrior(const ModuleTunerOptions &options, Database &db, const TaskR
       llvm::Expected<KernelTunerCache> cache = KernelTunerCache::load(entry.str());
       if (!cache)
         return cache.takeError();
-      sources.push_back(std::move(*cache));
-      names.push_back(entry.str());
+      NamedHistorySource file;
+      file.source.records = std::move(*cache);
+      file.source.name = entry.str();
+      sources.push_back(std::move(file));
     }
   }
-  // A source without one of the task's knobs cannot say anything about it.
-  std::vector<KernelTunerCache> usable;
-  std::vector<std::string> usableNames;
-  for (size_t i = 0; i < sources.size(); ++i) {
-    llvm::Expected<KnobMatch> match =
-        matchKnobsByName(sources[i].knobs, space.getKnobs(), names[i]);
-    if (!match) {
-      note("cold filter: " + llvm::toString(match.takeError()) + "; not used");
+  return sources;
+}
+
+/// Transfer's view of the history: database rows featurised with their own
+/// task and device where the op can be rebuilt, else (and Kernel Tuner
+/// files) with the target's features.
+static llvm::Expected<TransferHistory>
+loadTransferHistory(const ModuleTunerOptions &options, Database &db, const TaskRecord &task,
+                    int64_t deviceId, const SearchSpace &space,
+                    const std::shared_ptr<const FeatureExtractor> &features, MLIRContext &context,
+                    const std::function<void(std::string)> &note) {
+  llvm::Expected<std::vector<NamedHistorySource>> read =
+      readHistorySources(options, db, task, deviceId);
+  if (!read)
+    return read.takeError();
+  TransferHistory history;
+  for (NamedHistorySource &named : *read) {
+    TaskHistorySource &source = named.source;
+    if (named.label.empty()) {
+      history.features.push_back(features);
+    } else {
+      llvm::Expected<std::shared_ptr<const FeatureExtractor>> own =
+          makeHistorySourceFeatures(context, source, space, *features);
+      if (own) {
+        history.features.push_back(std::move(*own));
+      } else {
+        note("transfer: '" + source.name + "' (" + named.label +
+             ") is featurised as the target task: " + llvm::toString(own.takeError()));
+        history.features.push_back(features);
+        ++history.targetFeatured;
+      }
+      if (source.task.hash == task.hash)
+        ++history.otherDevices;
+      else
+        ++history.otherTasks;
+    }
+    history.names.push_back(named.getName());
+    history.sources.push_back(std::move(source.records));
+  }
+  return history;
+}
+
+/// What the cold-candidate filter learns from before the task's first
+/// measurement (ColdFilterPrior.h): the records `options.history` names, as
+/// for transfer but without features (each row is its time over its
+/// source's best). Null, with a note, when there is none.
+static llvm::Expected<std::shared_ptr<const std::vector<ColdFilterPrior>>>
+loadColdFilterPrior(const ModuleTunerOptions &options, Database &db, const TaskRecord &task,
+                    int64_t deviceId, const SearchSpace &space,
+                    const std::function<void(std::string)> &note) {
+  llvm::Expected<std::vector<NamedHistorySource>> read =
+      readHistorySources(options, db, task, deviceId);
+  if (!read)
+    return read.takeError();
+  std::vector<ColdFilterPrior> prior;
+  size_t used = 0;
+  for (const NamedHistorySource &named : *read) {
+    // A source without one of the task's knobs cannot say anything about it.
+    std::vector<std::string> notes;
+    llvm::Expected<std::vector<ColdFilterPrior>> rows =
+        buildColdFilterPrior(named.source.records, named.getName(), space.getKnobs(), notes);
+    if (!rows) {
+      note("cold filter: " + llvm::toString(rows.takeError()) + "; not used");
       continue;
     }
-    usable.push_back(std::move(sources[i]));
-    usableNames.push_back(names[i]);
+    prior.insert(prior.end(), rows->begin(), rows->end());
+    ++used;
   }
-  if (usable.empty()) {
+  if (!used) {
     note("cold filter: no history for this task; it learns from its own measurements only");
     return std::shared_ptr<const std::vector<ColdFilterPrior>>();
   }
-  std::vector<std::string> notes;
-  llvm::Expected<std::vector<ColdFilterPrior>> prior =
-      buildColdFilterPrior(usable, usableNames, space.getKnobs(), notes);
-  if (!prior)
-    return prior.takeError();
-  note(llvm::formatv("cold filter: history of {0} records of {1} source(s)", prior->size(),
-                     usable.size())
+  note(llvm::formatv("cold filter: history of {0} records of {1} source(s)", prior.size(), used)
            .str());
-  return std::make_shared<const std::vector<ColdFilterPrior>>(std::move(*prior));
+  return std::make_shared<const std::vector<ColdFilterPrior>>(std::move(prior));
 }
 
 /// The transfer strategy of a task (stages 1-3 of docs/cost-models.md) from

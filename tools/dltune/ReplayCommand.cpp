@@ -289,23 +289,22 @@ int replayCommand() {
     coldPrior = std::make_shared<const std::vector<ColdFilterPrior>>(std::move(*prior));
   }
   if (*mode != TransferMode::None) {
-    const std::vector<KernelTunerCache> *sources = &historySources;
     std::vector<std::string> notes;
     if (*mode == TransferMode::GuidedSampling) {
       llvm::Expected<StepwiseRegression> regression =
-          fitGuidedSamplingRegression(*sources, names, cache->knobs, notes);
+          fitGuidedSamplingRegression(historySources, names, cache->knobs, notes);
       if (!regression)
         return fail(llvm::toString(regression.takeError()));
       for (const std::string &note : notes)
         llvm::outs() << "note: " << note << "\n";
       llvm::outs() << llvm::formatv("guided sampling: stepwise regression on {0} recorded "
                                     "configurations of {1} device(s), R^2 {2:f3}, terms: {3}\n",
-                                    regression->rows, sources->size(), regression->rSquared,
+                                    regression->rows, historySources.size(), regression->rSquared,
                                     regression->formatTerms(cache->knobs));
       guide = std::make_shared<const StepwiseRegression>(std::move(*regression));
     } else {
       llvm::Expected<PretrainingSet> set =
-          buildPretrainingSet(*sources, names, cache->knobs, *features, notes);
+          buildPretrainingSet(historySources, names, cache->knobs, *features, notes);
       if (!set)
         return fail(llvm::toString(set.takeError()));
       for (const std::string &note : notes)
@@ -323,7 +322,7 @@ int replayCommand() {
         return fail(llvm::toString(model.takeError()));
       llvm::outs() << llvm::formatv(
           "pretrained {0} on {1} recorded configurations of {2} device(s): {3}\n", modelName,
-          set->labels.size(), sources->size(),
+          set->labels.size(), historySources.size(),
           model->reused ? std::string("reused from the cache")
                         : llvm::formatv("{0:f1} s", model->trainSeconds).str());
       pretrained = model->model;

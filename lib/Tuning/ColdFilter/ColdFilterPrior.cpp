@@ -6,8 +6,8 @@
 using namespace mlir::dltune;
 
 llvm::Expected<std::vector<ColdFilterPrior>>
-mlir::dltune::buildColdFilterPrior(const std::vector<KernelTunerCache> &sources,
-                                   const std::vector<std::string> &names,
+mlir::dltune::buildColdFilterPrior(llvm::ArrayRef<KernelTunerCache> sources,
+                                   llvm::ArrayRef<std::string> names,
                                    llvm::ArrayRef<Knob> targetKnobs,
                                    std::vector<std::string> &notes) {
   std::vector<ColdFilterPrior> prior;

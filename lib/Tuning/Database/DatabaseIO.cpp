@@ -161,36 +161,32 @@ llvm::Error mlir::dltune::exportJsonLines(Database &db, std::ostream &out, Expor
     // its suspended models again.
     for (const DeviceRecord &d : *devices) {
       json device = {{"fingerprint", d.fingerprint}, {"name", d.name}, {"json", d.json}};
+      auto write = [&](const char *format, const char *key, json value) {
+        json l = {{"format", format}, {"study_name", st.name}, {"device", device}, {key, value}};
+        out << l.dump() << "\n";
+      };
       llvm::Expected<std::vector<StudyInterval>> intervals = db.listStudyIntervals(st.id, d.id);
       if (!intervals)
         return intervals.takeError();
       for (const StudyInterval &i : *intervals) {
-        json l = {{"format", "dltune-study-interval-v1"},
-                  {"study_name", st.name},
-                  {"device", device},
-                  {"interval",
-                   {{"position", i.position},
-                    {"interval", i.interval},
-                    {"latency_ms", numberOrNull(i.latencyMs)},
-                    {"measured", i.measured},
-                    {"created_at", i.createdAt}}}};
-        out << l.dump() << "\n";
+        write("dltune-study-interval-v1", "interval",
+              {{"position", i.position},
+               {"interval", i.interval},
+               {"latency_ms", numberOrNull(i.latencyMs)},
+               {"measured", i.measured},
+               {"created_at", i.createdAt}});
         ++n.studyIntervals;
       }
       llvm::Expected<std::vector<StudyModelStop>> stops = db.listStudyModelStops(st.id, d.id);
       if (!stops)
         return stops.takeError();
       for (const StudyModelStop &s : *stops) {
-        json l = {{"format", "dltune-study-stop-v1"},
-                  {"study_name", st.name},
-                  {"device", device},
-                  {"stop",
-                   {{"position", s.position},
-                    {"state", s.state},
-                    {"interval", s.interval},
-                    {"reason", s.reason},
-                    {"created_at", s.createdAt}}}};
-        out << l.dump() << "\n";
+        write("dltune-study-stop-v1", "stop",
+              {{"position", s.position},
+               {"state", s.state},
+               {"interval", s.interval},
+               {"reason", s.reason},
+               {"created_at", s.createdAt}});
         ++n.studyStops;
       }
     }

@@ -15,6 +15,8 @@
 
 #include "dltune/Tuning/Replay/KernelTunerCache.h"
 
+#include "llvm/ADT/ArrayRef.h"
+
 #include <cmath>
 #include <string>
 #include <vector>
@@ -33,8 +35,8 @@ struct ColdFilterPrior {
 /// error naming it from `names`; source knobs the target lacks are dropped,
 /// with a line in `notes`).
 llvm::Expected<std::vector<ColdFilterPrior>>
-buildColdFilterPrior(const std::vector<KernelTunerCache> &sources,
-                     const std::vector<std::string> &names, llvm::ArrayRef<Knob> targetKnobs,
+buildColdFilterPrior(llvm::ArrayRef<KernelTunerCache> sources,
+                     llvm::ArrayRef<std::string> names, llvm::ArrayRef<Knob> targetKnobs,
                      std::vector<std::string> &notes);
 
 } // namespace mlir::dltune
