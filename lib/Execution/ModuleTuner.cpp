@@ -338,7 +338,71 @@ static llvm::SmallVector<llvm::StringRef> getHistoryEntries(const ModuleTunerOpt
   return entries;
 }
 
+/// Usable rows of the run's own database that transfer learns from (0
+/// when `history` does not name "db"): what decides whether a task's
+/// transfer is built again (history-refresh).
+static llvm::Expected<size_t> countDatabaseHistoryRows(const ModuleTunerOptions &options,
+                                                       Database &db, const TaskRecord &task,
+                                                       int64_t ownDeviceId) {
+  if (!llvm::is_contained(getHistoryEntries(options), "db"))
+    return 0;
+  llvm::Expected<std::vector<TaskHistorySource>> loaded =
+      loadTaskHistory(db, task, ownDeviceId, /*minOkRecords=*/8);
+  if (!loaded)
+    return loaded.takeError();
+  size_t rows = 0;
+  for (const TaskHistorySource &source : *loaded)
+    for (const RecordedMeasurement &m : source.records.entries)
+      rows += std::isfinite(m.timeMs);
+  return rows;
+}
+
 namespace {
+/// When what a task built from the database's history (its transfer, its
+/// cold filter's prior) is built again (history-refresh): once the usable
+/// rows have grown `factor` times over since the last build, or from none
+/// to some. Each build pretrains anew, so it waits for a factor, not a row.
+class HistoryGrowth {
+public:
+  HistoryGrowth(const ModuleTunerOptions &options, Database &db, const TaskRecord &task,
+                int64_t deviceId, TaskEvents *notes)
+      : options(options), db(db), task(task), deviceId(deviceId), notes(notes) {}
+
+  /// Remembers the rows at a build.
+  void markBuilt() {
+    if (std::optional<size_t> rows = read())
+      rowsAtBuild = *rows;
+  }
+  /// Whether to build again now; says so in a note for `what`.
+  bool hasGrown(llvm::StringRef what) {
+    std::optional<size_t> rows = read();
+    if (!rows || *rows <= rowsAtBuild ||
+        double(*rows) < options.historyRefresh * double(rowsAtBuild))
+      return false;
+    notes->note(llvm::formatv("{0}: the database's history grew from {1} to {2} rows since the "
+                              "last build; building it again",
+                              what, rowsAtBuild, *rows)
+                    .str());
+    return true;
+  }
+
+private:
+  std::optional<size_t> read() {
+    llvm::Expected<size_t> rows = countDatabaseHistoryRows(options, db, task, deviceId);
+    if (rows)
+      return *rows;
+    notes->warn("could not read the history again: " + llvm::toString(rows.takeError()));
+    return std::nullopt;
+  }
+
+  const ModuleTunerOptions &options;
+  Database &db;
+  const TaskRecord &task;
+  int64_t deviceId;
+  TaskEvents *notes;
+  size_t rowsAtBuild = 0;
+};
+
 /// Transfer sources with the features their rows are seen through.
 struct TransferHistory {
   std::vector<KernelTunerCache> sources;
@@ -980,7 +1044,7 @@ llvm::Expected<std::unique_ptr<PreparedTask>> ModuleTuningRun::buildTask(size_t 
     MLIRContext *context = task.ops.front()->getContext();
     pt.transferLog = std::make_shared<TransferLog>();
     pt.transferBuildSeconds = std::make_shared<double>(0);
-    auto build = [this, &task, so, taskBudget, context, notes, log = pt.transferLog,
+    DeferredSearch::Factory build = [this, &task, so, taskBudget, context, notes, log = pt.transferLog,
                   buildSeconds = pt.transferBuildSeconds]()
         -> llvm::Expected<std::unique_ptr<SearchStrategy>> {
       auto started = std::chrono::steady_clock::now();
@@ -998,10 +1062,26 @@ llvm::Expected<std::unique_ptr<PreparedTask>> ModuleTuningRun::buildTask(size_t 
       if (*transfer)
         strategy = std::move(*transfer);
     } else {
+      // Built again as the run's other tasks add rows (history-refresh):
+      // a task whose first slot came before much history existed learns
+      // from what the later slots measured. Each build pretrains anew, so
+      // it waits for the history to grow by a factor, not by a row.
+      DeferredSearch::Refresh refresh;
+      if (options.historyRefresh > 0) {
+        auto growth =
+            std::make_shared<HistoryGrowth>(options, db, task.record, deviceId, notes);
+        refresh = [growth](const TuningHistory &) { return growth->hasGrown("transfer"); };
+        build = [build, growth]() {
+          growth->markBuilt();
+          return build();
+        };
+      }
       std::unique_ptr<SearchStrategy> deferred = std::make_unique<DeferredSearch>(
-          build, std::move(*strategy), [notes](llvm::Error e) {
+          build, std::move(*strategy),
+          [notes](llvm::Error e) {
             notes->warn("transfer failed, tuning without it: " + llvm::toString(std::move(e)));
-          });
+          },
+          std::move(refresh));
       strategy = std::move(deferred);
     }
   }
@@ -1009,23 +1089,41 @@ llvm::Expected<std::unique_ptr<PreparedTask>> ModuleTuningRun::buildTask(size_t 
   if (!parseColdFilter(options.coldFilter, coldRule)) // a library caller's typo
     return makeError("cold-filter must be off, nn or trend, got '" + options.coldFilter + "'");
   std::shared_ptr<const std::vector<ColdFilterPrior>> coldPrior;
+  ColdFilterOptions::PriorRefresh refreshColdPrior;
   if (coldRule) {
     pt.coldFilter = std::make_shared<ColdFilterStats>();
-    // Read when the task is prepared: with a scheduler, the history the
-    // database held when the run started.
     TaskEvents *notes = eventsOwner.get();
-    llvm::Expected<std::shared_ptr<const std::vector<ColdFilterPrior>>> prior =
-        loadColdFilterPrior(options, db, task.record, deviceId, task.space,
-                            [notes](std::string m) { notes->note(std::move(m)); });
     // As for transfer: history that cannot be read is a warning, and the
     // filter learns from the task's own records.
-    if (prior)
-      coldPrior = std::move(*prior);
-    else
+    auto loadPrior = [this, &task, notes]() -> std::shared_ptr<const std::vector<ColdFilterPrior>> {
+      llvm::Expected<std::shared_ptr<const std::vector<ColdFilterPrior>>> prior =
+          loadColdFilterPrior(options, db, task.record, deviceId, task.space,
+                              [notes](std::string m) { notes->note(std::move(m)); });
+      if (prior)
+        return std::move(*prior);
       notes->warn("cold filter: history not used: " + llvm::toString(prior.takeError()));
+      return nullptr;
+    };
+    if (options.scheduler.empty()) {
+      coldPrior = loadPrior(); // the task's turn has come: tasks are tuned in turn
+    } else {
+      // As transfer: read at the task's first slot, and again as the run's
+      // other tasks add rows (history-refresh).
+      auto growth = std::make_shared<HistoryGrowth>(options, db, task.record, deviceId, notes);
+      auto first = std::make_shared<bool>(true);
+      refreshColdPrior = [growth, first, loadPrior,
+                          refresh = options.historyRefresh > 0](const TuningHistory &)
+          -> std::shared_ptr<const std::vector<ColdFilterPrior>> {
+        if (!*first && !(refresh && growth->hasGrown("cold filter")))
+          return nullptr;
+        *first = false;
+        growth->markBuilt();
+        return loadPrior();
+      };
+    }
   }
   strategy = applyColdFilter(std::move(*strategy), coldRule, options.coldFactor, pt.coldFilter,
-                             coldPrior);
+                             coldPrior, std::move(refreshColdPrior));
   double historyBest = INFINITY;
   for (const MeasureRecord &r : history.records)
     if (r.isOk() && r.repeats > 1 && !r.noisy && !r.cutOff)

@@ -28,6 +28,20 @@
 // (Fewer than the 16 measurements of a first training of its own: the one
 // training is the pretraining.)
 // SECOND: cold filter: dropped {{[0-9]+}} of {{[0-9]+}} proposals before building them (1 trainings
+// With a task scheduler the history is read at the task's first slot, and
+// again once the database's rows have grown (history-refresh, default 2x):
+// the first task, which had none at its first slot, reads the second's 11
+// rows (its default and its first slot) at its second slot.
+// RUN: dltune tune %dltune_src/test/Autotune/transfer.mlir --scheduler round-robin --slot-trials 10 --trials 24 --threads 1 --strategy sa --plan-size 8 --cold-filter nn --confirm-top 0 --db %t/s.db 2> %t/sched.txt
+// RUN: FileCheck %s --check-prefix=SCHED < %t/sched.txt
+// SCHED: [1/2] linalg.matmul 64x64,64x64,64x64: cold filter: no history for this task
+// SCHED: [2/2] linalg.matmul 64x128,128x64,64x64: cold filter: history of 11 records of 1 source(s)
+// SCHED: [1/2] linalg.matmul 64x64,64x64,64x64: cold filter: the database's history grew from 0 to 11 rows since the last build; building it again
+// SCHED-NEXT: [1/2] linalg.matmul 64x64,64x64,64x64: cold filter: history of 11 records of 1 source(s)
+// RUN: dltune tune %dltune_src/test/Autotune/transfer.mlir --scheduler round-robin --slot-trials 10 --trials 24 --threads 1 --strategy sa --plan-size 8 --cold-filter nn --confirm-top 0 --history-refresh 0 --db %t/s0.db 2> %t/sched0.txt
+// RUN: FileCheck %s --check-prefix=SCHED0 < %t/sched0.txt
+// SCHED0: [1/2] linalg.matmul 64x64,64x64,64x64: cold filter: no history for this task
+// SCHED0-NOT: building it again
 // RUN: dltune replay --dataset %dltune_src/test/Inputs/kt-grid.json --strategy sa --cost-model xgb --trials 60 | FileCheck %s --check-prefix=OFF
 // OFF-NOT: cold filter
 // In replay-model every task's strategy is filtered; the counts are the

@@ -36,6 +36,18 @@
 // RUN: FileCheck %s --check-prefix=SCHED < %t/sched.txt
 // SCHED: [1/2] linalg.matmul 64x64,64x64,64x64: transfer: no history for this task
 // SCHED: [2/2] linalg.matmul 64x128,128x64,64x64: transfer (dm): xgb pretrained on 11 configurations of 1 source(s)
+// The first task, cold at its first slot, builds its transfer at its second
+// (history-refresh, default 2): the database's history went from none to
+// the second task's 11 rows.
+// SCHED: [1/2] linalg.matmul 64x64,64x64,64x64: transfer: the database's history grew from 0 to 11 rows since the last build; building it again
+// SCHED-NEXT: [1/2] linalg.matmul 64x64,64x64,64x64: transfer: history of 1 other task(s)
+// SCHED-NEXT: [1/2] linalg.matmul 64x64,64x64,64x64: transfer (dm): xgb pretrained on 11 configurations of 1 source(s)
+// With history-refresh=0 it stays cold.
+// RUN: dltune tune %s --scheduler round-robin --slot-trials 10 --trials 24 --threads 1 --strategy sa --transfer dm --cost-model xgb --plan-size 4 --confirm-top 0 --history-refresh 0 --db %t/s0.db 2> %t/sched0.txt
+// RUN: FileCheck %s --check-prefix=NOREFRESH < %t/sched0.txt
+// NOREFRESH: [1/2] linalg.matmul 64x64,64x64,64x64: transfer: no history for this task
+// NOREFRESH-NOT: building it again
+// NOREFRESH-NOT: [1/2] linalg.matmul 64x64,64x64,64x64: transfer (dm)
 
 // The same task measured on another device is history too, with that
 // device's features: t.db exported, its device renamed and given 64 cores,
@@ -86,6 +98,8 @@
 // RERANKDM: tuning-set-rerank needs transfer=map, got 'dm'
 // RUN: not dltune tune %s --transfer dm --strategy sa --history %t/none.json --trials 2 --db %t/x.db 2>&1 | FileCheck %s --check-prefix=NOFILE
 // NOFILE: cannot open '{{.*}}none.json'
+// RUN: not dltune tune %s --transfer dm --strategy sa --history-refresh 1 --db %t/x.db 2>&1 | FileCheck %s --check-prefix=REFRESH
+// REFRESH: history-refresh must be 0 (off) or a factor above 1, got 1
 
 func.func @mm1(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>

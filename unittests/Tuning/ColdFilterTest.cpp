@@ -298,6 +298,47 @@ TEST(ColdCandidateFilter, APriorFiltersFromTheFirstProposal) {
   EXPECT_EQ(strayStats->dropped, 0u);
 }
 
+TEST(ColdCandidateFilter, APriorThatArrivesLaterFiltersFromThen) {
+  // A live run's history grows while it tunes: the refresh gives nothing
+  // at the first proposal (nothing is dropped), then the prior of
+  // APriorFiltersFromTheFirstProposal, which the network trains on at once
+  // and filters with from that proposal on.
+  std::vector<Config> all;
+  SearchSpace space = fourByFour(all);
+  auto prior = std::make_shared<std::vector<ColdFilterPrior>>();
+  for (int device = 0; device < 3; ++device)
+    for (const Config &c : all)
+      prior->push_back({c, c[0] < 2 ? 5.0 : 1.0 + 0.1 * double(c[1] + device)});
+  int asked = 0;
+  ColdFilterOptions o;
+  o.rule = ColdRule::RunningBest;
+  o.neighbours = 3;
+  o.initialEpsilon = 1.0;
+  o.refreshPrior = [&](const TuningHistory &) -> std::shared_ptr<const std::vector<ColdFilterPrior>> {
+    return ++asked == 2 ? prior : nullptr;
+  };
+  auto stats = std::make_shared<ColdFilterStats>();
+  ColdCandidateFilter filter(std::make_unique<ListSearch>(all), o, stats);
+  filter.initialize(space, 1);
+  EXPECT_EQ(stats->trainings, 0u);
+  TuningHistory history;
+  std::vector<Config> first = filter.propose(2, history);
+  EXPECT_EQ(first, std::vector<Config>(all.begin(), all.begin() + 2)); // a = 0, kept
+  EXPECT_EQ(stats->dropped, 0u);
+  for (const Config &c : first) {
+    MeasureRecord r;
+    r.timeMs = 5.0;
+    history.add(c, r);
+  }
+  std::vector<Config> second = filter.propose(4, history);
+  EXPECT_EQ(stats->trainings, 1u);
+  ASSERT_EQ(second.size(), 4u);
+  for (const Config &c : second)
+    EXPECT_GE(c[0], 2) << c[0] << "," << c[1];
+  EXPECT_EQ(stats->dropped, 6u); // the other six with a < 2
+  EXPECT_EQ(asked, 2);
+}
+
 TEST(ColdFilterPrior, SlowdownsOverEachSourcesBestWithKnobsMatchedByName) {
   auto cache = [](const std::string &device, double scale) {
     KernelTunerCache c;

@@ -499,3 +499,96 @@ TEST(TuningSet, ReRanksAfterExactlyEveryNMeasurements) {
       reRankRows.push_back(d.rows);
   EXPECT_EQ(reRankRows, (std::vector<size_t>{16}));
 }
+
+namespace {
+/// `count` configurations of the small space that are not in `avoid`, in
+/// a fixed scattered order.
+std::vector<Config> scatteredConfigs(size_t count, const std::vector<Config> &avoid) {
+  std::vector<Config> out;
+  for (int64_t i = 0; i < 64 && out.size() < count; ++i) {
+    Config c = {(i * 5) % 8, (i * 3 + i / 8) % 8};
+    if (std::find(avoid.begin(), avoid.end(), c) == avoid.end() &&
+        std::find(out.begin(), out.end(), c) == out.end())
+      out.push_back(c);
+  }
+  return out;
+}
+} // namespace
+
+TEST(TransferResume, MeasuredRowsStandForTheProbesAndShortenTheTuningSet) {
+  // Transfer that starts on a task with 20 rows (built at a later slot, or
+  // a resumed run) checks the pretrained ranking on those rows instead of
+  // measuring 16 probes, and measures only 30 - 20 of its tuning set: the
+  // tuning set's unmeasured entries in their order, and nothing else.
+  SmallSpace small = makeSmallSpace();
+  TransferSearchOptions options;
+  options.inner.costModel = "xgb";
+  options.tuningSetSize = 30;
+  std::vector<Config> fresh = tuningSetOf(small, options);
+  ASSERT_EQ(fresh.size(), 30u);
+  std::vector<Config> rows = scatteredConfigs(20, {});
+  ASSERT_EQ(rows.size(), 20u);
+  TuningHistory history;
+  record(history, rows, [](double a, double b) { return 3 * sourceTime(a, b); });
+  options.inner.features = small.features;
+  options.proxyProbes = 16;
+  auto log = std::make_shared<TransferLog>();
+  std::unique_ptr<SearchStrategy> search =
+      llvm::cantFail(createTransferSearch(small.pretrained, options, log));
+  search->initialize(small.space, 1);
+  search->update(history.configs, history.records);
+  std::vector<Config> proposed = search->propose(30, history);
+  std::vector<Config> expected;
+  for (const Config &c : fresh)
+    if (!history.contains(c) && expected.size() < 10)
+      expected.push_back(c);
+  EXPECT_EQ(proposed, expected);
+  ASSERT_EQ(log->size(), 1u);
+  EXPECT_TRUE((*log)[0].usedTransfer) << (*log)[0].reason;
+  EXPECT_NE((*log)[0].reason.find("on 20 measured rows"), std::string::npos) << (*log)[0].reason;
+}
+
+TEST(TransferResume, AReversedDeviceIsAbandonedOnMeasuredRowsAndFitsOnThemAtOnce) {
+  // The same with a device that reverses the ranking: transfer is
+  // abandoned without probes, and the cold search fits on the 20 rows
+  // before its first proposal (they are the task's own start, not a
+  // misranking model's picks).
+  SmallSpace small = makeSmallSpace();
+  FitRecorder recorder;
+  TransferSearchOptions options;
+  options.inner.features = small.features;
+  options.inner.costModel = "xgb";
+  options.inner.planSize = options.inner.firstFit = 8;
+  options.inner.observer = &recorder;
+  options.tuningSetSize = 30;
+  auto log = std::make_shared<TransferLog>();
+  std::unique_ptr<SearchStrategy> search =
+      llvm::cantFail(createTransferSearch(small.pretrained, options, log));
+  search->initialize(small.space, 1);
+  TuningHistory history;
+  record(history, scatteredConfigs(20, {}), [](double a, double b) { return 1 / sourceTime(a, b); });
+  EXPECT_EQ(search->propose(4, history).size(), 4u);
+  ASSERT_EQ(log->size(), 1u);
+  EXPECT_FALSE((*log)[0].usedTransfer) << (*log)[0].reason;
+  EXPECT_NE((*log)[0].reason.find("on 20 measured rows"), std::string::npos) << (*log)[0].reason;
+  EXPECT_EQ(recorder.fitRows, (std::vector<size_t>{20}));
+}
+
+TEST(TransferResume, AFewRowsStillLeaveTheProbesToMeasure) {
+  // Below proxyProbes usable rows the probes are measured as on a fresh
+  // task (those already measured are skipped).
+  SmallSpace small = makeSmallSpace();
+  TransferSearchOptions options;
+  options.inner.features = small.features;
+  options.inner.costModel = "xgb";
+  options.tuningSetSize = 30;
+  auto log = std::make_shared<TransferLog>();
+  std::unique_ptr<SearchStrategy> search =
+      llvm::cantFail(createTransferSearch(small.pretrained, options, log));
+  search->initialize(small.space, 1);
+  TuningHistory history;
+  record(history, scatteredConfigs(3, {}), sourceTime);
+  std::vector<Config> probes = search->propose(16, history);
+  EXPECT_GE(probes.size(), 13u);
+  EXPECT_TRUE(log->empty());
+}

@@ -5,9 +5,11 @@
 #include "dltune/Tuning/Replay/KernelTunerCache.h"
 #include "dltune/Tuning/Replay/ReplayMeasurer.h"
 #include "dltune/Tuning/Replay/SimulatedWorkers.h"
+#include "dltune/Tuning/SearchStrategy/DeferredSearch.h"
 #include "dltune/Tuning/SearchStrategy/SeededSearch.h"
 #include "dltune/Tuning/MeasureCallback/TuningLoop.h"
 #include "dltune/Tuning/Process/WorkerProtocol.h"
+#include "dltune/Tuning/Support/Error.h"
 #include "dltune/Version.h"
 
 #include "gtest/gtest.h"
@@ -246,6 +248,102 @@ TEST(SeededSearch, MeasuresSeedsFirstOnceAndThenTheWrappedStrategy) {
   EXPECT_EQ(seen.size(), m.calls.size()); // nothing twice
   EXPECT_FALSE(seen.count(Config{8, 1}));
   EXPECT_EQ(strategy.getName(), "random");
+}
+
+namespace {
+/// A strategy that proposes at random and remembers what it was told.
+class TellingStrategy : public SearchStrategy {
+public:
+  explicit TellingStrategy(std::string name) : name(std::move(name)) {}
+  llvm::StringRef getName() const override { return name; }
+  void initialize(const SearchSpace &space, uint64_t seed) override {
+    ++initialized;
+    random->initialize(space, seed);
+  }
+  std::vector<Config> propose(size_t count, const TuningHistory &history) override {
+    return random->propose(count, history);
+  }
+  void update(const std::vector<Config> &configs,
+              const std::vector<MeasureRecord> &records) override {
+    told.insert(told.end(), configs.begin(), configs.end());
+  }
+  std::string name;
+  int initialized = 0;
+  std::vector<Config> told;
+  std::unique_ptr<SearchStrategy> random = llvm::cantFail(createSearchStrategy("random"));
+};
+} // namespace
+
+TEST(DeferredSearch, BuildsAtTheFirstProposalAndAgainWhenTheRefreshSaysSo) {
+  // The factory has nothing the first time (the fallback proposes), then a
+  // strategy each time it is asked; the refresh rule says yes on the
+  // fourth proposal only. The strategy built then is told of every result
+  // so far and proposes from there on.
+  SearchSpace space = smallSpace();
+  int asked = 0;
+  std::vector<TellingStrategy *> made;
+  auto fallback = std::make_unique<TellingStrategy>("fallback");
+  TellingStrategy *fallbackPtr = fallback.get();
+  int proposals = 0;
+  DeferredSearch search(
+      [&]() -> llvm::Expected<std::unique_ptr<SearchStrategy>> {
+        if (asked++ == 0)
+          return std::unique_ptr<SearchStrategy>();
+        auto s = std::make_unique<TellingStrategy>("built " + std::to_string(asked));
+        made.push_back(s.get());
+        return std::unique_ptr<SearchStrategy>(std::move(s));
+      },
+      std::move(fallback), [](llvm::Error e) { ADD_FAILURE() << llvm::toString(std::move(e)); },
+      [&](const TuningHistory &) { return ++proposals == 3; });
+  search.initialize(space, 7);
+  SyntheticMeasurer m;
+  TuningHistory history;
+  std::vector<std::string> proposedBy;
+  for (int step = 0; step < 5; ++step) {
+    std::vector<Config> batch = search.propose(2, history);
+    ASSERT_EQ(batch.size(), 2u);
+    proposedBy.push_back(search.getName().str());
+    std::vector<MeasureRecord> records = m.measure(batch);
+    for (size_t i = 0; i < batch.size(); ++i)
+      history.add(batch[i], records[i]);
+    search.update(batch, records);
+  }
+  EXPECT_EQ(asked, 2);
+  EXPECT_EQ(search.getBuildCount(), 1u);
+  EXPECT_EQ(proposedBy, (std::vector<std::string>{"fallback", "fallback", "fallback", "built 2",
+                                                  "built 2"}));
+  EXPECT_EQ(fallbackPtr->initialized, 1);
+  ASSERT_EQ(made.size(), 1u);
+  EXPECT_EQ(made[0]->initialized, 1);
+  // Told of the six results before it took over, and of the four after.
+  ASSERT_EQ(made[0]->told.size(), 10u);
+  EXPECT_EQ(std::vector<Config>(made[0]->told.begin(), made[0]->told.begin() + 6),
+            std::vector<Config>(history.configs.begin(), history.configs.begin() + 6));
+  EXPECT_EQ(fallbackPtr->told.size(), 6u);
+}
+
+TEST(DeferredSearch, AFactoryWithNothingNewKeepsTheCurrentStrategy) {
+  SearchSpace space = smallSpace();
+  int asked = 0;
+  DeferredSearch search(
+      [&]() -> llvm::Expected<std::unique_ptr<SearchStrategy>> {
+        if (asked++ == 0)
+          return std::unique_ptr<SearchStrategy>(std::make_unique<TellingStrategy>("first"));
+        if (asked == 2)
+          return makeError("history unreadable");
+        return std::unique_ptr<SearchStrategy>();
+      },
+      std::make_unique<TellingStrategy>("fallback"),
+      [&](llvm::Error e) { EXPECT_EQ(llvm::toString(std::move(e)), "history unreadable"); },
+      [](const TuningHistory &) { return true; });
+  search.initialize(space, 7);
+  TuningHistory history;
+  for (int step = 0; step < 3; ++step) {
+    EXPECT_EQ(search.propose(1, history).size(), 1u);
+    EXPECT_EQ(search.getName(), "first");
+  }
+  EXPECT_EQ(asked, 3);
+  EXPECT_EQ(search.getBuildCount(), 1u);
 }
 
 TEST(TuningLoop, TimeBudgetStopsTheLoop) {

@@ -92,6 +92,11 @@ struct ModuleTunerOptions {
   /// rest (TransferSearchOptions::exploreShare, reRankEvery; 0: off).
   double tuningSetExplore = 0;
   int64_t tuningSetReRank = 0;
+  /// With a task scheduler: a task's transfer, and its cold filter's
+  /// history, are built again before a proposal once the database's history
+  /// rows have grown this many times over since their last build (other
+  /// tasks' later slots); 0: built once, at the task's first slot.
+  double historyRefresh = 2;
   /// Trimmer's cold-candidate filter (docs/trimmer.md): off, nn (cold:
   /// slower than coldFactor times the best before it) or trend (cold:
   /// above the LOESS trend of the measured times).
@@ -220,6 +225,11 @@ template <typename Fn> void forEachTunerOption(ModuleTunerOptions &o, Fn &&fn) {
   fn("tuning-set-rerank", o.tuningSetReRank,
      "With transfer=map: re-rank the rest of the tuning set with the adapted model every N "
      "measurements (0: the pretrained order, as in the paper)",
+     false);
+  fn("history-refresh", o.historyRefresh,
+     "With transfer or cold-filter and a scheduler: build a task's transfer (and its cold "
+     "filter's history) again once the database's history has grown this many times over "
+     "since the last build (0: build once)",
      false);
   fn("plan-size", o.planSize,
      "Model-based strategies: fit after this many measurements, then refit and re-plan "
@@ -356,6 +366,9 @@ inline llvm::Error validateTunerOptions(const ModuleTunerOptions &o) {
   if (!(o.tuningSetExplore >= 0 && o.tuningSetExplore <= 1))
     return bad("tuning-set-explore is a share between 0 and 1, got " +
                llvm::formatv("{0}", o.tuningSetExplore).str());
+  if (!(o.historyRefresh == 0 || (o.historyRefresh > 1 && o.historyRefresh < 1e6)))
+    return bad("history-refresh must be 0 (off) or a factor above 1, got " +
+               llvm::formatv("{0}", o.historyRefresh).str());
   if (o.tuningSetReRank < 0)
     return bad("tuning-set-rerank must be >= 0, got " + llvm::Twine(o.tuningSetReRank));
   if (o.tuningSetReRank > 0 && o.transfer != "map")

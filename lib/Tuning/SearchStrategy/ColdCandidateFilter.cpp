@@ -25,13 +25,15 @@ std::unique_ptr<SearchStrategy>
 mlir::dltune::applyColdFilter(std::unique_ptr<SearchStrategy> inner,
                               std::optional<ColdRule> rule, double coldFactor,
                               std::shared_ptr<ColdFilterStats> stats,
-                              std::shared_ptr<const std::vector<ColdFilterPrior>> prior) {
+                              std::shared_ptr<const std::vector<ColdFilterPrior>> prior,
+                              ColdFilterOptions::PriorRefresh refreshPrior) {
   if (!rule)
     return inner;
   ColdFilterOptions options;
   options.rule = *rule;
   options.coldFactor = coldFactor;
   options.prior = std::move(prior);
+  options.refreshPrior = std::move(refreshPrior);
   return std::make_unique<ColdCandidateFilter>(std::move(inner), options, std::move(stats));
 }
 
@@ -200,6 +202,17 @@ bool ColdCandidateFilter::isLikelyCold(const Config &config) {
 }
 
 std::vector<Config> ColdCandidateFilter::propose(size_t count, const TuningHistory &history) {
+  if (options.refreshPrior)
+    if (std::shared_ptr<const std::vector<ColdFilterPrior>> fresh = options.refreshPrior(history)) {
+      options.prior = std::move(fresh);
+      priorRows.clear();
+      priorSlowdown.clear();
+      loadPrior();
+      // Trained on the new rows and the task's own at once: the neighbours
+      // are only as good as the embedding that places them.
+      if (!priorRows.empty())
+        train(history);
+    }
   retrainIfDue(history);
   TuningHistory view = history;
   view.measured.insert(dropped.begin(), dropped.end());

@@ -9,24 +9,42 @@ void DeferredSearch::initialize(const SearchSpace &s, uint64_t sd) {
   seed = sd;
   built = nullptr;
   owned.reset();
+  builds = 0;
   earlyConfigs.clear();
   earlyRecords.clear();
+}
+
+bool DeferredSearch::rebuild(const TuningHistory *history) {
+  llvm::Expected<std::unique_ptr<SearchStrategy>> made = build();
+  if (!made) {
+    onError(made.takeError());
+    return false;
+  }
+  if (!*made)
+    return false;
+  owned = std::move(*made);
+  built = owned.get();
+  ++builds;
+  built->initialize(*space, seed);
+  // What the strategy it replaces was told, so that both start alike.
+  if (history && !history->configs.empty())
+    built->update(history->configs, history->records);
+  return true;
 }
 
 std::vector<Config> DeferredSearch::propose(size_t count, const TuningHistory &history) {
   if (!built) {
     assert(space && "initialize before propose");
-    llvm::Expected<std::unique_ptr<SearchStrategy>> made = build();
-    if (!made)
-      onError(made.takeError());
-    else
-      owned = std::move(*made);
-    built = owned ? owned.get() : fallback.get();
-    built->initialize(*space, seed);
+    if (!rebuild(nullptr)) {
+      built = fallback.get();
+      built->initialize(*space, seed);
+    }
     if (!earlyConfigs.empty())
       built->update(earlyConfigs, earlyRecords);
     earlyConfigs.clear();
     earlyRecords.clear();
+  } else if (refresh && refresh(history)) {
+    rebuild(&history);
   }
   return built->propose(count, history);
 }

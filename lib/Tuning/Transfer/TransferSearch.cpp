@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <optional>
 
 using namespace mlir::dltune;
 
@@ -34,6 +35,7 @@ public:
     probeScores.clear();
     next = 0;
     rowsAtReRank = 0;
+    started = false;
     reRanker.reset();
     reRankLog.reset();
     checked = options.proxyProbes == 0;
@@ -99,6 +101,10 @@ public:
   }
 
   std::vector<Config> propose(size_t count, const TuningHistory &history) override {
+    if (!started) {
+      started = true;
+      resumeFrom(history);
+    }
     std::vector<Config> out;
     if (!checked) {
       for (const Config &c : probes)
@@ -262,10 +268,60 @@ private:
     fillTuningSet(scores, variance, &history);
   }
 
+  /// The task's own rows when transfer starts (a resumed run, or transfer
+  /// built at a later slot once history arrived): they stand for the
+  /// probes and count against the tuning set, so a task that has measured
+  /// does not spend its budget again on a start it already made.
+  void resumeFrom(const TuningHistory &history) {
+    size_t before = history.records.size();
+    if (before == 0)
+      return;
+    std::vector<Config> unmeasured;
+    for (size_t i = next; i < tuningSet.size(); ++i)
+      if (!history.contains(tuningSet[i]))
+        unmeasured.push_back(tuningSet[i]);
+    tuningSet.resize(std::min(next, tuningSet.size()));
+    size_t keep = options.tuningSetSize > before ? options.tuningSetSize - before : 0;
+    unmeasured.resize(std::min(keep, unmeasured.size()));
+    tuningSet.insert(tuningSet.end(), unmeasured.begin(), unmeasured.end());
+    size_t usable = 0;
+    for (const MeasureRecord &r : history.records)
+      usable += r.hasUsableTime() || !r.isOk();
+    if (checked || usable < std::max<size_t>(options.proxyProbes, 4))
+      return;
+    // Enough rows to check the ranking without probes.
+    checked = true;
+    probes.clear();
+    probeScores.clear();
+    topProbeCount = 0;
+    llvm::Expected<std::vector<double>> scores =
+        pretrained->predict(features->extractAll(history.configs));
+    if (!scores)
+      return reportError(scores.takeError());
+    decideProxy(history, history.configs, *scores, "measured rows", /*rowsBefore=*/0);
+  }
+
   /// Spearman of the pretrained scores with the probes' measured
   /// throughput (failures 0); below the threshold, go on cold.
   void checkProxy(const TuningHistory &history) {
     checked = true;
+    // The top half of the probes was chosen by a model that misranks this
+    // target: a sample biased towards where it is wrong, not a random
+    // start. Trained on them, the cold model planned worse (recorded A100
+    // convolution, 60 seeds: 95% of the optimum after 286 measurements
+    // against cold's 198; without them 209). So the cold search leaves
+    // them out of its fits and measures its own random start after the
+    // random probes, as it would without transfer.
+    decideProxy(history, probes, probeScores, "probes", std::nullopt);
+  }
+
+  /// The proxy decision on `configs` (those measured in `history`) scored
+  /// `scores` by the pretrained model. Abandoning goes on cold; the cold
+  /// search's first fit waits for `rowsBefore` rows, or, when unset, for
+  /// the rows measured but the top probes (see checkProxy).
+  void decideProxy(const TuningHistory &history, const std::vector<Config> &configs,
+                   const std::vector<double> &scores, llvm::StringRef what,
+                   std::optional<size_t> rowsBefore) {
     std::map<Config, double> throughput;
     for (size_t i = 0; i < history.records.size(); ++i)
       throughput[history.configs[i]] =
@@ -273,9 +329,9 @@ private:
               ? 1 / history.records[i].timeMs
               : 0;
     std::vector<double> predicted, measured;
-    for (size_t i = 0; i < probes.size(); ++i)
-      if (auto it = throughput.find(probes[i]); it != throughput.end()) {
-        predicted.push_back(probeScores[i]);
+    for (size_t i = 0; i < configs.size(); ++i)
+      if (auto it = throughput.find(configs[i]); it != throughput.end()) {
+        predicted.push_back(scores[i]);
         measured.push_back(it->second);
       }
     if (predicted.size() < 4)
@@ -284,8 +340,8 @@ private:
     TransferDecision decision;
     decision.rows = predicted.size();
     decision.usedTransfer = rho >= options.proxyMinSpearman;
-    decision.reason = "proxy check on " + std::to_string(predicted.size()) +
-                      " probes: Spearman " + llvm::formatv("{0:f3}", rho).str() +
+    decision.reason = "proxy check on " + std::to_string(predicted.size()) + " " + what.str() +
+                      ": Spearman " + llvm::formatv("{0:f3}", rho).str() +
                       (decision.usedTransfer ? " >= " : " < ") +
                       llvm::formatv("{0}", options.proxyMinSpearman).str() +
                       (decision.usedTransfer ? ": transfer" : ": transfer abandoned, tuning cold");
@@ -297,17 +353,14 @@ private:
     StrategyOptions cold = options.inner;
     cold.makeCostModel = nullptr;
     cold.costModel = options.transfer.targetOnlyModel;
-    // The top half of the probes was chosen by a model that misranks this
-    // target: a sample biased towards where it is wrong, not a random
-    // start. Trained on them, the cold model planned worse (recorded A100
-    // convolution, 60 seeds: 95% of the optimum after 286 measurements
-    // against cold's 198; without them 209). So the cold search leaves
-    // them out of its fits and measures its own random start after the
-    // random probes, as it would without transfer.
-    for (size_t i = 0; i < topProbeCount; ++i)
-      if (history.contains(probes[i]))
-        topProbes.insert(probes[i]);
-    cold.rowsBefore = history.records.size() - topProbes.size();
+    if (rowsBefore) {
+      cold.rowsBefore = *rowsBefore;
+    } else {
+      for (size_t i = 0; i < topProbeCount; ++i)
+        if (history.contains(probes[i]))
+          topProbes.insert(probes[i]);
+      cold.rowsBefore = history.records.size() - topProbes.size();
+    }
     llvm::Expected<std::unique_ptr<SearchStrategy>> coldStrategy =
         createSearchStrategy(options.innerStrategy, cold);
     if (!coldStrategy) {
@@ -333,6 +386,7 @@ private:
   /// Re-ranking: target rows at the last one, and its transfer model (one
   /// per run, so that the prior strength is chosen once).
   size_t rowsAtReRank = 0;
+  bool started = false; // the first proposal (resumeFrom) has been made
   std::unique_ptr<CostModel> reRanker;
   std::shared_ptr<TransferLog> reRankLog;
   bool checked = true;

@@ -18,6 +18,7 @@
 #include "dltune/Tuning/ColdFilter/EmbeddingNetwork.h"
 #include "dltune/Tuning/SearchStrategy/SearchStrategy.h"
 
+#include <functional>
 #include <optional>
 #include <random>
 
@@ -55,6 +56,13 @@ struct ColdFilterOptions {
   /// `maxPriorRows` of them, a random sample, are used.
   std::shared_ptr<const std::vector<ColdFilterPrior>> prior;
   size_t maxPriorRows = 4000;
+  /// Asked before each proposal: a prior that replaces `prior` (the
+  /// network then trains on it and the task's records, and its rows become
+  /// the neighbours), or null to keep the one it has. A live run's history
+  /// grows while it tunes: other tasks' later slots.
+  using PriorRefresh = std::function<std::shared_ptr<const std::vector<ColdFilterPrior>>(
+      const TuningHistory &)>;
+  PriorRefresh refreshPrior;
 };
 
 /// What filters did: one instance may be shared by several filters (a
@@ -76,7 +84,9 @@ std::unique_ptr<SearchStrategy> applyColdFilter(std::unique_ptr<SearchStrategy> 
                                                 double coldFactor,
                                                 std::shared_ptr<ColdFilterStats> stats,
                                                 std::shared_ptr<const std::vector<ColdFilterPrior>>
-                                                    prior = nullptr);
+                                                    prior = nullptr,
+                                                ColdFilterOptions::PriorRefresh refreshPrior =
+                                                    nullptr);
 
 class ColdCandidateFilter : public SearchStrategy {
 public:

@@ -8,6 +8,11 @@
 // passed on once it exists. When the factory has nothing to offer (no
 // history yet), the fallback strategy is used instead.
 //
+// The history keeps growing while the run goes on (other tasks' later
+// slots). With a refresh rule, the strategy is built again before a
+// proposal whenever the rule says the history has grown enough; the new
+// one takes over with every result measured so far.
+//
 //===----------------------------------------------------------------------===//
 #ifndef DLTUNE_TUNING_SEARCHSTRATEGY_DEFERREDSEARCH_H
 #define DLTUNE_TUNING_SEARCHSTRATEGY_DEFERREDSEARCH_H
@@ -21,9 +26,12 @@ public:
   /// `build` returns the strategy, null to use `fallback`, or an error,
   /// which `onError` is told of before the fallback takes over.
   using Factory = std::function<llvm::Expected<std::unique_ptr<SearchStrategy>>()>;
+  /// Asked before each proposal once built: whether to build again now.
+  using Refresh = std::function<bool(const TuningHistory &)>;
   DeferredSearch(Factory build, std::unique_ptr<SearchStrategy> fallback,
-                 std::function<void(llvm::Error)> onError)
-      : build(std::move(build)), fallback(std::move(fallback)), onError(std::move(onError)) {}
+                 std::function<void(llvm::Error)> onError, Refresh refresh = nullptr)
+      : build(std::move(build)), fallback(std::move(fallback)), onError(std::move(onError)),
+        refresh(std::move(refresh)) {}
 
   llvm::StringRef getName() const override {
     return built ? built->getName() : fallback->getName();
@@ -34,11 +42,19 @@ public:
               const std::vector<MeasureRecord> &records) override;
   /// Whether the strategy has been built (the first proposal was asked).
   bool isBuilt() const { return built != nullptr; }
+  /// How many times the factory gave a strategy that took over.
+  size_t getBuildCount() const { return builds; }
 
 private:
+  /// Asks the factory; false (after onError for an error) when it gave
+  /// nothing and the current strategy stays.
+  bool rebuild(const TuningHistory *history);
+
   Factory build;
   std::unique_ptr<SearchStrategy> fallback;
   std::function<void(llvm::Error)> onError;
+  Refresh refresh;
+  size_t builds = 0;
   SearchStrategy *built = nullptr; // the factory's strategy, or fallback
   std::unique_ptr<SearchStrategy> owned;
   const SearchSpace *space = nullptr;

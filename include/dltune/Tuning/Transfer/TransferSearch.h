@@ -28,6 +28,12 @@
 // search continues cold (the target-only model, random start), so that a
 // dissimilar device does not waste the tuning set.
 //
+// A task that already has rows when transfer starts (a resumed run, or
+// transfer built again at a later slot once more history arrived): with at
+// least proxyProbes usable rows the check is made on them instead of on
+// probes, and the rows count against the tuning set (tuningSetSize less the
+// rows measured), so its start is not paid for twice.
+//
 //===----------------------------------------------------------------------===//
 #ifndef DLTUNE_TUNING_TRANSFER_TRANSFERSEARCH_H
 #define DLTUNE_TUNING_TRANSFER_TRANSFERSEARCH_H
