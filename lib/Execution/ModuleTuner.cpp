@@ -368,9 +368,12 @@ public:
                 int64_t deviceId, TaskEvents *notes)
       : options(options), db(db), task(task), deviceId(deviceId), notes(notes) {}
 
-  /// Remembers the rows at a build.
+  /// Remembers the rows at a build (those hasGrown just read, if it said
+  /// yes).
   void markBuilt() {
-    if (std::optional<size_t> rows = read())
+    std::optional<size_t> rows = grownTo ? grownTo : read();
+    grownTo.reset();
+    if (rows)
       rowsAtBuild = *rows;
   }
   /// Whether to build again now; says so in a note for `what`.
@@ -379,6 +382,7 @@ public:
     if (!rows || *rows <= rowsAtBuild ||
         double(*rows) < options.historyRefresh * double(rowsAtBuild))
       return false;
+    grownTo = rows;
     notes->note(llvm::formatv("{0}: the database's history grew from {1} to {2} rows since the "
                               "last build; building it again",
                               what, rowsAtBuild, *rows)
@@ -391,7 +395,10 @@ private:
     llvm::Expected<size_t> rows = countDatabaseHistoryRows(options, db, task, deviceId);
     if (rows)
       return *rows;
-    notes->warn("could not read the history again: " + llvm::toString(rows.takeError()));
+    std::string message = llvm::toString(rows.takeError());
+    if (!warned) // once: it is asked at every batch
+      notes->warn("could not read the history again: " + message);
+    warned = true;
     return std::nullopt;
   }
 
@@ -401,6 +408,8 @@ private:
   int64_t deviceId;
   TaskEvents *notes;
   size_t rowsAtBuild = 0;
+  std::optional<size_t> grownTo;
+  bool warned = false;
 };
 
 /// Transfer sources with the features their rows are seen through.
@@ -527,10 +536,14 @@ loadColdFilterPrior(const ModuleTunerOptions &options, Database &db, const TaskR
     std::vector<std::string> notes;
     llvm::Expected<std::vector<ColdFilterPrior>> rows =
         buildColdFilterPrior(named.source.records, named.getName(), space.getKnobs(), notes);
+    for (const std::string &n : notes)
+      note("cold filter: " + n);
     if (!rows) {
       note("cold filter: " + llvm::toString(rows.takeError()) + "; not used");
       continue;
     }
+    if (rows->empty())
+      continue; // nothing ran there (a note says so)
     prior.insert(prior.end(), rows->begin(), rows->end());
     ++used;
   }
@@ -1076,10 +1089,18 @@ llvm::Expected<std::unique_ptr<PreparedTask>> ModuleTuningRun::buildTask(size_t 
           return build();
         };
       }
+      auto builds = std::make_shared<int>(0);
+      build = [build, builds]() {
+        ++*builds;
+        return build();
+      };
       std::unique_ptr<SearchStrategy> deferred = std::make_unique<DeferredSearch>(
           build, std::move(*strategy),
-          [notes](llvm::Error e) {
-            notes->warn("transfer failed, tuning without it: " + llvm::toString(std::move(e)));
+          [notes, builds](llvm::Error e) {
+            notes->warn((*builds == 1 ? "transfer failed, tuning without it: "
+                                      : "transfer could not be built again; the task goes on "
+                                        "with the strategy it had: ") +
+                        llvm::toString(std::move(e)));
           },
           std::move(refresh));
       strategy = std::move(deferred);

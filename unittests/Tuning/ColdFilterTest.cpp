@@ -313,6 +313,9 @@ TEST(ColdCandidateFilter, APriorThatArrivesLaterFiltersFromThen) {
   ColdFilterOptions o;
   o.rule = ColdRule::RunningBest;
   o.neighbours = 3;
+  o.minRecords = 4;
+  o.retrainEvery = 100;
+  o.network.minSteps = 20;
   o.initialEpsilon = 1.0;
   o.refreshPrior = [&](const TuningHistory &) -> std::shared_ptr<const std::vector<ColdFilterPrior>> {
     return ++asked == 2 ? prior : nullptr;
@@ -337,6 +340,16 @@ TEST(ColdCandidateFilter, APriorThatArrivesLaterFiltersFromThen) {
     EXPECT_GE(c[0], 2) << c[0] << "," << c[1];
   EXPECT_EQ(stats->dropped, 6u); // the other six with a < 2
   EXPECT_EQ(asked, 2);
+  // The task's own records still train it first at minRecords (4 here),
+  // not retrainEvery after the training the prior brought.
+  for (size_t i = 0; i < 2; ++i) {
+    MeasureRecord r;
+    r.timeMs = 1.0;
+    history.add(second[i], r);
+  }
+  filter.propose(1, history);
+  EXPECT_EQ(stats->trainings, 2u);
+  EXPECT_EQ(asked, 3); // asked again: the records changed
 }
 
 TEST(ColdFilterPrior, SlowdownsOverEachSourcesBestWithKnobsMatchedByName) {

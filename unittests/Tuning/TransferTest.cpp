@@ -592,3 +592,21 @@ TEST(TransferResume, AFewRowsStillLeaveTheProbesToMeasure) {
   EXPECT_GE(probes.size(), 13u);
   EXPECT_TRUE(log->empty());
 }
+
+TEST(TransferResume, AFreshTasksDefaultConfigurationChangesNothing) {
+  // One row (the default configuration, measured before any strategy is
+  // asked) is no start: the whole tuning set is measured.
+  SmallSpace small = makeSmallSpace();
+  TransferSearchOptions options;
+  options.inner.costModel = "xgb";
+  options.tuningSetSize = 30;
+  std::vector<Config> fresh = tuningSetOf(small, options);
+  ASSERT_EQ(fresh.size(), 30u);
+  std::vector<Config> outside = scatteredConfigs(1, fresh);
+  ASSERT_EQ(outside.size(), 1u);
+  TuningHistory history;
+  record(history, outside, sourceTime);
+  std::unique_ptr<SearchStrategy> search = startSearch(small, options);
+  ASSERT_TRUE(search);
+  EXPECT_EQ(search->propose(40, history), fresh);
+}

@@ -337,10 +337,17 @@ TEST(DeferredSearch, AFactoryWithNothingNewKeepsTheCurrentStrategy) {
       [&](llvm::Error e) { EXPECT_EQ(llvm::toString(std::move(e)), "history unreadable"); },
       [](const TuningHistory &) { return true; });
   search.initialize(space, 7);
+  SyntheticMeasurer m;
   TuningHistory history;
   for (int step = 0; step < 3; ++step) {
-    EXPECT_EQ(search.propose(1, history).size(), 1u);
+    std::vector<Config> batch = search.propose(1, history);
+    ASSERT_EQ(batch.size(), 1u);
     EXPECT_EQ(search.getName(), "first");
+    // Asked again only once the records have changed.
+    int before = asked;
+    search.propose(1, history);
+    EXPECT_EQ(asked, before);
+    history.add(batch[0], m.measure(batch)[0]);
   }
   EXPECT_EQ(asked, 3);
   EXPECT_EQ(search.getBuildCount(), 1u);

@@ -55,6 +55,7 @@ void ColdCandidateFilter::initialize(const SearchSpace &s, uint64_t seed) {
   dropped.clear();
   priorRows.clear();
   priorSlowdown.clear();
+  rowsAtRefresh = SIZE_MAX;
   inner->initialize(s, seed);
   loadPrior();
   if (!priorRows.empty())
@@ -202,17 +203,24 @@ bool ColdCandidateFilter::isLikelyCold(const Config &config) {
 }
 
 std::vector<Config> ColdCandidateFilter::propose(size_t count, const TuningHistory &history) {
-  if (options.refreshPrior)
+  // Asked once per batch (the refills below see the same records).
+  if (options.refreshPrior && history.records.size() != rowsAtRefresh) {
+    rowsAtRefresh = history.records.size();
     if (std::shared_ptr<const std::vector<ColdFilterPrior>> fresh = options.refreshPrior(history)) {
       options.prior = std::move(fresh);
       priorRows.clear();
       priorSlowdown.clear();
       loadPrior();
       // Trained on the new rows and the task's own at once: the neighbours
-      // are only as good as the embedding that places them.
-      if (!priorRows.empty())
+      // are only as good as the embedding that places them. The first
+      // training that counts as the task's own still waits for minRecords.
+      if (!priorRows.empty()) {
         train(history);
+        if (history.records.size() < options.minRecords)
+          ownTrained = false;
+      }
     }
+  }
   retrainIfDue(history);
   TuningHistory view = history;
   view.measured.insert(dropped.begin(), dropped.end());

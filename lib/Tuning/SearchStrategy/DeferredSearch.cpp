@@ -10,6 +10,7 @@ void DeferredSearch::initialize(const SearchSpace &s, uint64_t sd) {
   built = nullptr;
   owned.reset();
   builds = 0;
+  rowsAtRefresh = 0;
   earlyConfigs.clear();
   earlyRecords.clear();
 }
@@ -35,6 +36,7 @@ bool DeferredSearch::rebuild(const TuningHistory *history) {
 std::vector<Config> DeferredSearch::propose(size_t count, const TuningHistory &history) {
   if (!built) {
     assert(space && "initialize before propose");
+    rowsAtRefresh = history.records.size();
     if (!rebuild(nullptr)) {
       built = fallback.get();
       built->initialize(*space, seed);
@@ -43,8 +45,12 @@ std::vector<Config> DeferredSearch::propose(size_t count, const TuningHistory &h
       built->update(earlyConfigs, earlyRecords);
     earlyConfigs.clear();
     earlyRecords.clear();
-  } else if (refresh && refresh(history)) {
-    rebuild(&history);
+  } else if (refresh && history.records.size() != rowsAtRefresh) {
+    // Not again for the same records (a cold filter's refills ask several
+    // times per batch), since each asking may read a database.
+    rowsAtRefresh = history.records.size();
+    if (refresh(history))
+      rebuild(&history);
   }
   return built->propose(count, history);
 }

@@ -273,9 +273,14 @@ private:
   /// probes and count against the tuning set, so a task that has measured
   /// does not spend its budget again on a start it already made.
   void resumeFrom(const TuningHistory &history) {
-    size_t before = history.records.size();
-    if (before == 0)
+    size_t measured = 0;
+    for (const MeasureRecord &r : history.records)
+      measured += r.hasUsableTime() || !r.isOk();
+    // A fresh task's default configuration (measured before any strategy
+    // is asked) is no start: below this the task starts as a fresh one.
+    if (measured < std::max<size_t>(options.proxyProbes, 4))
       return;
+    size_t before = history.records.size();
     std::vector<Config> unmeasured;
     for (size_t i = next; i < tuningSet.size(); ++i)
       if (!history.contains(tuningSet[i]))
@@ -284,10 +289,7 @@ private:
     size_t keep = options.tuningSetSize > before ? options.tuningSetSize - before : 0;
     unmeasured.resize(std::min(keep, unmeasured.size()));
     tuningSet.insert(tuningSet.end(), unmeasured.begin(), unmeasured.end());
-    size_t usable = 0;
-    for (const MeasureRecord &r : history.records)
-      usable += r.hasUsableTime() || !r.isOk();
-    if (checked || usable < std::max<size_t>(options.proxyProbes, 4))
+    if (checked)
       return;
     // Enough rows to check the ranking without probes.
     checked = true;

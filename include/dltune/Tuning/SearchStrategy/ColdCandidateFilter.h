@@ -18,6 +18,7 @@
 #include "dltune/Tuning/ColdFilter/EmbeddingNetwork.h"
 #include "dltune/Tuning/SearchStrategy/SearchStrategy.h"
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <random>
@@ -122,6 +123,8 @@ private:
   /// Trained on the task's own records at least once (a network pretrained
   /// on the prior alone is not).
   bool ownTrained = false;
+  /// Records when refreshPrior was last asked (SIZE_MAX: not yet).
+  size_t rowsAtRefresh = SIZE_MAX;
   double epsilon = 0;
   /// Unit-length middle-layer vectors of the measured candidates, and
   /// whether each was cold or failed.

@@ -26,7 +26,8 @@ public:
   /// `build` returns the strategy, null to use `fallback`, or an error,
   /// which `onError` is told of before the fallback takes over.
   using Factory = std::function<llvm::Expected<std::unique_ptr<SearchStrategy>>()>;
-  /// Asked before each proposal once built: whether to build again now.
+  /// Asked before a proposal once built, when the records have changed
+  /// since it was last asked: whether to build again now.
   using Refresh = std::function<bool(const TuningHistory &)>;
   DeferredSearch(Factory build, std::unique_ptr<SearchStrategy> fallback,
                  std::function<void(llvm::Error)> onError, Refresh refresh = nullptr)
@@ -54,6 +55,7 @@ private:
   std::unique_ptr<SearchStrategy> fallback;
   std::function<void(llvm::Error)> onError;
   Refresh refresh;
+  size_t rowsAtRefresh = 0; // records when refresh was last asked
   size_t builds = 0;
   SearchStrategy *built = nullptr; // the factory's strategy, or fallback
   std::unique_ptr<SearchStrategy> owned;

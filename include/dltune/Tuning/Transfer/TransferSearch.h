@@ -30,9 +30,10 @@
 //
 // A task that already has rows when transfer starts (a resumed run, or
 // transfer built again at a later slot once more history arrived): with at
-// least proxyProbes usable rows the check is made on them instead of on
-// probes, and the rows count against the tuning set (tuningSetSize less the
-// rows measured), so its start is not paid for twice.
+// least max(proxyProbes, 4) rows measured (failures included) the check is
+// made on them instead of on probes, and the rows count against the tuning
+// set (tuningSetSize less the rows measured), so its start is not paid for
+// twice. Fewer (a fresh task's default configuration) change nothing.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLTUNE_TUNING_TRANSFER_TRANSFERSEARCH_H
