@@ -37,6 +37,14 @@ anchored timing (the default), `--confirm-top 0` (the curve is what the
 measurements found). The VMs' slow phases hit whichever run is going: the
 alternation spreads them over both modes; read the medians, not one seed.
 
+--within-run: no source model and no history file. The model is the
+pair's source and target ops together, tuned into a fresh database, so
+the only history is what the run itself measures: cold against each MODE
+with `--history db` (the tasks tuned earlier teach the later ones; with
+history-refresh, the default, a task's transfer is built again once the
+run's other tasks have doubled their rows). A mode may carry a suffix:
+MODE:r0 adds `--history-refresh 0` (built once, at the task's first slot).
+
 Writes bench/results/transfer_live/NAME.{csv,txt} (a row per run) and
 NAME_curves.csv (every progress line); --plot writes NAME.svg (matplotlib).
 Usage: python3 bench/transfer_live.py [--build build] [--pairs convs,matmuls,dwconvs]
@@ -117,9 +125,23 @@ tune.cost = (0.0, 0.0)
 
 
 def mode_args(mode, history):
+    """dltune tune's options for a mode; `history` None: the run's own
+    database (--within-run)."""
+    mode, _, suffix = mode.partition(":")
+    source = ["--history", history] if history else []
+    extra = ["--history-refresh", "0"] if suffix == "r0" else []
+    if suffix not in ("", "r0"):
+        sys.exit(f"unknown mode suffix ':{suffix}' (known: r0)")
     if mode == "nn+h":
-        return ["--cold-filter", "nn", "--history", history]
-    return ["--transfer", mode, "--history", history]
+        return ["--cold-filter", "nn"] + source + extra
+    return ["--transfer", mode] + source + extra
+
+
+def model_ops(pair, within_run):
+    """The ops of the model that is measured: the pair's targets, or with
+    --within-run its sources and targets together."""
+    sources, targets = PAIRS[pair]
+    return sources + targets if within_run else targets
 
 
 def first_within(curve, target):
@@ -148,6 +170,9 @@ def main():
     ap.add_argument("--modes", default="map", help="comma-separated transfer modes besides cold")
     ap.add_argument("--out", default="transfer_live")
     ap.add_argument("--plot", action="store_true", help="NAME.svg (needs python3-matplotlib)")
+    ap.add_argument("--within-run", action="store_true",
+                    help="one model of each pair's sources and targets, fresh database, "
+                         "history = the run's own records")
     ap.add_argument("--reprint", action="store_true",
                     help="rewrite NAME.txt (and with --plot NAME.svg) from an earlier run's CSVs "
                          "(give the run's --source-trials, --trials, --slot-trials)")
@@ -168,13 +193,20 @@ def main():
                 f.write(model_text(sources))
             with open(dst, "w") as f:
                 f.write(model_text(targets))
-            history = os.path.join(tmp, f"{pair}-history.db")
-            saved = a.trials
-            a.trials = a.source_trials
-            _, secs, _ = tune(a, src, history, 0, [], os.path.join(tmp, f"{pair}-src-work"), log)
-            a.trials = saved
-            print(f"{pair}: source tuned, {a.source_trials} measurements in {secs:.0f} s",
-                  file=sys.stderr)
+            history = None
+            if a.within_run:
+                with open(dst, "w") as f:
+                    f.write(model_text(model_ops(pair, True)))
+            else:
+                history = os.path.join(tmp, f"{pair}-history.db")
+                saved = a.trials
+                a.trials = a.source_trials
+                _, secs, _ = tune(a, src, history, 0, [], os.path.join(tmp, f"{pair}-src-work"),
+                                  log)
+                a.trials = saved
+                print(f"{pair}: source tuned, {a.source_trials} measurements in {secs:.0f} s",
+                      file=sys.stderr)
+            ntasks = len(model_ops(pair, a.within_run))
             for seed in range(1, a.seeds + 1):
                 runs = [("cold", [])] + [(m, mode_args(m, history)) for m in modes]
                 # Alternate the order from seed to seed.
@@ -197,11 +229,11 @@ def main():
                 # so that run-to-run drift of the machine's speed (one run's
                 # defaults measured 1-2% faster than another's) is not
                 # counted as found by the search.
-                cold_gain = cold_curve[len(targets) - 1][2] / final_cold
+                cold_gain = cold_curve[ntasks - 1][2] / final_cold
                 cold_n, cold_t = first_within(cold_curve, final_cold)
                 for mode, _ in runs:
                     curve, secs, tsec, (cand_s, cold_pct) = done[mode]
-                    default_ms = curve[len(targets) - 1][2]
+                    default_ms = curve[ntasks - 1][2]
                     n, t = first_within(curve, default_ms / cold_gain)
                     row = {"pair": pair, "mode": mode, "seed": seed,
                            "final_ms": curve[-1][2], "cold_final_ms": final_cold,
@@ -226,7 +258,7 @@ def main():
         w.writeheader()
         w.writerows(curve_rows)
     if a.plot:
-        plot(results, a.out, curve_rows)
+        plot(results, a.out, curve_rows, a.within_run)
 
 
 def num(v):
@@ -247,7 +279,10 @@ def table(rows, a):
                  for r in rows if r["mode"] == "cold"}
     cold_n = {(r["pair"], int(r["seed"])): num(r["trials_to_cold_final"])
               for r in rows if r["mode"] == "cold"}
-    lines = [f"source {a.source_trials} measurements, target {a.trials} (dynatune, slots of "
+    what = ("within one run: each pair's sources and targets in one model, a fresh database, "
+            f"{a.trials} measurements" if a.within_run else
+            f"source {a.source_trials} measurements, target {a.trials}")
+    lines = [f"{what} (dynatune, slots of "
              f"{a.slot_trials}, sa + xgb cold; 1 thread, 1 job, anchored timing); per seed, "
              f"cold's gain G over its defaults (the model latency once each task's default, "
              f"measured first, is in) and when each run first reached its own defaults / G "
@@ -309,11 +344,16 @@ def reprint(a):
         with open(os.path.join(results, a.out + "_curves.csv")) as f:
             curves = [{**r, "seed": int(r["seed"]), "trial": int(r["trial"]),
                        "model_ms": float(r["model_ms"])} for r in csv.DictReader(f)]
-        plot(results, a.out, curves)
+        plot(results, a.out, curves, a.within_run)
 
 
-def plot(results, out, curve_rows):
-    import matplotlib
+def plot(results, out, curve_rows, within_run=False):
+    try:
+        import matplotlib
+    except ImportError:
+        print("no SVG: python3-matplotlib is not installed (the tables and CSVs are written; "
+              "--reprint --plot draws it later)", file=sys.stderr)
+        return
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     pairs = sorted({r["pair"] for r in curve_rows})
@@ -325,8 +365,9 @@ def plot(results, out, curve_rows):
                    and r["seed"] == seed]
             # Gain over the run's own defaults (measured first, one per
             # task): runs drift apart by whole percent in absolute time.
-            defaults = pts[len(PAIRS[pair][1]) - 1]["model_ms"]
-            pts = pts[len(PAIRS[pair][1]) - 1:]
+            ntasks = len(model_ops(pair, within_run))
+            defaults = pts[ntasks - 1]["model_ms"]
+            pts = pts[ntasks - 1:]
             ax.plot([p["trial"] for p in pts], [defaults / p["model_ms"] for p in pts],
                     color="tab:blue" if mode == "cold" else "tab:orange", alpha=0.7,
                     label=mode if seed == 1 else None)
