@@ -280,15 +280,11 @@ private:
     // is asked) is no start: below this the task starts as a fresh one.
     if (measured < std::max<size_t>(options.proxyProbes, 4))
       return;
+    // Called before the first proposal, so nothing of the set is used yet.
     size_t before = history.records.size();
-    std::vector<Config> unmeasured;
-    for (size_t i = next; i < tuningSet.size(); ++i)
-      if (!history.contains(tuningSet[i]))
-        unmeasured.push_back(tuningSet[i]);
-    tuningSet.resize(std::min(next, tuningSet.size()));
-    size_t keep = options.tuningSetSize > before ? options.tuningSetSize - before : 0;
-    unmeasured.resize(std::min(keep, unmeasured.size()));
-    tuningSet.insert(tuningSet.end(), unmeasured.begin(), unmeasured.end());
+    llvm::erase_if(tuningSet, [&](const Config &c) { return history.contains(c); });
+    tuningSet.resize(std::min(tuningSet.size(),
+                              options.tuningSetSize > before ? options.tuningSetSize - before : 0));
     if (checked)
       return;
     // Enough rows to check the ranking without probes.
