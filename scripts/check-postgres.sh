@@ -27,7 +27,7 @@ fixture="$DLTUNE_SRC/test/Report/Inputs/report-two-tasks.jsonl"
 "$dltune" db import "$fixture" --db "$url" | grep -q "imported 10 records (0 already present) in 2 tasks, 2 confirmations, 2 baselines, 2 notes, 1 model latencies"
 # Importing again adds nothing.
 "$dltune" db import "$fixture" --db "$url" | grep -q "imported 0 records (10 already present)"
-"$dltune" db summary --db "$url" | grep -q "schema v7, 2 tasks, 1 devices"
+"$dltune" db summary --db "$url" | grep -q "schema v8, 2 tasks, 1 devices"
 # The same file through SQLite exports the same lines.
 "$dltune" db import "$fixture" --db "$work/a.db" > /dev/null
 "$dltune" db export --db "$url" -o "$work/pg.jsonl" 2> /dev/null
@@ -37,24 +37,30 @@ diff <("$dltune" db best --db "$url") <("$dltune" db best --db "$work/a.db")
 "$dltune" report --db "$url" -o "$work/r.html" 2> /dev/null
 grep -q "data-series=\"best so far\" data-count=\"11\"" "$work/r.html"
 
-# A database of schema 5 (before studies) and one of schema 6 (before the
-# suspension tables) are migrated in place, their records kept.
+# A database of schema 5 (before studies), one of schema 6 (before the
+# suspension tables) and one of schema 7 (before the candidates' metered
+# energy) are migrated in place, their records kept.
 createdb old
 "$dltune" db import "$fixture" --db postgresql:///old > /dev/null
-psql -q -v ON_ERROR_STOP=1 -d old -c "DROP TABLE study_model_stops, study_intervals, study_workers, study_models, studies; UPDATE dltune_meta SET value = \$\$5\$\$ WHERE key = \$\$schema_version\$\$"
-"$dltune" db summary --db postgresql:///old | grep -q "schema v7, 2 tasks, 1 devices"
+drop_energy="ALTER TABLE records DROP COLUMN candidate_energy_j; ALTER TABLE replaced_records DROP COLUMN candidate_energy_j;"
+psql -q -v ON_ERROR_STOP=1 -d old -c "DROP TABLE study_model_stops, study_intervals, study_workers, study_models, studies; $drop_energy UPDATE dltune_meta SET value = \$\$5\$\$ WHERE key = \$\$schema_version\$\$"
+"$dltune" db summary --db postgresql:///old | grep -q "schema v8, 2 tasks, 1 devices"
 "$dltune" study list --db postgresql:///old | grep -q "no study in this database"
-[ "$(psql -At -d old -c "select value from dltune_meta where key = \$\$schema_version\$\$")" = 7 ]
+[ "$(psql -At -d old -c "select value from dltune_meta where key = \$\$schema_version\$\$")" = 8 ]
 [ "$(psql -At -d old -c "select count(*) from study_model_stops")" = 0 ]
-psql -q -v ON_ERROR_STOP=1 -d old -c "DROP TABLE study_model_stops, study_intervals; UPDATE dltune_meta SET value = \$\$6\$\$ WHERE key = \$\$schema_version\$\$"
-"$dltune" db summary --db postgresql:///old | grep -q "schema v7, 2 tasks, 1 devices"
+psql -q -v ON_ERROR_STOP=1 -d old -c "DROP TABLE study_model_stops, study_intervals; $drop_energy UPDATE dltune_meta SET value = \$\$6\$\$ WHERE key = \$\$schema_version\$\$"
+"$dltune" db summary --db postgresql:///old | grep -q "schema v8, 2 tasks, 1 devices"
 [ "$(psql -At -d old -c "select count(*) from study_intervals")" = 0 ]
+psql -q -v ON_ERROR_STOP=1 -d old -c "$drop_energy UPDATE dltune_meta SET value = \$\$7\$\$ WHERE key = \$\$schema_version\$\$"
+"$dltune" db summary --db postgresql:///old | grep -q "schema v8, 2 tasks, 1 devices"
+[ "$(psql -At -d old -c "select count(candidate_energy_j) from records")" = 0 ]
+[ "$(psql -At -d old -c "select count(*) from records")" = 10 ]
 
 # A tuning run whose records go to the server.
 createdb tune
 "$dltune" tune "$DLTUNE_SRC/test/Report/Inputs/matmul-32x48.mlir" --threads 1 --trials 4 \
   --min-time-ms 1 --db postgresql:///tune > "$work/tune.txt" 2> "$work/tune.log"
-"$dltune" db summary --db postgresql:///tune | grep -q "schema v7, 1 tasks, 1 devices"
+"$dltune" db summary --db postgresql:///tune | grep -q "schema v8, 1 tasks, 1 devices"
 [ "$(psql -At -d tune -c "select count(*) from records")" -ge 4 ]
 [ "$(psql -At -d tune -c "select count(*) from claims")" = 0 ]
 

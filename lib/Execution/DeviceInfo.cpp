@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <type_traits>
 #include <dirent.h>
 #include <dlfcn.h>
@@ -170,7 +171,7 @@ std::vector<double> DeviceInfo::getFeatures() const {
           gpu ? gpu->totalMemoryBytes / double(1ull << 30) : 0.0};
 }
 
-EnergyMeter::EnergyMeter(Source source) {
+EnergyMeter::EnergyMeter(Source source, std::string powercapRoot) {
   if (source == Source::Gpu) {
     // NVML's total energy counter (Volta and newer).
     void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
@@ -191,7 +192,11 @@ EnergyMeter::EnergyMeter(Source source) {
     nvmlLast = static_cast<double>(mj);
     return;
   }
-  DIR *dir = opendir("/sys/class/powercap");
+  if (powercapRoot.empty()) {
+    const char *env = std::getenv("DLTUNE_POWERCAP_ROOT");
+    powercapRoot = env && *env ? env : "/sys/class/powercap";
+  }
+  DIR *dir = opendir(powercapRoot.c_str());
   if (!dir)
     return;
   while (dirent *e = readdir(dir)) {
@@ -199,7 +204,12 @@ EnergyMeter::EnergyMeter(Source source) {
     // Package domains only ("intel-rapl:0"), not their subzones.
     if (name.rfind("intel-rapl:", 0) != 0 || name.find(':', 11) != std::string::npos)
       continue;
-    std::string base = "/sys/class/powercap/" + name + "/";
+    std::string base = powercapRoot + "/" + name + "/";
+    // Intel client CPUs add a top-level "psys" domain (the whole platform,
+    // packages included): counting it too would count the package twice.
+    std::string domain = readSmallTextFile(base + "name");
+    if (!domain.empty() && domain.rfind("package", 0) != 0)
+      continue;
     std::string value = readSmallTextFile(base + "energy_uj");
     if (value.empty())
       continue; // not readable (permissions)
@@ -225,17 +235,22 @@ std::optional<double> EnergyMeter::readJoulesSinceLast() {
     return readNvmlJoules();
   if (paths.empty())
     return std::nullopt;
-  double total = 0;
-  for (size_t i = 0; i < paths.size(); ++i) {
-    std::string value = readSmallTextFile(paths[i]);
+  // Every counter is read before any is taken as the new start, so that
+  // one unreadable domain leaves all of them where they were.
+  std::vector<double> now;
+  for (const std::string &path : paths) {
+    std::string value = readSmallTextFile(path);
     if (value.empty())
       return std::nullopt;
-    double now = std::atof(value.c_str());
-    double delta = now - last[i];
+    now.push_back(std::atof(value.c_str()));
+  }
+  double total = 0;
+  for (size_t i = 0; i < paths.size(); ++i) {
+    double delta = now[i] - last[i];
     if (delta < 0 && range[i] > 0) // the counter wrapped
       delta += range[i];
     total += delta;
-    last[i] = now;
   }
+  last = std::move(now);
   return total / 1e6;
 }

@@ -815,6 +815,37 @@ static void removeLeftovers(const std::string &dir) {
   }
 }
 
+/// What this machine's meters read since the previous call, for each
+/// candidate's energy: the CPU packages (RAPL), and for GPU tasks the board
+/// too (NVML, the first GPU: the one dltune runs on). Builds and the host
+/// side of every measurement run on the CPU, so without RAPL nothing is
+/// metered (an empty function; `dltune db cost` then models the energy),
+/// even where NVML alone is readable: the board's reading would leave out
+/// most of what a candidate costs.
+static std::function<std::optional<double>()> makeCandidateEnergyReader(bool gpu) {
+  std::vector<std::shared_ptr<EnergyMeter>> meters;
+  meters.push_back(std::make_shared<EnergyMeter>(EnergyMeter::Source::Cpu));
+  if (!meters.back()->isAvailable())
+    return {};
+  if (gpu) {
+    meters.push_back(std::make_shared<EnergyMeter>(EnergyMeter::Source::Gpu));
+    if (!meters.back()->isAvailable())
+      return {};
+  }
+  return [meters]() -> std::optional<double> {
+    // Every meter is read, so that each starts its next interval now.
+    std::optional<double> joules = 0.0;
+    for (const std::shared_ptr<EnergyMeter> &meter : meters) {
+      std::optional<double> j = meter->readJoulesSinceLast();
+      if (j && joules)
+        *joules += *j;
+      else
+        joules.reset();
+    }
+    return joules;
+  };
+}
+
 std::string mlir::dltune::makeOwnerName() {
   char host[256] = "host";
   (void)gethostname(host, sizeof(host) - 1);
@@ -999,6 +1030,7 @@ llvm::Expected<std::unique_ptr<PreparedTask>> ModuleTuningRun::buildTask(size_t 
     mo.gpuChip = gpu.chip;
     mo.gpuLimits = formatGpuLimits(gpu.limits);
   }
+  mo.readEnergyJoules = makeCandidateEnergyReader(task.descriptor.target == "gpu");
   {
     std::error_code ec;
     llvm::raw_fd_ostream os(mo.kernelPath, ec);

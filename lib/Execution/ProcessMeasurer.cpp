@@ -204,8 +204,14 @@ std::vector<std::string> ProcessMeasurer::buildCandidates(const std::vector<Conf
         builds.back().push_back(value);
       }
   }
+  (void)readEnergy(); // the meter's reading from here on
   std::vector<llvm::Expected<ChildResult>> built =
       runChildren(builds, options.buildLimits, options.jobs);
+  std::optional<double> buildJoules = readEnergy();
+  std::vector<double> buildSeconds;
+  for (llvm::Expected<ChildResult> &b : built)
+    buildSeconds.push_back(b ? b->wallSeconds : 0.0);
+  std::vector<double> buildShares = splitBySeconds(buildSeconds);
   for (size_t i = 0; i < configs.size(); ++i) {
     if (!built[i]) {
       records[i].status = MeasureStatus::CompileError;
@@ -215,12 +221,34 @@ std::vector<std::string> ProcessMeasurer::buildCandidates(const std::vector<Conf
       records[i].buildSeconds = built[i]->wallSeconds;
       noteFullDisk(records[i], options.workDir, built[i]->err);
     }
+    if (buildJoules)
+      records[i].candidateEnergyJ = *buildJoules * buildShares[i];
     if (!records[i].isOk()) {
       llvm::sys::fs::remove(soPaths[i]);
       onFailure(i, records[i]);
     }
   }
   return soPaths;
+}
+
+std::optional<double> ProcessMeasurer::readEnergy() {
+  std::optional<double> joules =
+      options.readEnergyJoules ? options.readEnergyJoules() : std::nullopt;
+  // A counter reset (an NVML restart, a wrap without a known range) is no
+  // reading: nothing rather than a negative or infinite figure.
+  if (joules && !(std::isfinite(*joules) && *joules >= 0))
+    return std::nullopt;
+  return joules;
+}
+
+std::vector<double> mlir::dltune::splitBySeconds(const std::vector<double> &seconds) {
+  double total = 0;
+  for (double s : seconds)
+    total += std::max(s, 0.0);
+  std::vector<double> shares;
+  for (double s : seconds)
+    shares.push_back(total > 0 ? std::max(s, 0.0) / total : 1.0 / seconds.size());
+  return shares;
 }
 
 MeasureRecord ProcessMeasurer::runMeasureWorker(const Config &config, const std::string &so,
@@ -319,8 +347,16 @@ std::vector<MeasureRecord> ProcessMeasurer::measureEach(const std::vector<Config
       continue;
     }
     double buildSeconds = records[i].buildSeconds;
+    std::optional<double> buildJoules = records[i].candidateEnergyJ;
     std::vector<GpuKernelResources> resources = std::move(records[i].gpuResources);
+    // The anchor is built (once) before the measurement's reading starts:
+    // its build belongs to no candidate.
+    (void)ensureAnchor();
+    (void)readEnergy();
     records[i] = runMeasureWorker(configs[i], soPaths[i], /*allowCutoff=*/true);
+    std::optional<double> runJoules = readEnergy();
+    if (buildJoules && runJoules)
+      records[i].candidateEnergyJ = *buildJoules + *runJoules;
     if (records[i].isOk() && records[i].repeats > 1 && !records[i].noisy)
       bestMs = std::min(bestMs, records[i].timeMs);
     records[i].buildSeconds = buildSeconds;

@@ -22,7 +22,7 @@
 // CHECK-LABEL: func.func @mm
 // CHECK: linalg.matmul {dltune.config = #dltune.config<
 // CHECK: linalg.matmul {dltune.config = #dltune.config<
-// SUMMARY: schema v7, 1 tasks, 1 devices
+// SUMMARY: schema v8, 1 tasks, 1 devices
 // SUMMARY: linalg.matmul {{.*}} 4 0 {{[0-9.]+}}
 // SUMMARY: 4 records
 // RESUMED: 6 records

@@ -19,7 +19,7 @@
 
 // KT: imported 5 records (0 already present) in 1 tasks
 // TOPHUB: imported 3 records (0 already present) in 2 tasks
-// SUMMARY: schema v7, 3 tasks, 3 devices
+// SUMMARY: schema v8, 3 tasks, 3 devices
 // SUMMARY-DAG: test_kernel {{.*}} 5 1 1.5000 runtime_crash=1
 // SUMMARY-DAG: dense_nopack.x86 {{.*}} 2 1 0.2000 runtime_crash=1
 // SUMMARY-DAG: conv2d_nchw.cuda {{.*}} 1 0 0.0500

@@ -57,7 +57,8 @@ static cl::opt<double> coldFactor(
     cl::init(TuningCostOptions().coldFactor), cl::sub(dbCmd));
 static cl::opt<double> wattsPerCore(
     "watts-per-core",
-    cl::desc("cost: the power model's watts per busy core (energy is modelled from CPU seconds)"),
+    cl::desc("cost: the power model's watts per busy core (energy is modelled from CPU "
+             "seconds where no meter was read)"),
     cl::init(PowerModel().busyWattsPerCore), cl::sub(dbCmd));
 
 static cl::opt<std::string> costBaseline(
@@ -72,7 +73,7 @@ static std::string formatMaybe(double v, const char *format) {
 
 static int compareCost(Database &db, const TuningCostOptions &options);
 
-/// Time and modelled energy per task and device, and in total: what the
+/// Time and energy (metered, else modelled) per task and device, and in total: what the
 /// candidates cost, what the cold and failed ones cost, and the cost per
 /// millisecond of latency saved against the untuned lowering (Trimmer).
 static int cost(Database &db) {
@@ -91,8 +92,8 @@ static int cost(Database &db) {
   if (!devices)
     return fail(llvm::toString(devices.takeError()));
   llvm::outs() << llvm::formatv(
-      "energy modelled: {0} W per busy core (build: 1 core, measurement: the config's "
-      "threads); cold: slower than {1}x the best before it\n",
+      "energy modelled where no meter was read: {0} W per busy core (build: 1 core, "
+      "measurement: the config's threads); cold: slower than {1}x the best before it\n",
       formatNumber(wattsPerCore), formatNumber(coldFactor));
   const char *row = "{0,-16} {1,-26} {2,5} {3,6} {4,5} {5,9} {6,9} {7,10} {8,6} {9,6} {10,10} "
                     "{11,10} {12,9} {13,9}\n";
@@ -137,17 +138,38 @@ static int cost(Database &db) {
   if (!taskFilter.empty() && !found)
     return fail("no task '" + taskFilter + "' in " + redactDatabaseUrl(dbPath));
   print("total", "", total);
-  llvm::outs() << "s/ms, J/ms: seconds and modelled joules per millisecond of per-call latency "
-                  "saved against the untuned lowering (each task counted once)\n";
+  // Records made where RAPL or NVML was readable carry their candidate's
+  // metered joules; the power model stands in for the others.
+  if (total.meteredCandidates > 0)
+    llvm::outs() << llvm::formatv(
+        "energy metered (RAPL/NVML: each candidate's share of its batch's builds, by build "
+        "seconds, and its measurement) for {0} of {1} candidates; modelled for the rest ({2:f0} "
+        "J of all candidates by the power model)\n",
+        total.meteredCandidates, total.candidates, total.modelledJoules);
+  llvm::outs() << llvm::formatv("s/ms, J/ms: seconds and {0} joules per millisecond of "
+                                "per-call latency saved against the untuned lowering (each "
+                                "task counted once)\n",
+                                total.meteredCandidates == 0 ? "modelled"
+                                : total.meteredCandidates == total.candidates
+                                    ? "metered"
+                                    : "metered and modelled");
   if (!costBaseline.empty())
     return compareCost(db, options);
   return 0;
 }
 
-/// Each task's candidates' seconds and modelled joules (all devices) and
-/// its best ms (on its fastest device), by task hash. Tasks without
-/// candidates of their own (imported datasets) are left out.
-static llvm::Expected<std::map<std::string, TuningOutcome>>
+/// One task's cost and latency in a database: seconds, both joule figures
+/// (metered where recorded, and the power model's) and the best ms.
+struct TaskOutcome {
+  TuningOutcome outcome;     // joules: metered where recorded, else modelled
+  double modelledJoules = 0; // the power model's, every candidate
+  int64_t candidates = 0, metered = 0;
+};
+
+/// Each task's candidates' seconds and joules (all devices) and its best ms
+/// (on its fastest device), by task hash. Tasks without candidates of their
+/// own (imported datasets) are left out.
+static llvm::Expected<std::map<std::string, TaskOutcome>>
 outcomesByTask(Database &db, const TuningCostOptions &options) {
   auto tasks = db.listTasks();
   if (!tasks)
@@ -155,23 +177,26 @@ outcomesByTask(Database &db, const TuningCostOptions &options) {
   auto devices = db.listDevices();
   if (!devices)
     return devices.takeError();
-  std::map<std::string, TuningOutcome> out;
+  std::map<std::string, TaskOutcome> out;
   for (const TaskRecord &t : *tasks) {
     if (!taskFilter.empty() && t.hash != taskFilter)
       continue;
-    TuningOutcome o;
-    o.latencyMs = INFINITY;
+    TaskOutcome o;
+    o.outcome.latencyMs = INFINITY;
     for (const DeviceRecord &d : *devices) {
       auto records = db.getRecords(t.id, d.id);
       if (!records)
         return records.takeError();
       TaskCost c = summarizeTaskCost(std::move(*records), std::nullopt, options);
-      o.seconds += c.getSeconds();
-      o.joules += c.joules;
-      if (c.bestMs < o.latencyMs)
-        o.latencyMs = c.bestMs;
+      o.outcome.seconds += c.getSeconds();
+      o.outcome.joules += c.joules;
+      o.modelledJoules += c.modelledJoules;
+      o.candidates += c.candidates;
+      o.metered += c.meteredCandidates;
+      if (c.bestMs < o.outcome.latencyMs)
+        o.outcome.latencyMs = c.bestMs;
     }
-    if (o.seconds > 0 && std::isfinite(o.latencyMs))
+    if (o.outcome.seconds > 0 && std::isfinite(o.outcome.latencyMs))
       out[t.hash] = o;
   }
   return out;
@@ -189,19 +214,26 @@ static int compareCost(Database &db, const TuningCostOptions &options) {
   auto theirs = outcomesByTask(**other, options);
   if (!theirs)
     return fail(llvm::toString(theirs.takeError()));
-  TuningOutcome run, baseline;
-  int64_t shared = 0;
+  // Metered joules compare only with metered ones: unless every candidate
+  // of the compared tasks is metered in both, both are compared by the
+  // power model.
+  std::vector<std::pair<const TaskOutcome *, const TaskOutcome *>> both;
+  bool metered = true;
   for (const auto &[hash, o] : *mine) {
     auto it = theirs->find(hash);
     if (it == theirs->end())
       continue;
-    ++shared;
-    run.seconds += o.seconds;
-    run.joules += o.joules;
-    run.latencyMs += o.latencyMs;
-    baseline.seconds += it->second.seconds;
-    baseline.joules += it->second.joules;
-    baseline.latencyMs += it->second.latencyMs;
+    both.push_back({&o, &it->second});
+    metered &= o.metered == o.candidates && it->second.metered == it->second.candidates;
+  }
+  TuningOutcome run, baseline;
+  int64_t shared = static_cast<int64_t>(both.size());
+  for (auto [a, b] : both) {
+    for (auto [from, to] : {std::pair{a, &run}, std::pair{b, &baseline}}) {
+      to->seconds += from->outcome.seconds;
+      to->joules += metered ? from->outcome.joules : from->modelledJoules;
+      to->latencyMs += from->outcome.latencyMs;
+    }
   }
   if (!shared)
     return fail("the baseline '" + redactDatabaseUrl(costBaseline) +
@@ -210,7 +242,8 @@ static int compareCost(Database &db, const TuningCostOptions &options) {
   llvm::outs() << llvm::formatv("\nagainst the baseline {0} ({1} task(s) tuned in both):\n",
                                 redactDatabaseUrl(costBaseline), shared);
   const char *row = "{0,-10} {1,12} {2,12} {3,14}\n";
-  llvm::outs() << llvm::formatv(row, "", "seconds", "energy J", "latency ms");
+  llvm::outs() << llvm::formatv(row, "", "seconds", metered ? "metered J" : "energy J",
+                                "latency ms");
   llvm::outs() << llvm::formatv(row, "this", llvm::formatv("{0:f1}", run.seconds),
                                 llvm::formatv("{0:f0}", run.joules),
                                 llvm::formatv("{0:f4}", run.latencyMs));

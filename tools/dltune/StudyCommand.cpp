@@ -302,7 +302,7 @@ static int studyStatus(Database &db) {
         p.measured += static_cast<int64_t>(records->size());
         TaskCost cost = summarizeTaskCost(*records, std::nullopt);
         p.costSeconds += cost.getSeconds();
-        p.costJoules += cost.joules;
+        p.costJoules += cost.modelledJoules; // studies compare runs by the power model
         // The rate is this study's: records imported from elsewhere are old.
         for (const MeasureRecord &r : *records)
           if (r.source == "measured")

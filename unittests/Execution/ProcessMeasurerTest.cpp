@@ -3,9 +3,15 @@
 #include "dltune/Execution/ProcessMeasurer.h"
 #include "dltune/Tuning/Process/WorkerProtocol.h"
 
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
 #include "gtest/gtest.h"
 
 #include <csignal>
+#include <deque>
+#include <sys/stat.h>
 
 using namespace mlir::dltune;
 
@@ -88,4 +94,78 @@ TEST(ClassifyWorkerResult, GpuBuildsCarryPtxasResources) {
       exited(worker::kOk, "{\"built\":\"c.so\",\"gpu_resources\":{}}\n"), true);
   EXPECT_EQ(bad.status, MeasureStatus::CompileError);
   EXPECT_EQ(bad.error, "malformed build report: GPU resources: expected a JSON array");
+}
+
+// A made-up worker (a shell script) and meter: each candidate's energy is
+// its share of the batch's build reading, by build seconds, plus its own
+// measurement's reading; a failed build pays its share too.
+TEST(ProcessMeasurer, MetersEachCandidatesBuildShareAndMeasurement) {
+  llvm::SmallString<128> dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("dltune-energy", dir));
+  std::string worker = (dir + "/worker.sh").str();
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(worker, ec);
+    ASSERT_FALSE(ec);
+    // build: a=1 takes longer than a=2; a=3 fails. measure: a fixed report.
+    os << "#!/bin/sh\n"
+          "mode=$2; shift 2\n"
+          "config=; out=\n"
+          "while [ $# -gt 0 ]; do case $1 in --config) config=$2;; --out) out=$2;; esac; "
+          "shift; done\n"
+          "if [ \"$mode\" = build ]; then\n"
+          "  case $config in a=1) sleep 0.3;; a=3) echo '{\"error\":\"no\"}'; exit 3;; esac\n"
+          "  : > \"$out\"; exit 0\n"
+          "fi\n"
+          "echo '{\"median_ms\":2.0,\"min_ms\":1.95,\"max_ms\":2.05,\"stddev_ms\":0.01,"
+          "\"repeats\":5}'\n";
+  }
+  ASSERT_EQ(::chmod(worker.c_str(), 0755), 0);
+  SearchSpace space = llvm::cantFail(SearchSpace::create({{"a", {1, 2, 3}}}, {}, {}));
+  ProcessMeasurerOptions options;
+  options.workerPath = worker;
+  options.kernelPath = (dir + "/kernel.mlir").str();
+  options.referencePath = (dir + "/reference.bin").str();
+  options.workDir = dir.str().str();
+  options.jobs = 3;
+  // Readings in call order: before the builds, after them (30 J), then
+  // before and after each measurement (5 J for a=1, 7 J for a=2).
+  auto readings = std::make_shared<std::deque<double>>(std::deque<double>{99, 30, 99, 5, 99, 7});
+  options.readEnergyJoules = [readings]() -> std::optional<double> {
+    if (readings->empty())
+      return std::nullopt;
+    double j = readings->front();
+    readings->pop_front();
+    return j;
+  };
+  ProcessMeasurer measurer(space, options);
+  std::vector<MeasureRecord> records = measurer.measure({{1}, {2}, {3}});
+  llvm::sys::fs::remove_directories(dir);
+  ASSERT_EQ(records.size(), 3u);
+  ASSERT_TRUE(records[0].isOk()) << records[0].error;
+  ASSERT_TRUE(records[1].isOk()) << records[1].error;
+  EXPECT_EQ(records[2].status, MeasureStatus::CompileError);
+  EXPECT_TRUE(readings->empty());
+  double seconds =
+      records[0].buildSeconds + records[1].buildSeconds + records[2].buildSeconds;
+  ASSERT_GT(records[0].buildSeconds, records[1].buildSeconds);
+  for (const MeasureRecord &r : records)
+    ASSERT_TRUE(r.candidateEnergyJ.has_value()) << r.config;
+  EXPECT_NEAR(*records[0].candidateEnergyJ, 30 * records[0].buildSeconds / seconds + 5, 1e-9);
+  EXPECT_NEAR(*records[1].candidateEnergyJ, 30 * records[1].buildSeconds / seconds + 7, 1e-9);
+  EXPECT_NEAR(*records[2].candidateEnergyJ, 30 * records[2].buildSeconds / seconds, 1e-9);
+  // The batch's readings are all accounted for, none twice.
+  EXPECT_NEAR(*records[0].candidateEnergyJ + *records[1].candidateEnergyJ +
+                  *records[2].candidateEnergyJ,
+              42, 1e-9);
+}
+
+TEST(ProcessMeasurer, SplitsParallelBuildsBySeconds) {
+  std::vector<double> shares = splitBySeconds({3, 1, 0});
+  ASSERT_EQ(shares.size(), 3u);
+  EXPECT_DOUBLE_EQ(shares[0], 0.75);
+  EXPECT_DOUBLE_EQ(shares[1], 0.25);
+  EXPECT_DOUBLE_EQ(shares[2], 0.0);
+  // No seconds known (every build failed to start): equal shares.
+  EXPECT_EQ(splitBySeconds({0, 0}), (std::vector<double>{0.5, 0.5}));
 }

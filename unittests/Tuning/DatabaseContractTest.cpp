@@ -258,6 +258,7 @@ TEST_P(DatabaseContract, RecordsReadBackAsStored) {
   r.createdAt = 1234.5;
   r.generator = "g1";
   r.energyJ = NAN;   // no figure: stored as none
+  r.candidateEnergyJ = 7.25;
   r.anchorMs = 3.0;  // anchored timing is not stored
   r.confirmed = true; // only getBest says so
   llvm::cantFail(db->commitRecord(t, d, r));
@@ -280,6 +281,9 @@ TEST_P(DatabaseContract, RecordsReadBackAsStored) {
   EXPECT_EQ(back[0].createdAt, 1234.5);
   EXPECT_EQ(back[0].generator, "g1");
   EXPECT_FALSE(back[0].energyJ.has_value());
+  ASSERT_TRUE(back[0].candidateEnergyJ.has_value());
+  EXPECT_EQ(*back[0].candidateEnergyJ, 7.25);
+  EXPECT_FALSE(back[1].candidateEnergyJ.has_value()); // not metered
   EXPECT_TRUE(std::isnan(back[0].anchorMs));
   EXPECT_FALSE(back[0].confirmed);
   EXPECT_EQ(back[1].status, MeasureStatus::CompileTimeout);

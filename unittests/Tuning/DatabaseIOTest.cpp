@@ -44,6 +44,7 @@ protected:
     kernel.sharedBytes = 16384;
     kernel.threadsPerBlock = 256;
     confirmed.gpuResources = {kernel};
+    confirmed.candidateEnergyJ = 12.5;
     llvm::cantFail(db.commitRecord(t, d, confirmed));
     MeasureRecord cut = okRecord("a=3", 0.5);
     cut.cutOff = true;
@@ -127,6 +128,8 @@ TEST_P(DatabaseIO, RebuiltDatabasePicksTheSameConfirmedBest) {
     EXPECT_EQ(best->config, "a=2");
     EXPECT_TRUE(best->confirmed);
     EXPECT_EQ(best->timeMs, 1.8);
+    ASSERT_TRUE(best->candidateEnergyJ.has_value());
+    EXPECT_EQ(*best->candidateEnergyJ, 12.5);
     ASSERT_EQ(best->gpuResources.size(), 1u);
     EXPECT_EQ(best->gpuResources[0].kernel, "mm_kernel");
     EXPECT_EQ(best->gpuResources[0].registers, 96);

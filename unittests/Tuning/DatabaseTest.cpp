@@ -66,6 +66,22 @@ TEST(Database, MigratesVersionOne) {
   // The v3 tables exist and work on the migrated file.
   llvm::cantFail((*db)->commitConfirmations(1, 1, {{"a=1", 3, 2.5, 2.4, 2.6, "g", 0}}));
   EXPECT_EQ(llvm::cantFail((*db)->forget({"h", "", 0, 0}, "test")), 1);
+  // The v8 column: a metered record is kept, and replaced, with its energy.
+  MeasureRecord metered;
+  metered.config = "a=2";
+  metered.timeMs = 2.0;
+  metered.candidateEnergyJ = 4.5;
+  ASSERT_TRUE(llvm::cantFail((*db)->commitRecord(1, 1, metered)));
+  auto after = llvm::cantFail((*db)->getRecords(1));
+  ASSERT_EQ(after.size(), 1u);
+  ASSERT_TRUE(after[0].candidateEnergyJ.has_value());
+  EXPECT_EQ(*after[0].candidateEnergyJ, 4.5);
+  EXPECT_EQ(llvm::cantFail((*db)->forget({"h", "", 0, 0}, "test")), 1);
+  auto replaced = llvm::cantFail((*db)->getReplacedRecords(1));
+  ASSERT_EQ(replaced.size(), 2u);
+  EXPECT_FALSE(replaced[0].candidateEnergyJ.has_value());
+  ASSERT_TRUE(replaced[1].candidateEnergyJ.has_value());
+  EXPECT_EQ(*replaced[1].candidateEnergyJ, 4.5);
   // The v6 tables too.
   int64_t study = llvm::cantFail((*db)->createStudy({0, "s", "{}", {{"m", "module {}", {}}}, 0}));
   llvm::cantFail((*db)->updateStudyWorker(study, {"w", 1, "tuning", "m", 0, 0, ""}));

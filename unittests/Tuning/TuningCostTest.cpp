@@ -123,3 +123,31 @@ TEST(TuningCost, HypervolumeAsTheDeepGPPaperComputesIt) {
   CostComparison slower = compareTuningOutcomes({10, 50, 1.0}, {31.14, 100, 0.8980});
   EXPECT_TRUE(std::isnan(slower.getTimeHypervolume()));
 }
+
+TEST(TuningCost, MeteredJoulesReplaceTheModelWhereRecorded) {
+  std::vector<MeasureRecord> records = {
+      rec(1, "a=1", 10.0, 1, 1), // modelled: 10 W x 2 s = 20 J
+      rec(2, "a=2", 30.0, 1, 1), // cold; metered below
+      rec(3, "a=3", 0, 2, 0, MeasureStatus::CompileError), // failed; metered
+  };
+  records[1].candidateEnergyJ = 7.0;
+  records[2].candidateEnergyJ = 3.0;
+  TaskCost c = summarizeTaskCost(records, std::nullopt);
+  EXPECT_EQ(c.meteredCandidates, 2);
+  EXPECT_DOUBLE_EQ(c.joules, 20.0 + 7.0 + 3.0);
+  EXPECT_DOUBLE_EQ(c.coldJoules, 7.0);
+  EXPECT_DOUBLE_EQ(c.failedJoules, 3.0);
+  // The model's figure for every candidate stays available.
+  EXPECT_DOUBLE_EQ(c.modelledJoules, 20.0 + 20.0 + 20.0);
+  // A damaged reading (negative, NaN) is not a measurement: modelled.
+  records[1].candidateEnergyJ = -1.0;
+  records[2].candidateEnergyJ = NAN;
+  TaskCost damaged = summarizeTaskCost(records, std::nullopt);
+  EXPECT_EQ(damaged.meteredCandidates, 0);
+  EXPECT_DOUBLE_EQ(damaged.joules, 60.0);
+  TaskCost total;
+  total.add(c);
+  total.add(damaged);
+  EXPECT_EQ(total.meteredCandidates, 2);
+  EXPECT_DOUBLE_EQ(total.modelledJoules, 120.0);
+}

@@ -50,8 +50,13 @@ struct DeviceInfo {
 class EnergyMeter {
 public:
   enum class Source { Cpu, Gpu };
-  explicit EnergyMeter(Source source = Source::Cpu);
+  /// `powercapRoot`: where the CPU's RAPL domains are; empty: the
+  /// environment's DLTUNE_POWERCAP_ROOT (tests point it at a made-up tree),
+  /// else /sys/class/powercap.
+  explicit EnergyMeter(Source source = Source::Cpu, std::string powercapRoot = "");
   bool isAvailable() const { return !paths.empty() || nvmlEnergy; }
+  /// "RAPL" or "NVML" (empty when not available).
+  std::string getName() const { return nvmlEnergy ? "NVML" : paths.empty() ? "" : "RAPL"; }
   /// Joules consumed since the last call (or construction); nullopt when
   /// no meter is readable.
   std::optional<double> readJoulesSinceLast();

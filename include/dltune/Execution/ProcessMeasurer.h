@@ -50,6 +50,11 @@ struct ProcessMeasurerOptions {
   std::string anchorConfig;
   double anchorTolerance = 0.1;
   double maxPhaseWaitSeconds = 3;
+  /// Joules this machine consumed since the previous call (RAPL and/or
+  /// NVML: EnergyMeter); unset, or nullopt from a call: not metered. Read
+  /// around each batch's builds and each measurement, into each record's
+  /// candidateEnergyJ.
+  std::function<std::optional<double>()> readEnergyJoules;
   /// Hears why timing goes on without the anchor (its build failed).
   std::function<void(std::string)> warn;
   /// Which configurations this process may measure (Measurer::claim);
@@ -110,6 +115,8 @@ private:
   /// Builds the anchor on first use; false (after a warning) when there is
   /// none to use.
   bool ensureAnchor();
+  /// options.readEnergyJoules, or nullopt without one.
+  std::optional<double> readEnergy();
 
   const SearchSpace &space;
   ProcessMeasurerOptions options;
@@ -130,6 +137,11 @@ private:
 /// candidate's compile error.
 void noteFullDisk(MeasureRecord &record, const std::string &dir,
                   const std::string &childStderr);
+
+/// Each of parallel builds' share of their common energy reading: its
+/// seconds over their sum (a build that keeps a core busy twice as long
+/// draws about twice the energy); equal shares when no seconds are known.
+std::vector<double> splitBySeconds(const std::vector<double> &seconds);
 
 /// Classifies how a worker ended. `building` selects the compile-side
 /// classes for timeouts and signals.

@@ -6,6 +6,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <algorithm>
+#include <cmath>
 
 using namespace mlir::dltune;
 
@@ -28,6 +29,8 @@ void TaskCost::add(const TaskCost &o) {
   buildSeconds += o.buildSeconds;
   runSeconds += o.runSeconds;
   joules += o.joules;
+  modelledJoules += o.modelledJoules;
+  meteredCandidates += o.meteredCandidates;
   coldJoules += o.coldJoules;
   failedJoules += o.failedJoules;
   coldSeconds += o.coldSeconds;
@@ -92,12 +95,17 @@ TaskCost mlir::dltune::summarizeTaskCost(std::vector<MeasureRecord> records,
   for (size_t i = 0; i < measured.size(); ++i) {
     const MeasureRecord &r = measured[i];
     double build = std::max(0.0, r.buildSeconds), run = std::max(0.0, r.runSeconds);
-    double joules = options.power.busyWattsPerCore *
-                    (build + run * static_cast<double>(getRecordThreads(r.config)));
+    double modelled = options.power.busyWattsPerCore *
+                      (build + run * static_cast<double>(getRecordThreads(r.config)));
+    bool metered = r.candidateEnergyJ && std::isfinite(*r.candidateEnergyJ) &&
+                   *r.candidateEnergyJ >= 0;
+    double joules = metered ? *r.candidateEnergyJ : modelled;
     ++cost.candidates;
+    cost.meteredCandidates += metered;
     cost.buildSeconds += build;
     cost.runSeconds += run;
     cost.joules += joules;
+    cost.modelledJoules += modelled;
     if (!r.isOk()) {
       ++cost.failed;
       cost.failedSeconds += build + run;

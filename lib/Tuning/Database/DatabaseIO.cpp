@@ -73,6 +73,8 @@ llvm::Error mlir::dltune::exportJsonLines(Database &db, std::ostream &out, Expor
                     {"noisy", r.noisy},
                     {"cut_off", r.cutOff},
                     {"energy_j", r.energyJ ? json(*r.energyJ) : json()},
+                    {"candidate_energy_j",
+                     r.candidateEnergyJ ? json(*r.candidateEnergyJ) : json()},
                     {"error", r.error},
                     {"build_s", numberOrNull(r.buildSeconds)},
                     {"run_s", numberOrNull(r.runSeconds)},
@@ -499,6 +501,11 @@ llvm::Error parseRecord(const json &r, MeasureRecord &rec) {
   rr.number("energy_j", energy, FieldReader::Nullable, true);
   if (!std::isnan(energy))
     rec.energyJ = energy;
+  // Exports made before schema 8 have no such field: unmetered.
+  double candidateEnergy = NAN;
+  rr.number("candidate_energy_j", candidateEnergy, FieldReader::Nullable, true);
+  if (!std::isnan(candidateEnergy))
+    rec.candidateEnergyJ = candidateEnergy;
   rr.string("error", rec.error);
   rr.number("build_s", rec.buildSeconds, FieldReader::Nullable, true);
   rr.number("run_s", rec.runSeconds, FieldReader::Nullable, true);

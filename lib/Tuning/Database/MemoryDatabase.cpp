@@ -126,6 +126,8 @@ public:
     r.confirmed = false;
     if (r.energyJ && std::isnan(*r.energyJ))
       r.energyJ.reset();
+    if (r.candidateEnergyJ && std::isnan(*r.candidateEnergyJ))
+      r.candidateEnergyJ.reset();
     if (!(r.createdAt > 0))
       r.createdAt = now();
     state.records.push_back({taskId, deviceId, std::move(r)});

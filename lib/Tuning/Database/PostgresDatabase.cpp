@@ -214,6 +214,13 @@ static constexpr const char *kStudySuspensionTables =
     "CREATE UNIQUE INDEX study_one_suspension_per_sync ON study_model_stops(study_id, "
     "device_id, interval_index) WHERE state = 'suspended';";
 
+// Version 7 -> 8 (also part of a new schema): each candidate's metered
+// energy, as SqliteDatabase.cpp's migration says.
+static constexpr const char *kCandidateEnergyColumns =
+    "ALTER TABLE records ADD COLUMN IF NOT EXISTS candidate_energy_j DOUBLE PRECISION;"
+    "ALTER TABLE replaced_records ADD COLUMN IF NOT EXISTS candidate_energy_j DOUBLE "
+    "PRECISION;";
+
 PostgresDatabase::PostgresDatabase() : connection(std::make_unique<Connection>()) {}
 PostgresDatabase::~PostgresDatabase() = default;
 
@@ -325,11 +332,14 @@ PostgresDatabase::connect(const std::string &url, bool create, bool readOnly) {
         return e;
       if (version >= kSchemaVersion)
         return llvm::Error::success();
-      // 5 -> 6 adds the study tables, 6 -> 7 the suspension tables.
+      // 5 -> 6 adds the study tables, 6 -> 7 the suspension tables, 7 -> 8
+      // the candidates' metered energy.
       std::vector<const char *> steps;
       if (version < 6)
         steps.push_back(kStudyTables);
-      steps.push_back(kStudySuspensionTables);
+      if (version < 7)
+        steps.push_back(kStudySuspensionTables);
+      steps.push_back(kCandidateEnergyColumns);
       for (const char *sql : steps) {
         PGresult *raw = PQexec(conn, sql);
         Result created(raw);
@@ -354,7 +364,8 @@ PostgresDatabase::connect(const std::string &url, bool create, bool readOnly) {
 llvm::Error PostgresDatabase::createSchema() {
   PGconn *conn = connection->conn;
   // A multi-statement string runs through PQexec (no parameters).
-  for (const char *sql : {kSchema, kStudyTables, kStudySuspensionTables}) {
+  for (const char *sql :
+       {kSchema, kStudyTables, kStudySuspensionTables, kCandidateEnergyColumns}) {
     PGresult *raw = PQexec(conn, sql);
     Result created(raw);
     if (llvm::Error e = checkResult(conn, raw, PGRES_COMMAND_OK))
@@ -449,7 +460,8 @@ llvm::Expected<std::vector<DeviceRecord>> PostgresDatabase::listDevices() {
 
 static constexpr const char *kRecordColumns =
     "config, status, time_ms, min_ms, max_ms, stddev_ms, repeats, noisy, error, "
-    "build_s, run_s, source, created_at, energy_j, generator, cut_off, gpu_resources";
+    "build_s, run_s, source, created_at, energy_j, generator, cut_off, gpu_resources, "
+    "candidate_energy_j";
 
 llvm::Expected<bool> PostgresDatabase::commitRecord(int64_t taskId, int64_t deviceId,
                                                     const MeasureRecord &r) {
@@ -476,12 +488,14 @@ llvm::Expected<bool> PostgresDatabase::commitRecord(int64_t taskId, int64_t devi
                                r.energyJ ? Param(*r.energyJ) : Param::null(),
                                r.generator.empty() ? Param::null() : Param(r.generator),
                                static_cast<int64_t>(r.cutOff),
-                               gpu.empty() ? Param::null() : Param(gpu)};
+                               gpu.empty() ? Param::null() : Param(gpu),
+                               r.candidateEnergyJ ? Param(*r.candidateEnergyJ) : Param::null()};
   DLTUNE_PG_RUN(result, connection->conn,
                 "INSERT INTO records(task_id, device_id, config, status, time_ms, min_ms, "
                 "max_ms, stddev_ms, repeats, noisy, error, build_s, run_s, source, created_at, "
-                "energy_j, generator, cut_off, gpu_resources) VALUES($1, $2, $3, $4, $5, $6, $7, "
-                "$8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19) ON CONFLICT "
+                "energy_j, generator, cut_off, gpu_resources, candidate_energy_j) VALUES($1, $2, "
+                "$3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, "
+                "$20) ON CONFLICT "
                 "(task_id, device_id, config) DO NOTHING",
                 params, PGRES_COMMAND_OK);
   return result.changed() > 0;
@@ -520,6 +534,8 @@ static llvm::Expected<MeasureRecord> readRecord(const Result &s, int row) {
       return resources.takeError();
     r.gpuResources = std::move(*resources);
   }
+  if (!s.isNull(row, 17))
+    r.candidateEnergyJ = s.real(row, 17);
   return r;
 }
 

@@ -374,6 +374,16 @@ llvm::Error SqliteDatabase::migrate() {
       return e;
     schemaVersion = 7;
   }
+  // Version 7 -> 8: each candidate's metered energy (build share and
+  // measurement, RAPL/NVML); NULL where no meter was readable, as in every
+  // record made before.
+  if (schemaVersion == 7) {
+    if (llvm::Error e = exec("ALTER TABLE records ADD COLUMN candidate_energy_j REAL;"
+                             "ALTER TABLE replaced_records ADD COLUMN candidate_energy_j REAL;"
+                             "PRAGMA user_version = 8;"))
+      return e;
+    schemaVersion = 8;
+  }
   return llvm::Error::success();
 }
 
@@ -493,8 +503,8 @@ llvm::Expected<bool> SqliteDatabase::commitRecord(int64_t taskId, int64_t device
   Statement s(db,
               "INSERT OR IGNORE INTO records(task_id, device_id, config, status, "
               "time_ms, min_ms, max_ms, stddev_ms, repeats, noisy, error, build_s, "
-              "run_s, source, created_at, energy_j, generator, cut_off, gpu_resources) "
-              "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+              "run_s, source, created_at, energy_j, generator, cut_off, gpu_resources, "
+              "candidate_energy_j) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
   if (llvm::Error e = s.status())
     return std::move(e);
   s.bind(1, taskId);
@@ -529,6 +539,10 @@ llvm::Expected<bool> SqliteDatabase::commitRecord(int64_t taskId, int64_t device
     os << llvm::json::Value(toJSON(r.gpuResources));
     s.bind(19, json);
   }
+  if (r.candidateEnergyJ)
+    s.bind(20, *r.candidateEnergyJ);
+  else
+    s.bindNull(20);
   if (s.step() != SQLITE_DONE)
     return s.stepError();
   return sqlite3_changes(db) > 0;
@@ -570,6 +584,8 @@ static llvm::Expected<MeasureRecord> readRecord(Statement &s) {
       return resources.takeError();
     r.gpuResources = std::move(*resources);
   }
+  if (!s.isNull(17))
+    r.candidateEnergyJ = s.real(17);
   return r;
 }
 
@@ -590,7 +606,8 @@ static llvm::Expected<std::vector<MeasureRecord>> readRecords(Statement &s) {
 
 static constexpr const char *kRecordColumns =
     "config, status, time_ms, min_ms, max_ms, stddev_ms, repeats, noisy, error, "
-    "build_s, run_s, source, created_at, energy_j, generator, cut_off, gpu_resources";
+    "build_s, run_s, source, created_at, energy_j, generator, cut_off, gpu_resources, "
+    "candidate_energy_j";
 
 
 llvm::Expected<std::vector<MeasureRecord>> SqliteDatabase::getRecords(int64_t taskId,

@@ -288,10 +288,21 @@ private:
     for (const TaskReport &t : report.tasks)
       for (const MeasureRecord &r : t.records)
         measuredEnergy |= r.energyJ.has_value();
+    TaskCost metering;
+    for (const TaskReport &t : report.tasks)
+      metering.add(t.cost);
+    // Metered where the records carry a reading (RAPL/NVML), else modelled.
+    std::string energy =
+        metering.meteredCandidates == 0
+            ? std::string("<b>modelled</b>: ")
+            : llvm::formatv("<b>metered</b> (RAPL/NVML: a candidate's share of its batch's builds "
+                            "by build seconds, and its measurement) for {0} of {1} candidates, "
+                            "<b>modelled</b> for the rest: ",
+                            metering.meteredCandidates, metering.candidates)
+                  .str();
     os << "<h2 id=\"cost\">Cost</h2>\n<p class=\"note\">Seconds are build plus run seconds of "
           "the candidates measured (records of other sources are not counted). Energy is "
-          "<b>modelled</b>: "
-       << fixed(report.costOptions.power.busyWattsPerCore, 1)
+       << energy << fixed(report.costOptions.power.busyWattsPerCore, 1)
        << " W per busy core x (build seconds + run seconds x threads). A candidate is cold when "
           "it is slower than "
        << fixed(report.costOptions.coldFactor, 1)
@@ -299,7 +310,8 @@ private:
           "not set a new best.</p>\n";
     os << "<table class=\"cost\"><tr><th>#</th><th class=\"text\">task</th><th>candidates</th>"
           "<th>failed</th><th>cold</th><th>build s</th><th>run s</th><th>energy J "
-          "(modelled)</th><th>cold share of s</th><th>never-improved share of s</th>"
+       << (metering.meteredCandidates == 0 ? "(modelled)" : "(metered + modelled)")
+       << "</th><th>cold share of s</th><th>never-improved share of s</th>"
        << (measuredEnergy ? "<th>best's measured J per call</th>" : "") << "</tr>\n";
     TaskCost total;
     double neverImproved = 0;

@@ -7,7 +7,9 @@
 // modelled from CPU seconds with a declared power model, because the
 // records hold no whole-candidate meter reading (`energy_j` is per kernel
 // call) and these VMs expose no RAPL; every figure derived from it says
-// "modelled".
+// "modelled". Records made where a meter was readable carry the
+// candidate's metered joules (MeasureRecord::candidateEnergyJ); those
+// count as metered, and the account says how many did.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLTUNE_TUNING_COST_TUNINGCOST_H
@@ -43,9 +45,15 @@ struct TuningCostOptions {
 struct TaskCost {
   int64_t candidates = 0, failed = 0, cold = 0;
   double buildSeconds = 0, runSeconds = 0;
-  /// Modelled joules of all candidates, of the cold ones and of the failed
-  /// ones (build and, where it ran, measurement).
+  /// Joules of all candidates, of the cold ones and of the failed ones
+  /// (build and, where it ran, measurement): metered where the record has a
+  /// reading, modelled for the others.
   double joules = 0, coldJoules = 0, failedJoules = 0;
+  /// The power model's joules of all candidates, metered or not (for
+  /// comparisons with runs on machines without a meter).
+  double modelledJoules = 0;
+  /// Candidates whose joules are metered (the rest are modelled).
+  int64_t meteredCandidates = 0;
   double coldSeconds = 0, failedSeconds = 0;
   /// Untuned (reference) ms per call when the database has it; the first
   /// ok candidate's and the best ok candidate's ms.

@@ -154,7 +154,7 @@ class Database {
 public:
   /// The version of the record format (tables and their meaning) the
   /// database holds once open: SQLite's `user_version`.
-  static constexpr int kSchemaVersion = 7;
+  static constexpr int kSchemaVersion = 8;
 
   virtual ~Database();
 

@@ -47,6 +47,11 @@ struct MeasureRecord {
   bool cutOff = false;         // timed by one probe call: far slower than the best
   bool confirmed = false;      // times are those of a confirmation (Database::getBest)
   std::optional<double> energyJ; // per kernel call, when a meter was readable
+  /// Metered joules of the whole candidate: its share of its batch's build
+  /// energy (the batch's builds run in parallel, so the batch's reading is
+  /// split by build seconds) plus its measurement's, from RAPL and/or NVML;
+  /// unset when no meter was readable (then `dltune db cost` models it).
+  std::optional<double> candidateEnergyJ;
   std::string error;           // diagnostics for failures
   double buildSeconds = 0, runSeconds = 0;
   std::string source = "measured"; // measured | replay | imported
