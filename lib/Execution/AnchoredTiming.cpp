@@ -48,13 +48,8 @@ mlir::dltune::timeAgainstAnchor(llvm::function_ref<llvm::Expected<AnchoredAttemp
           (1 + options.agreement) * attempts[passing[k]].candidate.medianMs)
         return passing[k];
     // Slow twice beside fast anchors: slow for real, however it varies.
-    // Against the best, its time is scaled by the attempt's anchor slowdown
-    // (at most the tolerance: these attempts passed).
     auto hopeless = [&](const AnchoredAttempt &a) {
-      double againstBest =
-          options.hopelessToBest * options.bestMs * (a.getSlowerAnchorMs() / fastest);
-      return a.candidate.medianMs > options.hopelessRatio * a.getSlowerAnchorMs() ||
-             (std::isfinite(againstBest) && a.candidate.medianMs > againstBest);
+      return a.candidate.medianMs > options.hopelessRatio * a.getSlowerAnchorMs();
     };
     if (passing.size() >= 2 && hopeless(attempts[passing[0]]) &&
         hopeless(attempts[passing[1]]))

@@ -264,17 +264,13 @@ MeasureRecord ProcessMeasurer::runMeasureWorker(const Config &config, const std:
   if (allowCutoff && options.cutoffFactor > 0 && std::isfinite(bestMs))
     argv.insert(argv.end(), {"--cutoff-ms", std::to_string(options.cutoffFactor * bestMs)});
   double knownAnchorMs = getFastPhaseTime(anchorReports);
-  if (ensureAnchor()) {
+  if (ensureAnchor())
     argv.insert(argv.end(),
                 {"--anchor-so", anchorSo, "--anchor-ms",
                  std::to_string(std::isfinite(knownAnchorMs) ? knownAnchorMs : 0.0),
                  "--phase-tolerance",
                  std::to_string(options.anchorTolerance), "--max-phase-wait-s",
                  std::to_string(options.maxPhaseWaitSeconds)});
-    // Confirmation (allowCutoff false) times every candidate to agreement.
-    if (allowCutoff && std::isfinite(bestMs))
-      argv.insert(argv.end(), {"--best-ms", llvm::formatv("{0:e6}", bestMs).str()});
-  }
   MeasureRecord rec;
   llvm::Expected<ChildResult> run = runChild(argv, options.runLimits);
   if (!run) {

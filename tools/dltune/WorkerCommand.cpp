@@ -81,11 +81,6 @@ static cl::opt<double> phaseTolerance(
     "phase-tolerance",
     cl::desc("The anchor may run this fraction slower than its fastest known time"),
     cl::init(0.1), cl::sub(workerCmd));
-static cl::opt<double> bestKnownMs(
-    "best-ms",
-    cl::desc("The task's best settled time so far: a candidate 1.25x slower than it beside "
-             "fast anchors twice is settled without waiting for agreement (0: none)"),
-    cl::init(0), cl::sub(workerCmd));
 static cl::opt<double> maxPhaseWaitSeconds(
     "max-phase-wait-s",
     cl::desc("Give up waiting for the machine's fast phase after this long"), cl::init(3),
@@ -214,8 +209,6 @@ static int measure(ModuleOp kernel, const KernelSignature &sig) {
   options.anchor.knownAnchorMs = anchorKnownMs;
   options.anchor.tolerance = phaseTolerance;
   options.anchor.maxWaitSeconds = maxPhaseWaitSeconds;
-  if (bestKnownMs > 0 && std::isfinite(bestKnownMs))
-    options.anchor.bestMs = bestKnownMs;
   options.beforeFirstCall = [] {
     if (worker::shouldInjectFault("crash", configText))
       std::raise(SIGSEGV);

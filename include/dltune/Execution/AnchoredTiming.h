@@ -24,7 +24,6 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 
-#include <cmath>
 #include <optional>
 #include <vector>
 
@@ -56,17 +55,6 @@ struct AnchoredTimingOptions {
   /// far from the best: no waiting for a fast phase, and two such passing
   /// attempts settle it without agreeing.
   double hopelessRatio = 1.5;
-  /// The task's best settled time so far (INFINITY: none), and how many
-  /// times slower than it a candidate is far from the best as well: two
-  /// passing attempts (both anchors fast) that slow settle it without
-  /// agreeing. The anchor-relative rule alone leaves every candidate between
-  /// the best and 1.5x the default config to settle by agreement, which on
-  /// these VMs takes a dozen attempts and up to the whole wait, and a search
-  /// that finds good regions measures mostly such candidates. Only passing
-  /// attempts are judged against the best: its time is absolute, and a slow
-  /// phase slows the candidate more than the anchor's ratio can correct.
-  double bestMs = INFINITY;
-  double hopelessToBest = 1.25;
 };
 
 struct AnchoredTiming {
