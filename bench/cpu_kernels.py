@@ -42,15 +42,16 @@ func.func @k(%a: tensor<{M}x{K}xf32>, %b: tensor<{K}x{N}xf32>, %c: tensor<{M}x{N
 }}"""
 
 
-def conv_mlir(H, W, C, F, config=""):
+def conv_mlir(H, W, C, F, config="", kernel=3):
+    """A KxK convolution, stride 1, on an input padded to keep H x W."""
     attr = f", dltune.config = #dltune.config<{config}>" if config else ""
-    IH, IW = H + 2, W + 2
+    IH, IW, K = H + kernel - 1, W + kernel - 1, kernel
     return f"""
-func.func @k(%in: tensor<1x{IH}x{IW}x{C}xf32>, %w: tensor<3x3x{C}x{F}xf32>, %out: tensor<1x{H}x{W}x{F}xf32>) -> tensor<1x{H}x{W}x{F}xf32> {{
+func.func @k(%in: tensor<1x{IH}x{IW}x{C}xf32>, %w: tensor<{K}x{K}x{C}x{F}xf32>, %out: tensor<1x{H}x{W}x{F}xf32>) -> tensor<1x{H}x{W}x{F}xf32> {{
   %z = arith.constant 0.0 : f32
   %i = linalg.fill ins(%z : f32) outs(%out : tensor<1x{H}x{W}x{F}xf32>) -> tensor<1x{H}x{W}x{F}xf32>
   %r = linalg.conv_2d_nhwc_hwcf {{dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>{attr}}}
-       ins(%in, %w : tensor<1x{IH}x{IW}x{C}xf32>, tensor<3x3x{C}x{F}xf32>) outs(%i : tensor<1x{H}x{W}x{F}xf32>) -> tensor<1x{H}x{W}x{F}xf32>
+       ins(%in, %w : tensor<1x{IH}x{IW}x{C}xf32>, tensor<{K}x{K}x{C}x{F}xf32>) outs(%i : tensor<1x{H}x{W}x{F}xf32>) -> tensor<1x{H}x{W}x{F}xf32>
   return %r : tensor<1x{H}x{W}x{F}xf32>
 }}"""
 
@@ -66,6 +67,11 @@ func.func @k(%in: tensor<1x{IH}x{IW}x{C}xf32>, %w: tensor<3x3x{C}xf32>, %out: te
        ins(%in, %w : tensor<1x{IH}x{IW}x{C}xf32>, tensor<3x3x{C}xf32>) outs(%i : tensor<1x{H}x{W}x{C}xf32>) -> tensor<1x{H}x{W}x{C}xf32>
   return %r : tensor<1x{H}x{W}x{C}xf32>
 }}"""
+
+
+def pwconv_mlir(H, W, C, F, config=""):
+    """A 1x1 (pointwise) convolution, MobileNet's expansion and projection."""
+    return conv_mlir(H, W, C, F, config, kernel=1)
 
 
 def divides(a, b):

@@ -47,19 +47,20 @@ MODE:r0 adds `--history-refresh 0` (built once, at the task's first slot).
 
 Writes bench/results/transfer_live/NAME.{csv,txt} (a row per run) and
 NAME_curves.csv (every progress line); --plot writes NAME.svg (matplotlib).
-Usage: python3 bench/transfer_live.py [--build build] [--pairs convs,matmuls,dwconvs]
+Usage: python3 bench/transfer_live.py [--build build] [--pairs convs,matmuls,dwconvs,pwconvs]
        [--source-trials 96] [--trials 80] [--slot-trials 16] [--seeds 3]
-       [--modes map] [--out transfer_live] [--plot]
+       [--modes map] [--out transfer_live] [--plot] [--keep DIR]
 """
-import argparse, csv, os, re, statistics, subprocess, sys, tempfile, time
+import argparse, csv, os, re, shutil, statistics, subprocess, sys, tempfile, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from results_io import results_dir, write_results  # noqa: E402
-from cpu_kernels import conv_mlir, dwconv_mlir, matmul_mlir  # noqa: E402
+from cpu_kernels import conv_mlir, dwconv_mlir, matmul_mlir, pwconv_mlir  # noqa: E402
 
 # (kind, dims): matmul (M, N, K), conv (H, W, C, F; 3x3, stride 1), dwconv
-# (H, W, C; 3x3). Sources and targets share op kinds, never shapes.
+# (H, W, C; 3x3), pwconv (H, W, C, F; 1x1). Sources and targets share op
+# kinds, never shapes.
 PAIRS = {
     # ResNet-18's 3x3 convs: the early layers teach the late ones.
     "convs": ([("conv", (56, 56, 64, 64)), ("conv", (28, 28, 128, 128))],
@@ -71,8 +72,14 @@ PAIRS = {
     # MobileNet's depthwise 3x3 convs: early (large) -> late (deep).
     "dwconvs": ([("dwconv", (112, 112, 32)), ("dwconv", (56, 56, 96))],
                 [("dwconv", (28, 28, 192)), ("dwconv", (14, 14, 576))]),
+    # MobileNet-v2's 1x1 convs, where tuning its model beat dltune's
+    # defaults by 1.1-1.3x (bench/results/model_tuning/mobilenet_v2_tune_321d266.txt):
+    # expansions and projections of the early blocks -> the late ones.
+    "pwconvs": ([("pwconv", (56, 56, 96, 24)), ("pwconv", (14, 14, 96, 576))],
+                [("pwconv", (7, 7, 160, 960)), ("pwconv", (28, 28, 144, 32))]),
 }
-GENERATORS = {"matmul": matmul_mlir, "conv": conv_mlir, "dwconv": dwconv_mlir}
+GENERATORS = {"matmul": matmul_mlir, "conv": conv_mlir, "dwconv": dwconv_mlir,
+              "pwconv": pwconv_mlir}
 LINE = re.compile(r"model trial (\d+)/(\d+): \[(\d+)/\d+\] .*; model ([0-9.]+) ms")
 TRANSFER_S = re.compile(r"\"transfer_s\"\s*:\s*([0-9.eE+-]+)")
 
@@ -85,9 +92,10 @@ def model_text(ops):
     return "module {\n" + "\n".join(funcs) + "\n}\n"
 
 
-def tune(a, model, db, seed, extra, workdir, log):
+def tune(a, model, db, seed, extra, workdir, log, build=None):
     report = db + ".json"
-    cmd = [os.path.join(a.build, "bin", "dltune"), "tune", model, "--scheduler", "dynatune",
+    build = build or a.build
+    cmd = [os.path.join(build, "bin", "dltune"), "tune", model, "--scheduler", "dynatune",
            "--strategy", "sa", "--trials", str(a.trials), "--slot-trials", str(a.slot_trials),
            "--threads", "1", "--jobs", "1", "--confirm-top", "0", "--seed", str(seed),
            "--db", db, "--work-dir", workdir, "--json"] + extra
@@ -108,7 +116,7 @@ def tune(a, model, db, seed, extra, workdir, log):
     # The candidates' build + measurement seconds and the cold share of them
     # (`db cost`'s total line: cands failed cold build run energy cold% ...).
     tune.cost = (0.0, 0.0)
-    cost = subprocess.run([os.path.join(a.build, "bin", "dltune"), "db", "cost", "--db", db],
+    cost = subprocess.run([os.path.join(build, "bin", "dltune"), "db", "cost", "--db", db],
                           capture_output=True, text=True).stdout
     for line in cost.splitlines():
         if line.startswith("total"):
@@ -176,6 +184,12 @@ def main():
     ap.add_argument("--reprint", action="store_true",
                     help="rewrite NAME.txt (and with --plot NAME.svg) from an earlier run's CSVs "
                          "(give the run's --source-trials, --trials, --slot-trials)")
+    ap.add_argument("--baseline-build", metavar="DIR",
+                    help="also run every mode with this build's dltune (mode MODE@base), "
+                         "right after the same mode with --build: two versions side by side")
+    ap.add_argument("--keep", metavar="DIR",
+                    help="copy each run's database (PAIR-MODE-SEED.db) into DIR, for `dltune db "
+                         "cost` or a look at what each mode picked")
     a = ap.parse_args()
     if a.reprint:
         return reprint(a)
@@ -209,6 +223,9 @@ def main():
             ntasks = len(model_ops(pair, a.within_run))
             for seed in range(1, a.seeds + 1):
                 runs = [("cold", [])] + [(m, mode_args(m, history)) for m in modes]
+                if a.baseline_build:
+                    runs = [r for mode, extra in runs
+                            for r in ((mode, extra), (mode + "@base", extra))]
                 # Alternate the order from seed to seed.
                 if seed % 2 == 0:
                     runs.reverse()
@@ -216,7 +233,11 @@ def main():
                 for mode, extra in runs:
                     db = os.path.join(tmp, f"{pair}-{mode}-{seed}.db")
                     work = os.path.join(tmp, f"{pair}-{mode}-{seed}-work")
-                    done[mode] = tune(a, dst, db, seed, extra, work, log) + (tune.cost,)
+                    build = a.baseline_build if mode.endswith("@base") else a.build
+                    done[mode] = tune(a, dst, db, seed, extra, work, log, build) + (tune.cost,)
+                    if a.keep:
+                        os.makedirs(a.keep, exist_ok=True)
+                        shutil.copy(db, os.path.join(a.keep, os.path.basename(db)))
                     for t, trial, lat in done[mode][0]:
                         curve_rows.append({"pair": pair, "mode": mode, "seed": seed,
                                            "wall_s": round(t, 2), "trial": trial,
