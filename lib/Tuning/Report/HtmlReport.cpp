@@ -288,17 +288,17 @@ private:
     for (const TaskReport &t : report.tasks)
       for (const MeasureRecord &r : t.records)
         measuredEnergy |= r.energyJ.has_value();
-    TaskCost metering;
+    TaskCost total;
     for (const TaskReport &t : report.tasks)
-      metering.add(t.cost);
+      total.add(t.cost);
     // Metered where the records carry a reading (RAPL/NVML), else modelled.
     std::string energy =
-        metering.meteredCandidates == 0
+        total.meteredCandidates == 0
             ? std::string("<b>modelled</b>: ")
             : llvm::formatv("<b>metered</b> (RAPL/NVML: a candidate's share of its batch's builds "
                             "by build seconds, and its measurement) for {0} of {1} candidates, "
                             "<b>modelled</b> for the rest: ",
-                            metering.meteredCandidates, metering.candidates)
+                            total.meteredCandidates, total.candidates)
                   .str();
     os << "<h2 id=\"cost\">Cost</h2>\n<p class=\"note\">Seconds are build plus run seconds of "
           "the candidates measured (records of other sources are not counted). Energy is "
@@ -310,14 +310,12 @@ private:
           "not set a new best.</p>\n";
     os << "<table class=\"cost\"><tr><th>#</th><th class=\"text\">task</th><th>candidates</th>"
           "<th>failed</th><th>cold</th><th>build s</th><th>run s</th><th>energy J "
-       << (metering.meteredCandidates == 0 ? "(modelled)" : "(metered + modelled)")
+       << (total.meteredCandidates == 0 ? "(modelled)" : "(metered + modelled)")
        << "</th><th>cold share of s</th><th>never-improved share of s</th>"
        << (measuredEnergy ? "<th>best's measured J per call</th>" : "") << "</tr>\n";
-    TaskCost total;
     double neverImproved = 0;
     for (size_t i = 0; i < report.tasks.size(); ++i) {
       const TaskReport &t = report.tasks[i];
-      total.add(t.cost);
       neverImproved += t.neverImprovedSeconds;
       double seconds = t.cost.getSeconds();
       os << "<tr data-task=\"" << escapeHtml(t.task.hash) << "\"><td>" << i + 1
