@@ -621,10 +621,12 @@ createTransferStrategy(const ModuleTunerOptions &options, Database &db, const Ta
   for (const std::string &n : notes)
     note("transfer: " + n);
   std::string modelName = options.costModel.empty() ? std::string("dgp") : options.costModel;
-  // A live database's history is small: pretraining it for the steps a
-  // recorded space needs would cost more than the run it speeds up.
+  // A live database's history is small: pretraining it for the steps and
+  // with the inducing points a recorded space needs would cost more than
+  // the run it speeds up (the adaptations inherit the inducing points).
   DeepGPOptions dgpOptions;
   dgpOptions.iterations = pretrainingIterations(set->labels.size());
+  dgpOptions.inducingPoints = pretrainingInducingPoints(set->labels.size());
   llvm::Expected<PretrainedModel> model =
       getPretrainedModel(modelName, *set, /*seed=*/0, workDir + "/pretrained", dgpOptions);
   if (!model)
@@ -635,7 +637,9 @@ createTransferStrategy(const ModuleTunerOptions &options, Database &db, const Ta
   if (!model->reused) {
     trained = llvm::formatv(" in {0:f1} s", model->trainSeconds).str();
     if (modelName == "dgp")
-      trained += llvm::formatv(" ({0} Adam steps)", dgpOptions.iterations).str();
+      trained += llvm::formatv(" ({0} Adam steps, {1} inducing points)", dgpOptions.iterations,
+                               std::min<size_t>(dgpOptions.inducingPoints, set->labels.size()))
+                     .str();
   }
   note(llvm::formatv("transfer ({0}): {1} pretrained on {2} configurations of {3} source(s){4}; "
                      "{5:f1} s with loading the history",

@@ -71,10 +71,14 @@
 // PATH: [1/2] linalg.matmul 64x64,64x64,64x64: transfer: history of 1 other task(s) and of this task from 1 other device(s) or database(s)
 // PATH: [1/2] linalg.matmul 64x64,64x64,64x64: transfer (dm): xgb pretrained on 24 configurations of 2 source(s)
 // A small history pretrains the deep GP for 300 Adam steps, not the 2000
-// a recorded space of thousands of rows gets.
-// RUN: dltune tune %s --trials 2 --threads 1 --strategy sa --transfer map --confirm-top 0 --db %t/m.db --history %t/t.db 2> %t/map.txt
+// a recorded space of thousands of rows gets, and with at most 48 inducing
+// points, not 100 (the cached model's name carries the sizes; here the 24
+// rows are fewer, so 24 are used).
+// RUN: dltune tune %s --trials 2 --threads 1 --strategy sa --transfer map --confirm-top 0 --db %t/m.db --history %t/t.db --work-dir %t/mw 2> %t/map.txt
 // RUN: FileCheck %s --check-prefix=STEPS < %t/map.txt
-// STEPS: [1/2] linalg.matmul 64x64,64x64,64x64: transfer (map): dgp pretrained on 24 configurations of 2 source(s) in {{[0-9.]+}} s (300 Adam steps)
+// STEPS: [1/2] linalg.matmul 64x64,64x64,64x64: transfer (map): dgp pretrained on 24 configurations of 2 source(s) in {{[0-9.]+}} s (300 Adam steps, 24 inducing points)
+// RUN: ls %t/mw/pretrained | FileCheck %s --check-prefix=SIZES
+// SIZES: dgp-{{[0-9A-F]+}}-seed0-L2-M48-H0-it300.json
 // RUN: not dltune tune %s --transfer dm --strategy sa --cost-model xgb --history %t/missing.db --trials 2 --db %t/x.db 2>&1 | FileCheck %s --check-prefix=NODB
 // NODB: history database '{{.*}}missing.db' does not exist
 

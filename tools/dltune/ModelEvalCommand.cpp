@@ -2,7 +2,8 @@
 //
 //   dltune model-eval --train FILE[,FILE...] --test FILE
 //                     [--model dgp,gp,xgb,rf] [--target-samples 0,10,30,100]
-//                     [--seeds K] [--dgp-iterations N] [--report OUT.csv]
+//                     [--seeds K] [--dgp-iterations N] [--dgp-inducing M]
+//                     [--dgp-hidden H] [--report OUT.csv]
 //                     [--device-features [--device-mean] [--device-specs FILE]]
 //                     [--transfer cold,dm,lms,nlms,gs [--samples-out FILE]]
 //
@@ -57,6 +58,14 @@ static cl::opt<int> evalSeeds("seeds", cl::desc("Seeds 0..K-1 per model and coun
 static cl::opt<int> evalDgpIterations("dgp-iterations",
                                       cl::desc("Adam steps of the deep GP (0: its default, 2000)"),
                                       cl::init(0), cl::sub(modelEvalCmd));
+static cl::opt<int> evalDgpInducing("dgp-inducing",
+                                    cl::desc("Inducing points of the deep GP (0: its default, "
+                                             "100; fewer when there are fewer rows)"),
+                                    cl::init(0), cl::sub(modelEvalCmd));
+static cl::opt<int> evalDgpHidden("dgp-hidden",
+                                  cl::desc("Inner layer width of the deep GP (0: min(features, "
+                                           "30))"),
+                                  cl::init(0), cl::sub(modelEvalCmd));
 static cl::opt<std::string> evalReport("report", cl::desc("CSV with one row per case"),
                                        cl::sub(modelEvalCmd));
 static cl::opt<bool> evalDeviceFeatures(
@@ -132,6 +141,9 @@ static int compareTransferStrategies(const std::vector<std::string> &trains,
                                      const std::vector<size_t> &counts) {
   if (evalDeviceFeatures || evalCalibrate)
     return fail("--transfer compares strategies without --device-features or --calibrate");
+  if (evalDgpInducing > 0 || evalDgpHidden > 0)
+    return fail("--transfer compares strategies at the deep GP's default sizes; --dgp-inducing "
+                "and --dgp-hidden are for the models' scores");
   std::vector<TransferStrategyKind> kinds;
   for (const std::string &name : splitList(evalTransfer)) {
     std::optional<TransferStrategyKind> kind = parseTransferStrategyKind(name);
@@ -238,6 +250,9 @@ int modelEvalCommand() {
     return fail("model-eval needs --test FILE");
   if (evalSeeds < 1)
     return fail("--seeds must be at least 1");
+  if (evalDgpIterations < 0 || evalDgpInducing < 0 || evalDgpHidden < 0)
+    return fail("--dgp-iterations, --dgp-inducing and --dgp-hidden must not be negative "
+                "(0: the deep GP's default)");
   std::vector<std::string> models = splitList(modelNames);
   if (models.empty())
     return fail("--model needs at least one of dgp, gp, xgb, rf");
@@ -323,6 +338,8 @@ int modelEvalCommand() {
                                 "top1%rec", "nll", "cov90", "fit_s");
   ModelEvalOptions options;
   options.dgpIterations = evalDgpIterations;
+  options.dgpInducing = evalDgpInducing;
+  options.dgpHidden = evalDgpHidden;
   options.deviceMean = evalDeviceMean;
   options.calibrate = evalCalibrate;
   if (evalCalibrate)

@@ -69,6 +69,9 @@ TEST(PretrainedModel, SmallHistoriesPretrainForFewerSteps) {
   EXPECT_EQ(pretrainingIterations(kSmallHistoryRows - 1), 300);
   EXPECT_EQ(pretrainingIterations(kSmallHistoryRows), DeepGPOptions().iterations);
   EXPECT_EQ(pretrainingIterations(45912), 2000);
+  EXPECT_EQ(pretrainingInducingPoints(96), kSmallHistoryInducingPoints);
+  EXPECT_EQ(pretrainingInducingPoints(kSmallHistoryRows - 1), kSmallHistoryInducingPoints);
+  EXPECT_EQ(pretrainingInducingPoints(kSmallHistoryRows), DeepGPOptions().inducingPoints);
 }
 
 TEST(MapAdaptation, MovesPredictionsTowardsTargetData) {

@@ -137,7 +137,8 @@ private:
 } // namespace
 
 llvm::Expected<std::unique_ptr<LogTimeRegressor>>
-mlir::dltune::createLogTimeRegressor(llvm::StringRef model, uint64_t seed, int dgpIterations) {
+mlir::dltune::createLogTimeRegressor(llvm::StringRef model, uint64_t seed, int dgpIterations,
+                                     int dgpInducing, int dgpHidden) {
   llvm::StringRef costModelName;
   if (model == "dgp" || model == "gp" || model == "rf")
     costModelName = model;
@@ -148,10 +149,15 @@ mlir::dltune::createLogTimeRegressor(llvm::StringRef model, uint64_t seed, int d
   llvm::Expected<std::unique_ptr<CostModel>> costModel = createCostModel(costModelName, seed);
   if (!costModel)
     return costModel.takeError();
-  if (model == "dgp" && dgpIterations > 0) {
+  if (model == "dgp" && (dgpIterations > 0 || dgpInducing > 0 || dgpHidden > 0)) {
     DeepGPOptions options;
     options.seed = seed;
-    options.iterations = dgpIterations;
+    if (dgpIterations > 0)
+      options.iterations = dgpIterations;
+    if (dgpInducing > 0)
+      options.inducingPoints = dgpInducing;
+    if (dgpHidden > 0)
+      options.hiddenDims = dgpHidden;
     *costModel = createDeepGPCostModel(options);
   }
   if (model == "dgp" || model == "gp")
@@ -202,7 +208,8 @@ mlir::dltune::evaluateModelOnTarget(llvm::StringRef model, const TimedConfigs &h
   }
 
   llvm::Expected<std::unique_ptr<LogTimeRegressor>> regressor =
-      createLogTimeRegressor(model, seed, options.dgpIterations);
+      createLogTimeRegressor(model, seed, options.dgpIterations, options.dgpInducing,
+                             options.dgpHidden);
   if (!regressor)
     return regressor.takeError();
   ModelEvalCase result;

@@ -86,6 +86,11 @@ int mlir::dltune::pretrainingIterations(size_t rows) {
   return rows < kSmallHistoryRows ? 300 : DeepGPOptions().iterations;
 }
 
+int mlir::dltune::pretrainingInducingPoints(size_t rows) {
+  return rows < kSmallHistoryRows ? kSmallHistoryInducingPoints
+                                  : DeepGPOptions().inducingPoints;
+}
+
 llvm::Expected<PretrainedModel>
 mlir::dltune::getPretrainedModel(llvm::StringRef model, const PretrainingSet &set, uint64_t seed,
                                  const std::string &cacheDirectory,

@@ -60,10 +60,12 @@ public:
 
 /// "dgp", "gp" (the GP cost models' latent log-throughput, negated), "xgb"
 /// (XGBoost squared-error regression on log-time), "rf" (random forest on
-/// log-time, with its trees' spread as variance). `dgpIterations` > 0
-/// overrides the deep GP's Adam steps (DeepGPOptions::iterations).
+/// log-time, with its trees' spread as variance). `dgpIterations`,
+/// `dgpInducing` and `dgpHidden` > 0 override the deep GP's Adam steps,
+/// inducing points and inner width (DeepGPOptions).
 llvm::Expected<std::unique_ptr<LogTimeRegressor>>
-createLogTimeRegressor(llvm::StringRef model, uint64_t seed, int dgpIterations = 0);
+createLogTimeRegressor(llvm::StringRef model, uint64_t seed, int dgpIterations = 0,
+                       int dgpInducing = 0, int dgpHidden = 0);
 
 /// One model-eval case: trains `model` on `history` plus `targetSamples`
 /// random configurations of `target` (drawn with `seed`), and scores it on
@@ -83,7 +85,8 @@ struct ModelEvalCase {
   std::optional<double> targetDeviceMean;
 };
 struct ModelEvalOptions {
-  int dgpIterations = 0;
+  /// > 0: the deep GP's Adam steps, inducing points, inner width.
+  int dgpIterations = 0, dgpInducing = 0, dgpHidden = 0;
   bool deviceMean = false;
   /// The transfer case: train on the history only; the target samples are
   /// the first measurements of the new device, used to calibrate the

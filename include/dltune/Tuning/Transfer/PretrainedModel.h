@@ -62,6 +62,18 @@ struct PretrainedModel {
 constexpr size_t kSmallHistoryRows = 1000;
 int pretrainingIterations(size_t rows);
 
+/// Inducing points of a deep GP pretrained on `rows` history rows:
+/// DeepGPOptions' 100 for a large history, kSmallHistoryInducingPoints for
+/// a small one. Each Adam step of pretraining and of every later MAP
+/// adaptation costs about M^2 x rows x the inner width, so on a live
+/// history of ~100 rows M = 100 (one inducing point per row) made transfer's
+/// fitting 13-22 s of a 50 s run; 48 ranked a third GPU's space within
+/// 0.02 Spearman of 100 at a quarter of the fitting time, 24 lost 0.03-0.06
+/// (bench/dgp_sizes.py, docs/cost-models.md "The deep GP's size on a small
+/// history").
+constexpr int kSmallHistoryInducingPoints = 48;
+int pretrainingInducingPoints(size_t rows);
+
 /// `model` is a createCostModel name. `cacheDirectory` (may be empty) holds
 /// saved models named "<model>-<hash>-seed<S>[-<dgp sizes>].json". A "dgp"
 /// is built with `dgpOptions` (its seed replaced by `seed`).
