@@ -8,7 +8,7 @@ shapes): the source is tuned cold once into its own database
 (history.db). Then, for each seed, the target is tuned twice, side by side
 in alternating order:
   cold      - a fresh database, `--scheduler dynatune --strategy sa`
-              (XGBoost), nothing to transfer from;
+              (XGBoost), `--transfer none` (the source too);
   MODE      - a fresh database with `--transfer MODE --history history.db`
               (default map: the deep GP pretrained on the source's records,
               MAP-adapted, guarded), everything else the same; mode nn+h
@@ -45,11 +45,20 @@ history-refresh, the default, a task's transfer is built again once the
 run's other tasks have doubled their rows). A mode may carry a suffix:
 MODE:r0 adds `--history-refresh 0` (built once, at the task's first slot).
 
+--scheduler none: the target runs without a scheduler, each task in turn
+with trials / tasks measurements (dltune tune's default path); the model
+latency curve is then the sum of the tasks' best so far, a task not yet
+started counted at its first (default) measurement.
+
+The table reads the goal twice: relative to each run's own defaults ('to
+G') and on cold's final latency itself ('absolute'), since a run's first
+measurements of small layers scatter by up to 40%.
+
 Writes bench/results/transfer_live/NAME.{csv,txt} (a row per run) and
 NAME_curves.csv (every progress line); --plot writes NAME.svg (matplotlib).
 Usage: python3 bench/transfer_live.py [--build build] [--pairs convs,matmuls,dwconvs,pwconvs,dwlate,pwlate]
        [--source-trials 96] [--trials 80] [--slot-trials 16] [--seeds 3]
-       [--modes map] [--out transfer_live] [--plot] [--keep DIR]
+       [--modes map] [--out transfer_live] [--plot] [--keep DIR] [--scheduler none]
 """
 import argparse, csv, os, re, shutil, statistics, subprocess, sys, tempfile, time
 
@@ -92,7 +101,10 @@ PAIRS = {
 }
 GENERATORS = {"matmul": matmul_mlir, "conv": conv_mlir, "dwconv": dwconv_mlir,
               "pwconv": pwconv_mlir}
+COLD = ["--transfer", "none"]
 LINE = re.compile(r"model trial (\d+)/(\d+): \[(\d+)/\d+\] .*; model ([0-9.]+) ms")
+# Without a scheduler: "[i/n] LABEL: trial k/N CONFIG: WHAT; best X ms (...)".
+TASK_LINE = re.compile(r"^\[(\d+)/\d+\] .*: trial \d+/\d+ .*; best ([0-9.]+) ms \(")
 TRANSFER_S = re.compile(r"\"transfer_s\"\s*:\s*([0-9.eE+-]+)")
 
 
@@ -104,15 +116,24 @@ def model_text(ops):
     return "module {\n" + "\n".join(funcs) + "\n}\n"
 
 
-def tune(a, model, db, seed, extra, workdir, log, build=None):
+def tune(a, model, db, seed, extra, workdir, log, build=None, scheduler="dynatune", ntasks=1):
+    """One `dltune tune` run: its model-latency curve [(wall s, measurement,
+    model ms)], wall seconds and transfer's seconds. scheduler "none": each
+    task in turn with trials / ntasks measurements (the same model budget);
+    the curve is then the sum of the tasks' best so far, a task not yet
+    started counted at its first measurement (its default)."""
     report = db + ".json"
     build = build or a.build
-    cmd = [os.path.join(build, "bin", "dltune"), "tune", model, "--scheduler", "dynatune",
-           "--strategy", "sa", "--trials", str(a.trials), "--slot-trials", str(a.slot_trials),
-           "--threads", "1", "--jobs", "1", "--confirm-top", "0", "--seed", str(seed),
-           "--db", db, "--work-dir", workdir, "--json"] + extra
+    if scheduler == "none":
+        budget = ["--trials", str(a.trials // ntasks)]
+    else:
+        budget = ["--scheduler", scheduler, "--trials", str(a.trials), "--slot-trials",
+                  str(a.slot_trials)]
+    cmd = [os.path.join(build, "bin", "dltune"), "tune", model] + budget + [
+           "--strategy", "sa", "--threads", "1", "--jobs", "1", "--confirm-top", "0",
+           "--seed", str(seed), "--db", db, "--work-dir", workdir, "--json"] + extra
     start = time.monotonic()
-    curve = []
+    curve, task_bests = [], []
     with open(log, "a") as f:
         f.write("$ " + " ".join(cmd) + "\n")
         with open(report, "w") as out, subprocess.Popen(
@@ -122,7 +143,19 @@ def tune(a, model, db, seed, extra, workdir, log, build=None):
                 m = LINE.search(line)
                 if m:
                     curve.append((time.monotonic() - start, int(m.group(1)), float(m.group(4))))
+                m = TASK_LINE.search(line)
+                if m and scheduler == "none":
+                    task_bests.append((time.monotonic() - start, int(m.group(1)) - 1,
+                                       float(m.group(2))))
     seconds = time.monotonic() - start
+    if task_bests:
+        first = {}
+        for _, task, best in task_bests:
+            first.setdefault(task, best)
+        best = dict(first)
+        for n, (t, task, b) in enumerate(task_bests, 1):
+            best[task] = min(best[task], b)
+            curve.append((t, n, sum(best.values())))
     if p.returncode != 0 or not curve:
         sys.exit(f"dltune tune failed ({p.returncode}); see {log}")
     # The candidates' build + measurement seconds and the cold share of them
@@ -153,7 +186,7 @@ def mode_args(mode, history):
     if suffix not in ("", "r0"):
         sys.exit(f"unknown mode suffix ':{suffix}' (known: r0)")
     if mode == "nn+h":
-        return ["--cold-filter", "nn"] + source + extra
+        return COLD + ["--cold-filter", "nn"] + source + extra
     return ["--transfer", mode] + source + extra
 
 
@@ -186,6 +219,9 @@ def main():
     ap.add_argument("--source-trials", type=int, default=96)
     ap.add_argument("--trials", type=int, default=80)
     ap.add_argument("--slot-trials", type=int, default=16)
+    ap.add_argument("--scheduler", default="dynatune", choices=["dynatune", "none"],
+                    help="the target runs' scheduler; none: each task in turn with trials / "
+                         "tasks measurements (the source is always tuned with dynatune)")
     ap.add_argument("--seeds", type=int, default=3)
     ap.add_argument("--modes", default="map", help="comma-separated transfer modes besides cold")
     ap.add_argument("--out", default="transfer_live")
@@ -227,14 +263,16 @@ def main():
                 history = os.path.join(tmp, f"{pair}-history.db")
                 saved = a.trials
                 a.trials = a.source_trials
-                _, secs, _ = tune(a, src, history, 0, [], os.path.join(tmp, f"{pair}-src-work"),
-                                  log)
+                _, secs, _ = tune(a, src, history, 0, COLD,
+                                  os.path.join(tmp, f"{pair}-src-work"), log)
                 a.trials = saved
                 print(f"{pair}: source tuned, {a.source_trials} measurements in {secs:.0f} s",
                       file=sys.stderr)
             ntasks = len(model_ops(pair, a.within_run))
             for seed in range(1, a.seeds + 1):
-                runs = [("cold", [])] + [(m, mode_args(m, history)) for m in modes]
+                # Cold says none, so that it stays cold whatever dltune's
+                # default becomes.
+                runs = [("cold", COLD)] + [(m, mode_args(m, history)) for m in modes]
                 if a.baseline_build:
                     runs = [r for mode, extra in runs
                             for r in ((mode, extra), (mode + "@base", extra))]
@@ -246,7 +284,8 @@ def main():
                     db = os.path.join(tmp, f"{pair}-{mode}-{seed}.db")
                     work = os.path.join(tmp, f"{pair}-{mode}-{seed}-work")
                     build = a.baseline_build if mode.endswith("@base") else a.build
-                    done[mode] = tune(a, dst, db, seed, extra, work, log, build) + (tune.cost,)
+                    done[mode] = tune(a, dst, db, seed, extra, work, log, build,
+                                      a.scheduler, ntasks) + (tune.cost,)
                     if a.keep:
                         os.makedirs(a.keep, exist_ok=True)
                         shutil.copy(db, os.path.join(a.keep, os.path.basename(db)))
@@ -262,11 +301,13 @@ def main():
                 # so that run-to-run drift of the machine's speed (one run's
                 # defaults measured 1-2% faster than another's) is not
                 # counted as found by the search.
-                cold_gain = cold_curve[ntasks - 1][2] / final_cold
+                # Without a scheduler the curve starts with every default in.
+                defaults_at = 0 if a.scheduler == "none" else ntasks - 1
+                cold_gain = cold_curve[defaults_at][2] / final_cold
                 cold_n, cold_t = first_within(cold_curve, final_cold)
                 for mode, _ in runs:
                     curve, secs, tsec, (cand_s, cold_pct) = done[mode]
-                    default_ms = curve[ntasks - 1][2]
+                    default_ms = curve[defaults_at][2]
                     n, t = first_within(curve, default_ms / cold_gain)
                     row = {"pair": pair, "mode": mode, "seed": seed,
                            "final_ms": curve[-1][2], "cold_final_ms": final_cold,
@@ -291,7 +332,7 @@ def main():
         w.writeheader()
         w.writerows(curve_rows)
     if a.plot:
-        plot(results, a.out, curve_rows, a.within_run)
+        plot(results, a.out, curve_rows, a.within_run, a.scheduler)
 
 
 def num(v):
@@ -336,8 +377,9 @@ def table(rows, a, curve_rows=None):
     what = ("within one run: each pair's sources and targets in one model, a fresh database, "
             f"{a.trials} measurements" if a.within_run else
             f"source {a.source_trials} measurements, target {a.trials}")
-    lines = [f"{what} (dynatune, slots of "
-             f"{a.slot_trials}, sa + xgb cold; 1 thread, 1 job, anchored timing); per seed, "
+    how = (f"no scheduler, {a.trials} // tasks per task" if a.scheduler == "none" else
+           f"dynatune, slots of {a.slot_trials}")
+    lines = [f"{what} ({how}, sa + xgb cold; 1 thread, 1 job, anchored timing); per seed, "
              f"cold's gain G over its defaults (the model latency once each task's default, "
              f"measured first, is in) and when each run first reached its own defaults / G "
              f"('to G'); gain: the run's own final gain; rel. final: cold's gain / the run's",
@@ -410,10 +452,10 @@ def reprint(a):
                    "model_ms": float(r["model_ms"])} for r in csv.DictReader(f)]
     write_results(results, a.out, rows, table(rows, a, curves))
     if a.plot:
-        plot(results, a.out, curves, a.within_run)
+        plot(results, a.out, curves, a.within_run, a.scheduler)
 
 
-def plot(results, out, curve_rows, within_run=False):
+def plot(results, out, curve_rows, within_run=False, scheduler="dynatune"):
     try:
         import matplotlib
     except ImportError:
@@ -432,8 +474,9 @@ def plot(results, out, curve_rows, within_run=False):
             # Gain over the run's own defaults (measured first, one per
             # task): runs drift apart by whole percent in absolute time.
             ntasks = len(model_ops(pair, within_run))
-            defaults = pts[ntasks - 1]["model_ms"]
-            pts = pts[ntasks - 1:]
+            at = 0 if scheduler == "none" else ntasks - 1
+            defaults = pts[at]["model_ms"]
+            pts = pts[at:]
             ax.plot([p["trial"] for p in pts], [defaults / p["model_ms"] for p in pts],
                     color="tab:blue" if mode == "cold" else "tab:orange", alpha=0.7,
                     label=mode if seed == 1 else None)
