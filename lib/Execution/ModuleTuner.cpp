@@ -36,8 +36,10 @@
 #include "llvm/Support/xxhash.h"
 #include "llvm/Support/Program.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdlib>
 #include <random>
@@ -636,10 +638,15 @@ createTransferStrategy(const ModuleTunerOptions &options, Database &db, const Ta
   std::string trained = ", reused";
   if (!model->reused) {
     trained = llvm::formatv(" in {0:f1} s", model->trainSeconds).str();
-    if (modelName == "dgp")
+    if (modelName == "dgp") {
+      // The deep GP is fitted on the feasible rows only, and k-means keeps
+      // every row when there are fewer of them than inducing points.
+      size_t feasible = std::count_if(set->labels.begin(), set->labels.end(),
+                                      [](double l) { return l > 0 && std::isfinite(l); });
       trained += llvm::formatv(" ({0} Adam steps, {1} inducing points)", dgpOptions.iterations,
-                               std::min<size_t>(dgpOptions.inducingPoints, set->labels.size()))
+                               std::min<size_t>(dgpOptions.inducingPoints, feasible))
                      .str();
+    }
   }
   note(llvm::formatv("transfer ({0}): {1} pretrained on {2} configurations of {3} source(s){4}; "
                      "{5:f1} s with loading the history",

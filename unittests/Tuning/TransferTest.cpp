@@ -64,7 +64,7 @@ double logRmse(const CostModel &model, const Grid &target) {
 }
 } // namespace
 
-TEST(PretrainedModel, SmallHistoriesPretrainForFewerSteps) {
+TEST(PretrainedModel, SmallHistoriesPretrainForFewerStepsWithFewerInducingPoints) {
   EXPECT_EQ(pretrainingIterations(96), 300);
   EXPECT_EQ(pretrainingIterations(kSmallHistoryRows - 1), 300);
   EXPECT_EQ(pretrainingIterations(kSmallHistoryRows), DeepGPOptions().iterations);
