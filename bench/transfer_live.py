@@ -57,7 +57,7 @@ measurements of small layers scatter by up to 40%.
 
 Writes bench/results/transfer_live/NAME.{csv,txt} (a row per run) and
 NAME_curves.csv (every progress line); --plot writes NAME.svg (matplotlib).
-Usage: python3 bench/transfer_live.py [--build build] [--pairs convs,matmuls,dwconvs,pwconvs,dwlate,pwlate]
+Usage: python3 bench/transfer_live.py [--build build] [--pairs convs,matmuls,dwconvs,pwconvs,dwlate,dwlaterev,pwlate]
        [--source-trials 96] [--trials 80] [--slot-trials 16] [--seeds 3]
        [--modes map] [--out transfer_live] [--plot] [--keep DIR] [--scheduler none]
 """
@@ -97,6 +97,10 @@ PAIRS = {
     # MobileNet-v2's 1x1 convs with the most left by the defaults (the
     # same table): projections 14x14x576->96 (1.11x) and 56x56x144->24
     # (1.16x) -> expansions 14x14x96->576 (1.22x) and 7x7x160->960 (1.29x).
+    # dwlate the other way round: does what the late widths teach each
+    # other hold in both directions?
+    "dwlaterev": ([("dwconv", (14, 14, 384)), ("dwconv", (7, 7, 960))],
+                  [("dwconv", (14, 14, 576)), ("dwconv", (7, 7, 576))]),
     "pwlate": ([("pwconv", (14, 14, 576, 96)), ("pwconv", (56, 56, 144, 24))],
                [("pwconv", (14, 14, 96, 576)), ("pwconv", (7, 7, 160, 960))]),
 }
