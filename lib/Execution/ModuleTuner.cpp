@@ -2,6 +2,7 @@
 
 #include "dltune/Execution/ModuleTuner.h"
 #include "dltune/Execution/EndToEndModelTimer.h"
+#include "dltune/Tuning/CostModel/GaussianProcessCostModel.h"
 #include "dltune/Tuning/Transfer/DatabaseHistory.h"
 #include "dltune/Tuning/Transfer/KnobMatching.h"
 #include "dltune/Tuning/Transfer/GuidedSampling.h"
@@ -29,6 +30,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -36,10 +38,8 @@
 #include "llvm/Support/xxhash.h"
 #include "llvm/Support/Program.h"
 
-#include <algorithm>
 #include <cerrno>
 #include <chrono>
-#include <cmath>
 #include <csignal>
 #include <cstdlib>
 #include <random>
@@ -641,8 +641,7 @@ createTransferStrategy(const ModuleTunerOptions &options, Database &db, const Ta
     if (modelName == "dgp") {
       // The deep GP is fitted on the feasible rows only, and k-means keeps
       // every row when there are fewer of them than inducing points.
-      size_t feasible = std::count_if(set->labels.begin(), set->labels.end(),
-                                      [](double l) { return l > 0 && std::isfinite(l); });
+      size_t feasible = llvm::count_if(set->labels, isFeasibleLabel);
       trained += llvm::formatv(" ({0} Adam steps, {1} inducing points)", dgpOptions.iterations,
                                std::min<size_t>(dgpOptions.inducingPoints, feasible))
                      .str();

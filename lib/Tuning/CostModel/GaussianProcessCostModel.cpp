@@ -53,7 +53,7 @@ public:
     VectorXd feasible(y.size());
     std::vector<Eigen::Index> feasibleRows;
     for (size_t i = 0; i < y.size(); ++i) {
-      feasible[i] = y[i] > 0 && std::isfinite(y[i]);
+      feasible[i] = isFeasibleLabel(y[i]);
       if (feasible[i] > 0)
         feasibleRows.push_back(static_cast<Eigen::Index>(i));
     }
@@ -194,7 +194,7 @@ public:
                        " labels; the model has " + llvm::Twine(inputMean.size()) + " features");
     std::vector<Eigen::Index> feasibleRows;
     for (size_t i = 0; i < y.size(); ++i)
-      if (y[i] > 0 && std::isfinite(y[i]))
+      if (isFeasibleLabel(y[i]))
         feasibleRows.push_back(static_cast<Eigen::Index>(i));
     // With no feasible row nothing is trained: the copy is the pretrained
     // model (whose target mean it keeps), not the warm start.

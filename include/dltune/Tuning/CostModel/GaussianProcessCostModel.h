@@ -19,7 +19,13 @@
 #include "dltune/Tuning/GaussianProcess/DeepGaussianProcess.h"
 #include "dltune/Tuning/GaussianProcess/ExactGaussianProcess.h"
 
+#include <cmath>
+
 namespace mlir::dltune {
+
+/// Whether a label is a feasible row's, one the GP regresses (failed
+/// configurations are 0; the feasibility classifier sees every row).
+inline bool isFeasibleLabel(double label) { return label > 0 && std::isfinite(label); }
 
 /// "dgp" in createCostModel.
 std::unique_ptr<CostModel> createDeepGPCostModel(const DeepGPOptions &options);

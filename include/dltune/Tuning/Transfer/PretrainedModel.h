@@ -69,7 +69,7 @@ int pretrainingIterations(size_t rows);
 /// history of ~100 rows M = 100 (one inducing point per row) made transfer's
 /// fitting 13-22 s of a 50 s run; 48 ranked a third GPU's space within
 /// 0.02 Spearman of 100 at a quarter of the fitting time, 24 lost 0.03-0.06
-/// (bench/dgp_sizes.py, docs/cost-models.md "The deep GP's size on a small
+/// (bench/dgp_sizes.py, docs/cost-models.md "Pretraining a small
 /// history").
 constexpr int kSmallHistoryInducingPoints = 48;
 int pretrainingInducingPoints(size_t rows);
