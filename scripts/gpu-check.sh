@@ -10,12 +10,15 @@
 #                                       # build/bin or DIR, the tests run with LD_LIBRARY_PATH=--lib
 #
 # The device call: `run` with carry [".gpu"] and command `bash scripts/gpu-check.sh device`
-# (timeout_s 600; it ends within about 8 minutes), then `give_back`. GPU_BENCH_ARGS adds options to
+# (timeout_s 600; without the models step it ended within about 8 minutes, so give the
+# matmul bench fewer cases or GPU_BENCH_TIMEOUT=150 beside it), then `give_back`. GPU_BENCH_ARGS adds options to
 # bench/gpu.py, e.g. GPU_BENCH_ARGS="--tune-trials 32 --cases mm_1024" bash scripts/gpu-check.sh device;
-# GPU_BENCH_TIMEOUT (seconds, default 240) bounds it. The checkout plus .gpu exceed the 64 MiB a call
+# GPU_BENCH_TIMEOUT (seconds, default 240) bounds it; GPU_MODELS_ARGS and GPU_MODELS_TIMEOUT (default
+# 200) do the same for bench/gpu_models.py. The checkout plus .gpu exceed the 64 MiB a call
 # may send: move bench/results out of the checkout for the call and back right after.
 # In $OUT: device.txt (nvidia-smi), unbundle.log, lit.log, gpu-bench.log, gpu-bench/ (gpu.md,
-# gpu.csv, gpu.json, logs-and-cases.tar.gz: the .mlir files and dltune's logs), summary.txt.
+# gpu.csv, gpu.json, logs-and-cases.tar.gz: the .mlir files and dltune's logs), gpu-models.log,
+# gpu-models/ (gpu_models.md, .csv, .json, logs.tar.gz), summary.txt.
 # One step's failure does not stop the next; the exit status is 1 if any step failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -129,6 +132,14 @@ device() {
     --out "$OUT/gpu-bench" --dltune-bin /opt/dltune/bin --dltune-lib /opt/dltune/lib \
     --commit "$(cat "$GPU/commit" 2>/dev/null || echo unknown)" ${GPU_BENCH_ARGS:-}
   tail -n 25 "$OUT/gpu-bench.log"
+  # (c) whole models (bench/gpu_models/: MobileNet-v2, ResNet-18, batch 1 and 32) beside PyTorch eager.
+  # shellcheck disable=SC2086  # GPU_MODELS_ARGS is split into options on purpose
+  step gpu-models "$OUT/gpu-models.log" timeout "${GPU_MODELS_TIMEOUT:-200}" env -u LD_LIBRARY_PATH \
+    python3 bench/gpu_models.py --out "$OUT/gpu-models" --dltune-bin /opt/dltune/bin \
+    --dltune-lib /opt/dltune/lib --commit "$(cat "$GPU/commit" 2>/dev/null || echo unknown)" ${GPU_MODELS_ARGS:-}
+  tail -n 15 "$OUT/gpu-models.log"
+  [ -d "$OUT/gpu-models/logs" ] && tar -C "$OUT/gpu-models" -czf "$OUT/gpu-models/logs.tar.gz" logs \
+    && rm -rf "$OUT/gpu-models/logs"
   # The device tool brings back a limited number of files: the per-command logs and the .mlir
   # cases travel as one archive, so that gpu.md and gpu.json come back too.
   if [ -d "$OUT/gpu-bench" ]; then

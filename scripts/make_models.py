@@ -2,7 +2,7 @@
 """Writes the models dltune is measured on to ONNX, with PyTorch's outputs
 and CPU latency as the anchor (Debian's python3-torchvision; not needed by CI):
 
-    make_models.py OUTDIR [--models resnet18,...] [--repeat N]
+    make_models.py OUTDIR [--models resnet18,...] [--repeat N] [--batch N]
 
 For each model: OUTDIR/NAME.onnx (opset 17, static shapes, random weights
 from a fixed seed), NAME.input.npy (a fixed random input), NAME.torch.npy
@@ -112,11 +112,13 @@ def main():
     p.add_argument("outdir")
     p.add_argument("--models", default=",".join(MODELS))
     p.add_argument("--repeat", type=int, default=20)
+    p.add_argument("--batch", type=int, default=1, help="the input's first dimension")
     a = p.parse_args()
     os.makedirs(a.outdir, exist_ok=True)
     rows = []
     for name in a.models.split(","):
         make, shape = MODELS[name]
+        shape = (a.batch,) + shape[1:]
         torch.manual_seed(0)
         model = make().eval()
         x = torch.from_numpy(np.random.default_rng(1).standard_normal(shape).astype(np.float32))

@@ -3,6 +3,7 @@
 #include "dltune/Execution/GpuKernel.h"
 #include "dltune/Execution/CudaDriver.h"
 #include "dltune/Execution/MemRefDescriptors.h"
+#include "dltune/Transforms/GpuHostMemory.h"
 #include "dltune/Tuning/Device/GpuResources.h"
 #include "dltune/Tuning/Support/Error.h"
 
@@ -14,7 +15,9 @@
 #include "llvm/Support/TargetSelect.h"
 
 #include <atomic>
+#include <map>
 #include <mutex>
+#include <unordered_map>
 
 using namespace mlir;
 using namespace mlir::dltune;
@@ -136,17 +139,104 @@ DLTUNE_GPU_EXPORT void mgpuLaunchKernel(void *function, intptr_t gx, intptr_t gy
        "cuLaunchKernel");
 }
 
+// Device memory of the lowered host code: its buffers (gpu.alloc; a
+// model's intermediate tensors) and the device copies of its constants.
+// Freed buffers are kept for the next allocation of the same size, so that
+// a model's second and later calls allocate nothing (cuMemAlloc costs
+// microseconds, and a model allocates ~100 buffers a call); constants are
+// uploaded once. releaseGpuRuntimeMemory() gives it all back.
+namespace {
+struct DeviceMemoryPool {
+  std::mutex mutex;
+  std::multimap<uint64_t, CudaDriver::CUdeviceptr> freeBlocks; // by size
+  std::unordered_map<CudaDriver::CUdeviceptr, uint64_t> liveBlocks;
+  // Host address of a constant -> its device copy and size.
+  std::unordered_map<const void *, std::pair<CudaDriver::CUdeviceptr, int64_t>> constants;
+};
+DeviceMemoryPool &getPool() {
+  static DeviceMemoryPool pool;
+  return pool;
+}
+
+/// Puts a block of the pool back for reuse; false if `ptr` is not one.
+bool returnToPool(CudaDriver::CUdeviceptr ptr) {
+  DeviceMemoryPool &pool = getPool();
+  std::lock_guard<std::mutex> lock(pool.mutex);
+  auto it = pool.liveBlocks.find(ptr);
+  if (it == pool.liveBlocks.end())
+    return false;
+  pool.freeBlocks.emplace(it->second, ptr);
+  pool.liveBlocks.erase(it);
+  return true;
+}
+} // namespace
+
 DLTUNE_GPU_EXPORT void *mgpuMemAlloc(uint64_t bytes, void *, bool) {
+  DeviceMemoryPool &pool = getPool();
+  {
+    std::lock_guard<std::mutex> lock(pool.mutex);
+    auto it = pool.freeBlocks.find(bytes);
+    if (it != pool.freeBlocks.end()) {
+      CudaDriver::CUdeviceptr ptr = it->second;
+      pool.freeBlocks.erase(it);
+      pool.liveBlocks[ptr] = bytes;
+      return reinterpret_cast<void *>(ptr);
+    }
+  }
   CudaDriver *d = driverOrNull();
   CudaDriver::CUdeviceptr ptr = 0;
-  if (d)
-    note(*d, d->cuMemAlloc(&ptr, bytes), "cuMemAlloc");
+  if (!d)
+    return nullptr;
+  note(*d, d->cuMemAlloc(&ptr, std::max<uint64_t>(bytes, 4)), "cuMemAlloc");
+  if (ptr) {
+    std::lock_guard<std::mutex> lock(pool.mutex);
+    pool.liveBlocks[ptr] = bytes;
+  }
   return reinterpret_cast<void *>(ptr);
 }
 
 DLTUNE_GPU_EXPORT void mgpuMemFree(void *ptr, void *) {
-  if (CudaDriver *d = driverOrNull(); d && ptr)
-    note(*d, d->cuMemFree(reinterpret_cast<CudaDriver::CUdeviceptr>(ptr)), "cuMemFree");
+  auto p = reinterpret_cast<CudaDriver::CUdeviceptr>(ptr);
+  if (!ptr || returnToPool(p))
+    return;
+  if (CudaDriver *d = driverOrNull())
+    note(*d, d->cuMemFree(p), "cuMemFree");
+}
+
+DLTUNE_GPU_EXPORT void *dltuneDeviceConstant(void *host, int64_t bytes) {
+  DeviceMemoryPool &pool = getPool();
+  std::lock_guard<std::mutex> lock(pool.mutex);
+  auto it = pool.constants.find(host);
+  if (it != pool.constants.end() && it->second.second == bytes)
+    return reinterpret_cast<void *>(it->second.first);
+  CudaDriver *d = driverOrNull();
+  if (!d)
+    return nullptr;
+  CudaDriver::CUdeviceptr ptr = 0;
+  note(*d, d->cuMemAlloc(&ptr, std::max<int64_t>(bytes, 4)), "cuMemAlloc");
+  if (!ptr)
+    return nullptr;
+  note(*d, d->cuMemcpyHtoD(ptr, host, static_cast<size_t>(bytes)), "cuMemcpyHtoD");
+  if (it != pool.constants.end())
+    d->cuMemFree(it->second.first);
+  pool.constants[host] = {ptr, bytes};
+  return reinterpret_cast<void *>(ptr);
+}
+
+void mlir::dltune::releaseGpuRuntimeMemory() {
+  DeviceMemoryPool &pool = getPool();
+  std::lock_guard<std::mutex> lock(pool.mutex);
+  llvm::Expected<CudaDriver &> d = CudaDriver::get();
+  if (!d) {
+    llvm::consumeError(d.takeError());
+    return;
+  }
+  for (auto &[bytes, ptr] : pool.freeBlocks)
+    d->cuMemFree(ptr);
+  for (auto &[host, copy] : pool.constants)
+    d->cuMemFree(copy.first);
+  pool.freeBlocks.clear();
+  pool.constants.clear();
 }
 
 DLTUNE_GPU_EXPORT void mgpuMemcpy(void *dst, void *src, size_t bytes, void *) {
@@ -185,6 +275,7 @@ llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner interner) {
   add("mgpuMemcpy", reinterpret_cast<void *>(&mgpuMemcpy));
   add("mgpuMemset32", reinterpret_cast<void *>(&mgpuMemset32));
   add("mgpuSetDefaultDevice", reinterpret_cast<void *>(&mgpuSetDefaultDevice));
+  add(kDeviceConstantFunction.data(), reinterpret_cast<void *>(&dltuneDeviceConstant));
   return map;
 }
 } // namespace
@@ -202,7 +293,12 @@ llvm::Error mlir::dltune::takeGpuRuntimeError() {
 // GpuKernel
 //===----------------------------------------------------------------------===//
 
-GpuKernel::~GpuKernel() = default;
+// The host addresses of the engine's constants die with it: another
+// engine's constants may come to live there.
+GpuKernel::~GpuKernel() {
+  engine.reset();
+  releaseGpuRuntimeMemory();
+}
 
 llvm::Expected<std::unique_ptr<GpuKernel>> GpuKernel::compile(ModuleOp lowered,
                                                               KernelSignature signature) {
@@ -275,6 +371,7 @@ llvm::Expected<TimingStats> GpuKernel::time(std::vector<HostBuffer> &args, int w
 //===----------------------------------------------------------------------===//
 
 DeviceArguments::~DeviceArguments() {
+  releaseReturnedBuffers();
   llvm::Expected<CudaDriver &> d = CudaDriver::get();
   if (!d) {
     llvm::consumeError(d.takeError());
@@ -322,12 +419,31 @@ DeviceArguments::upload(const KernelSignature &signature, std::vector<HostBuffer
   return dev;
 }
 
+void DeviceArguments::releaseReturnedBuffers() {
+  for (CudaDriver::CUdeviceptr p : returnedBuffers)
+    returnToPool(p);
+  returnedBuffers.clear();
+}
+
+void DeviceArguments::keepReturnedBuffers() {
+  size_t r = 0;
+  for (const BufferType &t : signature.results) {
+    auto allocated = static_cast<CudaDriver::CUdeviceptr>(resultWords[r]);
+    auto aligned = static_cast<CudaDriver::CUdeviceptr>(resultWords[r + 1]);
+    if (std::find(device.begin(), device.end(), aligned) == device.end())
+      returnedBuffers.push_back(allocated);
+    r += 3 + 2 * t.shape.size();
+  }
+}
+
 llvm::Error DeviceArguments::call(PackedCall call) {
   llvm::Expected<CudaDriver &> d = CudaDriver::get();
   if (!d)
     return d.takeError();
   (void)takeGpuRuntimeError();
+  releaseReturnedBuffers();
   call(*descriptors, resultWords.data());
+  keepReturnedBuffers();
   if (llvm::Error e = takeGpuRuntimeError())
     return e;
   return d->check(d->cuCtxSynchronize(), "cuCtxSynchronize");
@@ -348,10 +464,12 @@ llvm::Expected<double> DeviceArguments::timedCall(PackedCall call) {
       return std::move(e);
   }
   (void)takeGpuRuntimeError();
+  releaseReturnedBuffers();
   pinnedStream.store(stream);
   llvm::Error e = d.check(d.cuEventRecord(start, stream), "cuEventRecord");
   if (!e) {
     call(*descriptors, resultWords.data());
+    keepReturnedBuffers();
     e = d.check(d.cuEventRecord(stop, stream), "cuEventRecord");
   }
   pinnedStream.store(nullptr);
@@ -377,18 +495,38 @@ llvm::Error DeviceArguments::download(std::vector<HostBuffer> &args,
     if (llvm::Error e = d.check(d.cuMemcpyDtoH(args[i].data(), device[i], bytes[i]),
                                 "cuMemcpyDtoH"))
       return e;
-  // Results must be arguments (destination-passing style): find which.
+  // A result is an argument (destination-passing style) or a buffer the
+  // entry allocated (a model's output), copied out here.
   size_t r = 0;
   for (const BufferType &t : signature.results) {
-    int64_t aligned = resultWords[r + 1];
-    auto it = std::find(device.begin(), device.end(),
-                        static_cast<CudaDriver::CUdeviceptr>(aligned));
-    if (it == device.end() || resultWords[r + 2] != 0)
-      return makeError("GPU kernels must return their output arguments (destination-passing "
-                       "style); this one returned other memory");
-    if (results)
-      results->push_back(HostBuffer(args[it - device.begin()]));
-    r += 3 + 2 * t.shape.size();
+    auto aligned = static_cast<CudaDriver::CUdeviceptr>(resultWords[r + 1]);
+    int64_t offset = resultWords[r + 2];
+    size_t rank = t.shape.size();
+    auto it = std::find(device.begin(), device.end(), aligned);
+    if (it != device.end()) {
+      if (offset != 0)
+        return makeError("GPU entry returned a view into an argument; it must return the "
+                         "whole argument or a buffer of its own");
+      if (results)
+        results->push_back(HostBuffer(args[it - device.begin()]));
+    } else {
+      int64_t expected = 1;
+      for (size_t i = rank; i-- > 0;) {
+        if (t.shape[i] != 1 && resultWords[r + 3 + rank + i] != expected)
+          return makeError("GPU entry returned a strided view; only contiguous results can be "
+                           "copied out");
+        expected *= t.shape[i];
+      }
+      HostBuffer out(t);
+      if (llvm::Error e = d.check(d.cuMemcpyDtoH(out.data(),
+                                                 aligned + offset * t.getElementBytes(),
+                                                 t.getBytes()),
+                                  "cuMemcpyDtoH"))
+        return e;
+      if (results)
+        results->push_back(std::move(out));
+    }
+    r += 3 + 2 * rank;
   }
   return llvm::Error::success();
 }

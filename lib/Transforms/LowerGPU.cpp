@@ -2,6 +2,7 @@
 
 #include "LoweringPipeline.h"
 
+#include "dltune/Transforms/GpuHostMemory.h"
 #include "dltune/Transforms/GpuMatmulKernel.h"
 #include "dltune/Transforms/LowerGpu.h"
 #include "dltune/Transforms/Passes.h"
@@ -183,6 +184,7 @@ struct LowerGPUPass : public dltune::impl::DLTuneLowerGPUBase<LowerGPUPass> {
     OpPassManager pm("builtin.module");
     addBufferization(pm, /*deallocate=*/false);
     addLoopMapping(pm);
+    pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
     gpu::GPUToNVVMPipelineOptions opts;
     gpu::buildLowerToNVVMPassPipeline(pm, opts);
     pm.getDependentDialects(registry);
@@ -203,8 +205,11 @@ struct LowerGPUPass : public dltune::impl::DLTuneLowerGPUBase<LowerGPUPass> {
     OpPassManager bufferize("builtin.module");
     addBufferization(bufferize, /*deallocate=*/false);
     if (failed(runPipeline(bufferize, module)) || failed(buildGpuMatmulKernels(module)) ||
-        failed(mapForallToGpu(module)) ||
-        failed(mapLeftoverLinalgOps(module)))
+        failed(mapForallToGpu(module)))
+      return signalPassFailure();
+    // Host copies (into padded buffers, of results) become kernels too.
+    turnHostCopiesIntoLinalg(module);
+    if (failed(mapLeftoverLinalgOps(module)))
       return signalPassFailure();
     OpPassManager mapLoops("builtin.module");
     addLoopMapping(mapLoops);
@@ -217,6 +222,16 @@ struct LowerGPUPass : public dltune::impl::DLTuneLowerGPUBase<LowerGPUPass> {
     mapLoops.addPass(createGpuLaunchSinkIndexComputationsPass());
     mapLoops.addPass(createGpuKernelOutliningPass());
     if (failed(runPipeline(mapLoops, module)))
+      return signalPassFailure();
+    FailureOr<llvm::StringSet<>> constants = collectHostConstants(module);
+    if (failed(constants) || failed(allocateHostBuffersOnDevice(module)))
+      return signalPassFailure();
+    // One stream a call: the host queues every allocation, launch and free
+    // of a function without waiting, and waits once before it returns (a
+    // model launches ~300 kernels; before 2026-11-28 each was waited for).
+    OpPassManager async("builtin.module");
+    async.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
+    if (failed(runPipeline(async, module)))
       return signalPassFailure();
     capKernelRegisters(module);
     // Cubins: PTX from the pipeline, assembled by ptxas here so that its
@@ -231,6 +246,7 @@ struct LowerGPUPass : public dltune::impl::DLTuneLowerGPUBase<LowerGPUPass> {
     opts.optLevel = 3;
     gpu::buildLowerToNVVMPassPipeline(lower, opts);
     if (failed(runPipeline(lower, module)) ||
+        failed(redirectHostConstantsToDevice(module, *constants)) ||
         (cubin && failed(assembleWithPtxas(module, opts.optLevel))))
       return signalPassFailure();
   }

@@ -129,3 +129,28 @@ func.func @async_without_mma(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: m
     ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
   return
 }
+
+// -----
+
+// Host code only launches kernels: a scalar read of a computed tensor would
+// read GPU memory on the host.
+func.func @host_read(%a: tensor<4xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %e = tensor.empty() : tensor<4xf32>
+  %d = linalg.add ins(%a, %a : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  // expected-error @+1 {{GPU lowering: host code would read or write GPU memory here}}
+  %x = tensor.extract %d[%c0] : tensor<4xf32>
+  return %x : f32
+}
+
+// -----
+
+// Constants are uploaded once; a mutable global could change behind the
+// device copy.
+memref.global "private" @state : memref<4xf32> = dense<0.0>
+func.func @mutable(%out: memref<4xf32>) {
+  // expected-error @+1 {{GPU lowering: host code reads the mutable global @state}}
+  %g = memref.get_global @state : memref<4xf32>
+  linalg.copy ins(%g : memref<4xf32>) outs(%out : memref<4xf32>)
+  return
+}

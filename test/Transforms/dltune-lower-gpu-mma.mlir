@@ -103,7 +103,7 @@ func.func @async_misaligned(%a: memref<64x64xf16, strided<[72, 1], offset: 1>>, 
 // both tiles are views of the one dynamic buffer, B's 73,728 bytes in.
 // CHECK-LABEL: llvm.func @four_stages
 // CHECK: %[[BYTES:.*]] = llvm.mlir.constant(143360 : i32) : i32
-// CHECK: gpu.launch_func @four_stages_kernel::@four_stages_kernel {{.*}} dynamic_shared_memory_size %[[BYTES]]
+// CHECK: gpu.launch_func <{{.*}}> @four_stages_kernel::@four_stages_kernel {{.*}} dynamic_shared_memory_size %[[BYTES]]
 // CHECK-LABEL: gpu.binary @four_stages_kernel
 // CHECK-SAME: __dynamic_shmem__0
 // CHECK-SAME: cp.async.commit_group

@@ -8,7 +8,7 @@
 // CHECK-DAG: %[[C64:.*]] = llvm.mlir.constant(64 : index) : i64
 // CHECK-DAG: %[[C16:.*]] = llvm.mlir.constant(16 : index) : i64
 // CHECK-DAG: %[[C4:.*]] = llvm.mlir.constant(4 : index) : i64
-// CHECK: gpu.launch_func @scale_kernel::@scale_kernel blocks in (%[[C4]], %[[ONE]], %[[ONE]]) threads in (%[[C64]], %[[C16]], %[[ONE]])
+// CHECK: gpu.launch_func <{{.*}}> @scale_kernel::@scale_kernel blocks in (%[[C4]], %[[ONE]], %[[ONE]]) threads in (%[[C64]], %[[C16]], %[[ONE]])
 // CHECK: gpu.binary @scale_kernel
 // CHECK-SAME: chip = "sm_90"
 // CHECK-SAME: .entry scale_kernel

@@ -3,7 +3,7 @@
 
 // Block/thread mapping, NVVM lowering and PTX embedded in the module. A
 // cubin needs ptxas; see dltune-lower-gpu-cubin.mlir.
-// PTX: gpu.launch_func @matmul_kernel::@matmul_kernel blocks in ({{.*}}) threads in ({{.*}})
+// PTX: gpu.launch_func <{{.*}}> @matmul_kernel::@matmul_kernel blocks in ({{.*}}) threads in ({{.*}})
 // PTX: gpu.binary @matmul_kernel [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">
 // PTX-SAME: assembly = "{{.*}}.target sm_90
 // BADFORMAT: dltune-lower-gpu: format must be isa, bin or fatbin, got 'elf'

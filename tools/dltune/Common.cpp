@@ -46,8 +46,9 @@ std::string getDefaultConfigPipeline(int threads, bool winograd) {
 std::string getTuningAnnotatePipeline(int threads, const std::string &target, bool winograd) {
   std::string count = std::to_string(threads);
   bool cpu = target != "gpu"; // Winograd and widened convs are CPU vector code
+  // The GPU's tuned kernel is the matmul: convolutions become GEMMs first.
   return (winograd && cpu ? "dltune-winograd{threads=" + count + "}," : std::string()) +
-         (cpu ? "dltune-widen-convs," : "") + "dltune-annotate{threads=" + count +
+         (cpu ? "dltune-widen-convs," : "dltune-conv-to-matmul,") + "dltune-annotate{threads=" + count +
          " target=" + target + (cpu ? "" : getGpuSmsOption()) + "}";
 }
 

@@ -157,7 +157,8 @@ int runCommand() {
   options.outputFiles.assign(saveOutputs.begin(), saveOutputs.end());
   if (defaultConfig)
     options.schedulePipeline =
-        (target == "gpu" ? "dltune-annotate{target=gpu default-config=true" + getGpuSmsOption() + "}"
+        (target == "gpu" ? "dltune-conv-to-matmul,dltune-annotate{target=gpu default-config=true" +
+                                   getGpuSmsOption() + "}"
                          : annotatePipeline()) +
         "," + options.schedulePipeline;
   if (target == "gpu") {

@@ -27,6 +27,9 @@ void mgpuStreamSynchronize(void *stream);
 void mgpuLaunchKernel(void *function, intptr_t gx, intptr_t gy, intptr_t gz, intptr_t bx,
                       intptr_t by, intptr_t bz, int32_t smem, void *stream, void **params,
                       void **extra, size_t);
+void *mgpuMemAlloc(uint64_t bytes, void *stream, bool hostShared);
+void mgpuMemFree(void *ptr, void *stream);
+void *dltuneDeviceConstant(void *host, int64_t bytes);
 }
 
 namespace {
@@ -142,4 +145,78 @@ TEST_F(FakeCudaTest, RunWithDeviceBuffersCopiesEachWayOnce) {
   EXPECT_EQ(c.htod - before.htod, 1);
   EXPECT_EQ(c.dtoh - before.dtoh, 1);
   EXPECT_EQ(static_cast<const float *>(args[0].data())[3], 2.5f);
+}
+
+// A model's host code allocates its intermediate buffers and reads its
+// weights on every call: the second call must allocate and upload nothing.
+TEST_F(FakeCudaTest, BuffersAreReusedAndConstantsUploadedOnce) {
+  Counters &c = counters();
+  Counters before = c;
+  void *a = mgpuMemAlloc(4096, nullptr, false);
+  void *b = mgpuMemAlloc(128, nullptr, false);
+  ASSERT_NE(a, nullptr);
+  mgpuMemFree(a, nullptr);
+  mgpuMemFree(b, nullptr);
+  EXPECT_EQ(mgpuMemAlloc(4096, nullptr, false), a); // same size: the same block
+  EXPECT_EQ(mgpuMemAlloc(128, nullptr, false), b);
+  void *c3 = mgpuMemAlloc(256, nullptr, false); // no free block of this size
+  EXPECT_EQ(c.allocs - before.allocs, 3);
+  EXPECT_EQ(c.frees - before.frees, 0);
+
+  static float weights[4] = {1, 2, 3, 4};
+  void *w = dltuneDeviceConstant(weights, sizeof(weights));
+  ASSERT_NE(w, nullptr);
+  EXPECT_NE(w, static_cast<void *>(weights));
+  EXPECT_EQ(dltuneDeviceConstant(weights, sizeof(weights)), w);
+  EXPECT_EQ(c.htod - before.htod, 1);
+  EXPECT_EQ(static_cast<float *>(w)[2], 3.0f); // the fake's device memory is host memory
+  ASSERT_FALSE(static_cast<bool>(takeGpuRuntimeError()));
+
+  for (void *p : {a, b, c3})
+    mgpuMemFree(p, nullptr);
+  releaseGpuRuntimeMemory(); // the three pooled blocks and the constant
+  EXPECT_EQ(c.frees - before.frees, 4);
+  dltuneDeviceConstant(weights, sizeof(weights)); // uploaded again after a release
+  EXPECT_EQ(c.htod - before.htod, 2);
+  releaseGpuRuntimeMemory();
+}
+
+// An entry that returns a buffer of its own (a model's output): download
+// copies it out, and each call's buffer goes back to the pool at the next
+// call, so that timing many calls allocates once.
+TEST_F(FakeCudaTest, ReturnedBuffersAreCopiedOutAndReused) {
+  KernelSignature sig;
+  sig.name = "model";
+  sig.args = {BufferType{ElementKind::F32, {4}}};
+  sig.results = {BufferType{ElementKind::F32, {2, 3}}};
+  std::vector<HostBuffer> args;
+  args.emplace_back(sig.args[0]);
+  args.back().fillRandom(3);
+  Counters &c = counters();
+  Counters before = c;
+  llvm::Expected<std::unique_ptr<DeviceArguments>> dev = DeviceArguments::upload(sig, args);
+  ASSERT_TRUE(static_cast<bool>(dev)) << llvm::toString(dev.takeError());
+  int calls = 0;
+  auto entry = [&](PackedDescriptors &, int64_t *result) {
+    ++calls;
+    auto *out = static_cast<float *>(mgpuMemAlloc(6 * sizeof(float), nullptr, false));
+    for (int i = 0; i < 6; ++i)
+      out[i] = static_cast<float>(10 * calls + i);
+    int64_t words[] = {reinterpret_cast<int64_t>(out), reinterpret_cast<int64_t>(out), 0, 2, 3, 3, 1};
+    std::memcpy(result, words, sizeof(words));
+  };
+  for (int i = 0; i < 4; ++i) {
+    llvm::Expected<double> ms = (*dev)->timedCall(entry);
+    ASSERT_TRUE(static_cast<bool>(ms)) << llvm::toString(ms.takeError());
+  }
+  // One upload of the argument, one allocation for all four results.
+  EXPECT_EQ(c.allocs - before.allocs, 2);
+  std::vector<HostBuffer> results;
+  ASSERT_FALSE(static_cast<bool>((*dev)->download(args, &results)));
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0].getType().str(), "2x3xf32");
+  EXPECT_EQ(static_cast<const float *>(results[0].data())[5], 45.0f);
+  dev->reset();
+  releaseGpuRuntimeMemory();
+  EXPECT_EQ(c.frees - before.frees, 2);
 }

@@ -29,7 +29,7 @@ public:
                                                             KernelSignature signature);
   /// Copies `args` to the device, calls the entry (which launches the
   /// kernels and waits for them), copies every argument back and the
-  /// results (which must alias arguments) out. Driver errors are returned.
+  /// results out. Driver errors are returned.
   llvm::Error run(std::vector<HostBuffer> &args, std::vector<HostBuffer> *results = nullptr);
   /// Uploads `args` once, makes `warmup` untimed calls, then times `repeat`
   /// calls (at least one) with CUDA events around the launches only.
@@ -63,11 +63,17 @@ public:
   /// and after it.
   llvm::Expected<double> timedCall(PackedCall call);
   /// Copies every argument back into `args`, and the results of the last
-  /// call - which must alias arguments - into `results`.
+  /// call - arguments, or contiguous buffers the entry allocated - into
+  /// `results`.
   llvm::Error download(std::vector<HostBuffer> &args, std::vector<HostBuffer> *results);
 
 private:
   DeviceArguments() = default;
+  /// Buffers the entry allocated and returned live until the next call (or
+  /// the download after it), then go back to the runtime's pool.
+  void keepReturnedBuffers();
+  void releaseReturnedBuffers();
+  std::vector<unsigned long long> returnedBuffers;
   KernelSignature signature;
   std::vector<unsigned long long> device; // CUdeviceptr per argument
   std::vector<size_t> bytes;
@@ -86,6 +92,10 @@ llvm::Error runWithDeviceBuffers(const KernelSignature &signature,
 /// The first CUDA error an mgpu* call met since the last call (and clears
 /// it); success when there was none.
 llvm::Error takeGpuRuntimeError();
+
+/// Frees what the runtime keeps for lowered host code: pooled buffers and
+/// the device copies of constants (GpuKernel's destructor calls it).
+void releaseGpuRuntimeMemory();
 
 } // namespace mlir::dltune
 

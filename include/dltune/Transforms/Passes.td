@@ -262,6 +262,39 @@ def DLTunePointwiseToMatmul : Pass<"dltune-pointwise-to-matmul", "ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def DLTuneConvToMatmul : Pass<"dltune-conv-to-matmul", "ModuleOp"> {
+  let summary = "Compute convolutions as GEMMs on gathered patches (im2col), for the GPU";
+  let description = [{
+    The GPU target's tuned kernel is the matmul; this pass gives it the
+    convolutions. A `linalg.conv_2d_nhwc_hwcf` (any strides and
+    dilations; the import pads inputs with `tensor.pad` beforehand) becomes
+    a `linalg.matmul` of A, its input's patches gathered by a
+    `linalg.generic` ([N*OH*OW, KH*KW*C]; a 1x1 stride-1 convolution's
+    pixels are A as they are, a `tensor.collapse_shape` view), by B, its
+    filter as [KH*KW*C, F] (a view), into its init as [N*OH*OW, F] (a
+    `linalg.fill` of an empty tensor stays a fill). M, N and K are padded
+    with zeros to multiples of `m-align`, `n-align` and `k-align`, since
+    the GPU space takes power-of-two tiles that divide them (14 x 14
+    output pixels have none from 8 up), and a `tensor.extract_slice` and
+    `tensor.expand_shape` give back the NHWC result.
+
+    Which convolutions: static shapes and no `dltune.*` attribute.
+    `dltune run --target gpu --default-config` and `dltune tune --target
+    gpu` run it before `--dltune-annotate`; the CPU pipelines do not (the
+    CPU has convolution schedules of its own).
+  }];
+  let options = [
+    Option<"mAlign", "m-align", "int64_t", /*default=*/"64",
+           "Pad the output pixels (GEMM rows) to a multiple of this">,
+    Option<"nAlign", "n-align", "int64_t", /*default=*/"32",
+           "Pad the output channels (GEMM columns) to a multiple of this">,
+    Option<"kAlign", "k-align", "int64_t", /*default=*/"8",
+           "Pad the reduction (KH*KW*C) to a multiple of this">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def DLTuneFuseDepthwisePointwise : Pass<"dltune-fuse-depthwise-pointwise", "ModuleOp"> {
   let summary = "Compute a depthwise conv row by row inside the 1x1 conv that reads it";
   let description = [{
@@ -483,9 +516,16 @@ def DLTuneLowerGPU : Pass<"dltune-lower-gpu", "ModuleOp"> {
     the thread loops. Copies into workgroup memory become loops shared by
     the block's threads, with barriers around them, and workgroup buffers
     whose uses do not overlap share storage. Linalg ops left outside the
-    mapped loops become parallel loops mapped to the GPU, so no host code
-    touches device memory; their loops are collapsed and tiled into blocks
-    of 256 threads. With `format=bin` every kernel is assembled by
+    mapped loops, and host `memref.copy` ops (copies into padded
+    buffers), become parallel loops mapped to the GPU; their loops are
+    collapsed and tiled into blocks of 256 threads. The host code keeps no
+    data of its own: its allocations become `gpu.alloc` (freed at the end
+    of their block unless returned), and the constants it reads (a model's
+    weights) are read through `dltuneDeviceConstant`, which uploads each
+    one once. Each host function's allocations, launches and frees are
+    queued on one stream (upstream's `gpu-async-region`) and the host
+    waits once, before it returns. Host code still reading or writing a
+    buffer, or reading a mutable global, is an error. With `format=bin` every kernel is assembled by
     `ptxas -v`, and what it reports is attached to each `gpu.binary` as
     `dltune.kernel_resources`.
 

@@ -48,6 +48,8 @@ void mlir::dltune::registerDLTuneTuningPipeline() {
         }
         if (tune.target != "gpu")
           pm.addPass(createDLTuneWidenConvs());
+        else // the GPU's tuned kernel is the matmul
+          pm.addPass(createDLTuneConvToMatmul());
         pm.addPass(createDLTuneAnnotate(annotate));
         pm.addPass(createDLTuneAutotune(tune));
         pm.addPass(createDLTuneApply());

@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""Whole models on the GPU: dltune beside PyTorch eager (cuDNN), one run.
+
+    python3 bench/gpu_models.py --out DIR [--models mobilenet_v2_b1,...]
+                                [--precision fp32,tf32] [--warmup 3] [--repeat 20]
+                                [--check-max-batch 1] [--dry-run]
+
+The models are bench/gpu_models/NAME_bB.mlir: MobileNet-v2 and ResNet-18 from
+torchvision (scripts/make_models.py --batch B, `dltune import`), their weights
+replaced by splats (scripts/strip_weights.py: 1 / fan-in, biases 0), because
+the real weights do not fit into a device call beside dltune's bundle. Speed
+does not depend on the values.
+
+Per model and precision: `dltune run --target gpu --default-config --json`
+(convolutions as GEMMs, every leftover op element-wise, weights uploaded
+once, CUDA events around the entry's launches; `--tf32` for tf32), with
+`--check` (the untuned single-thread CPU lowering of the same stripped model)
+up to --check-max-batch; and the same torchvision model in PyTorch eager on
+CUDA (eval, no_grad, random weights and input; TF32 off for fp32, on for
+tf32: cuDNN convolutions and cuBLAS matmuls), timed with CUDA events around
+each call. The PyTorch column is left out, with a note, where torchvision is
+missing. Prints a table, writes gpu_models.csv, .json and .md to --out; ratio
+= PyTorch ms / dltune ms (above 1: dltune faster). Exit status 0 only if
+every dltune run (and check) succeeded. Standard library + torch (imported
+lazily).
+"""
+import argparse, csv, datetime, json, os, subprocess, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gpu  # noqa: E402  (dltune_env, run_logged, load_torch, set_tf32, time_cuda)
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MODELS_DIR = os.path.join(ROOT, "bench", "gpu_models")
+
+
+def parse_args():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--out", required=True)
+    p.add_argument("--models", default="mobilenet_v2_b1,resnet18_b1,mobilenet_v2_b32,resnet18_b32")
+    p.add_argument("--precision", default="fp32,tf32")
+    p.add_argument("--warmup", type=int, default=3)
+    p.add_argument("--repeat", type=int, default=20)
+    p.add_argument("--check-max-batch", type=int, default=1,
+                   help="check dltune against its CPU lowering up to this batch (the CPU "
+                        "reference of ResNet-18 at batch 32 takes minutes)")
+    p.add_argument("--timeout", type=float, default=300, help="seconds per dltune command")
+    p.add_argument("--dltune-bin")
+    p.add_argument("--dltune-lib")
+    p.add_argument("--commit", default="")
+    p.add_argument("--dry-run", action="store_true")
+    return p.parse_args()
+
+
+def batch_of(name):
+    return int(name.rsplit("_b", 1)[1])
+
+
+def dltune_model(dltune, env, args, name, precision, log):
+    path = os.path.join(MODELS_DIR, name + ".mlir")
+    cmd = [dltune, "run", path, "--entry", "main", "--target", "gpu", "--default-config",
+           "--json", "--warmup", str(args.warmup), "--repeat", str(args.repeat)]
+    cmd += ["--tf32"] if precision == "tf32" else []
+    check = batch_of(name) <= args.check_max_batch
+    cmd += ["--check"] if check else []
+    if args.dry_run:
+        print(" ".join(cmd))
+        return None, ""
+    rc, out, err = gpu.run_logged(cmd, env, args.timeout, log)
+    lines = [l for l in out.splitlines() if l.startswith("{")]
+    report = json.loads(lines[-1]) if lines else None
+    if report and report.get("check") == "failed":
+        err = err or "check failed"
+    return report, err
+
+
+def torch_model(torch, name, precision, args):
+    """PyTorch eager ms of the torchvision model, or (None, why not)."""
+    try:
+        import torchvision
+    except ImportError as e:
+        return None, f"no torchvision ({e})"
+    family = name.rsplit("_b", 1)[0]
+    model = getattr(torchvision.models, family)().eval().cuda()
+    x = torch.randn(batch_of(name), 3, 224, 224, device="cuda")
+    gpu.set_tf32(torch, precision == "tf32")
+    torch.backends.cudnn.allow_tf32 = precision == "tf32"
+    with torch.no_grad():
+        ms = gpu.time_cuda(torch, lambda: model(x), args.warmup, args.repeat)
+    return ms, ""
+
+
+def main():
+    args = parse_args()
+    os.makedirs(os.path.join(args.out, "logs"), exist_ok=True)
+    dltune, env = gpu.dltune_env(args)
+    torch, torch_note = (None, "dry run") if args.dry_run else gpu.load_torch()
+    rows, failed = [], False
+    for name in args.models.split(","):
+        if not os.path.exists(os.path.join(MODELS_DIR, name + ".mlir")):
+            print(f"{name}: no bench/gpu_models/{name}.mlir", file=sys.stderr)
+            failed = True
+            continue
+        for precision in args.precision.split(","):
+            log = os.path.join(args.out, "logs", f"{name}_{precision}.log")
+            report, err = dltune_model(dltune, env, args, name, precision, log)
+            row = {"model": name, "batch": batch_of(name), "precision": precision,
+                   "dltune_ms": report.get("median_ms") if report else None,
+                   "check": report.get("check") if report else None,
+                   "max_rel_error": report.get("max_rel_error") if report else None,
+                   "dltune_error": err}
+            failed |= bool(err) or report is None
+            if torch:
+                try:
+                    row["torch_ms"], row["torch_note"] = torch_model(torch, name, precision, args)
+                except Exception as e:  # a failing baseline is a note, not a crash
+                    row["torch_ms"], row["torch_note"] = None, f"{type(e).__name__}: {e}"[:200]
+            else:
+                row["torch_ms"], row["torch_note"] = None, torch_note
+            if row["dltune_ms"] and row["torch_ms"]:
+                row["ratio_torch_over_dltune"] = row["torch_ms"] / row["dltune_ms"]
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+    if args.dry_run:
+        return 0
+    fields = ["model", "batch", "precision", "dltune_ms", "torch_ms", "ratio_torch_over_dltune",
+              "check", "max_rel_error", "dltune_error", "torch_note"]
+    with open(os.path.join(args.out, "gpu_models.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
+        w.writeheader()
+        w.writerows(rows)
+    info = {"commit": args.commit, "date": datetime.date.today().isoformat(),
+            "warmup": args.warmup, "repeat": args.repeat}
+    try:
+        info["gpu"] = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"],
+                                     capture_output=True, text=True, timeout=20).stdout.strip()
+    except OSError:
+        info["gpu"] = "unknown"
+    with open(os.path.join(args.out, "gpu_models.json"), "w") as f:
+        json.dump({"info": info, "rows": rows}, f, indent=1)
+
+    def fmt(v, spec="{:.3f}"):
+        return spec.format(v) if isinstance(v, (int, float)) else (v or "-")
+
+    lines = [f"Whole models on {info['gpu']} ({info['date']}, commit {args.commit or 'unknown'}): "
+             f"median ms of {args.repeat} calls after {args.warmup}; ratio = PyTorch / dltune",
+             "", "| model | precision | dltune ms | PyTorch ms | ratio | check |",
+             "| --- | --- | --- | --- | --- | --- |"]
+    for r in rows:
+        lines.append(f"| {r['model']} | {r['precision']} | {fmt(r['dltune_ms'])} | "
+                     f"{fmt(r['torch_ms'])} | {fmt(r.get('ratio_torch_over_dltune'), '{:.2f}')} | "
+                     f"{r['check'] or r['dltune_error'] or '-'} |")
+    text = "\n".join(lines) + "\n"
+    with open(os.path.join(args.out, "gpu_models.md"), "w") as f:
+        f.write(text)
+    print(text)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

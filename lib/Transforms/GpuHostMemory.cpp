@@ -1,0 +1,197 @@
+//===- GpuHostMemory.cpp - A GPU module's host data on the device ---------===//
+//
+// See GpuHostMemory.h. Before these steps, a whole model lowered for the GPU
+// kept its intermediate buffers in host malloc memory, copied padded inputs
+// with the host's memrefCopy and handed host addresses of its weights to the
+// kernels (MobileNet-v2: 93 mallocs, 18 copies; the JIT did not even find
+// memrefCopy).
+//
+//===----------------------------------------------------------------------===//
+
+#include "dltune/Transforms/GpuHostMemory.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+using namespace mlir;
+using namespace mlir::dltune;
+
+/// Host code: outside kernels, whether still inline (gpu.launch) or
+/// outlined (gpu.module).
+static bool isHostOp(Operation *op) {
+  return !op->getParentOfType<gpu::LaunchOp>() && !op->getParentOfType<gpu::GPUModuleOp>();
+}
+
+void mlir::dltune::turnHostCopiesIntoLinalg(ModuleOp module) {
+  SmallVector<memref::CopyOp> copies;
+  module.walk([&](memref::CopyOp copy) {
+    if (isHostOp(copy))
+      copies.push_back(copy);
+  });
+  for (memref::CopyOp copy : copies) {
+    OpBuilder b(copy);
+    linalg::CopyOp::create(b, copy.getLoc(), ValueRange{copy.getSource()},
+                           ValueRange{copy.getTarget()});
+    copy.erase();
+  }
+}
+
+FailureOr<llvm::StringSet<>> mlir::dltune::collectHostConstants(ModuleOp module) {
+  llvm::StringSet<> names;
+  SymbolTable symbols(module);
+  WalkResult walk = module.walk([&](memref::GetGlobalOp get) {
+    if (!isHostOp(get))
+      return WalkResult::advance();
+    auto global = symbols.lookup<memref::GlobalOp>(get.getName());
+    if (!global || !global.getConstant()) {
+      get.emitError() << "GPU lowering: host code reads the mutable global @" << get.getName()
+                      << "; only constants can be kept on the device";
+      return WalkResult::interrupt();
+    }
+    names.insert(get.getName());
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  return names;
+}
+
+/// Whether `alloc`'s buffer, or a view of it, leaves its block: used by the
+/// block's terminator (a result), passed to a call, or stored.
+static bool escapesItsBlock(Value alloc) {
+  SmallVector<Value> worklist{alloc};
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    for (Operation *user : v.getUsers()) {
+      if (user->hasTrait<OpTrait::IsTerminator>() || isa<CallOpInterface>(user) ||
+          isa<memref::StoreOp>(user))
+        return true;
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user))
+        if (view.getViewSource() == v)
+          llvm::append_range(worklist, user->getResults());
+      if (isa<memref::CastOp>(user))
+        llvm::append_range(worklist, user->getResults());
+    }
+  }
+  return false;
+}
+
+/// Host ops that read or write a memref: after the allocations moved to the
+/// device, any such op would touch GPU memory from the host.
+static Operation *findHostMemoryAccess(func::FuncOp func) {
+  Operation *found = nullptr;
+  func.walk([&](Operation *op) {
+    if (isa<gpu::GPUDialect>(op->getDialect()) || !isHostOp(op))
+      return WalkResult::advance();
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects)
+      return WalkResult::advance();
+    SmallVector<MemoryEffects::EffectInstance> list;
+    effects.getEffects(list);
+    for (const MemoryEffects::EffectInstance &e : list) {
+      Value v = e.getValue();
+      if (v && isa<MemRefType>(v.getType()) &&
+          isa<MemoryEffects::Read, MemoryEffects::Write>(e.getEffect())) {
+        found = op;
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
+LogicalResult mlir::dltune::allocateHostBuffersOnDevice(ModuleOp module) {
+  SmallVector<func::FuncOp> funcs;
+  for (auto func : module.getOps<func::FuncOp>())
+    if (!func.isExternal())
+      funcs.push_back(func);
+  for (func::FuncOp func : funcs) {
+    SmallVector<Operation *> allocs;
+    func.walk([&](Operation *op) {
+      if (isa<memref::AllocOp, memref::AllocaOp>(op) && isHostOp(op))
+        allocs.push_back(op);
+    });
+    for (Operation *op : allocs) {
+      auto type = cast<MemRefType>(op->getResult(0).getType());
+      if (type.getMemorySpace())
+        return op->emitError() << "GPU lowering: host allocation in memory space "
+                               << type.getMemorySpace();
+      OpBuilder b(op);
+      Location loc = op->getLoc();
+      ValueRange dynamicSizes = isa<memref::AllocOp>(op)
+                                    ? cast<memref::AllocOp>(op).getDynamicSizes()
+                                    : cast<memref::AllocaOp>(op).getDynamicSizes();
+      ValueRange symbols = isa<memref::AllocOp>(op)
+                               ? cast<memref::AllocOp>(op).getSymbolOperands()
+                               : cast<memref::AllocaOp>(op).getSymbolOperands();
+      // Synchronous here; upstream's gpu-async-region then puts the
+      // allocations, launches and frees of the function on one stream.
+      Value buffer = gpu::AllocOp::create(b, loc, type, /*asyncToken=*/Type(), ValueRange{},
+                                          dynamicSizes, symbols, /*hostShared=*/false)
+                         .getMemref();
+      op->getResult(0).replaceAllUsesWith(buffer);
+      op->erase();
+      // The end of the block is after every use, in stream order too: a
+      // later allocation that reuses the block (the runtime's pool) is
+      // used by launches queued after these.
+      if (escapesItsBlock(buffer))
+        continue;
+      b.setInsertionPoint(buffer.getParentBlock()->getTerminator());
+      gpu::DeallocOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{}, buffer);
+    }
+    if (Operation *access = findHostMemoryAccess(func))
+      return access->emitError()
+             << "GPU lowering: host code would read or write GPU memory here; only kernels "
+                "may (is this op left outside every kernel?)";
+  }
+  return success();
+}
+
+LogicalResult mlir::dltune::redirectHostConstantsToDevice(ModuleOp module,
+                                                          const llvm::StringSet<> &constants) {
+  if (constants.empty())
+    return success();
+  MLIRContext *ctx = module.getContext();
+  SymbolTable symbols(module);
+  DataLayout layout(module);
+  auto ptr = LLVM::LLVMPointerType::get(ctx);
+  auto i64 = IntegerType::get(ctx, 64);
+  auto fnType = LLVM::LLVMFunctionType::get(ptr, {ptr, i64});
+  SmallVector<LLVM::AddressOfOp> addresses;
+  module.walk([&](LLVM::AddressOfOp address) {
+    if (isHostOp(address) && constants.contains(address.getGlobalName()))
+      addresses.push_back(address);
+  });
+  if (addresses.empty())
+    return success();
+  auto existing = symbols.lookup<LLVM::LLVMFuncOp>(kDeviceConstantFunction);
+  if (existing && existing.getFunctionType() != fnType)
+    return existing.emitError() << "GPU lowering: @" << kDeviceConstantFunction
+                                << " is declared with another type";
+  if (!existing) {
+    OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+    LLVM::LLVMFuncOp::create(b, module.getLoc(), kDeviceConstantFunction, fnType);
+  }
+  for (LLVM::AddressOfOp address : addresses) {
+    auto global = symbols.lookup<LLVM::GlobalOp>(address.getGlobalName());
+    if (!global)
+      return address.emitError() << "GPU lowering: no LLVM global @" << address.getGlobalName();
+    int64_t bytes = static_cast<int64_t>(layout.getTypeSize(global.getGlobalType()));
+    OpBuilder b(ctx);
+    b.setInsertionPointAfter(address);
+    Location loc = address.getLoc();
+    Value size = LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(bytes));
+    auto call = LLVM::CallOp::create(b, loc, fnType, kDeviceConstantFunction,
+                                     ValueRange{address.getResult(), size});
+    address.getResult().replaceAllUsesExcept(call.getResult(), call);
+  }
+  return success();
+}
