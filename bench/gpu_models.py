@@ -43,7 +43,7 @@ def parse_args():
     p.add_argument("--check-max-batch", type=int, default=1,
                    help="check dltune against its CPU lowering up to this batch (the CPU "
                         "reference of ResNet-18 at batch 32 takes minutes)")
-    p.add_argument("--timeout", type=float, default=300, help="seconds per dltune command")
+    p.add_argument("--timeout", type=float, default=120, help="seconds per dltune command")
     p.add_argument("--dltune-bin")
     p.add_argument("--dltune-lib")
     p.add_argument("--commit", default="")
@@ -67,7 +67,10 @@ def dltune_model(dltune, env, args, name, precision, log):
         return None, ""
     rc, out, err = gpu.run_logged(cmd, env, args.timeout, log)
     lines = [l for l in out.splitlines() if l.startswith("{")]
-    report = json.loads(lines[-1]) if lines else None
+    try:
+        report = json.loads(lines[-1]) if lines else None
+    except json.JSONDecodeError as e:
+        return None, f"unreadable JSON from dltune: {e}"
     if report and report.get("check") == "failed":
         err = err or "check failed"
     return report, err
@@ -87,6 +90,43 @@ def torch_model(torch, name, precision, args):
     with torch.no_grad():
         ms = gpu.time_cuda(torch, lambda: model(x), args.warmup, args.repeat)
     return ms, ""
+
+
+def write_outputs(args, rows, final):
+    """gpu_models.csv, .json and .md in --out (after every row, so that a
+    run cut short by the device call's limit still leaves its rows)."""
+    fields = ["model", "batch", "precision", "dltune_ms", "torch_ms", "ratio_torch_over_dltune",
+              "check", "max_rel_error", "dltune_error", "torch_note"]
+    with open(os.path.join(args.out, "gpu_models.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
+        w.writeheader()
+        w.writerows(rows)
+    info = {"commit": args.commit, "date": datetime.date.today().isoformat(),
+            "warmup": args.warmup, "repeat": args.repeat}
+    try:
+        info["gpu"] = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"],
+                                     capture_output=True, text=True, timeout=20).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        info["gpu"] = "unknown"
+    with open(os.path.join(args.out, "gpu_models.json"), "w") as f:
+        json.dump({"info": info, "rows": rows}, f, indent=1)
+
+    def fmt(v, spec="{:.3f}"):
+        return spec.format(v) if isinstance(v, (int, float)) else (v or "-")
+
+    lines = [f"Whole models on {info['gpu']} ({info['date']}, commit {args.commit or 'unknown'}): "
+             f"median ms of {args.repeat} calls after {args.warmup}; ratio = PyTorch / dltune",
+             "", "| model | precision | dltune ms | PyTorch ms | ratio | check |",
+             "| --- | --- | --- | --- | --- | --- |"]
+    for r in rows:
+        lines.append(f"| {r['model']} | {r['precision']} | {fmt(r['dltune_ms'])} | "
+                     f"{fmt(r['torch_ms'])} | {fmt(r.get('ratio_torch_over_dltune'), '{:.2f}')} | "
+                     f"{r['check'] or r['dltune_error'] or '-'} |")
+    text = "\n".join(lines) + "\n"
+    with open(os.path.join(args.out, "gpu_models.md"), "w") as f:
+        f.write(text)
+    if final:
+        print(text)
 
 
 def main():
@@ -120,39 +160,11 @@ def main():
                 row["ratio_torch_over_dltune"] = row["torch_ms"] / row["dltune_ms"]
             rows.append(row)
             print(json.dumps(row), flush=True)
+            if not args.dry_run:
+                write_outputs(args, rows, final=False)
     if args.dry_run:
         return 0
-    fields = ["model", "batch", "precision", "dltune_ms", "torch_ms", "ratio_torch_over_dltune",
-              "check", "max_rel_error", "dltune_error", "torch_note"]
-    with open(os.path.join(args.out, "gpu_models.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
-        w.writeheader()
-        w.writerows(rows)
-    info = {"commit": args.commit, "date": datetime.date.today().isoformat(),
-            "warmup": args.warmup, "repeat": args.repeat}
-    try:
-        info["gpu"] = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"],
-                                     capture_output=True, text=True, timeout=20).stdout.strip()
-    except OSError:
-        info["gpu"] = "unknown"
-    with open(os.path.join(args.out, "gpu_models.json"), "w") as f:
-        json.dump({"info": info, "rows": rows}, f, indent=1)
-
-    def fmt(v, spec="{:.3f}"):
-        return spec.format(v) if isinstance(v, (int, float)) else (v or "-")
-
-    lines = [f"Whole models on {info['gpu']} ({info['date']}, commit {args.commit or 'unknown'}): "
-             f"median ms of {args.repeat} calls after {args.warmup}; ratio = PyTorch / dltune",
-             "", "| model | precision | dltune ms | PyTorch ms | ratio | check |",
-             "| --- | --- | --- | --- | --- | --- |"]
-    for r in rows:
-        lines.append(f"| {r['model']} | {r['precision']} | {fmt(r['dltune_ms'])} | "
-                     f"{fmt(r['torch_ms'])} | {fmt(r.get('ratio_torch_over_dltune'), '{:.2f}')} | "
-                     f"{r['check'] or r['dltune_error'] or '-'} |")
-    text = "\n".join(lines) + "\n"
-    with open(os.path.join(args.out, "gpu_models.md"), "w") as f:
-        f.write(text)
-    print(text)
+    write_outputs(args, rows, final=True)
     return 1 if failed else 0
 
 

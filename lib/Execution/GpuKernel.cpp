@@ -216,7 +216,16 @@ DLTUNE_GPU_EXPORT void *dltuneDeviceConstant(void *host, int64_t bytes) {
   note(*d, d->cuMemAlloc(&ptr, std::max<int64_t>(bytes, 4)), "cuMemAlloc");
   if (!ptr)
     return nullptr;
-  note(*d, d->cuMemcpyHtoD(ptr, host, static_cast<size_t>(bytes)), "cuMemcpyHtoD");
+  // A copy from pageable memory may return before the data has arrived,
+  // and the kernels run on non-blocking streams, which do not wait for it:
+  // wait here, once per constant. A failed upload is not kept.
+  int copied = d->cuMemcpyHtoD(ptr, host, static_cast<size_t>(bytes));
+  int synced = copied == 0 ? d->cuCtxSynchronize() : copied;
+  if (copied != 0 || synced != 0) {
+    note(*d, copied != 0 ? copied : synced, copied != 0 ? "cuMemcpyHtoD" : "cuCtxSynchronize");
+    d->cuMemFree(ptr);
+    return nullptr;
+  }
   if (it != pool.constants.end())
     d->cuMemFree(it->second.first);
   pool.constants[host] = {ptr, bytes};
@@ -407,6 +416,10 @@ DeviceArguments::upload(const KernelSignature &signature, std::vector<HostBuffer
                                 "cuMemcpyHtoD"))
       return std::move(e);
   }
+  // The copies may return before the data has arrived (pageable memory);
+  // the launches go to non-blocking streams, which do not wait for them.
+  if (llvm::Error e = d.check(d.cuCtxSynchronize(), "cuCtxSynchronize"))
+    return std::move(e);
   llvm::Expected<PackedDescriptors> desc = packArguments(signature, args);
   if (!desc)
     return desc.takeError();

@@ -120,6 +120,10 @@ llvm::Error mlir::dltune::buildSharedObjectWith(ModuleOp module, StringRef entry
 SharedObjectKernel::~SharedObjectKernel() {
   if (handle)
     dlclose(handle);
+  // The device copies of its constants are keyed by host addresses that a
+  // library loaded later may reuse.
+  if (onDevice)
+    releaseGpuRuntimeMemory();
 }
 
 llvm::Expected<std::unique_ptr<SharedObjectKernel>>

@@ -63,33 +63,49 @@ FailureOr<llvm::StringSet<>> mlir::dltune::collectHostConstants(ModuleOp module)
   return names;
 }
 
-/// Whether `alloc`'s buffer, or a view of it, leaves its block: used by the
-/// block's terminator (a result), passed to a call, or stored.
-static bool escapesItsBlock(Value alloc) {
-  SmallVector<Value> worklist{alloc};
+/// Whether `buffer` may go back at the end of its block: every use of it,
+/// or of a view of it, is a kernel launch or a view in that same block.
+/// Anything else - a result, a call, a store, a loop's argument, a use in a
+/// nested region or another block - may outlive the block, and the buffer
+/// is then not freed (a leak, not a use after free).
+static bool canFreeAtEndOfBlock(Value buffer) {
+  Block *block = buffer.getParentBlock();
+  SmallVector<Value> worklist{buffer};
   while (!worklist.empty()) {
     Value v = worklist.pop_back_val();
     for (Operation *user : v.getUsers()) {
-      if (user->hasTrait<OpTrait::IsTerminator>() || isa<CallOpInterface>(user) ||
-          isa<memref::StoreOp>(user))
-        return true;
-      if (auto view = dyn_cast<ViewLikeOpInterface>(user))
-        if (view.getViewSource() == v)
-          llvm::append_range(worklist, user->getResults());
-      if (isa<memref::CastOp>(user))
+      if (user->getBlock() != block)
+        return false;
+      if (isa<gpu::LaunchFuncOp>(user))
+        continue;
+      auto view = dyn_cast<ViewLikeOpInterface>(user);
+      if ((view && view.getViewSource() == v) || isa<memref::CastOp>(user)) {
         llvm::append_range(worklist, user->getResults());
+        continue;
+      }
+      return false;
     }
   }
-  return false;
+  return true;
 }
 
-/// Host ops that read or write a memref: after the allocations moved to the
-/// device, any such op would touch GPU memory from the host.
+/// Host ops that read, write or free a memref, or hand one to an external
+/// function: after the allocations moved to the device, any such op would
+/// touch GPU memory from the host.
 static Operation *findHostMemoryAccess(func::FuncOp func) {
   Operation *found = nullptr;
   func.walk([&](Operation *op) {
     if (isa<gpu::GPUDialect>(op->getDialect()) || !isHostOp(op))
       return WalkResult::advance();
+    // An external function given a buffer would read it on the host.
+    if (auto call = dyn_cast<func::CallOp>(op)) {
+      auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(op, call.getCalleeAttr());
+      if ((!callee || callee.isExternal()) &&
+          llvm::any_of(call.getOperandTypes(), llvm::IsaPred<MemRefType>)) {
+        found = op;
+        return WalkResult::interrupt();
+      }
+    }
     auto effects = dyn_cast<MemoryEffectOpInterface>(op);
     if (!effects)
       return WalkResult::advance();
@@ -98,7 +114,7 @@ static Operation *findHostMemoryAccess(func::FuncOp func) {
     for (const MemoryEffects::EffectInstance &e : list) {
       Value v = e.getValue();
       if (v && isa<MemRefType>(v.getType()) &&
-          isa<MemoryEffects::Read, MemoryEffects::Write>(e.getEffect())) {
+          isa<MemoryEffects::Read, MemoryEffects::Write, MemoryEffects::Free>(e.getEffect())) {
         found = op;
         return WalkResult::interrupt();
       }
@@ -139,18 +155,18 @@ LogicalResult mlir::dltune::allocateHostBuffersOnDevice(ModuleOp module) {
                          .getMemref();
       op->getResult(0).replaceAllUsesWith(buffer);
       op->erase();
-      // The end of the block is after every use, in stream order too: a
-      // later allocation that reuses the block (the runtime's pool) is
-      // used by launches queued after these.
-      if (escapesItsBlock(buffer))
+      // The end of the block is after every launch that uses it, in stream
+      // order too: a later allocation that reuses the block (the runtime's
+      // pool) is used by launches queued after these.
+      if (!canFreeAtEndOfBlock(buffer))
         continue;
       b.setInsertionPoint(buffer.getParentBlock()->getTerminator());
       gpu::DeallocOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{}, buffer);
     }
     if (Operation *access = findHostMemoryAccess(func))
       return access->emitError()
-             << "GPU lowering: host code would read or write GPU memory here; only kernels "
-                "may (is this op left outside every kernel?)";
+             << "GPU lowering: host code would read, write or free GPU memory here; only "
+                "kernels and the GPU runtime may (is this op left outside every kernel?)";
   }
   return success();
 }

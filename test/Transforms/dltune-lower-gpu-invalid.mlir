@@ -138,7 +138,7 @@ func.func @host_read(%a: tensor<4xf32>) -> f32 {
   %c0 = arith.constant 0 : index
   %e = tensor.empty() : tensor<4xf32>
   %d = linalg.add ins(%a, %a : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
-  // expected-error @+1 {{GPU lowering: host code would read or write GPU memory here}}
+  // expected-error @+1 {{GPU lowering: host code would read, write or free GPU memory here}}
   %x = tensor.extract %d[%c0] : tensor<4xf32>
   return %x : f32
 }
@@ -152,5 +152,15 @@ func.func @mutable(%out: memref<4xf32>) {
   // expected-error @+1 {{GPU lowering: host code reads the mutable global @state}}
   %g = memref.get_global @state : memref<4xf32>
   linalg.copy ins(%g : memref<4xf32>) outs(%out : memref<4xf32>)
+  return
+}
+
+// -----
+
+// An external host function given a buffer would read GPU memory.
+func.func private @print_memref(memref<4xf32>)
+func.func @external_call(%a: memref<4xf32>) {
+  // expected-error @+1 {{GPU lowering: host code would read, write or free GPU memory here}}
+  call @print_memref(%a) : (memref<4xf32>) -> ()
   return
 }

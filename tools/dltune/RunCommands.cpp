@@ -22,6 +22,8 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
+
 // From libomp (linked by DLTuneExecution); declared here to avoid clang headers.
 extern "C" int omp_get_max_threads();
 
@@ -187,8 +189,11 @@ int runCommand() {
                            {"flops", report->flops},
                            {"gflops", report->getGflops()},
                            {"check", checkText}};
+    // JSON has no inf or NaN (a result that overflowed, or one nothing wrote).
     if (report->checked)
-      obj["max_rel_error"] = report->comparison.maxRelativeError;
+      obj["max_rel_error"] = std::isfinite(report->comparison.maxRelativeError)
+                                 ? llvm::json::Value(report->comparison.maxRelativeError)
+                                 : llvm::json::Value(nullptr);
     llvm::outs() << llvm::json::Value(std::move(obj)) << "\n";
   } else {
     llvm::outs() << llvm::formatv(

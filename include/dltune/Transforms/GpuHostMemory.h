@@ -8,12 +8,13 @@
 //   1. host memref.copy becomes linalg.copy (then a kernel, like any leftover
 //      linalg op);
 //   2. host memref.alloc becomes gpu.alloc, freed at the end of its block
-//      unless it escapes (returned results are freed by the caller);
+//      where only launches and views in that block use it (an entry's
+//      results are freed by its runner; other escaping buffers leak);
 //   3. host constants (memref.global) are read through
 //      kDeviceConstantFunction, which uploads each one once and returns its
 //      device copy.
-// Host code left reading or writing memory is an error, not a crash on the
-// device.
+// Host code left reading, writing or freeing a buffer, or passing one to an
+// external function, is an error, not a crash on the device.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLTUNE_TRANSFORMS_GPUHOSTMEMORY_H
@@ -40,7 +41,8 @@ void turnHostCopiesIntoLinalg(ModuleOp module);
 FailureOr<llvm::StringSet<>> collectHostConstants(ModuleOp module);
 
 /// Step 2, after the kernels are outlined: host allocations become GPU
-/// allocations; fails where host code would still read or write a buffer.
+/// allocations; fails where host code would still read, write or free a
+/// buffer, or pass one to an external function.
 LogicalResult allocateHostBuffersOnDevice(ModuleOp module);
 
 /// Step 3, on the module lowered to the LLVM dialect: every address of a

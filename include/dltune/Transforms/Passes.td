@@ -270,7 +270,8 @@ def DLTuneConvToMatmul : Pass<"dltune-conv-to-matmul", "ModuleOp"> {
     dilations; the import pads inputs with `tensor.pad` beforehand) becomes
     a `linalg.matmul` of A, its input's patches gathered by a
     `linalg.generic` ([N*OH*OW, KH*KW*C]; a 1x1 stride-1 convolution's
-    pixels are A as they are, a `tensor.collapse_shape` view), by B, its
+    pixels are A as they are, a `tensor.collapse_shape` view, padded where
+    M or K is not aligned), by B, its
     filter as [KH*KW*C, F] (a view), into its init as [N*OH*OW, F] (a
     `linalg.fill` of an empty tensor stays a fill). M, N and K are padded
     with zeros to multiples of `m-align`, `n-align` and `k-align`, since
@@ -520,12 +521,13 @@ def DLTuneLowerGPU : Pass<"dltune-lower-gpu", "ModuleOp"> {
     buffers), become parallel loops mapped to the GPU; their loops are
     collapsed and tiled into blocks of 256 threads. The host code keeps no
     data of its own: its allocations become `gpu.alloc` (freed at the end
-    of their block unless returned), and the constants it reads (a model's
+    of their block where only launches and views there use them), and the constants it reads (a model's
     weights) are read through `dltuneDeviceConstant`, which uploads each
-    one once. Each host function's allocations, launches and frees are
-    queued on one stream (upstream's `gpu-async-region`) and the host
-    waits once, before it returns. Host code still reading or writing a
-    buffer, or reading a mutable global, is an error. With `format=bin` every kernel is assembled by
+    one once. Straight-line host code queues its allocations, launches and
+    frees on one stream (upstream's `gpu-async-region`) and waits once,
+    before it returns. Host code still reading, writing or freeing a
+    buffer, passing one to an external function or reading a mutable
+    global is an error. With `format=bin` every kernel is assembled by
     `ptxas -v`, and what it reports is attached to each `gpu.binary` as
     `dltune.kernel_resources`.
 
