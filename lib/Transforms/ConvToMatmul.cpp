@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dltune/Transforms/EpilogueFusion.h"
 #include "dltune/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -45,9 +46,7 @@ bool hasStaticShape(Value v) {
 }
 
 bool isCandidate(linalg::Conv2DNhwcHwcfOp conv) {
-  return conv.hasPureTensorSemantics() &&
-         !llvm::any_of(conv->getAttrs(),
-                       [](NamedAttribute a) { return a.getName().strref().starts_with("dltune."); }) &&
+  return conv.hasPureTensorSemantics() && !hasDLTuneAttrs(conv) &&
          llvm::all_of(conv->getOperands(), hasStaticShape);
 }
 
