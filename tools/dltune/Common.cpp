@@ -43,6 +43,13 @@ std::string getDefaultConfigPipeline(int threads, bool winograd) {
          "dltune-widen-convs,dltune-annotate{default-config=true threads=" + count + "}";
 }
 
+std::string getDefaultConfigPipeline(const std::string &target, int threads, bool winograd) {
+  if (target != "gpu")
+    return getDefaultConfigPipeline(threads, winograd);
+  return "dltune-conv-to-matmul,dltune-annotate{target=gpu default-config=true" +
+         getGpuSmsOption() + "}";
+}
+
 std::string getTuningAnnotatePipeline(int threads, const std::string &target, bool winograd) {
   std::string count = std::to_string(threads);
   bool cpu = target != "gpu"; // Winograd and widened convs are CPU vector code

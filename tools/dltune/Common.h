@@ -37,6 +37,10 @@ double median(std::vector<double> v);
 /// using `threads` threads (0: the machine's cores), after computing 3x3
 /// convolutions by Winograd's algorithm when `winograd` is set.
 std::string getDefaultConfigPipeline(int threads, bool winograd);
+/// The same for `target` (cpu or gpu): on the GPU, convolutions become
+/// GEMMs and every op gets the GPU default configuration for this GPU's
+/// SM count (what `dltune run --target gpu --default-config` runs).
+std::string getDefaultConfigPipeline(const std::string &target, int threads, bool winograd);
 /// The passes `dltune tune` annotates a model with before tuning it (CPU:
 /// Winograd when `winograd`, widened convs; then default spaces): whatever
 /// finds a model's tasks in a database must annotate it the same way, or

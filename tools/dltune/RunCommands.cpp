@@ -159,10 +159,7 @@ int runCommand() {
   options.outputFiles.assign(saveOutputs.begin(), saveOutputs.end());
   if (defaultConfig)
     options.schedulePipeline =
-        (target == "gpu" ? "dltune-conv-to-matmul,dltune-annotate{target=gpu default-config=true" +
-                                   getGpuSmsOption() + "}"
-                         : annotatePipeline()) +
-        "," + options.schedulePipeline;
+        getDefaultConfigPipeline(target, threads, winograd) + "," + options.schedulePipeline;
   if (target == "gpu") {
     // Fail early and clearly where there is no GPU.
     llvm::Expected<CudaDriver &> driver = CudaDriver::get();

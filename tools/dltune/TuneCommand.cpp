@@ -120,19 +120,22 @@ static llvm::Expected<std::vector<std::string>> outputPaths() {
   return paths;
 }
 
-/// The model's latency, not the sum of its tasks': `entry` of `file` JIT-run
+/// The model's latency, not the sum of its tasks': `entry` of `file` run
 /// with the default configs and of `tuned` with the tuned ones, in rounds
-/// that alternate the two so drift hits both alike.
+/// that alternate the two so drift hits both alike. On `target`: the CPU
+/// JIT-runs it, the GPU times its launches with CUDA events; the tuned run
+/// is checked against the untuned CPU lowering either way.
 static int measureModelLatency(const std::string &file, const std::string &modelEntry,
                                ModuleOp tuned, MLIRContext &ctx, const std::string &dbPathOfRun,
-                               std::string &report) {
+                               const std::string &target, std::string &report) {
   llvm::raw_string_ostream os(report);
   OwningOpRef<ModuleOp> original = parseFile(file, ctx);
   if (!original)
     return 1;
+  bool gpu = target == "gpu";
   RunOptions byDefault, byTuned;
   byDefault.schedulePipeline =
-      getDefaultConfigPipeline(threads, winograd) + ",dltune-apply,dltune-strip";
+      getDefaultConfigPipeline(target, threads, winograd) + ",dltune-apply,dltune-strip";
   byDefault.repeat = byTuned.repeat = 3;
   byDefault.warmup = byTuned.warmup = 1;
   byTuned.check = true;
@@ -142,11 +145,14 @@ static int measureModelLatency(const std::string &file, const std::string &model
   std::vector<double> defaultMs, tunedMs;
   bool checkedOk = true;
   std::string checkMessage;
+  auto runModel = [gpu, &modelEntry](ModuleOp m, const RunOptions &o) {
+    return gpu ? runGpuKernel(m, modelEntry, o) : runCpuKernel(m, modelEntry, o);
+  };
   for (int round = 0; round < 3; ++round) {
-    llvm::Expected<RunReport> d = runCpuKernel(*original, modelEntry, byDefault);
+    llvm::Expected<RunReport> d = runModel(*original, byDefault);
     if (!d)
       return fail("--entry " + modelEntry + " (default configs): " + llvm::toString(d.takeError()));
-    llvm::Expected<RunReport> t = runCpuKernel(tuned, modelEntry, byTuned);
+    llvm::Expected<RunReport> t = runModel(tuned, byTuned);
     if (!t)
       return fail("--entry " + modelEntry + " (tuned): " + llvm::toString(t.takeError()));
     defaultMs.push_back(d->timing.medianMs);
@@ -161,7 +167,7 @@ static int measureModelLatency(const std::string &file, const std::string &model
   // Kept in the database beside the tasks' records, for `dltune report`; a
   // database that cannot take it loses only this line of the report.
   if (llvm::Expected<std::unique_ptr<Database>> db = Database::open(dbPathOfRun)) {
-    DeviceInfo device = DeviceInfo::detect("cpu");
+    DeviceInfo device = DeviceInfo::detect(target);
     llvm::Expected<int64_t> deviceId = (*db)->getOrCreateDevice(
         {0, device.getFingerprint(), device.getName(), device.toJson()});
     llvm::Error kept = deviceId ? (*db)->addModelLatency(
@@ -174,11 +180,13 @@ static int measureModelLatency(const std::string &file, const std::string &model
     llvm::errs() << "dltune: warning: the end-to-end timing was not kept in the database: "
                  << llvm::toString(db.takeError()) << "\n";
   }
-  os << llvm::formatv("model @{0} end to end: default configs {1:f3} ms, tuned {2:f3} "
-                                "ms ({3:f2}x); tuned check against the untuned lowering: {4}\n",
-                                modelEntry, d, t, d / t,
-                                checkedOk ? "ok" : "FAILED: " + checkMessage);
-  os << "(JIT, 3 alternating rounds of 3 timed calls after a warm-up; medians)\n";
+  os << llvm::formatv("model @{0} end to end{1}: default configs {2:f3} ms, tuned {3:f3} "
+                      "ms ({4:f2}x); tuned check against the untuned {5}lowering: {6}\n",
+                      modelEntry, gpu ? " on the GPU" : "", d, t, d / t, gpu ? "CPU " : "",
+                      checkedOk ? "ok" : "FAILED: " + checkMessage);
+  os << (gpu ? "(launches timed with CUDA events, 3 alternating rounds of 3 timed calls after "
+               "a warm-up; medians)\n"
+             : "(JIT, 3 alternating rounds of 3 timed calls after a warm-up; medians)\n");
   return checkedOk ? 0 : 2;
 }
 
@@ -679,7 +687,7 @@ int tuneCommand() {
     }
     if (!options.modelEntry.empty() && module->lookupSymbol(options.modelEntry)) {
       int rc = measureModelLatency(file, options.modelEntry, *module, ctx, options.dbPath,
-                                   modelReport);
+                                   options.target, modelReport);
       if (rc == 1)
         return rc;
       modelCheckFailed |= rc == 2;
