@@ -161,15 +161,14 @@ static llvm::Expected<RunReport> checkAndTime(ModuleOp module, StringRef entry,
   return report;
 }
 
-llvm::Expected<RunReport> mlir::dltune::runGpuKernel(ModuleOp module, StringRef entry,
-                                                     const RunOptions &options) {
+llvm::Expected<std::unique_ptr<GpuKernel>>
+mlir::dltune::compileGpuKernel(ModuleOp module, StringRef entry, StringRef schedulePipeline,
+                               StringRef chipName) {
   llvm::Expected<KernelSignature> sig = getKernelSignature(module, entry);
   if (!sig)
     return sig.takeError();
-  // For the GPU the driver reports (else sm_90); a cubin where ptxas is
-  // found, else PTX for the driver.
-  std::string chip = selectGpuChip("");
-  std::string pipeline = options.schedulePipeline;
+  std::string chip = selectGpuChip(chipName);
+  std::string pipeline = schedulePipeline.str();
   if (!pipeline.empty())
     pipeline += ",";
   pipeline += "dltune-lower-gpu{chip=" + chip + " features=" + getPtxFeaturesForChip(chip) +
@@ -177,7 +176,16 @@ llvm::Expected<RunReport> mlir::dltune::runGpuKernel(ModuleOp module, StringRef 
   llvm::Expected<OwningOpRef<ModuleOp>> lowered = runPipelineOnClone(module, pipeline);
   if (!lowered)
     return lowered.takeError();
-  llvm::Expected<std::unique_ptr<GpuKernel>> kernel = GpuKernel::compile(**lowered, *sig);
+  return GpuKernel::compile(**lowered, *sig);
+}
+
+llvm::Expected<RunReport> mlir::dltune::runGpuKernel(ModuleOp module, StringRef entry,
+                                                     const RunOptions &options) {
+  llvm::Expected<KernelSignature> sig = getKernelSignature(module, entry);
+  if (!sig)
+    return sig.takeError();
+  llvm::Expected<std::unique_ptr<GpuKernel>> kernel =
+      compileGpuKernel(module, entry, options.schedulePipeline);
   if (!kernel)
     return kernel.takeError();
   // The check copies in and out; timing uploads once and reads CUDA events

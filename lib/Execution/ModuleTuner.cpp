@@ -1490,8 +1490,11 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
         std::vector<llvm::SmallVector<Operation *>> opsOfTask;
         for (PreparedTask *pt : group)
           opsOfTask.push_back(tasks[pt->index].ops);
+        ModelTimingOptions timing;
+        timing.target = options.target;
+        timing.gpuChip = options.gpuChip;
         timer = std::make_unique<EndToEndModelTimer>(module, options.modelEntry,
-                                                     std::move(opsOfTask));
+                                                     std::move(opsOfTask), timing);
         budget.modelTimer = timer.get();
       } else if (onEvent) {
         TuningEvent e{TuningEvent::Kind::ModelTimed};

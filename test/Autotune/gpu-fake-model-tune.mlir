@@ -4,13 +4,19 @@
 // untuned CPU lowering; it used to JIT-run both on the CPU and call that the
 // model's latency. Against %fake_cuda nothing computes, so the check fails
 // and the exit status says so (2); the latency is kept for the GPU device.
+// The fake's events all read DLTUNE_FAKE_CUDA_EVENT_MS, so a time of
+// exactly 7.000 ms was measured with CUDA events, not on the CPU.
+// With scheduler survey, the model timed after each epoch is timed the same
+// way (it used to be refused for the GPU).
 // No GPU was involved.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: env DLTUNE_CUDA_DRIVER=%fake_cuda not dltune tune %s --target gpu --trials 1 --chip sm_80 --entry model --db %t/g.db --quiet 2>&1 | FileCheck %s
+// RUN: env DLTUNE_CUDA_DRIVER=%fake_cuda DLTUNE_FAKE_CUDA_EVENT_MS=7 not dltune tune %s --target gpu --trials 1 --chip sm_80 --entry model --db %t/g.db --quiet 2>&1 | FileCheck %s
 // RUN: dltune db summary --db %t/g.db | FileCheck %s --check-prefix=DB
-// CHECK: model @model end to end on the GPU: default configs {{.*}} ms, tuned {{.*}} ms ({{.*}}x); tuned check against the untuned CPU lowering: FAILED
+// CHECK: model @model end to end on the GPU: default configs 7.000 ms, tuned 7.000 ms (1.00x); tuned check against the untuned CPU lowering: FAILED
 // CHECK-NEXT: (launches timed with CUDA events
 // DB: 1 devices
+// RUN: env DLTUNE_CUDA_DRIVER=%fake_cuda DLTUNE_FAKE_CUDA_EVENT_MS=7 not dltune tune %s --target gpu --chip sm_80 --scheduler survey --entry model --slot-trials 1 --trials 4 --confirm-top 0 --db %t/s.db 2>&1 >/dev/null | FileCheck %s --check-prefix=SURVEY
+// SURVEY: model: timed end to end 7.000 ms (sum of its tasks
 func.func @model(%x: tensor<64x32xf32>, %k: tensor<3x3x1x8xf32>) -> tensor<1x6x6x8xf32> {
   %w = arith.constant dense<0.25> : tensor<32x64xf32>
   %zero = arith.constant 0.0 : f32

@@ -22,8 +22,6 @@
 // RUN: dltune tune %s --scheduler survey --entry nosuch --slot-trials 4 --trials 12 --threads 1 --confirm-top 0 --db %t/n.db 2>&1 >/dev/null | FileCheck %s --check-prefix=NOFN
 // NOFN: warning: model: the end-to-end timing failed (this module has no function @nosuch); the run goes on with the sum of task latencies
 // NOFN-NOT: timed end to end {{[0-9]}}
-// RUN: not dltune tune %s --scheduler survey --entry mm --target gpu --db %t/x.db 2>&1 | FileCheck %s --check-prefix=GPU
-// GPU: entry with scheduler survey times the model on the CPU (JIT) after each epoch: target gpu is not supported yet
 // RUN: not dltune study create s %s --entry mm --db %t/x.db 2>&1 | FileCheck %s --check-prefix=STUDY
 // STUDY: --entry is not a study option
 

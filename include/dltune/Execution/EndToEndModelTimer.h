@@ -7,7 +7,9 @@
 // `dltune run`: it sets each task's best configuration so far (as the
 // database would pick it unconfirmed; its untuned one before any) on the
 // task's ops of the payload module, compiles a copy, puts the ops' own
-// configurations back and times the entry function.
+// configurations back and times the entry function. On the GPU the copy
+// is lowered with --dltune-lower-gpu and its launches are timed with CUDA
+// events, as `dltune run --target gpu` times them.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLTUNE_EXECUTION_ENDTOENDMODELTIMER_H
@@ -27,6 +29,9 @@ struct ModelTimingOptions {
   /// model of microseconds is timed as steadily as one of milliseconds.
   double minSampleMs = 2;
   int samples = 10; // the latency is their median per call
+  /// cpu (JIT) or gpu (CUDA driver; `gpuChip` empty: the driver's GPU).
+  std::string target = "cpu";
+  std::string gpuChip;
 };
 
 class EndToEndModelTimer : public ModelTimer {

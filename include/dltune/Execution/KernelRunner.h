@@ -3,6 +3,7 @@
 #define DLTUNE_EXECUTION_KERNELRUNNER_H
 
 #include "dltune/Execution/CpuKernel.h"
+#include "dltune/Execution/GpuKernel.h"
 
 namespace mlir::dltune {
 
@@ -61,6 +62,15 @@ llvm::Expected<RunReport> runGpuKernel(ModuleOp module, llvm::StringRef entry,
 /// does not.
 inline constexpr llvm::StringLiteral kReferenceLowering =
     "dltune-lower-cpu{openmp=false fold-constant-packs=false pad-in-place=false}";
+
+/// A GPU kernel of `entry` compiled from `module` (not modified) by
+/// `schedulePipeline` then --dltune-lower-gpu for `chip` (empty: the
+/// driver's GPU, else sm_90): a cubin where ptxas is found, else PTX for
+/// the driver to compile.
+llvm::Expected<std::unique_ptr<GpuKernel>> compileGpuKernel(ModuleOp module,
+                                                            llvm::StringRef entry,
+                                                            llvm::StringRef schedulePipeline,
+                                                            llvm::StringRef chip = "");
 
 /// Compiles (without timing) a module with the given schedule pipeline,
 /// then `lowering`.

@@ -181,9 +181,9 @@ template <typename Fn> void forEachTunerOption(ModuleTunerOptions &o, Fn &&fn) {
      "faster) instead of the difference it means",
      false);
   fn("entry", o.modelEntry,
-     "The model's entry function: with scheduler survey the model is timed end to end (JIT) "
-     "with the best configurations so far after each epoch, and the stop rule and "
-     "latency-goal-ms use that latency; dltune tune also times it after tuning",
+     "The model's entry function: with scheduler survey the model is timed end to end (CPU: "
+     "JIT; GPU: CUDA events) with the best configurations so far after each epoch, and the "
+     "stop rule and latency-goal-ms use that latency; dltune tune also times it after tuning",
      false);
   fn("probe-share", o.probeShare,
      "Scheduler dynatune: an untried task's first slot is this share of a slot (1: a full "
@@ -328,10 +328,6 @@ inline llvm::Error validateTunerOptions(const ModuleTunerOptions &o) {
   if ((o.surveyPhi != ModuleTunerOptions().surveyPhi || o.surveyPrintedRule) &&
       o.scheduler != "survey")
     return bad("survey-phi and survey-printed-rule apply to scheduler survey only");
-  if (!o.modelEntry.empty() && o.scheduler == "survey" && o.target == "gpu")
-    return bad("entry with scheduler survey times the model on the CPU (JIT) after each "
-               "epoch: target gpu is not supported yet (leave entry out to stop on the sum of "
-               "task latencies)");
   if (o.taskEarlyStop < 0)
     return bad("task-early-stop must not be negative");
   if (o.taskEarlyStop > 0 && o.scheduler.empty())
