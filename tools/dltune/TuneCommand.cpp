@@ -132,6 +132,9 @@ static int measureModelLatency(const std::string &file, const std::string &model
   OwningOpRef<ModuleOp> original = parseFile(file, ctx);
   if (!original)
     return 1;
+  // Both at the same precision: --tf32 was set on the tuned module only.
+  if (Attribute tf32Attr = tuned->getAttr(DLTuneDialect::kAllowTf32AttrName))
+    (*original)->setAttr(DLTuneDialect::kAllowTf32AttrName, tf32Attr);
   bool gpu = target == "gpu";
   RunOptions byDefault, byTuned;
   byDefault.schedulePipeline =
