@@ -1,6 +1,7 @@
 //===- CpuKernel.cpp - JIT-compiled CPU kernels ---------------------------===//
 
 #include "dltune/Execution/CpuKernel.h"
+#include "dltune/Transforms/TuningTasks.h"
 
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Target/TargetMachine.h"
@@ -92,7 +93,8 @@ double mlir::dltune::countFlops(ModuleOp module, StringRef entry) {
     return 0;
   double flops = 0;
   func.walk([&](linalg::LinalgOp op) {
-    double iterations = 1;
+    // An op in a loop (an imported grouped convolution) runs per iteration.
+    double iterations = static_cast<double>(getExecutionsPerCall(op));
     for (int64_t s : op.getStaticLoopRanges())
       iterations *= ShapedType::isDynamic(s) ? 0 : s;
     int arith = 0;

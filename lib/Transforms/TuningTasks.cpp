@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Builders.h"
@@ -186,6 +187,15 @@ static std::string describeOp(linalg::LinalgOp op) {
   return name;
 }
 
+int64_t mlir::dltune::getExecutionsPerCall(Operation *op) {
+  int64_t count = 1;
+  for (auto loop = op->getParentOfType<scf::ForOp>(); loop;
+       loop = loop->getParentOfType<scf::ForOp>())
+    if (std::optional<APInt> trips = loop.getStaticTripCount())
+      count *= static_cast<int64_t>(trips->getZExtValue());
+  return count;
+}
+
 std::vector<TuningTask> mlir::dltune::collectTuningTasks(ModuleOp module) {
   std::vector<TuningTask> tasks;
   std::map<uint64_t, size_t> byHash;
@@ -231,6 +241,7 @@ std::vector<TuningTask> mlir::dltune::collectTuningTasks(ModuleOp module) {
     auto it = byHash.find(hash);
     if (it != byHash.end()) {
       tasks[it->second].ops.push_back(op);
+      tasks[it->second].executionsPerCall += getExecutionsPerCall(op);
       return;
     }
     TuningTask task;
@@ -245,6 +256,7 @@ std::vector<TuningTask> mlir::dltune::collectTuningTasks(ModuleOp module) {
     assert(succeeded(measured) && "cloning more constants cannot fail");
     task.kernel = std::move(*measured);
     task.ops.push_back(op);
+    task.executionsPerCall = getExecutionsPerCall(op);
     TaskRecord &rec = task.record;
     llvm::raw_string_ostream hs(rec.hash);
     hs << llvm::format_hex_no_prefix(hash, 16);

@@ -28,8 +28,17 @@ struct TuningTask {
   OwningOpRef<ModuleOp> kernel;    // func @dltune_task
   SmallVector<Operation *> ops;    // the instances in the payload module
   double flops = 0;
-  int64_t getWeight() const { return static_cast<int64_t>(ops.size()); }
+  /// How often the task's kernel runs per call of the model: its instances,
+  /// each counted as often as the loops around it run it.
+  int64_t executionsPerCall = 0;
+  int64_t getWeight() const { return executionsPerCall; }
 };
+
+/// How many times `op` runs each time its function is called: the product
+/// of the constant trip counts of the scf.for loops around it (an imported
+/// grouped convolution is one conv in a loop over its groups); a loop whose
+/// trip count is not constant counts once.
+int64_t getExecutionsPerCall(Operation *op);
 
 /// Groups every op carrying dltune.space (and no dltune.schedule) into
 /// tasks, in order of first appearance. Ops whose kernel cannot be

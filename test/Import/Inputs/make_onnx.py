@@ -243,6 +243,23 @@ def case_grouped_conv():
     return [node], {"x": x}, {"w": w}, [("y", conv2d(x, w, group=2))]
 
 
+def case_grouped_conv_bn():
+    """Three groups, stride 2 and padding, a bias and a folded
+    BatchNormalization: each group's filters must meet its own channels."""
+    x, w, b = rand(1, 6, 9, 9), rand(9, 2, 3, 3), rand(9)
+    scale, bias, mean, var = rand(9), rand(9), rand(9), rand(9, lo=0.5, hi=2.0)
+    nodes = [helper.make_node("Conv", ["x", "w", "b"], ["c"], name="gconv_bn", group=3,
+                              strides=[2, 2], pads=[1, 0, 1, 2]),
+             helper.make_node("BatchNormalization", ["c", "s", "bb", "m", "v"], ["n"], name="bn",
+                              epsilon=1e-5),
+             helper.make_node("Relu", ["n"], ["y"], name="relu")]
+    c = conv2d(x, w, b, strides=(2, 2), pads=(1, 0, 1, 2), group=3)
+    n = (c - mean.reshape(1, -1, 1, 1)) / np.sqrt(var.reshape(1, -1, 1, 1) + 1e-5) * \
+        scale.reshape(1, -1, 1, 1) + bias.reshape(1, -1, 1, 1)
+    return nodes, {"x": x}, {"w": w, "b": b, "s": scale, "bb": bias, "m": mean, "v": var}, \
+        [("y", np.maximum(n, 0).astype(np.float32))]
+
+
 def case_gemm():
     a, b, c = rand(5, 7), rand(6, 7), rand(6)
     node = helper.make_node("Gemm", ["a", "b", "c"], ["y"], name="fc", transB=1, alpha=0.5,
