@@ -185,7 +185,7 @@ llvm::Expected<RunReport> mlir::dltune::runGpuKernel(ModuleOp module, StringRef 
   if (!sig)
     return sig.takeError();
   llvm::Expected<std::unique_ptr<GpuKernel>> kernel =
-      compileGpuKernel(module, entry, options.schedulePipeline);
+      compileGpuKernel(module, entry, options.schedulePipeline, options.gpuChip);
   if (!kernel)
     return kernel.takeError();
   // The check copies in and out; timing uploads once and reads CUDA events

@@ -94,12 +94,12 @@ llvm::Error importConv(ImportContext &im, const onnx::NodeProto &node) {
   }
   // NHWC for ungrouped, depthwise and grouped convolutions: constant
   // weights are transposed here, at import. A grouped convolution becomes
-  // one NHWC convolution per group on its slice of the channels, so that
-  // each is a conv task with dltune's space (the NCHW grouped op has none
+  // a loop over its groups of one NHWC convolution on the group's slice of
+  // the channels, a conv task with dltune's space (the NCHW grouped op has none
   // and ran as scalar loops: RegNet-Y-400MF took 4x ONNX Runtime's time,
   // three quarters of it in its 16 grouped convs). Past
-  // kMaxGroupsAsConvs groups (a depthwise conv with a channel multiplier)
-  // that would be hundreds of ops per layer: those stay NCHW.
+  // kMaxGroupsAsConvs groups (convs of one or two channels each, not
+  // measured) they stay NCHW.
   constexpr int64_t kMaxGroupsAsConvs = 64;
   int64_t wf = wk && wk->shape.size() == 4 ? wk->shape[0] : 0;
   bool depthwise = wk && wk->shape.size() == 4 && group == c && wf == c && wk->shape[1] == 1;

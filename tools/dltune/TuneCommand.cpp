@@ -127,7 +127,8 @@ static llvm::Expected<std::vector<std::string>> outputPaths() {
 /// is checked against the untuned CPU lowering either way.
 static int measureModelLatency(const std::string &file, const std::string &modelEntry,
                                ModuleOp tuned, MLIRContext &ctx, const std::string &dbPathOfRun,
-                               const std::string &target, std::string &report) {
+                               const std::string &target, const std::string &gpuChip,
+                               std::string &report) {
   llvm::raw_string_ostream os(report);
   OwningOpRef<ModuleOp> original = parseFile(file, ctx);
   if (!original)
@@ -140,6 +141,7 @@ static int measureModelLatency(const std::string &file, const std::string &model
   byDefault.schedulePipeline =
       getDefaultConfigPipeline(target, threads, winograd) + ",dltune-apply,dltune-strip";
   byDefault.repeat = byTuned.repeat = 3;
+  byDefault.gpuChip = byTuned.gpuChip = gpuChip; // as the tasks were built
   byDefault.warmup = byTuned.warmup = 1;
   byTuned.check = true;
   // The tuned module may be rewritten (Winograd): check it against the
@@ -690,7 +692,7 @@ int tuneCommand() {
     }
     if (!options.modelEntry.empty() && module->lookupSymbol(options.modelEntry)) {
       int rc = measureModelLatency(file, options.modelEntry, *module, ctx, options.dbPath,
-                                   options.target, modelReport);
+                                   options.target, options.gpuChip, modelReport);
       if (rc == 1)
         return rc;
       modelCheckFailed |= rc == 2;

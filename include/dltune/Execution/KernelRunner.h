@@ -28,6 +28,8 @@ struct RunOptions {
   /// run module itself (a model after rewrites such as Winograd's, checked
   /// against the model before them).
   ModuleOp referenceModule;
+  /// GPU runs: the chip to build for (empty: the driver's GPU, else sm_90).
+  std::string gpuChip;
 };
 
 struct RunReport {
