@@ -205,7 +205,7 @@ llvm::Expected<RunReport> mlir::dltune::runCpuKernel(ModuleOp module,
                                                      StringRef entry,
                                                      const RunOptions &options) {
   llvm::Expected<std::unique_ptr<CpuKernel>> kernel =
-      compileCpuKernel(module, entry, options.schedulePipeline);
+      compileCpuKernel(module, entry, options.schedulePipeline, options.cpuLowering);
   if (!kernel)
     return kernel.takeError();
   CpuKernel *k = kernel->get();

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
@@ -191,7 +192,10 @@ struct LowerGPUPass : public dltune::impl::DLTuneLowerGPUBase<LowerGPUPass> {
     registerScheduleExtensions(registry);
     // The GPU mapping script is built in the pass: its dialect must be loaded.
     registry.insert<gpu::GPUDialect, LLVM::LLVMDialect, func::FuncDialect,
-                    transform::TransformDialect, nvgpu::NVGPUDialect>();
+                    transform::TransformDialect, nvgpu::NVGPUDialect, omp::OpenMPDialect>();
+    OpPassManager cpu("builtin.module");
+    addCpuLoweringToLLVM(cpu, /*forallToOpenMP=*/false, /*lowerOpenMP=*/true);
+    cpu.getDependentDialects(registry);
   }
 
   void runOnOperation() override {
@@ -213,6 +217,15 @@ struct LowerGPUPass : public dltune::impl::DLTuneLowerGPUBase<LowerGPUPass> {
       return signalPassFailure();
     OpPassManager mapLoops("builtin.module");
     addLoopMapping(mapLoops);
+    if (emulate) {
+      // The kernels as built, run by the CPU: host code keeps host memory.
+      OpPassManager cpu("builtin.module");
+      addCpuLoweringToLLVM(cpu, /*forallToOpenMP=*/false, /*lowerOpenMP=*/true);
+      if (failed(runPipeline(mapLoops, module)) || failed(emulateGpuLaunchesOnCpu(module)) ||
+          failed(runPipeline(cpu, module)))
+        return signalPassFailure();
+      return;
+    }
     // Kernels are outlined here, ahead of the NVVM pipeline (whose own
     // outlining then finds nothing left), to set their register caps.
     // Constants the canonicalizer hoisted out of the launches go back in

@@ -86,12 +86,17 @@ void mlir::dltune::buildCpuLoweringPipeline(OpPassManager &pm, bool openmp,
     pm.addPass(createDLTunePadInPlace());
   pm.addPass(createDLTuneApproximateMath());
   addBufferization(pm, /*deallocate=*/true);
+  addCpuLoweringToLLVM(pm, openmp, openmp);
+}
+
+void mlir::dltune::addCpuLoweringToLLVM(OpPassManager &pm, bool forallToOpenMP,
+                                        bool lowerOpenMP) {
   pm.addPass(createDLTuneStridedCopyToLoops());
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(createConvertVectorToSCFPass(VectorTransferToSCFOptions().enableFullUnroll()));
   // dltune's own forall lowering gives each loop the team size its
   // `threads` knob chose (num_threads), not the runtime's default.
-  if (openmp)
+  if (forallToOpenMP)
     pm.addPass(createDLTuneForallToOpenMP());
   else
     pm.addPass(createForallToParallelLoopPass());
@@ -110,7 +115,7 @@ void mlir::dltune::buildCpuLoweringPipeline(OpPassManager &pm, bool openmp,
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
-  if (openmp)
+  if (lowerOpenMP)
     pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());

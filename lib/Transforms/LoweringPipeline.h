@@ -32,6 +32,17 @@ std::optional<SmallVector<int64_t, 3>> getBlockDims(func::FuncOp func);
 /// gpu.launch (static shared memory of the outlined kernel).
 void allocsToWorkgroupAttributions(func::FuncOp func);
 
+/// Replaces every gpu.launch of `module` by host code that runs the kernel
+/// on the CPU (blocks in turn, each an OpenMP team of its threads), for
+/// --dltune-lower-gpu{emulate=true}; fails on kernels it cannot run there
+/// (asynchronous launches, warp-level or tensor-core ops).
+LogicalResult emulateGpuLaunchesOnCpu(ModuleOp module);
+
+/// The CPU lowering after bufferization: loops, OpenMP (scf.forall to teams
+/// of their `threads` with `forallToOpenMP`, else to serial loops; omp ops
+/// to LLVM with `lowerOpenMP`), then the LLVM dialect.
+void addCpuLoweringToLLVM(OpPassManager &pm, bool forallToOpenMP, bool lowerOpenMP);
+
 /// Turns the PTX objects of every gpu.binary of `module` into cubins with
 /// `ptxas -v` and attaches what ptxas reports as dltune.kernel_resources.
 LogicalResult assembleWithPtxas(ModuleOp module, int optLevel);

@@ -3,7 +3,7 @@
 //   dltune run FILE.mlir --entry NAME [--target cpu|gpu] [--repeat N]
 //                        [--warmup N] [--check] [--json] [--default-config]
 //                        [--input IN.npy]... [--save-output OUT.npy]...
-//                        [--breakdown] [--cold]
+//                        [--breakdown] [--cold] [--emulate-gpu]
 //   dltune compare FILE.mlir... [--repeat N] [--threads N]
 //
 //===----------------------------------------------------------------------===//
@@ -45,6 +45,12 @@ static cl::opt<std::string> target("target", cl::desc("cpu or gpu"),
                                    cl::init("cpu"), cl::sub(runCmd));
 static cl::opt<bool> check("check", cl::desc("Verify against the untuned reference"),
                            cl::sub(runCmd));
+static cl::opt<bool> emulateGpu(
+    "emulate-gpu",
+    cl::desc("With --target gpu: run the GPU kernels on the CPU (blocks in turn, each an "
+             "OpenMP team of its threads) to check them without a GPU; SIMT kernels only, "
+             "and the time means nothing"),
+    cl::sub(runCmd));
 static cl::opt<bool> json("json", cl::desc("Print one JSON object"), cl::sub(runCmd));
 static cl::opt<bool> tf32("tf32",
                           cl::desc("Let f32 matmuls use TF32 tensor cores on the GPU (sets "
@@ -160,13 +166,19 @@ int runCommand() {
   if (defaultConfig)
     options.schedulePipeline =
         getDefaultConfigPipeline(target, threads, winograd) + "," + options.schedulePipeline;
-  if (target == "gpu") {
+  if (emulateGpu && target != "gpu")
+    return fail("--emulate-gpu needs --target gpu");
+  if (emulateGpu && breakdown)
+    return fail("--emulate-gpu cannot be combined with --breakdown");
+  if (emulateGpu)
+    options.cpuLowering = "dltune-lower-gpu{emulate=true}";
+  if (target == "gpu" && !emulateGpu) {
     // Fail early and clearly where there is no GPU.
     llvm::Expected<CudaDriver &> driver = CudaDriver::get();
     if (!driver)
       return fail("--target gpu: " + llvm::toString(driver.takeError()));
   }
-  llvm::Expected<RunReport> report = target == "gpu"
+  llvm::Expected<RunReport> report = target == "gpu" && !emulateGpu
                                          ? runGpuKernel(*module, entry, options)
                                          : runCpuKernel(*module, entry, options);
   if (!report)

@@ -30,6 +30,9 @@ struct RunOptions {
   ModuleOp referenceModule;
   /// GPU runs: the chip to build for (empty: the driver's GPU, else sm_90).
   std::string gpuChip;
+  /// How runCpuKernel lowers the scheduled module (GPU kernels emulated on
+  /// the CPU: "dltune-lower-gpu{emulate=true}").
+  std::string cpuLowering = "dltune-lower-cpu";
 };
 
 struct RunReport {

@@ -531,6 +531,14 @@ def DLTuneLowerGPU : Pass<"dltune-lower-gpu", "ModuleOp"> {
     `ptxas -v`, and what it reports is attached to each `gpu.binary` as
     `dltune.kernel_resources`.
 
+    With `emulate=true` nothing is built for a GPU: after the kernels are
+    built and mapped, each `gpu.launch` becomes a loop over its blocks whose
+    body runs as an OpenMP team of the block's threads (`gpu.barrier` becomes
+    `omp.barrier`, workgroup memory one host buffer the team shares), and
+    the module is lowered like the CPU's. Tests check the kernels' results
+    this way on machines without a GPU; kernels with warp-level or
+    tensor-core ops (nvgpu, nvvm) are refused.
+
     ```mlir
     // before
     scf.forall (%bi) in (4) {
@@ -548,6 +556,10 @@ def DLTuneLowerGPU : Pass<"dltune-lower-gpu", "ModuleOp"> {
            "PTX features">,
     Option<"format", "format", "std::string", /*default=*/"\"bin\"",
            "Serialization format: isa (PTX), bin (cubin) or fatbin">,
+    Option<"emulate", "emulate", "bool", /*default=*/"false",
+           "Run the kernels on the CPU instead, for tests without a GPU: "
+           "blocks in turn, each an OpenMP team of its threads (gpu.barrier "
+           "is omp.barrier); SIMT kernels only">,
   ];
 }
 

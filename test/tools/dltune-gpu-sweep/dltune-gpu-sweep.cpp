@@ -10,11 +10,18 @@
 // become ONE kernel (its fill absorbed) with the block size its tiles imply,
 // shared memory, barriers and at most a few spilled bytes in ptxas's report.
 //
-//   dltune-gpu-sweep input.mlir [--count N] [--seed S] [--chip sm_90]
+// With --emulate, each sampled SIMT configuration (tensor-core ones are
+// skipped: they cannot run on the CPU) is instead run by the CPU emulation
+// of its kernels (--dltune-lower-gpu{emulate=true}) on pseudo-random inputs
+// and checked against the untuned CPU lowering; exits non-zero when any
+// result differs.
+//
+//   dltune-gpu-sweep input.mlir [--count N] [--seed S] [--chip sm_90] [--emulate]
 //
 //===----------------------------------------------------------------------===//
 
 #include "dltune/Execution/CpuKernel.h"
+#include "dltune/Execution/KernelRunner.h"
 #include "dltune/InitAllDialects.h"
 #include "dltune/InitAllPasses.h"
 #include "dltune/Transforms/GpuMatmulKernel.h"
@@ -45,6 +52,29 @@ static cl::opt<uint64_t> seed("seed", cl::desc("Sampling seed"), cl::init(1));
 static constexpr int64_t kSpillAllowance = 32;
 
 static cl::opt<std::string> chip("chip", cl::desc("Target chip"), cl::init("sm_90"));
+static cl::opt<bool> emulate("emulate",
+                             cl::desc("Run SIMT configurations by the CPU emulation of their "
+                                      "kernels and check their results, instead of ptxas"));
+
+/// Runs `kernel` (a task kernel with its configuration set) by the CPU
+/// emulation of its GPU kernels and checks it against the untuned CPU
+/// lowering; prints the outcome. True when the results match.
+static bool checkEmulated(ModuleOp kernel) {
+  RunOptions options;
+  options.check = true;
+  options.warmup = 0;
+  options.repeat = 1;
+  options.cpuLowering = "dltune-lower-gpu{emulate=true}";
+  llvm::Expected<RunReport> report = runCpuKernel(kernel, "dltune_task", options);
+  if (!report) {
+    llvm::outs() << "FAILED " << llvm::toString(report.takeError()) << "\n";
+    return false;
+  }
+  bool ok = report->checked && report->comparison.ok;
+  llvm::outs() << (ok ? "ok" : "WRONG") << " (max relative error "
+               << report->comparison.maxRelativeError << ")\n";
+  return ok;
+}
 
 /// Up to `n` valid configurations, deterministic for a seed, spread evenly
 /// over the values of `stages` and `mma` where the space has them (a
@@ -127,6 +157,29 @@ int main(int argc, char **argv) {
       std::optional<size_t> i = task.space.getKnobIndex(name);
       return i ? c[*i] : 0;
     };
+    if (emulate) {
+      unsigned tried = 0, correct = 0;
+      for (const Config &c : sample) {
+        if (knob(c, "mma"))
+          continue;
+        std::string text = task.space.formatConfig(c);
+        OwningOpRef<ModuleOp> kernel(cast<ModuleOp>(task.kernel->clone()));
+        llvm::outs() << "  " << name << " " << text << ": ";
+        ++tried;
+        if (llvm::Error e = setKernelConfig(*kernel, text)) {
+          llvm::outs() << "INVALID " << llvm::toString(std::move(e)) << "\n";
+          allOk = false;
+          continue;
+        }
+        if (checkEmulated(*kernel))
+          ++correct;
+        else
+          allOk = false;
+      }
+      llvm::outs() << "summary " << name << ": " << valid << " valid configs, " << correct << "/"
+                   << tried << " SIMT configurations correct in the CPU emulation\n";
+      continue;
+    }
     for (const Config &c : sample) {
       std::string text = task.space.formatConfig(c);
       OwningOpRef<ModuleOp> kernel(cast<ModuleOp>(task.kernel->clone()));

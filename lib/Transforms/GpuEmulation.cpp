@@ -1,0 +1,196 @@
+//===- GpuEmulation.cpp - Run GPU kernels on the CPU, for tests -----------===//
+//
+// --dltune-lower-gpu{emulate=true}: every gpu.launch becomes host code that
+// runs the kernel on the CPU with the GPU's execution model, so that the
+// kernels dltune builds (the SIMT matmul, the element-wise leftovers, the
+// shared-memory copies) are checked against the CPU reference on machines
+// without a GPU. Blocks run one after another; the threads of a block are
+// an OpenMP team of exactly that many threads, `gpu.barrier` is
+// `omp.barrier` and workgroup memory is one host buffer a launch, shared by
+// the team. What it does not check: the NVVM lowering and the hardware
+// (timing means nothing), and kernels with warp-level or tensor-core ops
+// (nvgpu, nvvm), which are refused.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringPipeline.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace mlir::dltune;
+
+/// The runtime function that gives an OpenMP thread its number in the team.
+static constexpr llvm::StringLiteral kThreadNumFunction = "omp_get_thread_num";
+
+/// `type` without a GPU memory space (workgroup or private memory becomes
+/// plain host memory); other types are returned as they are.
+static Type withoutGpuMemorySpace(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref || !isa_and_nonnull<gpu::AddressSpaceAttr>(memref.getMemorySpace()))
+    return type;
+  return MemRefType::get(memref.getShape(), memref.getElementType(), memref.getLayout());
+}
+
+/// Why `launch` cannot run on the CPU; empty when it can.
+static std::string whyNotEmulated(gpu::LaunchOp launch) {
+  if (launch.getAsyncToken() || !launch.getAsyncDependencies().empty())
+    return "asynchronous launches are not emulated";
+  if (launch.hasClusterSize())
+    return "thread-block clusters are not emulated";
+  if (launch.getDynamicSharedMemorySize())
+    return "dynamic shared memory is not emulated";
+  std::string why;
+  launch.getBody().walk([&](Operation *op) {
+    StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
+    bool gpuSupported = isa<gpu::ThreadIdOp, gpu::BlockIdOp, gpu::BlockDimOp, gpu::GridDimOp,
+                            gpu::BarrierOp, gpu::TerminatorOp>(op);
+    if ((dialect == "gpu" && !gpuSupported) || dialect == "nvgpu" || dialect == "nvvm") {
+      why = "'" + op->getName().getStringRef().str() +
+            "' has no CPU emulation (warp-level and tensor-core kernels need a GPU)";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return why;
+}
+
+/// The value of dimension `dim` of `dims`.
+static Value pick(const gpu::KernelDim3 &dims, gpu::Dimension dim) {
+  switch (dim) {
+  case gpu::Dimension::x:
+    return dims.x;
+  case gpu::Dimension::y:
+    return dims.y;
+  case gpu::Dimension::z:
+    return dims.z;
+  }
+  llvm_unreachable("unknown dimension");
+}
+
+/// Replaces `launch` by loops over its blocks, each running the body as an
+/// OpenMP team of the block's threads.
+static void emulateLaunch(gpu::LaunchOp launch, func::FuncOp threadNum) {
+  IRRewriter rewriter(launch.getContext());
+  Location loc = launch.getLoc();
+  rewriter.setInsertionPoint(launch);
+  gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+  gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+
+  // One host buffer per workgroup attribution, shared by a block's team and
+  // reused by the next block (which, on a GPU, also starts with garbage).
+  SmallVector<Value> workgroup;
+  for (BlockArgument arg : launch.getWorkgroupAttributions()) {
+    auto type = cast<MemRefType>(withoutGpuMemorySpace(arg.getType()));
+    workgroup.push_back(
+        memref::AllocOp::create(rewriter, loc, type, ValueRange{}, rewriter.getI64IntegerAttr(256)));
+  }
+
+  // Blocks z, y, x, as nested loops.
+  Value blockIds[3];
+  for (gpu::Dimension dim : {gpu::Dimension::z, gpu::Dimension::y, gpu::Dimension::x}) {
+    auto loop = scf::ForOp::create(rewriter, loc, zero, pick(grid, dim), one);
+    blockIds[static_cast<int>(dim)] = loop.getInductionVar();
+    rewriter.setInsertionPointToStart(loop.getBody());
+  }
+  Value xy = arith::MulIOp::create(rewriter, loc, block.x, block.y);
+  Value threads = arith::MulIOp::create(rewriter, loc, xy, block.z);
+  Value team = arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(), threads);
+  auto parallel = omp::ParallelOp::create(rewriter, loc);
+  parallel.getNumThreadsMutable().assign(team);
+
+  // The launch's body becomes the team's region; its arguments are replaced
+  // by the block's coordinates and the thread's (from its number in the
+  // team, x fastest, as on the GPU).
+  Region &body = launch.getBody();
+  parallel.getRegion().takeBody(body);
+  Block &entry = parallel.getRegion().front();
+  rewriter.setInsertionPointToStart(&entry);
+  Value number = func::CallOp::create(rewriter, loc, threadNum, ValueRange{}).getResult(0);
+  Value t = arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(), number);
+  Value tx = arith::RemUIOp::create(rewriter, loc, t, block.x);
+  Value rest = arith::DivUIOp::create(rewriter, loc, t, block.x);
+  Value ty = arith::RemUIOp::create(rewriter, loc, rest, block.y);
+  Value tz = arith::DivUIOp::create(rewriter, loc, rest, block.y);
+  gpu::KernelDim3 threadIds{tx, ty, tz};
+  gpu::KernelDim3 blockIdValues{blockIds[0], blockIds[1], blockIds[2]};
+
+  // Block arguments, in the launch's order: block ids, thread ids, grid
+  // size, block size, then workgroup and private attributions.
+  SmallVector<Value> replacements = {blockIds[0], blockIds[1], blockIds[2], tx, ty, tz,
+                                     grid.x,      grid.y,      grid.z,      block.x,
+                                     block.y,     block.z};
+  replacements.append(workgroup.begin(), workgroup.end());
+  unsigned privateBegin = replacements.size();
+  for (unsigned i = privateBegin; i < entry.getNumArguments(); ++i) {
+    auto type = cast<MemRefType>(withoutGpuMemorySpace(entry.getArgument(i).getType()));
+    replacements.push_back(memref::AllocaOp::create(rewriter, loc, type));
+  }
+  for (auto [arg, value] : llvm::zip(entry.getArguments(), replacements))
+    arg.replaceAllUsesWith(value);
+  entry.eraseArguments(0, entry.getNumArguments());
+
+  // GPU ops of the body, and memref types in GPU memory spaces.
+  SmallVector<Operation *> gpuOps;
+  parallel.getRegion().walk([&](Operation *op) {
+    if (op->getDialect() && op->getDialect()->getNamespace() == "gpu")
+      gpuOps.push_back(op);
+    for (Value result : op->getResults())
+      result.setType(withoutGpuMemorySpace(result.getType()));
+    for (Region &region : op->getRegions())
+      for (Block &b : region)
+        for (BlockArgument arg : b.getArguments())
+          arg.setType(withoutGpuMemorySpace(arg.getType()));
+  });
+  for (Operation *op : gpuOps) {
+    rewriter.setInsertionPoint(op);
+    if (auto id = dyn_cast<gpu::ThreadIdOp>(op))
+      rewriter.replaceOp(op, pick(threadIds, id.getDimension()));
+    else if (auto id = dyn_cast<gpu::BlockIdOp>(op))
+      rewriter.replaceOp(op, pick(blockIdValues, id.getDimension()));
+    else if (auto dim = dyn_cast<gpu::BlockDimOp>(op))
+      rewriter.replaceOp(op, pick(block, dim.getDimension()));
+    else if (auto dim = dyn_cast<gpu::GridDimOp>(op))
+      rewriter.replaceOp(op, pick(grid, dim.getDimension()));
+    else if (isa<gpu::BarrierOp>(op))
+      rewriter.replaceOpWithNewOp<omp::BarrierOp>(op);
+    else if (isa<gpu::TerminatorOp>(op))
+      rewriter.replaceOpWithNewOp<omp::TerminatorOp>(op);
+  }
+
+  rewriter.setInsertionPointAfter(launch);
+  for (Value buffer : workgroup)
+    memref::DeallocOp::create(rewriter, loc, buffer);
+  rewriter.eraseOp(launch);
+}
+
+LogicalResult mlir::dltune::emulateGpuLaunchesOnCpu(ModuleOp module) {
+  SmallVector<gpu::LaunchOp> launches;
+  module.walk([&](gpu::LaunchOp launch) { launches.push_back(launch); });
+  if (launches.empty())
+    return success();
+  for (gpu::LaunchOp launch : launches) {
+    std::string why = whyNotEmulated(launch);
+    if (!why.empty())
+      return launch.emitError() << "dltune-lower-gpu{emulate=true}: " << why;
+  }
+  OpBuilder b(module.getContext());
+  auto threadNum = module.lookupSymbol<func::FuncOp>(kThreadNumFunction);
+  if (!threadNum) {
+    b.setInsertionPointToStart(module.getBody());
+    threadNum = func::FuncOp::create(b, module.getLoc(), kThreadNumFunction,
+                                     b.getFunctionType({}, {b.getI32Type()}));
+    threadNum.setPrivate();
+  }
+  for (gpu::LaunchOp launch : launches)
+    emulateLaunch(launch, threadNum);
+  return success();
+}
