@@ -7,7 +7,8 @@
 // without a GPU. Blocks run one after another; the threads of a block are
 // an OpenMP team of exactly that many threads, `gpu.barrier` is
 // `omp.barrier` and workgroup memory is one host buffer a launch, shared by
-// the team. What it does not check: the NVVM lowering and the hardware
+// the team; a kernel without barriers runs its threads one after another
+// in loops (none waits for another). What it does not check: the NVVM lowering and the hardware
 // (timing means nothing), and kernels with warp-level or tensor-core ops
 // (nvgpu, nvvm), which are refused.
 //
@@ -74,73 +75,15 @@ static Value pick(const gpu::KernelDim3 &dims, gpu::Dimension dim) {
   llvm_unreachable("unknown dimension");
 }
 
-/// Replaces `launch` by loops over its blocks, each running the body as an
-/// OpenMP team of the block's threads.
-static void emulateLaunch(gpu::LaunchOp launch, func::FuncOp threadNum) {
-  IRRewriter rewriter(launch.getContext());
-  Location loc = launch.getLoc();
-  rewriter.setInsertionPoint(launch);
-  gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
-  gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
-  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-
-  // One host buffer per workgroup attribution, shared by a block's team and
-  // reused by the next block (which, on a GPU, also starts with garbage).
-  SmallVector<Value> workgroup;
-  for (BlockArgument arg : launch.getWorkgroupAttributions()) {
-    auto type = cast<MemRefType>(withoutGpuMemorySpace(arg.getType()));
-    workgroup.push_back(
-        memref::AllocOp::create(rewriter, loc, type, ValueRange{}, rewriter.getI64IntegerAttr(256)));
-  }
-
-  // Blocks z, y, x, as nested loops.
-  Value blockIds[3];
-  for (gpu::Dimension dim : {gpu::Dimension::z, gpu::Dimension::y, gpu::Dimension::x}) {
-    auto loop = scf::ForOp::create(rewriter, loc, zero, pick(grid, dim), one);
-    blockIds[static_cast<int>(dim)] = loop.getInductionVar();
-    rewriter.setInsertionPointToStart(loop.getBody());
-  }
-  Value xy = arith::MulIOp::create(rewriter, loc, block.x, block.y);
-  Value threads = arith::MulIOp::create(rewriter, loc, xy, block.z);
-  Value team = arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(), threads);
-  auto parallel = omp::ParallelOp::create(rewriter, loc);
-  parallel.getNumThreadsMutable().assign(team);
-
-  // The launch's body becomes the team's region; its arguments are replaced
-  // by the block's coordinates and the thread's (from its number in the
-  // team, x fastest, as on the GPU).
-  Region &body = launch.getBody();
-  parallel.getRegion().takeBody(body);
-  Block &entry = parallel.getRegion().front();
-  rewriter.setInsertionPointToStart(&entry);
-  Value number = func::CallOp::create(rewriter, loc, threadNum, ValueRange{}).getResult(0);
-  Value t = arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(), number);
-  Value tx = arith::RemUIOp::create(rewriter, loc, t, block.x);
-  Value rest = arith::DivUIOp::create(rewriter, loc, t, block.x);
-  Value ty = arith::RemUIOp::create(rewriter, loc, rest, block.y);
-  Value tz = arith::DivUIOp::create(rewriter, loc, rest, block.y);
-  gpu::KernelDim3 threadIds{tx, ty, tz};
-  gpu::KernelDim3 blockIdValues{blockIds[0], blockIds[1], blockIds[2]};
-
-  // Block arguments, in the launch's order: block ids, thread ids, grid
-  // size, block size, then workgroup and private attributions.
-  SmallVector<Value> replacements = {blockIds[0], blockIds[1], blockIds[2], tx, ty, tz,
-                                     grid.x,      grid.y,      grid.z,      block.x,
-                                     block.y,     block.z};
-  replacements.append(workgroup.begin(), workgroup.end());
-  unsigned privateBegin = replacements.size();
-  for (unsigned i = privateBegin; i < entry.getNumArguments(); ++i) {
-    auto type = cast<MemRefType>(withoutGpuMemorySpace(entry.getArgument(i).getType()));
-    replacements.push_back(memref::AllocaOp::create(rewriter, loc, type));
-  }
-  for (auto [arg, value] : llvm::zip(entry.getArguments(), replacements))
-    arg.replaceAllUsesWith(value);
-  entry.eraseArguments(0, entry.getNumArguments());
-
-  // GPU ops of the body, and memref types in GPU memory spaces.
+/// Replaces the GPU ops in `scope` (a kernel's body, moved out of its
+/// launch) by the emulation's values, and strips GPU memory spaces from the
+/// types there.
+template <typename Scope>
+static void replaceGpuOps(RewriterBase &rewriter, Scope *scope, const gpu::KernelDim3 &threadIds,
+                          const gpu::KernelDim3 &blockIdValues, const gpu::KernelDim3 &grid,
+                          const gpu::KernelDim3 &block) {
   SmallVector<Operation *> gpuOps;
-  parallel.getRegion().walk([&](Operation *op) {
+  scope->walk([&](Operation *op) {
     if (op->getDialect() && op->getDialect()->getNamespace() == "gpu")
       gpuOps.push_back(op);
     for (Value result : op->getResults())
@@ -165,6 +108,109 @@ static void emulateLaunch(gpu::LaunchOp launch, func::FuncOp threadNum) {
     else if (isa<gpu::TerminatorOp>(op))
       rewriter.replaceOpWithNewOp<omp::TerminatorOp>(op);
   }
+}
+
+/// Loops over z, y and x from 0 to `sizes`, nested in that order; leaves
+/// the insertion point in the innermost body and returns the induction
+/// variables.
+static gpu::KernelDim3 buildLoopNest(RewriterBase &rewriter, Location loc,
+                                     const gpu::KernelDim3 &sizes) {
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  Value ivs[3];
+  for (gpu::Dimension dim : {gpu::Dimension::z, gpu::Dimension::y, gpu::Dimension::x}) {
+    auto loop = scf::ForOp::create(rewriter, loc, zero, pick(sizes, dim), one);
+    ivs[static_cast<int>(dim)] = loop.getInductionVar();
+    rewriter.setInsertionPointToStart(loop.getBody());
+  }
+  return {ivs[0], ivs[1], ivs[2]};
+}
+
+/// Replaces `launch` by loops over its blocks, each running the body as an
+/// OpenMP team of the block's threads.
+static void emulateLaunch(gpu::LaunchOp launch, func::FuncOp threadNum) {
+  IRRewriter rewriter(launch.getContext());
+  Location loc = launch.getLoc();
+  rewriter.setInsertionPoint(launch);
+  gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+  gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+  // One host buffer per workgroup attribution, shared by a block's team and
+  // reused by the next block (which, on a GPU, also starts with garbage).
+  SmallVector<Value> workgroup;
+  for (BlockArgument arg : launch.getWorkgroupAttributions()) {
+    auto type = cast<MemRefType>(withoutGpuMemorySpace(arg.getType()));
+    workgroup.push_back(
+        memref::AllocOp::create(rewriter, loc, type, ValueRange{}, rewriter.getI64IntegerAttr(256)));
+  }
+
+  gpu::KernelDim3 blockIdValues = buildLoopNest(rewriter, loc, grid);
+  Value blockIds[3] = {blockIdValues.x, blockIdValues.y, blockIdValues.z};
+
+  // Without barriers no thread waits for another: the threads of a block
+  // run one after another, in loops (an OpenMP team a block made a model's
+  // element-wise kernels, thousands of blocks each, take minutes).
+  bool barriers = false;
+  launch.getBody().walk([&](gpu::BarrierOp) { barriers = true; });
+  if (!barriers && launch.getBody().hasOneBlock()) {
+    gpu::KernelDim3 threadIdValues = buildLoopNest(rewriter, loc, block);
+    Value threadIds[3] = {threadIdValues.x, threadIdValues.y, threadIdValues.z};
+    Block &entry = launch.getBody().front();
+    SmallVector<Value> replacements = {blockIds[0],  blockIds[1],  blockIds[2], threadIds[0],
+                                       threadIds[1], threadIds[2], grid.x,      grid.y,
+                                       grid.z,       block.x,      block.y,     block.z};
+    replacements.append(workgroup.begin(), workgroup.end());
+    for (unsigned i = replacements.size(); i < entry.getNumArguments(); ++i) {
+      auto type = cast<MemRefType>(withoutGpuMemorySpace(entry.getArgument(i).getType()));
+      replacements.push_back(memref::AllocaOp::create(rewriter, loc, type));
+    }
+    Operation *terminator = entry.getTerminator();
+    Block *loopBody = rewriter.getInsertionBlock();
+    rewriter.inlineBlockBefore(&entry, loopBody->getTerminator(), replacements);
+    rewriter.eraseOp(terminator);
+    replaceGpuOps(rewriter, loopBody, threadIdValues, blockIdValues, grid, block);
+    rewriter.setInsertionPointAfter(launch);
+    for (Value buffer : workgroup)
+      memref::DeallocOp::create(rewriter, loc, buffer);
+    rewriter.eraseOp(launch);
+    return;
+  }
+  Value xy = arith::MulIOp::create(rewriter, loc, block.x, block.y);
+  Value threads = arith::MulIOp::create(rewriter, loc, xy, block.z);
+  Value team = arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(), threads);
+  auto parallel = omp::ParallelOp::create(rewriter, loc);
+  parallel.getNumThreadsMutable().assign(team);
+
+  // The launch's body becomes the team's region; its arguments are replaced
+  // by the block's coordinates and the thread's (from its number in the
+  // team, x fastest, as on the GPU).
+  Region &body = launch.getBody();
+  parallel.getRegion().takeBody(body);
+  Block &entry = parallel.getRegion().front();
+  rewriter.setInsertionPointToStart(&entry);
+  Value number = func::CallOp::create(rewriter, loc, threadNum, ValueRange{}).getResult(0);
+  Value t = arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(), number);
+  Value tx = arith::RemUIOp::create(rewriter, loc, t, block.x);
+  Value rest = arith::DivUIOp::create(rewriter, loc, t, block.x);
+  Value ty = arith::RemUIOp::create(rewriter, loc, rest, block.y);
+  Value tz = arith::DivUIOp::create(rewriter, loc, rest, block.y);
+  gpu::KernelDim3 threadIds{tx, ty, tz};
+
+  // Block arguments, in the launch's order: block ids, thread ids, grid
+  // size, block size, then workgroup and private attributions.
+  SmallVector<Value> replacements = {blockIds[0], blockIds[1], blockIds[2], tx, ty, tz,
+                                     grid.x,      grid.y,      grid.z,      block.x,
+                                     block.y,     block.z};
+  replacements.append(workgroup.begin(), workgroup.end());
+  unsigned privateBegin = replacements.size();
+  for (unsigned i = privateBegin; i < entry.getNumArguments(); ++i) {
+    auto type = cast<MemRefType>(withoutGpuMemorySpace(entry.getArgument(i).getType()));
+    replacements.push_back(memref::AllocaOp::create(rewriter, loc, type));
+  }
+  for (auto [arg, value] : llvm::zip(entry.getArguments(), replacements))
+    arg.replaceAllUsesWith(value);
+  entry.eraseArguments(0, entry.getNumArguments());
+
+  replaceGpuOps(rewriter, &parallel.getRegion(), threadIds, blockIdValues, grid, block);
 
   rewriter.setInsertionPointAfter(launch);
   for (Value buffer : workgroup)

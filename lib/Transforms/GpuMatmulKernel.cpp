@@ -2,6 +2,8 @@
 
 #include "dltune/Transforms/GpuMatmulKernel.h"
 
+#include "GpuMatmulEpilogue.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -297,8 +299,9 @@ std::string mlir::dltune::whyNotGpuMatmulKernel(linalg::LinalgOp op,
 namespace {
 class KernelBuilder {
 public:
-  KernelBuilder(OpBuilder &b, Location loc, const MatmulOperands &o, const GpuMatmulTiles &t)
-      : b(b), loc(loc), o(o), t(t) {
+  KernelBuilder(OpBuilder &b, Location loc, const MatmulOperands &o, const GpuMatmulTiles &t,
+                const MatmulEpilogue *epilogue)
+      : b(b), loc(loc), o(o), t(t), epilogue(epilogue) {
     inType = o.aType.getElementType();
     accType = o.cType.getElementType();
     inBytes = o.aType.getElementTypeBitWidth() / 8;
@@ -310,6 +313,13 @@ public:
 
 private:
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  /// Stores the accumulators `v` of C's row `row` from column `col`, or
+  /// hands them to the epilogue.
+  void storeC(Value v, Value row, Value col, int64_t align) {
+    if (epilogue)
+      return epilogue->emitStore(b, loc, v, row, col);
+    vector::StoreOp::create(b, loc, v, o.c, at(row, col), false, llvm::MaybeAlign(align));
+  }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
   Value add(Value x, int64_t y) { return y ? add(x, idx(y)) : x; }
   Value mul(Value x, int64_t y) { return arith::MulIOp::create(b, loc, x, idx(y)); }
@@ -361,6 +371,9 @@ private:
   Location loc;
   const MatmulOperands &o;
   const GpuMatmulTiles &t;
+  /// The element-wise op computed on the accumulators as they are stored
+  /// (null: C is stored).
+  const MatmulEpilogue *epilogue;
   Type inType, accType;
   int64_t inBytes, accBytes;
   // Inside the launch.
@@ -618,8 +631,7 @@ void KernelBuilder::build(Value fillValue) {
       [&](Value stage, ValueRange iter) { return multiply(stage, iter); });
   for (int64_t i = 0; i < t.threadM; ++i)
     for (int64_t c = 0; c < t.colChunks(); ++c)
-      vector::StoreOp::create(b, loc, acc[i * t.colChunks() + c], o.c, at(cRow(i), cCol(c)),
-                              false, llvm::MaybeAlign(cAlign));
+      storeC(acc[i * t.colChunks() + c], cRow(i), cCol(c), cAlign);
   gpu::TerminatorOp::create(b, loc);
 }
 
@@ -834,10 +846,11 @@ void KernelBuilder::buildMma(Value fillValue) {
     return m;
   }());
   Value cColLane = add(add(colBase, warpCol), mul(quad, 2));
-  auto cAt = [&](int64_t i, int64_t j, int64_t half) {
-    Value row = add(rowBase, half ? mmaRows[i].second : mmaRows[i].first);
-    return at(row, add(cColLane, 8 * j));
+  auto cRow = [&](int64_t i, int64_t half) {
+    return add(rowBase, half ? mmaRows[i].second : mmaRows[i].first);
   };
+  auto cCol = [&](int64_t j) { return add(cColLane, 8 * j); };
+  auto cAt = [&](int64_t i, int64_t j, int64_t half) { return at(cRow(i, half), cCol(j)); };
   SmallVector<Value> acc;
   for (int64_t i = 0; i < fragsM; ++i)
     for (int64_t j = 0; j < fragsN; ++j) {
@@ -866,8 +879,7 @@ void KernelBuilder::buildMma(Value fillValue) {
     for (int64_t j = 0; j < fragsN; ++j)
       for (int64_t half = 0; half < 2; ++half) {
         Value v = vector::ExtractOp::create(b, loc, acc[i * fragsN + j], half);
-        vector::StoreOp::create(b, loc, v, o.c, cAt(i, j, half), false,
-                                llvm::MaybeAlign(cAlign));
+        storeC(v, cRow(i, half), cCol(j), cAlign);
       }
   gpu::TerminatorOp::create(b, loc);
 }
@@ -903,7 +915,8 @@ static linalg::FillOp getAbsorbableFill(linalg::LinalgOp op, Value output) {
 }
 
 LogicalResult mlir::dltune::buildGpuMatmulKernel(RewriterBase &rewriter, linalg::LinalgOp op,
-                                                 const GpuMatmulTiles &tiles) {
+                                                 const GpuMatmulTiles &tiles,
+                                                 bool fuseEpilogue) {
   std::string why;
   FailureOr<MatmulOperands> o = getOperands(op, why);
   if (succeeded(o))
@@ -917,16 +930,25 @@ LogicalResult mlir::dltune::buildGpuMatmulKernel(RewriterBase &rewriter, linalg:
     if (fillValue.getType() != o->cType.getElementType())
       fill = {}, fillValue = {};
   }
+  // The tensor-core kernel stores pairs of columns, the SIMT one chunks.
+  std::optional<MatmulEpilogue> epilogue;
+  if (fuseEpilogue && !o->batched)
+    epilogue = MatmulEpilogue::match(op, tiles.mma ? 2 : tiles.colChunk());
+  if (epilogue)
+    epilogue->hoistOperandsBefore(op);
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(op);
-  KernelBuilder(rewriter, op->getLoc(), *o, tiles).build(fillValue);
+  KernelBuilder(rewriter, op->getLoc(), *o, tiles, epilogue ? &*epilogue : nullptr)
+      .build(fillValue);
   rewriter.eraseOp(op);
   if (fill)
     rewriter.eraseOp(fill);
+  if (epilogue)
+    epilogue->eraseAbsorbed(rewriter);
   return success();
 }
 
-LogicalResult mlir::dltune::buildGpuMatmulKernels(ModuleOp module) {
+LogicalResult mlir::dltune::buildGpuMatmulKernels(ModuleOp module, bool fuseEpilogues) {
   SmallVector<linalg::LinalgOp> ops;
   module.walk([&](linalg::LinalgOp op) {
     if (op->hasAttr(DLTuneDialect::kGpuKernelAttrName))
@@ -939,7 +961,7 @@ LogicalResult mlir::dltune::buildGpuMatmulKernels(ModuleOp module) {
     if (!tiles)
       return op->emitOpError() << DLTuneDialect::kGpuKernelAttrName
                                << " must be a dictionary of the GPU matmul tile sizes";
-    if (failed(buildGpuMatmulKernel(rewriter, op, *tiles)))
+    if (failed(buildGpuMatmulKernel(rewriter, op, *tiles, fuseEpilogues)))
       return failure();
   }
   return success();

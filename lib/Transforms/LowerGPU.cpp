@@ -25,6 +25,7 @@
 #include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
 
 namespace mlir::dltune {
@@ -92,6 +93,21 @@ static LogicalResult mapForallToGpu(ModuleOp module) {
       return func.emitError() << "could not map scf.forall loops to the GPU";
     allocsToWorkgroupAttributions(func);
   }
+  return success();
+}
+
+/// Fuses each element-wise linalg.generic into the element-wise generic
+/// that reads its result, where nothing else does (upstream's patterns):
+/// an imported convolution's bias add and activation are one kernel, not
+/// two, each reading and writing the whole activation.
+static LogicalResult fuseElementwiseOps(ModuleOp module) {
+  RewritePatternSet patterns(module.getContext());
+  linalg::populateElementwiseOpsFusionPatterns(patterns, [](OpOperand *fused) {
+    Operation *producer = fused->get().getDefiningOp();
+    return producer && producer->hasOneUse();
+  });
+  if (failed(applyPatternsGreedily(module, std::move(patterns))))
+    return module.emitError() << "dltune-lower-gpu: element-wise fusion did not converge";
   return success();
 }
 
@@ -206,9 +222,12 @@ struct LowerGPUPass : public dltune::impl::DLTuneLowerGPUBase<LowerGPUPass> {
                          << format << "'";
       return signalPassFailure();
     }
+    if (fuseEpilogues && failed(fuseElementwiseOps(module)))
+      return signalPassFailure();
     OpPassManager bufferize("builtin.module");
-    addBufferization(bufferize, /*deallocate=*/false);
-    if (failed(runPipeline(bufferize, module)) || failed(buildGpuMatmulKernels(module)) ||
+    addBufferization(bufferize, /*deallocate=*/false, /*fillPerUse=*/true);
+    if (failed(runPipeline(bufferize, module)) ||
+        failed(buildGpuMatmulKernels(module, fuseEpilogues)) ||
         failed(mapForallToGpu(module)))
       return signalPassFailure();
     // Host copies (into padded buffers, of results) become kernels too.

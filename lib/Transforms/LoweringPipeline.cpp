@@ -14,6 +14,7 @@
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
@@ -45,12 +46,48 @@ struct FoldEmptySlicesPass
       return signalPassFailure();
   }
 };
+
+/// A tensor linalg.fill with several uses becomes one fill per use. CSE
+/// merges the identical zero fills of a model's equally shaped outputs;
+/// bufferized, that is one filled buffer copied into each user's output (a
+/// kernel a copy on the GPU), and the GPU matmul kernel cannot absorb a fill
+/// that is not of its own output.
+struct FillPerUsePass : public PassWrapper<FillPerUsePass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(FillPerUsePass)
+  StringRef getArgument() const override { return "dltune-fill-per-use"; }
+  void runOnOperation() override {
+    SmallVector<linalg::FillOp> fills;
+    getOperation().walk([&](linalg::FillOp fill) {
+      if (fill.hasPureTensorSemantics() && !fill->getResult(0).hasOneUse())
+        fills.push_back(fill);
+    });
+    OpBuilder b(&getContext());
+    for (linalg::FillOp fill : fills) {
+      // Only outputs of linalg ops get their own fill: a slice taken from
+      // the filled tensor and inserted back stays one buffer.
+      SmallVector<OpOperand *> outputs;
+      for (OpOperand &use : fill->getResult(0).getUses())
+        if (auto op = dyn_cast<linalg::LinalgOp>(use.getOwner()); op && op.isDpsInit(&use))
+          outputs.push_back(&use);
+      bool othersRemain = outputs.size() < static_cast<size_t>(std::distance(
+                                               fill->getResult(0).use_begin(),
+                                               fill->getResult(0).use_end()));
+      for (OpOperand *use : othersRemain ? ArrayRef<OpOperand *>(outputs)
+                                         : ArrayRef<OpOperand *>(outputs).drop_front()) {
+        b.setInsertionPoint(fill);
+        use->set(b.clone(*fill)->getResult(0));
+      }
+    }
+  }
+};
 } // namespace
 
-void mlir::dltune::addBufferization(OpPassManager &pm, bool deallocate) {
+void mlir::dltune::addBufferization(OpPassManager &pm, bool deallocate, bool fillPerUse) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(std::make_unique<FoldEmptySlicesPass>());
   pm.addPass(createCSEPass());
+  if (fillPerUse)
+    pm.addPass(std::make_unique<FillPerUsePass>());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion = bufferization::LayoutMapOption::IdentityLayoutMap;

@@ -18,8 +18,11 @@ namespace mlir::dltune {
 
 /// Canonicalize, bufferize (identity layouts at function boundaries) and
 /// drop the buffer copies bufferization leaves; with `deallocate`, every
-/// buffer is freed after its last use. Shared by both targets.
-void addBufferization(OpPassManager &pm, bool deallocate);
+/// buffer is freed after its last use; with `fillPerUse`, a tensor fill
+/// used several times (after CSE) is cloned for each use, so that each
+/// output is filled in place rather than copied from one filled buffer.
+/// Shared by both targets.
+void addBufferization(OpPassManager &pm, bool deallocate, bool fillPerUse = false);
 
 /// Whether `type` is a memref in GPU workgroup (shared) memory.
 bool isWorkgroupMemory(Type type);

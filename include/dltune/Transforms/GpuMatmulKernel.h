@@ -129,13 +129,17 @@ int64_t getMmaK(Type inputType);
 /// become a kernel with `tiles`; empty when it can.
 std::string whyNotGpuMatmulKernel(linalg::LinalgOp op, const GpuMatmulTiles &tiles);
 
-/// Replaces `op` by its kernel (and erases the fill it absorbs).
+/// Replaces `op` by its kernel (and erases the fill it absorbs). With
+/// `fuseEpilogue`, an element-wise linalg.generic that is the only reader of
+/// an unbatched matmul's product (through a crop and a reshape of its rows:
+/// a convolution's bias and activation) is computed by the kernel as it
+/// stores the accumulators, and erased; the product is not stored.
 LogicalResult buildGpuMatmulKernel(RewriterBase &rewriter, linalg::LinalgOp op,
-                                   const GpuMatmulTiles &tiles);
+                                   const GpuMatmulTiles &tiles, bool fuseEpilogue = true);
 
 /// Builds the kernel of every op in `module` that carries
 /// DLTuneDialect::kGpuKernelAttrName.
-LogicalResult buildGpuMatmulKernels(ModuleOp module);
+LogicalResult buildGpuMatmulKernels(ModuleOp module, bool fuseEpilogues = true);
 
 } // namespace mlir::dltune
 

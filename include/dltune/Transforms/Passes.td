@@ -531,6 +531,17 @@ def DLTuneLowerGPU : Pass<"dltune-lower-gpu", "ModuleOp"> {
     `ptxas -v`, and what it reports is attached to each `gpu.binary` as
     `dltune.kernel_resources`.
 
+    Before bufferization, chains of element-wise linalg.generic ops are
+    fused into one (upstream's element-wise fusion, where the producer has
+    no other use): an imported convolution's bias add and activation become
+    one op. When such an op is the only reader of a matmul's product
+    (through a crop of padded rows and columns and an expansion of its rows
+    into N, H, W), the matmul kernel computes it on the accumulators and
+    stores its result instead of the product (`fuse-epilogues=false` keeps
+    both as they were). A tensor fill used as the output of several linalg
+    ops (CSE merges equal fills) is cloned for each, so that every matmul
+    absorbs its own fill instead of loading a copy of a shared one.
+
     With `emulate=true` nothing is built for a GPU: after the kernels are
     built and mapped, each `gpu.launch` becomes a loop over its blocks whose
     body runs as an OpenMP team of the block's threads (`gpu.barrier` becomes
@@ -556,6 +567,10 @@ def DLTuneLowerGPU : Pass<"dltune-lower-gpu", "ModuleOp"> {
            "PTX features">,
     Option<"format", "format", "std::string", /*default=*/"\"bin\"",
            "Serialization format: isa (PTX), bin (cubin) or fatbin">,
+    Option<"fuseEpilogues", "fuse-epilogues", "bool", /*default=*/"true",
+           "Fuse chains of element-wise ops into one op, and an element-wise op "
+           "reading a matmul's product into the matmul's kernel (=false for "
+           "A/B comparisons)">,
     Option<"emulate", "emulate", "bool", /*default=*/"false",
            "Run the kernels on the CPU instead, for tests without a GPU: "
            "blocks in turn, each an OpenMP team of its threads (gpu.barrier "
