@@ -7,7 +7,9 @@
 #include "dltune/Transforms/LowerGpu.h"
 #include "dltune/Transforms/Passes.h"
 
+#include "mlir/Analysis/AliasAnalysis.h"
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/GPU/Pipelines/Passes.h"
 #include "mlir/Dialect/GPU/TransformOps/GPUTransformOps.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -24,7 +26,10 @@
 #include "mlir/Dialect/Transform/IR/TransformTypes.h"
 #include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -135,11 +140,35 @@ static void tileForThreads(IRRewriter &rewriter, scf::ParallelOp loop) {
   scf::tileParallelLoop(loop, {kLeftoverBlockSize}, /*noMinMaxBounds=*/true);
 }
 
+/// The buffer `v` is a view of.
+static Value getBufferSource(Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  return v;
+}
+
+/// Whether `a` and `b` may share memory: not where they are views of two
+/// distinct buffers allocated or named (constants) in the function, which
+/// the local alias analysis cannot tell for constants.
+static bool mayAlias(AliasAnalysis &aliases, Value a, Value b) {
+  Value x = getBufferSource(a), y = getBufferSource(b);
+  auto isNamed = [](Value v) {
+    return v.getDefiningOp<memref::AllocOp>() || v.getDefiningOp<memref::GetGlobalOp>();
+  };
+  if (isNamed(x) && isNamed(y)) {
+    auto gx = x.getDefiningOp<memref::GetGlobalOp>(), gy = y.getDefiningOp<memref::GetGlobalOp>();
+    if (gx && gy)
+      return gx.getName() == gy.getName();
+    return x == y;
+  }
+  return !aliases.alias(a, b).isNo();
+}
+
 /// Linalg ops the schedule left behind: inside kernels they become plain
 /// loops (each thread runs its tile); outside (fills of outputs, untuned
 /// elementwise ops) they become parallel loops of blocks of
 /// kLeftoverBlockSize threads, so that no host code touches device memory.
-static LogicalResult mapLeftoverLinalgOps(ModuleOp module) {
+static LogicalResult mapLeftoverLinalgOps(ModuleOp module, bool fuseLoops) {
   IRRewriter rewriter(module.getContext());
   SmallVector<linalg::LinalgOp> inside, outside;
   module.walk([&](linalg::LinalgOp op) {
@@ -157,10 +186,43 @@ static LogicalResult mapLeftoverLinalgOps(ModuleOp module) {
     if (failed(loops))
       return op->emitOpError() << "could not be mapped to the GPU";
     rewriter.eraseOp(op);
-    if (!loops->empty())
-      if (auto parallel = dyn_cast<scf::ParallelOp>(loops->front()))
-        tileForThreads(rewriter, parallel);
   }
+  // Loops over the same points, each reading what the one before wrote at
+  // that point only, become one loop: a depthwise convolution's zero fill,
+  // the convolution and its bias and activation are one kernel, not three.
+  // Allocations between the loops would keep them apart (they have an
+  // effect); static ones move to the start of their block, which on the
+  // GPU changes nothing: each is freed at the end of that block.
+  if (fuseLoops)
+    module.walk([&](func::FuncOp func) {
+      SmallVector<memref::AllocOp> allocs;
+      func.walk([&](memref::AllocOp alloc) {
+        if (alloc->getNumOperands() == 0 && !alloc->getParentOfType<gpu::LaunchOp>() &&
+            !isWorkgroupMemory(alloc.getType()))
+          allocs.push_back(alloc);
+      });
+      for (memref::AllocOp alloc : llvm::reverse(allocs)) // keeps their order
+        alloc->moveBefore(&alloc->getBlock()->front());
+      // Bounds and indices must be the same values, not just equal
+      // constants or identity maps of the induction variables.
+      RewritePatternSet identities(func.getContext());
+      affine::AffineApplyOp::getCanonicalizationPatterns(identities, func.getContext());
+      (void)applyPatternsGreedily(func, std::move(identities));
+      DominanceInfo dominance(func);
+      eliminateCommonSubExpressions(rewriter, dominance, func);
+      AliasAnalysis aliases(func);
+      for (Region &region : func->getRegions())
+        scf::naivelyFuseParallelOps(region, [&](Value a, Value b) {
+          return mayAlias(aliases, a, b);
+        });
+    });
+  SmallVector<scf::ParallelOp> parallels;
+  module.walk([&](scf::ParallelOp loop) {
+    if (!loop->getParentOfType<gpu::LaunchOp>() && !loop->getParentOfType<scf::ParallelOp>())
+      parallels.push_back(loop);
+  });
+  for (scf::ParallelOp loop : parallels)
+    tileForThreads(rewriter, loop);
   return success();
 }
 
@@ -232,7 +294,7 @@ struct LowerGPUPass : public dltune::impl::DLTuneLowerGPUBase<LowerGPUPass> {
       return signalPassFailure();
     // Host copies (into padded buffers, of results) become kernels too.
     turnHostCopiesIntoLinalg(module);
-    if (failed(mapLeftoverLinalgOps(module)))
+    if (failed(mapLeftoverLinalgOps(module, fuseEpilogues)))
       return signalPassFailure();
     OpPassManager mapLoops("builtin.module");
     addLoopMapping(mapLoops);

@@ -8,6 +8,7 @@
 // RUN: dltune run %s --entry product_also_returned --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
 // RUN: dltune run %s --entry bias_relu_in_place --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
 // RUN: dltune run %s --entry two_products_one_fill --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
+// RUN: dltune run %s --entry depthwise_bias_relu --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
 // CHECK: "check":"ok"
 
 // How many kernels each function launches, with and without the fusion:
@@ -38,6 +39,14 @@
 // FUSED-LABEL: llvm.func @two_products_one_fill(
 // FUSED-COUNT-2: gpu.launch_func
 // FUSED-NOT: gpu.launch_func
+// Ops without a GPU space become element-wise loops; loops over the same
+// points, each reading what the previous one wrote at that point, are one
+// kernel: the depthwise convolution's zero fill, the convolution, and its
+// bias and ReLU (three kernels unfused), after the kernel that broadcasts
+// the filter.
+// FUSED-LABEL: llvm.func @depthwise_bias_relu(
+// FUSED-COUNT-2: gpu.launch_func
+// FUSED-NOT: gpu.launch_func
 // UNFUSED-LABEL: llvm.func @conv_block(
 // UNFUSED-COUNT-7: gpu.launch_func
 // UNFUSED-NOT: gpu.launch_func
@@ -57,6 +66,9 @@
 // two launches, not a fill, two copies of it and two matmuls loading C.
 // UNFUSED-LABEL: llvm.func @two_products_one_fill(
 // UNFUSED-COUNT-2: gpu.launch_func
+// UNFUSED-NOT: gpu.launch_func
+// UNFUSED-LABEL: llvm.func @depthwise_bias_relu(
+// UNFUSED-COUNT-4: gpu.launch_func
 // UNFUSED-NOT: gpu.launch_func
 
 
@@ -192,4 +204,30 @@ func.func @two_products_one_fill(%a: tensor<64x32xf32>, %b: tensor<32x64xf32>, %
                                                      tile_k = 8, vector = 4, pad = 0, stages = 1, interleave = 0>}
        ins(%p, %d : tensor<64x64xf32>, tensor<64x64xf32>) outs(%init : tensor<64x64xf32>) -> tensor<64x64xf32>
   return %p, %q : tensor<64x64xf32>, tensor<64x64xf32>
+}
+
+// Weights and bias are constants (read through device copies on the GPU).
+func.func @depthwise_bias_relu(%x: tensor<1x10x10x32xf32>) -> tensor<1x8x8x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %w = arith.constant dense<[[[0.5, -0.25, 1.0, 0.75, -0.5, 0.125, 0.25, -1.0, 0.5, -0.25, 1.0, 0.75, -0.5, 0.125, 0.25, -1.0, 0.5, -0.25, 1.0, 0.75, -0.5, 0.125, 0.25, -1.0, 0.5, -0.25, 1.0, 0.75, -0.5, 0.125, 0.25, -1.0]]]> : tensor<1x1x32xf32>
+  %bias = arith.constant dense<[0.1, -0.2, 0.3, -0.4, 0.5, -0.6, 0.7, -0.8, 0.1, -0.2, 0.3, -0.4, 0.5, -0.6, 0.7, -0.8, 0.1, -0.2, 0.3, -0.4, 0.5, -0.6, 0.7, -0.8, 0.1, -0.2, 0.3, -0.4, 0.5, -0.6, 0.7, -0.8]> : tensor<32xf32>
+  %wide = tensor.empty() : tensor<3x3x32xf32>
+  %w3 = linalg.generic {indexing_maps = [affine_map<(a, b, c) -> (0, 0, c)>, affine_map<(a, b, c) -> (a, b, c)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%w : tensor<1x1x32xf32>) outs(%wide : tensor<3x3x32xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    linalg.yield %v : f32
+  } -> tensor<3x3x32xf32>
+  %e = tensor.empty() : tensor<1x8x8x32xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32>
+  %c = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+       ins(%x, %w3 : tensor<1x10x10x32xf32>, tensor<3x3x32xf32>) outs(%acc : tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32>
+  %e1 = tensor.empty() : tensor<1x8x8x32xf32>
+  %r = linalg.generic {indexing_maps = [#id4, #ch4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c, %bias : tensor<1x8x8x32xf32>, tensor<32xf32>) outs(%e1 : tensor<1x8x8x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    %t = arith.maximumf %s, %zero : f32
+    linalg.yield %t : f32
+  } -> tensor<1x8x8x32xf32>
+  return %r : tensor<1x8x8x32xf32>
 }

@@ -13,6 +13,10 @@
 // RUN: dltune run %S/gpu-run-device.mlir --entry half --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
 // RUN: dltune run %S/gpu-model-device.mlir --entry model --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
 // RUN: dltune run %S/gpu-model-device.mlir --entry model_default --target gpu --default-config --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
+// The host-code tests' functions too (leftover loops fused into one kernel,
+// a fill covering more than the matmul's output, a padded copy, constants).
+// RUN: dltune run %S/../Transforms/dltune-lower-gpu-host.mlir --entry matmul --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
+// RUN: dltune run %S/../Transforms/dltune-lower-gpu-model.mlir --entry model --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
 // CHECK: "check":"ok"
 // CHECK-SAME: "target":"gpu"
 

@@ -6,8 +6,9 @@
 // code only launches kernels and never touches device memory. Their loops
 // are collapsed and tiled into blocks of 256 threads: no launch may have
 // blocks of one thread (a 2048x2048 fill mapped that way ran 4M one-thread
-// blocks).
-// CHECK-COUNT-3: gpu.launch_func
+// blocks). The element-wise op and the fill run over the same points and
+// touch different buffers: their loops are one kernel, beside the matmul.
+// CHECK-COUNT-2: gpu.launch_func
 // CHECK-NOT: gpu.launch_func
 // CHECK-NOT: llvm.store
 // CHECK-NOT: .maxntid 1, 1, 1

@@ -540,7 +540,10 @@ def DLTuneLowerGPU : Pass<"dltune-lower-gpu", "ModuleOp"> {
     stores its result instead of the product (`fuse-epilogues=false` keeps
     both as they were). A tensor fill used as the output of several linalg
     ops (CSE merges equal fills) is cloned for each, so that every matmul
-    absorbs its own fill instead of loading a copy of a shared one.
+    absorbs its own fill instead of loading a copy of a shared one. The
+    parallel loops of leftover ops over the same points, each reading what
+    the previous one wrote only at that point, are fused into one kernel (a
+    depthwise convolution's fill, the convolution and its activation).
 
     With `emulate=true` nothing is built for a GPU: after the kernels are
     built and mapped, each `gpu.launch` becomes a loop over its blocks whose
@@ -568,9 +571,9 @@ def DLTuneLowerGPU : Pass<"dltune-lower-gpu", "ModuleOp"> {
     Option<"format", "format", "std::string", /*default=*/"\"bin\"",
            "Serialization format: isa (PTX), bin (cubin) or fatbin">,
     Option<"fuseEpilogues", "fuse-epilogues", "bool", /*default=*/"true",
-           "Fuse chains of element-wise ops into one op, and an element-wise op "
-           "reading a matmul's product into the matmul's kernel (=false for "
-           "A/B comparisons)">,
+           "Fuse chains of element-wise ops into one op, an element-wise op "
+           "reading a matmul's product into the matmul's kernel, and the loops "
+           "of leftover ops over the same points (=false for A/B comparisons)">,
     Option<"emulate", "emulate", "bool", /*default=*/"false",
            "Run the kernels on the CPU instead, for tests without a GPU: "
            "blocks in turn, each an OpenMP team of its threads (gpu.barrier "
