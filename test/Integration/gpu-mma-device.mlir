@@ -18,6 +18,10 @@
 // RUN: dltune run %s --entry half_four_stages_dynamic --target gpu --check --repeat 3 --json | FileCheck %s
 // RUN: dltune run %s --entry half_three_stages_dynamic_fill --target gpu --check --repeat 3 --json | FileCheck %s
 // RUN: dltune run %s --entry tf32_three_stages_short_k --target gpu --check --repeat 3 --json | FileCheck %s
+// An element-wise op (bias, ReLU) computed by the tensor-core kernel as it
+// stores its accumulators (fuse-epilogues; checked only on a GPU: the CPU
+// emulation cannot run tensor-core kernels).
+// RUN: dltune run %s --entry half_bias_relu --target gpu --check --repeat 3 --json | FileCheck %s
 // CHECK: "check":"ok"
 module attributes {dltune.allow_tf32} {
 func.func @tf32(%a: tensor<256x128xf32>, %b: tensor<128x256xf32>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
@@ -125,6 +129,27 @@ func.func @tf32_three_stages_short_k(%a: tensor<128x32xf32>, %b: tensor<32x128xf
                                                      tile_k = 16, vector = 4, pad = 0, stages = 3, interleave = 0,
                                                      mma = 1, warp_m = 32, warp_n = 32, async_copy = 1>}
        ins(%a, %b : tensor<128x32xf32>, tensor<32x128xf32>) outs(%c : tensor<128x128xf32>) -> tensor<128x128xf32>
+  return %r : tensor<128x128xf32>
+}
+
+func.func @half_bias_relu(%a: tensor<128x64xf16>, %b: tensor<64x128xf16>, %bias: tensor<128xf32>) -> tensor<128x128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<128x128xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<128x128xf32>) -> tensor<128x128xf32>
+  %mm = linalg.matmul {dltune.target = "gpu",
+                       dltune.config = #dltune.config<block_m = 64, block_n = 64, thread_m = 4, thread_n = 4,
+                                                      tile_k = 32, vector = 8, pad = 0, stages = 2, interleave = 0,
+                                                      mma = 1, warp_m = 32, warp_n = 32, async_copy = 1>}
+       ins(%a, %b : tensor<128x64xf16>, tensor<64x128xf16>) outs(%init : tensor<128x128xf32>) -> tensor<128x128xf32>
+  %e1 = tensor.empty() : tensor<128x128xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %bias : tensor<128x128xf32>, tensor<128xf32>) outs(%e1 : tensor<128x128xf32>) {
+  ^bb0(%p: f32, %c: f32, %o: f32):
+    %s = arith.addf %p, %c : f32
+    %t = arith.maximumf %s, %zero : f32
+    linalg.yield %t : f32
+  } -> tensor<128x128xf32>
   return %r : tensor<128x128xf32>
 }
 }

@@ -8,6 +8,7 @@
 // RUN: dltune run %s --entry strided --target gpu --check --repeat 3 --json | FileCheck %s
 // RUN: dltune run %s --entry batch --target gpu --check --repeat 3 --json | FileCheck %s
 // RUN: dltune run %s --entry half --target gpu --check --repeat 3 --json | FileCheck %s
+// RUN: dltune run %s --entry bias_relu --target gpu --check --repeat 3 --json | FileCheck %s
 // CHECK: "check":"ok"
 func.func @matmul(%a: tensor<256x128xf32>, %b: tensor<128x256xf32>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
   %zero = arith.constant 0.0 : f32
@@ -55,4 +56,25 @@ func.func @half(%a: tensor<64x64xf16>, %b: tensor<64x64xf16>, %c: tensor<64x64xf
                                                      tile_k = 16, vector = 4, pad = 4, stages = 2, interleave = 1>}
        ins(%a, %b : tensor<64x64xf16>, tensor<64x64xf16>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
   return %r : tensor<64x64xf32>
+}
+
+// A bias and a ReLU computed by the matmul kernel as it stores (fuse-epilogues).
+func.func @bias_relu(%a: tensor<256x128xf32>, %b: tensor<128x256xf32>, %bias: tensor<256xf32>) -> tensor<256x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256x256xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<256x256xf32>) -> tensor<256x256xf32>
+  %mm = linalg.matmul {dltune.target = "gpu",
+                       dltune.config = #dltune.config<block_m = 128, block_n = 128, thread_m = 8, thread_n = 8,
+                                                      tile_k = 8, vector = 4, pad = 4, stages = 2, interleave = 1>}
+       ins(%a, %b : tensor<256x128xf32>, tensor<128x256xf32>) outs(%init : tensor<256x256xf32>) -> tensor<256x256xf32>
+  %e1 = tensor.empty() : tensor<256x256xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %bias : tensor<256x256xf32>, tensor<256xf32>) outs(%e1 : tensor<256x256xf32>) {
+  ^bb0(%p: f32, %c: f32, %o: f32):
+    %s = arith.addf %p, %c : f32
+    %t = arith.maximumf %s, %zero : f32
+    linalg.yield %t : f32
+  } -> tensor<256x256xf32>
+  return %r : tensor<256x256xf32>
 }

@@ -11,6 +11,7 @@
 // RUN: dltune run %S/gpu-run-device.mlir --entry strided --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
 // RUN: dltune run %S/gpu-run-device.mlir --entry batch --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
 // RUN: dltune run %S/gpu-run-device.mlir --entry half --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
+// RUN: dltune run %S/gpu-run-device.mlir --entry bias_relu --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
 // RUN: dltune run %S/gpu-model-device.mlir --entry model --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
 // RUN: dltune run %S/gpu-model-device.mlir --entry model_default --target gpu --default-config --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
 // The host-code tests' functions too (leftover loops fused into one kernel,
