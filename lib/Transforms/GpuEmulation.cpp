@@ -17,6 +17,7 @@
 #include "LoweringPipeline.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -29,6 +30,8 @@ using namespace mlir::dltune;
 
 /// The runtime function that gives an OpenMP thread its number in the team.
 static constexpr llvm::StringLiteral kThreadNumFunction = "omp_get_thread_num";
+/// And the size of the team.
+static constexpr llvm::StringLiteral kTeamSizeFunction = "omp_get_num_threads";
 
 /// `type` without a GPU memory space (workgroup or private memory becomes
 /// plain host memory); other types are returned as they are.
@@ -128,7 +131,7 @@ static gpu::KernelDim3 buildLoopNest(RewriterBase &rewriter, Location loc,
 
 /// Replaces `launch` by loops over its blocks, each running the body as an
 /// OpenMP team of the block's threads.
-static void emulateLaunch(gpu::LaunchOp launch, func::FuncOp threadNum) {
+static void emulateLaunch(gpu::LaunchOp launch, func::FuncOp threadNum, func::FuncOp teamSizeFn) {
   IRRewriter rewriter(launch.getContext());
   Location loc = launch.getLoc();
   rewriter.setInsertionPoint(launch);
@@ -143,15 +146,24 @@ static void emulateLaunch(gpu::LaunchOp launch, func::FuncOp threadNum) {
         memref::AllocOp::create(rewriter, loc, type, ValueRange{}, rewriter.getI64IntegerAttr(256)));
   }
 
+  // Threads run one after another where there are no barriers (below):
+  // one private buffer each serves them all (it starts undefined anyway).
+  bool barriers = false;
+  launch.getBody().walk([&](gpu::BarrierOp) { barriers = true; });
+  bool sequential = !barriers && launch.getBody().hasOneBlock();
+  SmallVector<Value> privateBuffers;
+  if (sequential)
+    for (BlockArgument arg : launch.getPrivateAttributions())
+      privateBuffers.push_back(memref::AllocaOp::create(
+          rewriter, loc, cast<MemRefType>(withoutGpuMemorySpace(arg.getType()))));
+
   gpu::KernelDim3 blockIdValues = buildLoopNest(rewriter, loc, grid);
   Value blockIds[3] = {blockIdValues.x, blockIdValues.y, blockIdValues.z};
 
   // Without barriers no thread waits for another: the threads of a block
   // run one after another, in loops (an OpenMP team a block made a model's
   // element-wise kernels, thousands of blocks each, take minutes).
-  bool barriers = false;
-  launch.getBody().walk([&](gpu::BarrierOp) { barriers = true; });
-  if (!barriers && launch.getBody().hasOneBlock()) {
+  if (sequential) {
     gpu::KernelDim3 threadIdValues = buildLoopNest(rewriter, loc, block);
     Value threadIds[3] = {threadIdValues.x, threadIdValues.y, threadIdValues.z};
     Block &entry = launch.getBody().front();
@@ -159,10 +171,8 @@ static void emulateLaunch(gpu::LaunchOp launch, func::FuncOp threadNum) {
                                        threadIds[1], threadIds[2], grid.x,      grid.y,
                                        grid.z,       block.x,      block.y,     block.z};
     replacements.append(workgroup.begin(), workgroup.end());
-    for (unsigned i = replacements.size(); i < entry.getNumArguments(); ++i) {
-      auto type = cast<MemRefType>(withoutGpuMemorySpace(entry.getArgument(i).getType()));
-      replacements.push_back(memref::AllocaOp::create(rewriter, loc, type));
-    }
+    for (Value buffer : privateBuffers)
+      replacements.push_back(buffer);
     Operation *terminator = entry.getTerminator();
     Block *loopBody = rewriter.getInsertionBlock();
     rewriter.inlineBlockBefore(&entry, loopBody->getTerminator(), replacements);
@@ -187,6 +197,11 @@ static void emulateLaunch(gpu::LaunchOp launch, func::FuncOp threadNum) {
   parallel.getRegion().takeBody(body);
   Block &entry = parallel.getRegion().front();
   rewriter.setInsertionPointToStart(&entry);
+  // num_threads is a request: a smaller team would silently skip threads.
+  Value teamSize = func::CallOp::create(rewriter, loc, teamSizeFn, ValueRange{}).getResult(0);
+  Value fullTeam = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, teamSize, team);
+  cf::AssertOp::create(rewriter, loc, fullTeam,
+                       "GPU emulation: OpenMP gave a block fewer threads than it has");
   Value number = func::CallOp::create(rewriter, loc, threadNum, ValueRange{}).getResult(0);
   Value t = arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(), number);
   Value tx = arith::RemUIOp::create(rewriter, loc, t, block.x);
@@ -229,14 +244,18 @@ LogicalResult mlir::dltune::emulateGpuLaunchesOnCpu(ModuleOp module) {
       return launch.emitError() << "dltune-lower-gpu{emulate=true}: " << why;
   }
   OpBuilder b(module.getContext());
-  auto threadNum = module.lookupSymbol<func::FuncOp>(kThreadNumFunction);
-  if (!threadNum) {
-    b.setInsertionPointToStart(module.getBody());
-    threadNum = func::FuncOp::create(b, module.getLoc(), kThreadNumFunction,
-                                     b.getFunctionType({}, {b.getI32Type()}));
-    threadNum.setPrivate();
-  }
+  auto declare = [&](StringRef name) {
+    auto f = module.lookupSymbol<func::FuncOp>(name);
+    if (!f) {
+      b.setInsertionPointToStart(module.getBody());
+      f = func::FuncOp::create(b, module.getLoc(), name, b.getFunctionType({}, {b.getI32Type()}));
+      f.setPrivate();
+    }
+    return f;
+  };
+  func::FuncOp threadNum = declare(kThreadNumFunction);
+  func::FuncOp teamSize = declare(kTeamSizeFunction);
   for (gpu::LaunchOp launch : launches)
-    emulateLaunch(launch, threadNum);
+    emulateLaunch(launch, threadNum, teamSize);
   return success();
 }

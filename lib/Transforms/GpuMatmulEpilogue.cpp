@@ -18,9 +18,17 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 using namespace mlir;
 using namespace mlir::dltune;
+
+/// The buffer `v` is a view of.
+static Value getBufferSource(Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  return v;
+}
 
 /// Whether the last dimension of `type` has stride 1 and every stride and
 /// the offset are static (a vector may be loaded along it).
@@ -139,8 +147,11 @@ std::optional<MatmulEpilogue> MatmulEpilogue::match(linalg::LinalgOp matmul, int
     if (rowShape.empty())
       rowShape.push_back(rows);
     int64_t expanded = 1;
-    for (int64_t d : rowShape)
+    for (int64_t d : rowShape) {
+      if (ShapedType::isDynamic(d))
+        return std::nullopt;
       expanded *= d;
+    }
     if (expanded != rows)
       return std::nullopt;
     found = i;
@@ -187,10 +198,27 @@ std::optional<MatmulEpilogue> MatmulEpilogue::match(linalg::LinalgOp matmul, int
   bool inPlace = init == generic.getDpsInputs()[e.productInput];
   if (!inPlace && llvm::is_contained(e.views, init.getDefiningOp()))
     return std::nullopt;
+  // In place, the output's old value is the product, which the kernel does
+  // not store: the body must not read it.
+  if (inPlace && !generic.getBody()->getArguments().back().use_empty())
+    return std::nullopt;
+  // A block writes the output as soon as it is done while others still
+  // read A and B: they must not share memory.
+  Value outSource = getBufferSource(init);
+  for (Value operand : matmul.getDpsInputs()) {
+    Value source = getBufferSource(operand);
+    if (source == outSource ||
+        (!isa_and_nonnull<memref::AllocOp, memref::GetGlobalOp>(source.getDefiningOp()) &&
+         !isa_and_nonnull<memref::AllocOp, memref::GetGlobalOp>(outSource.getDefiningOp())))
+      return std::nullopt;
+  }
   SmallPtrSet<Operation *, 4> allowed(e.views.begin(), e.views.end());
   allowed.insert(matmul);
   allowed.insert(generic);
-  auto isAllowed = [&](Operation *user) {
+  // After an in-place generic the views hold its result; with a crop, the
+  // rest of the product holds nothing any more (the kernel skips it).
+  bool cropped = e.rows < e.matmulRows || e.cols < e.matmulCols;
+  auto isAllowed = [&](Operation *user, bool wholeProduct) {
     if (allowed.contains(user))
       return true;
     Block *block = matmul->getBlock();
@@ -198,13 +226,15 @@ std::optional<MatmulEpilogue> MatmulEpilogue::match(linalg::LinalgOp matmul, int
     if (auto fill = dyn_cast<linalg::FillOp>(user);
         fill && fill->getBlock() == block && fill->isBeforeInBlock(matmul))
       return true;
-    return inPlace && inBlock && generic->isBeforeInBlock(inBlock);
+    return inPlace && !(wholeProduct && cropped) && inBlock && generic->isBeforeInBlock(inBlock);
   };
-  if (!llvm::all_of(product.getUsers(), isAllowed))
-    return std::nullopt;
-  for (Operation *view : e.views)
-    if (!llvm::all_of(view->getResult(0).getUsers(), isAllowed))
+  for (Operation *user : product.getUsers())
+    if (!isAllowed(user, /*wholeProduct=*/true))
       return std::nullopt;
+  for (Operation *view : e.views)
+    for (Operation *user : view->getResult(0).getUsers())
+      if (!isAllowed(user, /*wholeProduct=*/false))
+        return std::nullopt;
   return e;
 }
 
@@ -224,6 +254,11 @@ void MatmulEpilogue::hoistOperandsBefore(Operation *matmul) const {
     if (!generic.isDpsInput(&operand) ||
         generic.getDpsInputOperand(productInput) != &operand)
       hoistDefinition(operand.get(), matmul);
+  // The body is cloned into the kernel: what it uses from outside too.
+  SetVector<Value> captured;
+  getUsedValuesDefinedAbove(generic.getRegion(), captured);
+  for (Value v : captured)
+    hoistDefinition(v, matmul);
 }
 
 void MatmulEpilogue::emitStore(OpBuilder &b, Location loc, Value acc, Value row,

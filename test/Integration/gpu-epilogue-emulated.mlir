@@ -9,6 +9,7 @@
 // RUN: dltune run %s --entry bias_relu_in_place --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
 // RUN: dltune run %s --entry two_products_one_fill --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
 // RUN: dltune run %s --entry depthwise_bias_relu --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
+// RUN: dltune run %s --entry residual_over_input --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
 // CHECK: "check":"ok"
 
 // How many kernels each function launches, with and without the fusion:
@@ -47,6 +48,11 @@
 // FUSED-LABEL: llvm.func @depthwise_bias_relu(
 // FUSED-COUNT-2: gpu.launch_func
 // FUSED-NOT: gpu.launch_func
+// The op writes over the matmul's own input A: not fused (a block would
+// overwrite rows of A that other blocks still read).
+// FUSED-LABEL: llvm.func @residual_over_input(
+// FUSED-COUNT-2: gpu.launch_func
+// FUSED-NOT: gpu.launch_func
 // UNFUSED-LABEL: llvm.func @conv_block(
 // UNFUSED-COUNT-7: gpu.launch_func
 // UNFUSED-NOT: gpu.launch_func
@@ -69,6 +75,9 @@
 // UNFUSED-NOT: gpu.launch_func
 // UNFUSED-LABEL: llvm.func @depthwise_bias_relu(
 // UNFUSED-COUNT-4: gpu.launch_func
+// UNFUSED-NOT: gpu.launch_func
+// UNFUSED-LABEL: llvm.func @residual_over_input(
+// UNFUSED-COUNT-2: gpu.launch_func
 // UNFUSED-NOT: gpu.launch_func
 
 
@@ -230,4 +239,21 @@ func.func @depthwise_bias_relu(%x: tensor<1x10x10x32xf32>) -> tensor<1x8x8x32xf3
     linalg.yield %t : f32
   } -> tensor<1x8x8x32xf32>
   return %r : tensor<1x8x8x32xf32>
+}
+
+func.func @residual_over_input(%x: tensor<64x64xf32>, %w: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x64xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %mm = linalg.matmul {dltune.target = "gpu",
+                       dltune.config = #dltune.config<block_m = 32, block_n = 32, thread_m = 4, thread_n = 4,
+                                                      tile_k = 8, vector = 4, pad = 0, stages = 1, interleave = 0>}
+       ins(%x, %w : tensor<64x64xf32>, tensor<64x64xf32>) outs(%init : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %r = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%mm : tensor<64x64xf32>) outs(%x : tensor<64x64xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %s = arith.addf %p, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<64x64xf32>
+  return %r : tensor<64x64xf32>
 }
