@@ -129,8 +129,43 @@ static gpu::KernelDim3 buildLoopNest(RewriterBase &rewriter, Location loc,
   return {ivs[0], ivs[1], ivs[2]};
 }
 
+/// Host buffers in place of `attributions` (a launch's workgroup or private
+/// buffers), at the rewriter's insertion point.
+template <typename AllocOpTy>
+static SmallVector<Value> allocateAttributions(RewriterBase &rewriter, Location loc,
+                                               ArrayRef<BlockArgument> attributions) {
+  SmallVector<Value> buffers;
+  for (BlockArgument arg : attributions) {
+    auto type = cast<MemRefType>(withoutGpuMemorySpace(arg.getType()));
+    if constexpr (std::is_same_v<AllocOpTy, memref::AllocOp>)
+      buffers.push_back(AllocOpTy::create(rewriter, loc, type, ValueRange{},
+                                          rewriter.getI64IntegerAttr(256)));
+    else
+      buffers.push_back(AllocOpTy::create(rewriter, loc, type));
+  }
+  return buffers;
+}
+
+/// The values of a launch body's arguments, in the launch's order: block
+/// ids, thread ids, grid size, block size, then the workgroup and private
+/// buffers.
+static SmallVector<Value> getBodyArgumentValues(const gpu::KernelDim3 &blockIds,
+                                                const gpu::KernelDim3 &threadIds,
+                                                const gpu::KernelDim3 &grid,
+                                                const gpu::KernelDim3 &block,
+                                                ArrayRef<Value> workgroup,
+                                                ArrayRef<Value> privates) {
+  SmallVector<Value> values = {blockIds.x,  blockIds.y,  blockIds.z, threadIds.x,
+                               threadIds.y, threadIds.z, grid.x,     grid.y,
+                               grid.z,      block.x,     block.y,    block.z};
+  values.append(workgroup.begin(), workgroup.end());
+  values.append(privates.begin(), privates.end());
+  return values;
+}
+
 /// Replaces `launch` by loops over its blocks, each running the body as an
-/// OpenMP team of the block's threads.
+/// OpenMP team of the block's threads, or, without barriers, as loops over
+/// the threads.
 static void emulateLaunch(gpu::LaunchOp launch, func::FuncOp threadNum, func::FuncOp teamSizeFn) {
   IRRewriter rewriter(launch.getContext());
   Location loc = launch.getLoc();
@@ -139,93 +174,68 @@ static void emulateLaunch(gpu::LaunchOp launch, func::FuncOp threadNum, func::Fu
   gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
   // One host buffer per workgroup attribution, shared by a block's team and
   // reused by the next block (which, on a GPU, also starts with garbage).
-  SmallVector<Value> workgroup;
-  for (BlockArgument arg : launch.getWorkgroupAttributions()) {
-    auto type = cast<MemRefType>(withoutGpuMemorySpace(arg.getType()));
-    workgroup.push_back(
-        memref::AllocOp::create(rewriter, loc, type, ValueRange{}, rewriter.getI64IntegerAttr(256)));
-  }
-
-  // Threads run one after another where there are no barriers (below):
-  // one private buffer each serves them all (it starts undefined anyway).
-  bool barriers = false;
-  launch.getBody().walk([&](gpu::BarrierOp) { barriers = true; });
-  bool sequential = !barriers && launch.getBody().hasOneBlock();
-  SmallVector<Value> privateBuffers;
-  if (sequential)
-    for (BlockArgument arg : launch.getPrivateAttributions())
-      privateBuffers.push_back(memref::AllocaOp::create(
-          rewriter, loc, cast<MemRefType>(withoutGpuMemorySpace(arg.getType()))));
-
-  gpu::KernelDim3 blockIdValues = buildLoopNest(rewriter, loc, grid);
-  Value blockIds[3] = {blockIdValues.x, blockIdValues.y, blockIdValues.z};
+  SmallVector<Value> workgroup =
+      allocateAttributions<memref::AllocOp>(rewriter, loc, launch.getWorkgroupAttributions());
 
   // Without barriers no thread waits for another: the threads of a block
   // run one after another, in loops (an OpenMP team a block made a model's
-  // element-wise kernels, thousands of blocks each, take minutes).
+  // element-wise kernels, thousands of blocks each, take minutes), and one
+  // private buffer each serves them all (it starts undefined anyway).
+  bool barriers = false;
+  launch.getBody().walk([&](gpu::BarrierOp) { barriers = true; });
+  bool sequential = !barriers && launch.getBody().hasOneBlock();
+  SmallVector<Value> privates;
+  if (sequential)
+    privates =
+        allocateAttributions<memref::AllocaOp>(rewriter, loc, launch.getPrivateAttributions());
+
+  gpu::KernelDim3 blockIds = buildLoopNest(rewriter, loc, grid);
   if (sequential) {
-    gpu::KernelDim3 threadIdValues = buildLoopNest(rewriter, loc, block);
-    Value threadIds[3] = {threadIdValues.x, threadIdValues.y, threadIdValues.z};
+    gpu::KernelDim3 threadIds = buildLoopNest(rewriter, loc, block);
     Block &entry = launch.getBody().front();
-    SmallVector<Value> replacements = {blockIds[0],  blockIds[1],  blockIds[2], threadIds[0],
-                                       threadIds[1], threadIds[2], grid.x,      grid.y,
-                                       grid.z,       block.x,      block.y,     block.z};
-    replacements.append(workgroup.begin(), workgroup.end());
-    for (Value buffer : privateBuffers)
-      replacements.push_back(buffer);
     Operation *terminator = entry.getTerminator();
     Block *loopBody = rewriter.getInsertionBlock();
-    rewriter.inlineBlockBefore(&entry, loopBody->getTerminator(), replacements);
+    rewriter.inlineBlockBefore(
+        &entry, loopBody->getTerminator(),
+        getBodyArgumentValues(blockIds, threadIds, grid, block, workgroup, privates));
     rewriter.eraseOp(terminator);
-    replaceGpuOps(rewriter, loopBody, threadIdValues, blockIdValues, grid, block);
-    rewriter.setInsertionPointAfter(launch);
-    for (Value buffer : workgroup)
-      memref::DeallocOp::create(rewriter, loc, buffer);
-    rewriter.eraseOp(launch);
-    return;
+    replaceGpuOps(rewriter, loopBody, threadIds, blockIds, grid, block);
+  } else {
+    Value xy = arith::MulIOp::create(rewriter, loc, block.x, block.y);
+    Value threads = arith::MulIOp::create(rewriter, loc, xy, block.z);
+    Value team = arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(), threads);
+    auto parallel = omp::ParallelOp::create(rewriter, loc);
+    parallel.getNumThreadsMutable().assign(team);
+
+    // The launch's body becomes the team's region; its arguments are
+    // replaced by the block's coordinates and the thread's (from its number
+    // in the team, x fastest, as on the GPU).
+    SmallVector<BlockArgument> privateArgs(launch.getPrivateAttributions());
+    parallel.getRegion().takeBody(launch.getBody());
+    Block &entry = parallel.getRegion().front();
+    rewriter.setInsertionPointToStart(&entry);
+    // num_threads is a request: a smaller team would silently skip threads.
+    Value teamSize = func::CallOp::create(rewriter, loc, teamSizeFn, ValueRange{}).getResult(0);
+    Value fullTeam =
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, teamSize, team);
+    cf::AssertOp::create(rewriter, loc, fullTeam,
+                         "GPU emulation: OpenMP gave a block fewer threads than it has");
+    Value number = func::CallOp::create(rewriter, loc, threadNum, ValueRange{}).getResult(0);
+    Value t = arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(), number);
+    Value tx = arith::RemUIOp::create(rewriter, loc, t, block.x);
+    Value rest = arith::DivUIOp::create(rewriter, loc, t, block.x);
+    Value ty = arith::RemUIOp::create(rewriter, loc, rest, block.y);
+    Value tz = arith::DivUIOp::create(rewriter, loc, rest, block.y);
+    gpu::KernelDim3 threadIds{tx, ty, tz};
+    // Private buffers inside the team: one per thread.
+    privates = allocateAttributions<memref::AllocaOp>(rewriter, loc, privateArgs);
+    for (auto [arg, value] :
+         llvm::zip(entry.getArguments(),
+                   getBodyArgumentValues(blockIds, threadIds, grid, block, workgroup, privates)))
+      arg.replaceAllUsesWith(value);
+    entry.eraseArguments(0, entry.getNumArguments());
+    replaceGpuOps(rewriter, &parallel.getRegion(), threadIds, blockIds, grid, block);
   }
-  Value xy = arith::MulIOp::create(rewriter, loc, block.x, block.y);
-  Value threads = arith::MulIOp::create(rewriter, loc, xy, block.z);
-  Value team = arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(), threads);
-  auto parallel = omp::ParallelOp::create(rewriter, loc);
-  parallel.getNumThreadsMutable().assign(team);
-
-  // The launch's body becomes the team's region; its arguments are replaced
-  // by the block's coordinates and the thread's (from its number in the
-  // team, x fastest, as on the GPU).
-  Region &body = launch.getBody();
-  parallel.getRegion().takeBody(body);
-  Block &entry = parallel.getRegion().front();
-  rewriter.setInsertionPointToStart(&entry);
-  // num_threads is a request: a smaller team would silently skip threads.
-  Value teamSize = func::CallOp::create(rewriter, loc, teamSizeFn, ValueRange{}).getResult(0);
-  Value fullTeam = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, teamSize, team);
-  cf::AssertOp::create(rewriter, loc, fullTeam,
-                       "GPU emulation: OpenMP gave a block fewer threads than it has");
-  Value number = func::CallOp::create(rewriter, loc, threadNum, ValueRange{}).getResult(0);
-  Value t = arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(), number);
-  Value tx = arith::RemUIOp::create(rewriter, loc, t, block.x);
-  Value rest = arith::DivUIOp::create(rewriter, loc, t, block.x);
-  Value ty = arith::RemUIOp::create(rewriter, loc, rest, block.y);
-  Value tz = arith::DivUIOp::create(rewriter, loc, rest, block.y);
-  gpu::KernelDim3 threadIds{tx, ty, tz};
-
-  // Block arguments, in the launch's order: block ids, thread ids, grid
-  // size, block size, then workgroup and private attributions.
-  SmallVector<Value> replacements = {blockIds[0], blockIds[1], blockIds[2], tx, ty, tz,
-                                     grid.x,      grid.y,      grid.z,      block.x,
-                                     block.y,     block.z};
-  replacements.append(workgroup.begin(), workgroup.end());
-  unsigned privateBegin = replacements.size();
-  for (unsigned i = privateBegin; i < entry.getNumArguments(); ++i) {
-    auto type = cast<MemRefType>(withoutGpuMemorySpace(entry.getArgument(i).getType()));
-    replacements.push_back(memref::AllocaOp::create(rewriter, loc, type));
-  }
-  for (auto [arg, value] : llvm::zip(entry.getArguments(), replacements))
-    arg.replaceAllUsesWith(value);
-  entry.eraseArguments(0, entry.getNumArguments());
-
-  replaceGpuOps(rewriter, &parallel.getRegion(), threadIds, blockIdValues, grid, block);
 
   rewriter.setInsertionPointAfter(launch);
   for (Value buffer : workgroup)

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GpuMatmulEpilogue.h"
+#include "GpuMemRefLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -23,43 +24,17 @@
 using namespace mlir;
 using namespace mlir::dltune;
 
-/// The buffer `v` is a view of.
-static Value getBufferSource(Value v) {
-  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
-    v = view.getViewSource();
-  return v;
-}
-
 /// Whether the last dimension of `type` has stride 1 and every stride and
 /// the offset are static (a vector may be loaded along it).
 static bool isContiguousInLastDim(MemRefType type) {
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)) || ShapedType::isDynamic(offset) ||
-      llvm::any_of(strides, ShapedType::isDynamic))
-    return false;
-  return strides.empty() || strides.back() == 1;
+  std::optional<std::pair<SmallVector<int64_t>, int64_t>> layout = getStaticLayout(type);
+  return layout && (layout->first.empty() || layout->first.back() == 1);
 }
 
-/// The largest power of two up to `bytes` that divides the offset and the
-/// outer strides of `type` in bytes: the alignment of a vector of `bytes`
-/// at a column that is a multiple of its lanes, from a 256-byte-aligned base.
+/// The alignment of a vector of `bytes` in `type` at a column that is a
+/// multiple of its lanes, from a 256-byte-aligned base.
 static int64_t getVectorAlignment(MemRefType type, int64_t bytes) {
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)))
-    return 1;
-  int64_t elem = type.getElementTypeBitWidth() / 8;
-  int64_t a = 1;
-  while (a * 2 <= bytes)
-    a *= 2;
-  SmallVector<int64_t> multiples = {offset * elem};
-  for (int64_t s : ArrayRef<int64_t>(strides).drop_back())
-    multiples.push_back(s * elem);
-  for (int64_t m : multiples)
-    while (a > 1 && m % a != 0)
-      a /= 2;
-  return a;
+  return commonAlignment(bytes, layoutMultiples(type, type.getElementTypeBitWidth() / 8));
 }
 
 /// Whether `map` (of the generic's `rank` dimensions) names dimensions only,
@@ -204,9 +179,9 @@ std::optional<MatmulEpilogue> MatmulEpilogue::match(linalg::LinalgOp matmul, int
     return std::nullopt;
   // A block writes the output as soon as it is done while others still
   // read A and B: they must not share memory.
-  Value outSource = getBufferSource(init);
+  Value outSource = getViewSource(init);
   for (Value operand : matmul.getDpsInputs()) {
-    Value source = getBufferSource(operand);
+    Value source = getViewSource(operand);
     if (source == outSource ||
         (!isa_and_nonnull<memref::AllocOp, memref::GetGlobalOp>(source.getDefiningOp()) &&
          !isa_and_nonnull<memref::AllocOp, memref::GetGlobalOp>(outSource.getDefiningOp())))

@@ -3,6 +3,7 @@
 #include "dltune/Transforms/GpuMatmulKernel.h"
 
 #include "GpuMatmulEpilogue.h"
+#include "GpuMemRefLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -173,42 +174,6 @@ static FailureOr<MatmulOperands> getOperands(linalg::LinalgOp op, std::string &w
   return o;
 }
 
-/// Element strides and offset of `type`, or nullopt for dynamic ones.
-static std::optional<std::pair<SmallVector<int64_t>, int64_t>> getLayout(MemRefType type) {
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)) ||
-      ShapedType::isDynamic(offset) ||
-      llvm::any_of(strides, [](int64_t s) { return ShapedType::isDynamic(s); }))
-    return std::nullopt;
-  return std::make_pair(strides, offset);
-}
-
-/// The largest power of two no larger than `want` that divides every entry
-/// of `multiples`: the alignment an access can promise when its address is a
-/// sum of multiples of these byte counts from a 256-byte-aligned base.
-static int64_t commonAlignment(int64_t want, ArrayRef<int64_t> multiples) {
-  int64_t a = 1;
-  while (a * 2 <= want)
-    a *= 2;
-  for (int64_t m : multiples)
-    while (a > 1 && m % a != 0)
-      a /= 2;
-  return a;
-}
-
-/// The byte multiples every address of an access to `type` is made of,
-/// beyond its indices' own: strides of the outer dimensions and the offset.
-static SmallVector<int64_t> layoutMultiples(MemRefType type, int64_t elemBytes) {
-  std::optional<std::pair<SmallVector<int64_t>, int64_t>> layout = getLayout(type);
-  if (!layout)
-    return {elemBytes};
-  SmallVector<int64_t> out = {layout->second * elemBytes};
-  for (int64_t s : ArrayRef<int64_t>(layout->first).drop_back())
-    out.push_back(s * elemBytes);
-  return out;
-}
-
 /// Whether cp.async may copy A and B: it needs its source aligned to the
 /// copy size, which a view's offset or outer strides may break (vector
 /// loads would just split). Where not, the kernel stages through registers
@@ -225,7 +190,7 @@ static bool canCopyAsync(const MatmulOperands &o, const GpuMatmulTiles &t) {
 /// it can.
 static std::string whyNotTiles(const MatmulOperands &o, const GpuMatmulTiles &t) {
   for (MemRefType type : {o.aType, o.bType, o.cType}) {
-    std::optional<std::pair<SmallVector<int64_t>, int64_t>> layout = getLayout(type);
+    std::optional<std::pair<SmallVector<int64_t>, int64_t>> layout = getStaticLayout(type);
     if (layout && layout->first.back() != 1)
       return "operands must be contiguous in their last dimension";
     if (!layout && !type.getLayout().isIdentity())
@@ -882,13 +847,6 @@ void KernelBuilder::buildMma(Value fillValue) {
         storeC(v, cRow(i, half), cCol(j), cAlign);
       }
   gpu::TerminatorOp::create(b, loc);
-}
-
-/// The memref `v` is a view of, through view-like ops.
-static Value getViewSource(Value v) {
-  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
-    v = view.getViewSource();
-  return v;
 }
 
 /// A linalg.fill of exactly `op`'s output earlier in its block, with nothing

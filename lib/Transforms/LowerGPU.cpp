@@ -1,5 +1,6 @@
 //===- LowerGPU.cpp - --dltune-lower-gpu ----------------------------------===//
 
+#include "GpuMemRefLayout.h"
 #include "LoweringPipeline.h"
 
 #include "dltune/Transforms/GpuHostMemory.h"
@@ -26,7 +27,6 @@
 #include "mlir/Dialect/Transform/IR/TransformTypes.h"
 #include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/Transforms/CSE.h"
@@ -140,18 +140,11 @@ static void tileForThreads(IRRewriter &rewriter, scf::ParallelOp loop) {
   scf::tileParallelLoop(loop, {kLeftoverBlockSize}, /*noMinMaxBounds=*/true);
 }
 
-/// The buffer `v` is a view of.
-static Value getBufferSource(Value v) {
-  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
-    v = view.getViewSource();
-  return v;
-}
-
 /// Whether `a` and `b` may share memory: not where they are views of two
 /// distinct buffers allocated or named (constants) in the function, which
 /// the local alias analysis cannot tell for constants.
 static bool mayAlias(AliasAnalysis &aliases, Value a, Value b) {
-  Value x = getBufferSource(a), y = getBufferSource(b);
+  Value x = getViewSource(a), y = getViewSource(b);
   auto isNamed = [](Value v) {
     return v.getDefiningOp<memref::AllocOp>() || v.getDefiningOp<memref::GetGlobalOp>();
   };

@@ -1,0 +1,43 @@
+//===- GpuMemRefLayout.cpp - Buffers and alignment in GPU kernels ---------===//
+
+#include "GpuMemRefLayout.h"
+
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+using namespace mlir;
+
+Value mlir::dltune::getViewSource(Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  return v;
+}
+
+std::optional<std::pair<SmallVector<int64_t>, int64_t>>
+mlir::dltune::getStaticLayout(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) || ShapedType::isDynamic(offset) ||
+      llvm::any_of(strides, [](int64_t s) { return ShapedType::isDynamic(s); }))
+    return std::nullopt;
+  return std::make_pair(strides, offset);
+}
+
+int64_t mlir::dltune::commonAlignment(int64_t want, ArrayRef<int64_t> multiples) {
+  int64_t a = 1;
+  while (a * 2 <= want)
+    a *= 2;
+  for (int64_t m : multiples)
+    while (a > 1 && m % a != 0)
+      a /= 2;
+  return a;
+}
+
+SmallVector<int64_t> mlir::dltune::layoutMultiples(MemRefType type, int64_t elemBytes) {
+  std::optional<std::pair<SmallVector<int64_t>, int64_t>> layout = getStaticLayout(type);
+  if (!layout)
+    return {elemBytes};
+  SmallVector<int64_t> out = {layout->second * elemBytes};
+  for (int64_t s : ArrayRef<int64_t>(layout->first).drop_back())
+    out.push_back(s * elemBytes);
+  return out;
+}

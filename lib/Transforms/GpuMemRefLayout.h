@@ -1,0 +1,35 @@
+//===- GpuMemRefLayout.h - Buffers and alignment in GPU kernels -*- C++ -*-===//
+//
+// Private to lib/Transforms: what the GPU kernel builders (the matmul kernel,
+// its epilogues) and the GPU lowering ask of a memref: which buffer it is a
+// view of, its static strides, and how aligned a vector access to it is.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLTUNE_LIB_TRANSFORMS_GPUMEMREFLAYOUT_H
+#define DLTUNE_LIB_TRANSFORMS_GPUMEMREFLAYOUT_H
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Value.h"
+
+#include <optional>
+
+namespace mlir::dltune {
+
+/// The memref `v` is a view of, through view-like ops.
+Value getViewSource(Value v);
+
+/// Element strides and offset of `type`, or nullopt for dynamic ones.
+std::optional<std::pair<SmallVector<int64_t>, int64_t>> getStaticLayout(MemRefType type);
+
+/// The largest power of two no larger than `want` that divides every entry
+/// of `multiples`: the alignment an access can promise when its address is a
+/// sum of multiples of these byte counts from a 256-byte-aligned base.
+int64_t commonAlignment(int64_t want, ArrayRef<int64_t> multiples);
+
+/// The byte multiples every address of an access to `type` is made of,
+/// beyond its indices' own: strides of the outer dimensions and the offset.
+SmallVector<int64_t> layoutMultiples(MemRefType type, int64_t elemBytes);
+
+} // namespace mlir::dltune
+
+#endif // DLTUNE_LIB_TRANSFORMS_GPUMEMREFLAYOUT_H
