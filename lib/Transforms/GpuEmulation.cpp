@@ -8,7 +8,8 @@
 // an OpenMP team of exactly that many threads, `gpu.barrier` is
 // `omp.barrier` and workgroup memory is one host buffer a launch, shared by
 // the team; a kernel without barriers runs its threads one after another
-// in loops (none waits for another). What it does not check: the NVVM lowering and the hardware
+// in loops (none waits for another); `gpu.subgroup_reduce` goes through a
+// buffer the team shares. What it does not check: the NVVM lowering and the hardware
 // (timing means nothing), and kernels with warp-level or tensor-core ops
 // (nvgpu, nvvm), which are refused.
 //
@@ -20,9 +21,11 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Utils/GPUUtils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
@@ -63,6 +66,64 @@ static std::string whyNotEmulated(gpu::LaunchOp launch) {
     return WalkResult::advance();
   });
   return why;
+}
+
+/// Replaces each `gpu.subgroup_reduce` in `launch` (which all threads of a
+/// block reach together, at the body's top level) by its meaning: each
+/// thread writes its value into a buffer the block shares (allocated
+/// before the launch, one slot per thread), a barrier, each thread folds
+/// the slots of its cluster (consecutive linear thread ids, as the lanes of
+/// a warp are) in order, a barrier before the buffer is written again.
+static LogicalResult emulateSubgroupReduces(gpu::LaunchOp launch) {
+  SmallVector<gpu::SubgroupReduceOp> reduces;
+  launch.getBody().walk([&](gpu::SubgroupReduceOp r) { reduces.push_back(r); });
+  if (reduces.empty())
+    return success();
+  Location loc = launch.getLoc();
+  OpBuilder outside(launch);
+  gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+  Value threads = arith::MulIOp::create(
+      outside, loc, arith::MulIOp::create(outside, loc, block.x, block.y), block.z);
+  Block &entry = launch.getBody().front();
+  for (gpu::SubgroupReduceOp r : reduces) {
+    if (r->getBlock() != &entry || isa<VectorType>(r.getType()) || r.getClusterStride() != 1)
+      return r.emitError() << "dltune-lower-gpu{emulate=true}: only scalar, contiguous "
+                              "subgroup reductions at a kernel's top level are emulated";
+    outside.setInsertionPoint(launch);
+    auto bufferType = MemRefType::get({ShapedType::kDynamic}, r.getType());
+    Value buffer = memref::AllocOp::create(outside, loc, bufferType, ValueRange{threads});
+    outside.setInsertionPointAfter(launch);
+    memref::DeallocOp::create(outside, loc, buffer);
+
+    OpBuilder b(r);
+    gpu::KernelDim3 tid = launch.getThreadIds(), size = launch.getBlockSize();
+    Value linear = arith::AddIOp::create(
+        b, loc, tid.x,
+        arith::MulIOp::create(b, loc, size.x,
+                              arith::AddIOp::create(b, loc, tid.y,
+                                                    arith::MulIOp::create(b, loc, size.y, tid.z))));
+    memref::StoreOp::create(b, loc, r.getValue(), buffer, linear);
+    gpu::BarrierOp::create(b, loc);
+    int64_t clusterSize = r.getClusterSize().value_or(32);
+    Value cluster = arith::ConstantIndexOp::create(b, loc, clusterSize);
+    Value first = arith::MulIOp::create(b, loc, arith::DivUIOp::create(b, loc, linear, cluster),
+                                        cluster);
+    Value end = arith::MinUIOp::create(b, loc, arith::AddIOp::create(b, loc, first, cluster),
+                                       threads);
+    Value start = memref::LoadOp::create(b, loc, buffer, first);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    vector::CombiningKind kind = gpu::convertReductionKind(r.getOp());
+    auto fold = scf::ForOp::create(
+        b, loc, arith::AddIOp::create(b, loc, first, one), end, one, ValueRange{start},
+        [&](OpBuilder &lb, Location l, Value i, ValueRange acc) {
+          Value v = memref::LoadOp::create(lb, l, buffer, i);
+          scf::YieldOp::create(lb, l, vector::makeArithReduction(lb, l, kind, acc[0], v));
+        });
+    gpu::BarrierOp::create(b, loc);
+    r.replaceAllUsesWith(fold.getResult(0));
+    r.erase();
+  }
+  return success();
 }
 
 /// The value of dimension `dim` of `dims`.
@@ -249,6 +310,8 @@ LogicalResult mlir::dltune::emulateGpuLaunchesOnCpu(ModuleOp module) {
   if (launches.empty())
     return success();
   for (gpu::LaunchOp launch : launches) {
+    if (failed(emulateSubgroupReduces(launch)))
+      return failure();
     std::string why = whyNotEmulated(launch);
     if (!why.empty())
       return launch.emitError() << "dltune-lower-gpu{emulate=true}: " << why;

@@ -1,6 +1,7 @@
 //===- LowerGPU.cpp - --dltune-lower-gpu ----------------------------------===//
 
 #include "GpuMemRefLayout.h"
+#include "GpuRowReduction.h"
 #include "LoweringPipeline.h"
 
 #include "dltune/Transforms/GpuHostMemory.h"
@@ -161,8 +162,11 @@ static bool mayAlias(AliasAnalysis &aliases, Value a, Value b) {
 /// loops (each thread runs its tile); outside (fills of outputs, untuned
 /// elementwise ops) they become parallel loops of blocks of
 /// kLeftoverBlockSize threads, so that no host code touches device memory.
-static LogicalResult mapLeftoverLinalgOps(ModuleOp module, bool fuseLoops) {
+static LogicalResult mapLeftoverLinalgOps(ModuleOp module, bool fuseLoops,
+                                          bool rowReductions) {
   IRRewriter rewriter(module.getContext());
+  if (rowReductions)
+    buildGpuRowReductions(module);
   SmallVector<linalg::LinalgOp> inside, outside;
   module.walk([&](linalg::LinalgOp op) {
     (op->getParentOfType<gpu::LaunchOp>() ? inside : outside).push_back(op);
@@ -287,7 +291,7 @@ struct LowerGPUPass : public dltune::impl::DLTuneLowerGPUBase<LowerGPUPass> {
       return signalPassFailure();
     // Host copies (into padded buffers, of results) become kernels too.
     turnHostCopiesIntoLinalg(module);
-    if (failed(mapLeftoverLinalgOps(module, fuseEpilogues)))
+    if (failed(mapLeftoverLinalgOps(module, fuseEpilogues, rowReductions)))
       return signalPassFailure();
     OpPassManager mapLoops("builtin.module");
     addLoopMapping(mapLoops);
@@ -308,7 +312,7 @@ struct LowerGPUPass : public dltune::impl::DLTuneLowerGPUBase<LowerGPUPass> {
     // PTX).
     mapLoops.addPass(createGpuLaunchSinkIndexComputationsPass());
     mapLoops.addPass(createGpuKernelOutliningPass());
-    if (failed(runPipeline(mapLoops, module)))
+    if (failed(lowerSubgroupReducesToShuffles(module)) || failed(runPipeline(mapLoops, module)))
       return signalPassFailure();
     FailureOr<llvm::StringSet<>> constants = collectHostConstants(module);
     if (failed(constants) || failed(allocateHostBuffersOnDevice(module)))

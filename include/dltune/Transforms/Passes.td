@@ -545,13 +545,22 @@ def DLTuneLowerGPU : Pass<"dltune-lower-gpu", "ModuleOp"> {
     the previous one wrote only at that point, are fused into one kernel (a
     depthwise convolution's fill, the convolution and its activation).
 
+    A leftover op whose only reduction is its innermost loop, folded by one
+    arith op per element (softmax's max and sum, layer norm's mean and
+    variance) becomes a kernel of its own where up to 32 lanes of a warp
+    share each row, each folding every 32nd element, and
+    `gpu.subgroup_reduce` (warp shuffles) combines them; a `linalg.fill` of
+    its output just before it becomes the start value
+    (`row-reductions=false`: one thread a row, as other leftovers).
+
     With `emulate=true` nothing is built for a GPU: after the kernels are
     built and mapped, each `gpu.launch` becomes a loop over its blocks whose
     body runs as an OpenMP team of the block's threads (`gpu.barrier` becomes
     `omp.barrier`, workgroup memory one host buffer the team shares), and
     the module is lowered like the CPU's. Tests check the kernels' results
     this way on machines without a GPU; kernels with warp-level or
-    tensor-core ops (nvgpu, nvvm) are refused.
+    tensor-core ops (nvgpu, nvvm) are refused; `gpu.subgroup_reduce` runs
+    through a buffer the team shares, between two barriers.
 
     ```mlir
     // before
@@ -574,6 +583,10 @@ def DLTuneLowerGPU : Pass<"dltune-lower-gpu", "ModuleOp"> {
            "Fuse chains of element-wise ops into one op, an element-wise op "
            "reading a matmul's product into the matmul's kernel, and the loops "
            "of leftover ops over the same points (=false for A/B comparisons)">,
+    Option<"rowReductions", "row-reductions", "bool", /*default=*/"true",
+           "Reductions along the innermost loop outside the matmul kernels "
+           "get a kernel where the lanes of a warp share each row "
+           "(=false: one thread a row, for A/B comparisons)">,
     Option<"emulate", "emulate", "bool", /*default=*/"false",
            "Run the kernels on the CPU instead, for tests without a GPU: "
            "blocks in turn, each an OpenMP team of its threads (gpu.barrier "
