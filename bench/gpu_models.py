@@ -6,16 +6,20 @@
                                 [--check-max-batch 1] [--dry-run]
 
 The models are bench/gpu_models/NAME_bB.mlir: MobileNet-v2 and ResNet-18 from
-torchvision (scripts/make_models.py --batch B, `dltune import`), their weights
-replaced by splats (scripts/strip_weights.py: 1 / fan-in, biases 0), because
-the real weights do not fit into a device call beside dltune's bundle. Speed
-does not depend on the values.
+torchvision and the 2-layer BERT-style encoder (hidden 256, 4 heads, 64
+tokens) of scripts/make_models.py (`make_models.py --batch B`, `dltune
+import`), their weights replaced by splats (scripts/strip_weights.py: 1 /
+fan-in, biases 0), because the real weights do not fit into a device call
+beside dltune's bundle. Speed does not depend on the values. With splat
+weights every feature of a row is equal and the encoder's layer norms output
+zeros: its check compares zeros (its numerics with real weights are checked
+by the CPU emulation, docs/gpu.md).
 
 Per model and precision: `dltune run --target gpu --default-config --json`
 (convolutions as GEMMs, every leftover op element-wise, weights uploaded
 once, CUDA events around the entry's launches; `--tf32` for tf32), with
 `--check` (the untuned single-thread CPU lowering of the same stripped model)
-up to --check-max-batch; and the same torchvision model in PyTorch eager on
+up to --check-max-batch; and the same model in PyTorch eager on
 CUDA (eval, no_grad, random weights and input; TF32 off for fp32, on for
 tf32: cuDNN convolutions and cuBLAS matmuls), timed with CUDA events around
 each call. The PyTorch column is left out, with a note, where torchvision is
@@ -36,7 +40,8 @@ MODELS_DIR = os.path.join(ROOT, "bench", "gpu_models")
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--out", required=True)
-    p.add_argument("--models", default="mobilenet_v2_b1,resnet18_b1,mobilenet_v2_b32,resnet18_b32")
+    p.add_argument("--models", default="mobilenet_v2_b1,resnet18_b1,encoder_b1,"
+                                       "mobilenet_v2_b32,resnet18_b32,encoder_b32")
     p.add_argument("--precision", default="fp32,tf32")
     p.add_argument("--warmup", type=int, default=3)
     p.add_argument("--repeat", type=int, default=20)
@@ -83,8 +88,14 @@ def torch_model(torch, name, precision, args):
     except ImportError as e:
         return None, f"no torchvision ({e})"
     family = name.rsplit("_b", 1)[0]
-    model = getattr(torchvision.models, family)().eval().cuda()
-    x = torch.randn(batch_of(name), 3, 224, 224, device="cuda")
+    if family == "encoder":  # scripts/make_models.py's BERT-style encoder
+        sys.path.insert(0, os.path.join(ROOT, "scripts"))
+        import make_models
+        model = make_models.Encoder().eval().cuda()
+        x = torch.randn(batch_of(name), 64, 256, device="cuda")
+    else:
+        model = getattr(torchvision.models, family)().eval().cuda()
+        x = torch.randn(batch_of(name), 3, 224, 224, device="cuda")
     gpu.set_tf32(torch, precision == "tf32")
     torch.backends.cudnn.allow_tf32 = precision == "tf32"
     with torch.no_grad():

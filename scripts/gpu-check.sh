@@ -132,7 +132,8 @@ device() {
     --out "$OUT/gpu-bench" --dltune-bin /opt/dltune/bin --dltune-lib /opt/dltune/lib \
     --commit "$(cat "$GPU/commit" 2>/dev/null || echo unknown)" ${GPU_BENCH_ARGS:-}
   tail -n 25 "$OUT/gpu-bench.log"
-  # (c) whole models (bench/gpu_models/: MobileNet-v2, ResNet-18, batch 1 and 32) beside PyTorch eager.
+  # (c) whole models (bench/gpu_models/: MobileNet-v2, ResNet-18, the encoder; batch 1 and 32) beside
+  # PyTorch eager.
   # shellcheck disable=SC2086  # GPU_MODELS_ARGS is split into options on purpose
   step gpu-models "$OUT/gpu-models.log" timeout "${GPU_MODELS_TIMEOUT:-200}" env -u LD_LIBRARY_PATH \
     python3 bench/gpu_models.py --out "$OUT/gpu-models" --dltune-bin /opt/dltune/bin \
