@@ -1,6 +1,7 @@
 //===- LowerGPU.cpp - --dltune-lower-gpu ----------------------------------===//
 
 #include "GpuMemRefLayout.h"
+#include "GpuPadFolding.h"
 #include "GpuRowReduction.h"
 #include "LoweringPipeline.h"
 
@@ -281,7 +282,8 @@ struct LowerGPUPass : public dltune::impl::DLTuneLowerGPUBase<LowerGPUPass> {
                          << format << "'";
       return signalPassFailure();
     }
-    if (fuseEpilogues && failed(fuseElementwiseOps(module)))
+    if ((fuseEpilogues && failed(fuseElementwiseOps(module))) ||
+        (foldPads && failed(foldPadsIntoReads(module))))
       return signalPassFailure();
     OpPassManager bufferize("builtin.module");
     addBufferization(bufferize, /*deallocate=*/false, /*fillPerUse=*/true);

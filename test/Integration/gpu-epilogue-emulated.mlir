@@ -22,10 +22,11 @@
 // a fill and a copy each, then the matmul.
 // FUSED-COUNT-5: gpu.launch_func
 // FUSED-NOT: gpu.launch_func
-// The input padded (a fill and a copy), its patches gathered, the
-// weights' columns padded (16 -> 32: a fill and a copy), the matmul.
+// The patches gathered (reading the input with a bounds check where it is
+// padded: fold-pads), the weights' columns padded (16 -> 32: a fill and a
+// copy), the matmul.
 // FUSED-LABEL: llvm.func @conv3x3_residual(
-// FUSED-COUNT-6: gpu.launch_func
+// FUSED-COUNT-4: gpu.launch_func
 // FUSED-NOT: gpu.launch_func
 // FUSED-LABEL: llvm.func @tanh_to_f16(
 // FUSED-COUNT-1: gpu.launch_func
@@ -57,7 +58,7 @@
 // UNFUSED-COUNT-7: gpu.launch_func
 // UNFUSED-NOT: gpu.launch_func
 // UNFUSED-LABEL: llvm.func @conv3x3_residual(
-// UNFUSED-COUNT-7: gpu.launch_func
+// UNFUSED-COUNT-5: gpu.launch_func
 // UNFUSED-NOT: gpu.launch_func
 // UNFUSED-LABEL: llvm.func @tanh_to_f16(
 // UNFUSED-COUNT-2: gpu.launch_func

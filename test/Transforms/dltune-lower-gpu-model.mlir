@@ -1,6 +1,8 @@
-// RUN: dltune-opt %s --dltune-lower-gpu="chip=sm_90 format=isa" | FileCheck %s
-// RUN: dltune-opt %s --dltune-lower-gpu="chip=sm_90 format=isa" | FileCheck %s --check-prefix=MEM
-// RUN: dltune-opt %s --dltune-lower-gpu="chip=sm_90 format=isa" | FileCheck %s --check-prefix=STREAM
+// RUN: dltune-opt %s --dltune-lower-gpu="chip=sm_90 format=isa fold-pads=false" | FileCheck %s
+// RUN: dltune-opt %s --dltune-lower-gpu="chip=sm_90 format=isa fold-pads=false" | FileCheck %s --check-prefix=MEM
+// RUN: dltune-opt %s --dltune-lower-gpu="chip=sm_90 format=isa fold-pads=false" | FileCheck %s --check-prefix=STREAM
+// RUN: dltune-opt %s --dltune-lower-gpu="chip=sm_90 format=isa" | FileCheck %s --check-prefix=FOLDED
+// RUN: dltune-opt %s --dltune-lower-gpu="chip=sm_90 format=isa" | FileCheck %s --check-prefix=FOLDEDMEM
 
 // What a whole model brings that a single op does not: a constant (its
 // weights), intermediate buffers, a copy into a padded buffer, a result the
@@ -8,7 +10,16 @@
 // weights are read through their device copy (dltuneDeviceConstant uploads
 // each once), buffers come from the GPU (mgpuMemAlloc, not malloc) and go
 // back at the end unless returned, and the copy is a kernel (not the host's
-// memrefCopy, which the JIT did not even find for MobileNet-v2).
+// memrefCopy, which the JIT did not even find for MobileNet-v2). The pad
+// is kept for this (fold-pads=false); by default (FOLDED) the ReLU reads
+// the scaled tensor with a bounds check instead: two kernels, two buffers
+// (the scaled tensor and the result), no padded one.
+// FOLDEDMEM-LABEL: llvm.func @model(
+// FOLDEDMEM-COUNT-2: llvm.call @mgpuMemAlloc(
+// FOLDEDMEM-NOT: llvm.call @mgpuMemAlloc(
+// FOLDED-LABEL: llvm.func @model(
+// FOLDED-COUNT-2: gpu.launch_func
+// FOLDED-NOT: gpu.launch_func
 // CHECK-NOT: @malloc
 // CHECK-NOT: @memrefCopy
 // CHECK-LABEL: llvm.func @model(

@@ -545,6 +545,14 @@ def DLTuneLowerGPU : Pass<"dltune-lower-gpu", "ModuleOp"> {
     the previous one wrote only at that point, are fused into one kernel (a
     depthwise convolution's fill, the convolution and its activation).
 
+    Reads of a padded tensor element by element (a `tensor.extract`, as in
+    the convolutions' patch gather, or an input of a linalg op other than
+    the matmul kernel's, as of a depthwise convolution or a pooling op,
+    which are generalized for it) read the pad's source instead, at the
+    index less the low padding, clamped into the source, and take the
+    padding value outside it: no fill and copy into a padded buffer per
+    call (`fold-pads=false` keeps them).
+
     A leftover op whose only reduction is its innermost loop, folded by one
     arith op per element (softmax's max and sum, layer norm's mean and
     variance) becomes a kernel of its own where up to 32 lanes of a warp
@@ -583,6 +591,10 @@ def DLTuneLowerGPU : Pass<"dltune-lower-gpu", "ModuleOp"> {
            "Fuse chains of element-wise ops into one op, an element-wise op "
            "reading a matmul's product into the matmul's kernel, and the loops "
            "of leftover ops over the same points (=false for A/B comparisons)">,
+    Option<"foldPads", "fold-pads", "bool", /*default=*/"true",
+           "Reads of a tensor.pad by tensor.extract or by a linalg op other "
+           "than the matmul kernel's read the pad's source with a bounds check "
+           "instead (=false: a fill and a copy into a padded buffer per call)">,
     Option<"rowReductions", "row-reductions", "bool", /*default=*/"true",
            "Reductions along the innermost loop outside the matmul kernels "
            "get a kernel where the lanes of a warp share each row "

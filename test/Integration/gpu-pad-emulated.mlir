@@ -1,0 +1,156 @@
+// Reads of a padded tensor read its source with a bounds check instead of
+// a padded copy (--dltune-lower-gpu, fold-pads, on by default): checked
+// against the untuned CPU lowering (which pads) by the CPU emulation of
+// the kernels, for a depthwise convolution (stride 1 and 2), a max pool
+// padded with -inf, a strided 3x3 convolution's patch gather, a padding
+// value the host computes, a pad that is also returned, and a nofold pad.
+// RUN: dltune run %s --entry depthwise --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
+// RUN: dltune run %s --entry depthwise_stride2 --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
+// RUN: dltune run %s --entry max_pool --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
+// RUN: dltune run %s --entry conv3x3_stride2 --target gpu --default-config --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
+// RUN: dltune run %s --entry padding_computed --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
+// RUN: dltune run %s --entry also_returned --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
+// RUN: dltune run %s --entry nofold --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
+// CHECK: "check":"ok"
+
+// Launches per function: each folded pad saves its fill and its copy.
+// RUN: dltune-opt %s --pass-pipeline="builtin.module(dltune-conv-to-matmul,dltune-annotate{target=gpu default-config=true},dltune-apply,dltune-lower-gpu{format=isa})" 2>/dev/null | FileCheck %s --check-prefix=FOLD
+// RUN: dltune-opt %s --pass-pipeline="builtin.module(dltune-conv-to-matmul,dltune-annotate{target=gpu default-config=true},dltune-apply,dltune-lower-gpu{format=isa fold-pads=false})" 2>/dev/null | FileCheck %s --check-prefix=KEEP
+// The convolution, its zero fill fused into it.
+// FOLD-LABEL: llvm.func @depthwise(
+// FOLD-COUNT-1: gpu.launch_func
+// FOLD-NOT: gpu.launch_func
+// FOLD-LABEL: llvm.func @depthwise_stride2(
+// FOLD-COUNT-1: gpu.launch_func
+// FOLD-NOT: gpu.launch_func
+// FOLD-LABEL: llvm.func @max_pool(
+// FOLD-COUNT-1: gpu.launch_func
+// FOLD-NOT: gpu.launch_func
+// The patch gather and the matmul.
+// FOLD-LABEL: llvm.func @conv3x3_stride2(
+// FOLD-COUNT-2: gpu.launch_func
+// FOLD-NOT: gpu.launch_func
+// FOLD-LABEL: llvm.func @padding_computed(
+// FOLD-COUNT-1: gpu.launch_func
+// FOLD-NOT: gpu.launch_func
+// The returned pad is built (a fill and a copy); the generic reads the
+// source all the same.
+// FOLD-LABEL: llvm.func @also_returned(
+// FOLD-COUNT-3: gpu.launch_func
+// FOLD-NOT: gpu.launch_func
+// FOLD-LABEL: llvm.func @nofold(
+// FOLD-COUNT-3: gpu.launch_func
+// FOLD-NOT: gpu.launch_func
+// KEEP-LABEL: llvm.func @depthwise(
+// KEEP-COUNT-3: gpu.launch_func
+// KEEP-NOT: gpu.launch_func
+// KEEP-LABEL: llvm.func @depthwise_stride2(
+
+func.func @depthwise(%x: tensor<1x9x9x8xf32>, %w: tensor<3x3x8xf32>) -> tensor<1x9x9x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x9x9x8xf32> to tensor<1x11x11x8xf32>
+  %e = tensor.empty() : tensor<1x9x9x8xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<1x9x9x8xf32>) -> tensor<1x9x9x8xf32>
+  %y = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%p, %w : tensor<1x11x11x8xf32>, tensor<3x3x8xf32>) outs(%z : tensor<1x9x9x8xf32>) -> tensor<1x9x9x8xf32>
+  return %y : tensor<1x9x9x8xf32>
+}
+
+func.func @depthwise_stride2(%x: tensor<2x10x10x16xf32>, %w: tensor<3x3x16xf32>) -> tensor<2x5x5x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<2x10x10x16xf32> to tensor<2x12x12x16xf32>
+  %e = tensor.empty() : tensor<2x5x5x16xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x5x5x16xf32>) -> tensor<2x5x5x16xf32>
+  %y = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%p, %w : tensor<2x12x12x16xf32>, tensor<3x3x16xf32>) outs(%z : tensor<2x5x5x16xf32>) -> tensor<2x5x5x16xf32>
+  return %y : tensor<2x5x5x16xf32>
+}
+
+// ResNet's stem pooling: 3x3, stride 2, padded with -inf.
+func.func @max_pool(%x: tensor<1x12x12x4xf32>) -> tensor<1x6x6x4xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %ninf : f32
+  } : tensor<1x12x12x4xf32> to tensor<1x14x14x4xf32>
+  %window = tensor.empty() : tensor<3x3xf32>
+  %e = tensor.empty() : tensor<1x6x6x4xf32>
+  %z = linalg.fill ins(%ninf : f32) outs(%e : tensor<1x6x6x4xf32>) -> tensor<1x6x6x4xf32>
+  %y = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%p, %window : tensor<1x14x14x4xf32>, tensor<3x3xf32>) outs(%z : tensor<1x6x6x4xf32>) -> tensor<1x6x6x4xf32>
+  return %y : tensor<1x6x6x4xf32>
+}
+
+// --dltune-conv-to-matmul gathers the patches of the padded input with
+// tensor.extract.
+func.func @conv3x3_stride2(%x: tensor<1x16x16x8xf32>, %w: tensor<3x3x8x32xf32>) -> tensor<1x8x8x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x16x16x8xf32> to tensor<1x18x18x8xf32>
+  %e = tensor.empty() : tensor<1x8x8x32xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32>
+  %y = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%p, %w : tensor<1x18x18x8xf32>, tensor<3x3x8x32xf32>) outs(%z : tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32>
+  return %y : tensor<1x8x8x32xf32>
+}
+
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+
+// The padding value is computed (by the host), not a constant; only the
+// high ends pad.
+func.func @padding_computed(%x: tensor<5x7xf32>) -> tensor<8x9xf32> {
+  %half = arith.constant 0.5 : f32
+  %v = math.exp %half : f32
+  %p = tensor.pad %x low[0, 0] high[3, 2] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %v : f32
+  } : tensor<5x7xf32> to tensor<8x9xf32>
+  %e = tensor.empty() : tensor<8x9xf32>
+  %y = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%p : tensor<8x9xf32>) outs(%e : tensor<8x9xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %t = math.tanh %a : f32
+    linalg.yield %t : f32
+  } -> tensor<8x9xf32>
+  return %y : tensor<8x9xf32>
+}
+
+func.func @also_returned(%x: tensor<6x6xf32>) -> (tensor<8x8xf32>, tensor<8x8xf32>) {
+  %one = arith.constant 1.0 : f32
+  %p = tensor.pad %x low[1, 1] high[1, 1] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %one : f32
+  } : tensor<6x6xf32> to tensor<8x8xf32>
+  %e = tensor.empty() : tensor<8x8xf32>
+  %y = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%p : tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %t = arith.mulf %a, %a : f32
+    linalg.yield %t : f32
+  } -> tensor<8x8xf32>
+  return %p, %y : tensor<8x8xf32>, tensor<8x8xf32>
+}
+
+func.func @nofold(%x: tensor<6x6xf32>) -> tensor<8x8xf32> {
+  %one = arith.constant 1.0 : f32
+  %p = tensor.pad %x nofold low[1, 1] high[1, 1] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %one : f32
+  } : tensor<6x6xf32> to tensor<8x8xf32>
+  %e = tensor.empty() : tensor<8x8xf32>
+  %y = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%p : tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %t = arith.mulf %a, %a : f32
+    linalg.yield %t : f32
+  } -> tensor<8x8xf32>
+  return %y : tensor<8x8xf32>
+}
