@@ -20,6 +20,22 @@ std::optional<ArrayRef<char>> mlir::dltune::getDenseConstantBytes(Attribute attr
   return std::nullopt;
 }
 
+std::optional<SmallVector<char, 8>> mlir::dltune::getScalarElementBytes(Attribute attr) {
+  APInt bits;
+  if (auto f = dyn_cast<FloatAttr>(attr))
+    bits = f.getValue().bitcastToAPInt();
+  else if (auto i = dyn_cast<IntegerAttr>(attr))
+    bits = i.getValue();
+  else
+    return std::nullopt;
+  if (bits.getBitWidth() % 8 != 0)
+    return std::nullopt;
+  SmallVector<char, 8> bytes(bits.getBitWidth() / 8);
+  for (unsigned b = 0; b < bytes.size(); ++b)
+    bytes[b] = static_cast<char>(bits.extractBitsAsZExtValue(8, b * 8));
+  return bytes;
+}
+
 DenseResourceElementsAttr mlir::dltune::getDenseResourceAttr(ShapedType type, StringRef name,
                                                              ArrayRef<char> bytes) {
   AsmResourceBlob blob =

@@ -374,22 +374,13 @@ private:
     if (failed(getMixedInts(op.getMixedLowPad(), low)))
       return failure();
     // The padding value's bytes, as the constant's element type stores them.
-    APInt bits;
-    if (auto f = dyn_cast<FloatAttr>(padAttr))
-      bits = f.getValue().bitcastToAPInt();
-    else if (auto i = dyn_cast<IntegerAttr>(padAttr))
-      bits = i.getValue();
-    else
-      return failure();
     int64_t bytes = source->elementBytes;
-    if (bits.getBitWidth() != bytes * 8)
+    std::optional<SmallVector<char, 8>> fill = getScalarElementBytes(padAttr);
+    if (!fill || static_cast<int64_t>(fill->size()) != bytes)
       return failure();
-    SmallVector<char, 8> fill(bytes, 0);
-    for (int64_t b = 0; b < bytes; ++b)
-      fill[b] = static_cast<char>(bits.extractBitsAsZExtValue(8, b * 8));
     TensorData result = TensorData::allocate(type, bytes);
     for (int64_t e = 0; e < result.numElements(); ++e)
-      std::memcpy(result.mutableData() + e * bytes, fill.data(), bytes);
+      std::memcpy(result.mutableData() + e * bytes, fill->data(), bytes);
     bool inBounds = true;
     int64_t in = 0;
     forEachIndex(source->shape, [&](ArrayRef<int64_t> index) {

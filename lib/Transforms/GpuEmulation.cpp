@@ -73,7 +73,8 @@ static std::string whyNotEmulated(gpu::LaunchOp launch) {
 /// thread writes its value into a buffer the block shares (allocated
 /// before the launch, one slot per thread), a barrier, each thread folds
 /// the slots of its cluster (consecutive linear thread ids, as the lanes of
-/// a warp are) in order, a barrier before the buffer is written again.
+/// a warp are) in order, and a barrier again (each reduction has its own
+/// buffer, so this one only keeps the threads in step).
 static LogicalResult emulateSubgroupReduces(gpu::LaunchOp launch) {
   SmallVector<gpu::SubgroupReduceOp> reduces;
   launch.getBody().walk([&](gpu::SubgroupReduceOp r) { reduces.push_back(r); });

@@ -8,7 +8,8 @@
 // index i becomes
 //
 //   inside = low <= i < low + size          (in each padded dimension)
-//   v      = source[inside ? i - low : 0]   (always a valid index)
+//   v      = source[inside ? i - low : 0]   (always a valid index: the
+//                                            source is not empty)
 //   value  = inside ? v : padding value
 //
 // which loads unconditionally (no divergent branch) from the same
@@ -18,6 +19,8 @@
 
 #include "GpuPadFolding.h"
 
+#include "dltune/Transforms/ConstantData.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -26,6 +29,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+
+#include <cstring>
 
 using namespace mlir;
 using namespace mlir::dltune;
@@ -42,11 +47,22 @@ struct FoldablePad {
 };
 } // namespace
 
+/// Whether `pad` has static, non-negative amounts (dynamic ones are
+/// operands) and a static, non-empty source.
+static bool hasStaticAmounts(tensor::PadOp pad) {
+  auto nonNegative = [](ArrayRef<int64_t> amounts) {
+    return llvm::all_of(amounts, [](int64_t a) { return a >= 0; });
+  };
+  RankedTensorType source = pad.getSourceType();
+  return pad.getLow().empty() && pad.getHigh().empty() && source.hasStaticShape() &&
+         source.getNumElements() > 0 && nonNegative(pad.getStaticLow()) &&
+         nonNegative(pad.getStaticHigh());
+}
+
 static std::optional<FoldablePad> matchPad(tensor::PadOp pad) {
   RankedTensorType source = pad.getSourceType();
-  if (pad.getNofold() || !source.hasStaticShape() || !pad.getLow().empty() ||
-      !pad.getHigh().empty())
-    return std::nullopt; // dynamic amounts are operands
+  if (pad.getNofold() || !hasStaticAmounts(pad))
+    return std::nullopt;
   FoldablePad p;
   p.pad = pad;
   p.low = llvm::to_vector(pad.getStaticLow());
@@ -151,9 +167,12 @@ static bool foldOneRead(IRRewriter &rewriter, const FoldablePad &p) {
       rewriter.replaceOp(extract, readPadded(rewriter, extract.getLoc(), p, extract.getIndices()));
       return true;
     }
+    // The op must keep a loop size without the operand (a reduction of a
+    // padded row alone would have none).
     auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
     if (!linalgOp || !linalgOp.hasPureTensorSemantics() || !linalgOp.isDpsInput(&use) ||
-        user->getNumRegions() != 1 || isScheduled(user))
+        user->getNumRegions() != 1 || isScheduled(user) ||
+        !linalgOp.canOpOperandsBeDropped({&use}))
       continue;
     auto generic = dyn_cast<linalg::GenericOp>(user);
     if (!generic) {
@@ -169,11 +188,86 @@ static bool foldOneRead(IRRewriter &rewriter, const FoldablePad &p) {
   return false;
 }
 
+/// Replaces `pad` by a constant when it pads a constant (through reshapes,
+/// which keep the row-major order) with a constant: a convolution's
+/// weights padded to the GPU matmul's tiles, done once here instead of by
+/// a fill and a copy kernel every call. False where it does not apply.
+static bool padConstant(IRRewriter &rewriter, tensor::PadOp pad) {
+  RankedTensorType sourceType = pad.getSourceType(), resultType = pad.getResultType();
+  if (pad.getNofold() || !hasStaticAmounts(pad) || !resultType.hasStaticShape() ||
+      sourceType.getRank() == 0)
+    return false;
+  Value source = pad.getSource();
+  while (Operation *reshape = source.getDefiningOp()) {
+    if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(reshape))
+      source = collapse.getSrc();
+    else if (auto expand = dyn_cast<tensor::ExpandShapeOp>(reshape))
+      source = expand.getSrc();
+    else
+      break;
+  }
+  auto constant = source.getDefiningOp<arith::ConstantOp>();
+  TypedAttr padding;
+  Value paddingValue = pad.getConstantPaddingValue();
+  if (!constant || !paddingValue || !matchPattern(paddingValue, m_Constant(&padding)))
+    return false;
+  std::optional<SmallVector<char, 8>> paddingBytes = getScalarElementBytes(padding);
+  Type elementType = sourceType.getElementType();
+  if (!paddingBytes || !elementType.isIntOrFloat() ||
+      static_cast<int64_t>(paddingBytes->size()) * 8 != elementType.getIntOrFloatBitWidth())
+    return false;
+  int64_t elementBytes = paddingBytes->size();
+  // The source's elements: a splat's one, or all of them.
+  ArrayRef<char> data;
+  bool splat = false;
+  if (auto dense = dyn_cast<DenseIntOrFPElementsAttr>(constant.getValue());
+      dense && dense.isSplat()) {
+    data = dense.getRawData();
+    splat = true;
+  } else if (std::optional<ArrayRef<char>> bytes = getDenseConstantBytes(constant.getValue())) {
+    data = *bytes;
+  } else {
+    return false;
+  }
+  if (static_cast<int64_t>(data.size()) !=
+      (splat ? 1 : sourceType.getNumElements()) * elementBytes)
+    return false;
+
+  ArrayRef<int64_t> in = sourceType.getShape(), out = resultType.getShape();
+  ArrayRef<int64_t> low = pad.getStaticLow();
+  SmallVector<char> bytes(resultType.getNumElements() * elementBytes);
+  for (size_t at = 0; at < bytes.size(); at += elementBytes)
+    std::memcpy(&bytes[at], paddingBytes->data(), elementBytes);
+  // Copy the source row by row (its innermost dimension is contiguous in
+  // both) to its place: each index shifted by the low padding.
+  int64_t rank = sourceType.getRank(), rowLength = in.back();
+  int64_t rows = sourceType.getNumElements() / std::max<int64_t>(rowLength, 1);
+  for (int64_t row = 0; row < rows && rowLength > 0; ++row) {
+    int64_t rest = row, target = 0, stride = out.back();
+    target = low[rank - 1];
+    for (int64_t d = rank - 2; d >= 0; --d) {
+      target += (rest % in[d] + low[d]) * stride;
+      rest /= in[d];
+      stride *= out[d];
+    }
+    for (int64_t e = 0; e < rowLength; ++e) {
+      const char *from = splat ? data.data() : &data[(row * rowLength + e) * elementBytes];
+      std::memcpy(&bytes[(target + e) * elementBytes], from, elementBytes);
+    }
+  }
+  rewriter.setInsertionPoint(pad);
+  rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+      pad, getDenseResourceAttr(resultType, "dltune_padded", bytes));
+  return true;
+}
+
 LogicalResult mlir::dltune::foldPadsIntoReads(ModuleOp module) {
   SmallVector<tensor::PadOp> pads;
   module.walk([&](tensor::PadOp pad) { pads.push_back(pad); });
   IRRewriter rewriter(module.getContext());
   for (tensor::PadOp pad : pads) {
+    if (padConstant(rewriter, pad))
+      continue;
     std::optional<FoldablePad> p = matchPad(pad);
     if (!p)
       continue;

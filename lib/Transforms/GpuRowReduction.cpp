@@ -80,9 +80,11 @@ static TypedAttr getIdentity(gpu::AllReduceOperation kind, Type type) {
   using Kind = gpu::AllReduceOperation;
   if (auto f = dyn_cast<FloatType>(type)) {
     const llvm::fltSemantics &sem = f.getFloatSemantics();
+    if (!llvm::APFloat::semanticsHasInf(sem)) // no identity for min and max
+      return {};
     switch (kind) {
-    case Kind::ADD:
-      return FloatAttr::get(f, llvm::APFloat::getZero(sem));
+    case Kind::ADD: // -0 + x is x, also for x = -0
+      return FloatAttr::get(f, llvm::APFloat::getZero(sem, /*Negative=*/true));
     case Kind::MUL:
       return FloatAttr::get(f, llvm::APFloat::getOne(sem));
     case Kind::MAXIMUMF:
@@ -129,8 +131,9 @@ static std::optional<RowReduction> matchRowReduction(linalg::LinalgOp op) {
   RowReduction red;
   red.op = op;
   red.ranges = op.getStaticLoopRanges();
-  if (llvm::any_of(red.ranges, ShapedType::isDynamic) || red.ranges.back() < kMinRowLength)
-    return std::nullopt;
+  if (llvm::any_of(red.ranges, [](int64_t r) { return ShapedType::isDynamic(r) || r == 0; }) ||
+      red.ranges.back() < kMinRowLength)
+    return std::nullopt; // a launch of no blocks is an error on the GPU
   // Each row writes its own output element, which does not move along the
   // row: the output's map reads every outer loop once (and constant
   // zeros), never the row's.
@@ -216,6 +219,11 @@ static linalg::FillOp findAbsorbableFill(RowReduction red) {
   if (!type || !type.hasStaticShape() || type.getNumElements() != rows ||
       !buffer.getDefiningOp<memref::AllocOp>())
     return nullptr;
+  // The op must not read the buffer through an input: that would read
+  // what the fill no longer writes.
+  for (OpOperand *in : red.op.getDpsInputOperands())
+    if (isa<BaseMemRefType>(in->get().getType()) && getViewSource(in->get()) == buffer)
+      return nullptr;
   for (Operation *prev = red.op->getPrevNode(); prev; prev = prev->getPrevNode()) {
     if (!usesBuffer(prev, buffer))
       continue;

@@ -18,8 +18,9 @@ namespace mlir::dltune {
 /// semantics, static loops, one output) whose only reduction loop is its
 /// innermost, at least kMinRowLength long, and whose body folds one element
 /// into the output with a single arith op that `gpu.subgroup_reduce` knows,
-/// into a `gpu.launch`: a row per cluster of up to 32 lanes, each lane
-/// folding every 32nd element from the reduction's identity, the cluster
+/// into a `gpu.launch`: a row per cluster of L lanes (32, or fewer for
+/// shorter rows), each lane folding every L-th element from the
+/// reduction's identity, the cluster
 /// combining them, its first lane folding the total into the output. A
 /// `linalg.fill` of the output right before it becomes the initial value
 /// instead of a kernel of its own. Other ops are left as they are.

@@ -4,7 +4,7 @@
 // checked against the untuned CPU lowering by the CPU emulation of the
 // kernels (no GPU needed), on rows that are not a multiple of 32 long, row
 // counts that are not a multiple of a block's rows, rows shorter than a
-// warp (clusters of 16 lanes), an integer maximum, a body reading the loop
+// warp (clusters of 16 lanes), an integer maximum, maxnumf, xor, a body reading the loop
 // index, an output that starts from a function argument, and reductions
 // the kernel does not take (a short row, an outer reduction loop, a row
 // along the input's outer dimension).
@@ -12,6 +12,8 @@
 // RUN: dltune run %s --entry layer_norm --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
 // RUN: dltune run %s --entry short_rows --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
 // RUN: dltune run %s --entry int_max --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
+// RUN: dltune run %s --entry maxnum_rows --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
+// RUN: dltune run %s --entry xor_rows --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
 // RUN: dltune run %s --entry index_weighted_sum --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
 // RUN: dltune run %s --entry sum_from_fill --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
 // RUN: dltune run %s --entry onto_bias --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
@@ -157,6 +159,32 @@ func.func @int_max(%x: tensor<9x40xi32>) -> tensor<9xi32> {
     linalg.yield %m : i32
   } -> tensor<9xi32>
   return %max : tensor<9xi32>
+}
+
+func.func @maxnum_rows(%x: tensor<5x50xf32>) -> tensor<5xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<5xf32>
+  %z = linalg.fill ins(%ninf : f32) outs(%e : tensor<5xf32>) -> tensor<5xf32>
+  %max = linalg.generic {indexing_maps = [#rows, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<5x50xf32>) outs(%z : tensor<5xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maxnumf %in, %out : f32
+    linalg.yield %m : f32
+  } -> tensor<5xf32>
+  return %max : tensor<5xf32>
+}
+
+func.func @xor_rows(%x: tensor<3x64xi32>) -> tensor<3xi32> {
+  %c0 = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<3xi32>
+  %z = linalg.fill ins(%c0 : i32) outs(%e : tensor<3xi32>) -> tensor<3xi32>
+  %r = linalg.generic {indexing_maps = [#rows, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<3x64xi32>) outs(%z : tensor<3xi32>) {
+  ^bb0(%in: i32, %out: i32):
+    %m = arith.xori %in, %out : i32
+    linalg.yield %m : i32
+  } -> tensor<3xi32>
+  return %r : tensor<3xi32>
 }
 
 func.func @index_weighted_sum(%x: tensor<4x70xf32>) -> tensor<4xf32> {

@@ -10,6 +10,7 @@
 #define DLTUNE_TRANSFORMS_CONSTANTDATA_H
 
 #include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <optional>
 
@@ -19,6 +20,11 @@ namespace mlir::dltune {
 /// or of a dense resource whose blob is loaded; nullopt otherwise (callers
 /// check the size against the type they expect).
 std::optional<ArrayRef<char>> getDenseConstantBytes(Attribute attr);
+
+/// The bytes of a float or integer constant (`attr`) as a dense constant's
+/// row-major data stores the element (least significant byte first);
+/// nullopt for other attributes and widths that are not whole bytes.
+std::optional<SmallVector<char, 8>> getScalarElementBytes(Attribute attr);
 
 /// A dense resource of `type` holding a copy of `bytes` (row-major elements),
 /// for a constant computed at compile time; `name` is the resource key's

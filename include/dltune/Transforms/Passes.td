@@ -549,14 +549,17 @@ def DLTuneLowerGPU : Pass<"dltune-lower-gpu", "ModuleOp"> {
     the convolutions' patch gather, or an input of a linalg op other than
     the matmul kernel's, as of a depthwise convolution or a pooling op,
     which are generalized for it) read the pad's source instead, at the
-    index less the low padding, clamped into the source, and take the
-    padding value outside it: no fill and copy into a padded buffer per
-    call (`fold-pads=false` keeps them).
+    index less the low padding (index 0 outside the source, so that the
+    load is always valid), and take the padding value outside it; a pad of a constant (a convolution's weights
+    padded to the matmul's tiles) becomes a constant at compile time: no
+    fill and copy into a padded buffer per call (`fold-pads=false` keeps
+    them).
 
     A leftover op whose only reduction is its innermost loop, folded by one
     arith op per element (softmax's max and sum, layer norm's mean and
-    variance) becomes a kernel of its own where up to 32 lanes of a warp
-    share each row, each folding every 32nd element, and
+    variance) becomes a kernel of its own where L lanes of a warp (32, or
+    fewer for shorter rows) share each row, each folding every L-th
+    element, and
     `gpu.subgroup_reduce` (warp shuffles) combines them; a `linalg.fill` of
     its output just before it becomes the start value
     (`row-reductions=false`: one thread a row, as other leftovers).
@@ -594,7 +597,8 @@ def DLTuneLowerGPU : Pass<"dltune-lower-gpu", "ModuleOp"> {
     Option<"foldPads", "fold-pads", "bool", /*default=*/"true",
            "Reads of a tensor.pad by tensor.extract or by a linalg op other "
            "than the matmul kernel's read the pad's source with a bounds check "
-           "instead (=false: a fill and a copy into a padded buffer per call)">,
+           "instead, and pads of constants become constants (=false: a fill "
+           "and a copy into a padded buffer per call)">,
     Option<"rowReductions", "row-reductions", "bool", /*default=*/"true",
            "Reductions along the innermost loop outside the matmul kernels "
            "get a kernel where the lanes of a warp share each row "
