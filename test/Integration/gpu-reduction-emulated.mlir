@@ -4,7 +4,8 @@
 // checked against the untuned CPU lowering by the CPU emulation of the
 // kernels (no GPU needed), on rows that are not a multiple of 32 long, row
 // counts that are not a multiple of a block's rows, rows shorter than a
-// warp (clusters of 16 lanes), an integer maximum, maxnumf, xor, a body reading the loop
+// warp (clusters of 16 lanes), an integer maximum, maxnumf, xor, f16 and i8
+// elements (shuffled as 32-bit words), a body reading the loop
 // index, an output that starts from a function argument, and reductions
 // the kernel does not take (a short row, an outer reduction loop, a row
 // along the input's outer dimension).
@@ -14,6 +15,8 @@
 // RUN: dltune run %s --entry int_max --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
 // RUN: dltune run %s --entry maxnum_rows --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
 // RUN: dltune run %s --entry xor_rows --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
+// RUN: dltune run %s --entry sum_f16 --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
+// RUN: dltune run %s --entry max_i8 --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
 // RUN: dltune run %s --entry index_weighted_sum --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
 // RUN: dltune run %s --entry sum_from_fill --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
 // RUN: dltune run %s --entry onto_bias --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
@@ -275,4 +278,30 @@ func.func @transposed_rows(%x: tensor<50x40xf32>) -> tensor<40xf32> {
     linalg.yield %s : f32
   } -> tensor<40xf32>
   return %sum : tensor<40xf32>
+}
+
+// Elements narrower than the 32-bit shuffles.
+func.func @sum_f16(%x: tensor<6x100xf16>) -> tensor<6xf16> {
+  %zero = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<6xf16>
+  %z = linalg.fill ins(%zero : f16) outs(%e : tensor<6xf16>) -> tensor<6xf16>
+  %s = linalg.generic {indexing_maps = [#rows, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<6x100xf16>) outs(%z : tensor<6xf16>) {
+  ^bb0(%in: f16, %out: f16):
+    %m = arith.addf %in, %out : f16
+    linalg.yield %m : f16
+  } -> tensor<6xf16>
+  return %s : tensor<6xf16>
+}
+func.func @max_i8(%x: tensor<6x100xi8>) -> tensor<6xi8> {
+  %zero = arith.constant -128 : i8
+  %e = tensor.empty() : tensor<6xi8>
+  %z = linalg.fill ins(%zero : i8) outs(%e : tensor<6xi8>) -> tensor<6xi8>
+  %s = linalg.generic {indexing_maps = [#rows, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<6x100xi8>) outs(%z : tensor<6xi8>) {
+  ^bb0(%in: i8, %out: i8):
+    %m = arith.maxsi %in, %out : i8
+    linalg.yield %m : i8
+  } -> tensor<6xi8>
+  return %s : tensor<6xi8>
 }
