@@ -52,6 +52,8 @@ struct RowReduction {
   gpu::AllReduceOperation kind = gpu::AllReduceOperation::ADD;
   /// The loops' static sizes; the last is the row length.
   SmallVector<int64_t> ranges;
+  /// The product of the outer sizes: the number of rows.
+  int64_t rows = 1;
 };
 } // namespace
 
@@ -134,6 +136,8 @@ static std::optional<RowReduction> matchRowReduction(linalg::LinalgOp op) {
   if (llvm::any_of(red.ranges, [](int64_t r) { return ShapedType::isDynamic(r) || r == 0; }) ||
       red.ranges.back() < kMinRowLength)
     return std::nullopt; // a launch of no blocks is an error on the GPU
+  for (int64_t r : ArrayRef<int64_t>(red.ranges).drop_back())
+    red.rows *= r;
   // Each row writes its own output element, which does not move along the
   // row: the output's map reads every outer loop once (and constant
   // zeros), never the row's.
@@ -212,11 +216,8 @@ static bool usesBuffer(Operation *op, Value buffer) {
 static linalg::FillOp findAbsorbableFill(RowReduction red) {
   Value out = red.op.getDpsInitOperand(0)->get();
   auto type = dyn_cast<MemRefType>(out.getType());
-  int64_t rows = 1;
-  for (int64_t r : ArrayRef<int64_t>(red.ranges).drop_back())
-    rows *= r;
   Value buffer = getViewSource(out);
-  if (!type || !type.hasStaticShape() || type.getNumElements() != rows ||
+  if (!type || !type.hasStaticShape() || type.getNumElements() != red.rows ||
       !buffer.getDefiningOp<memref::AllocOp>())
     return nullptr;
   // The op must not read the buffer through an input: that would read
@@ -246,10 +247,7 @@ static void buildKernel(RowReduction red) {
   linalg::LinalgOp op = red.op;
   Location loc = op.getLoc();
   OpBuilder b(op);
-  int64_t rowLength = red.ranges.back();
-  int64_t rows = 1;
-  for (int64_t r : ArrayRef<int64_t>(red.ranges).drop_back())
-    rows *= r;
+  int64_t rowLength = red.ranges.back(), rows = red.rows;
   int64_t lanes = std::min<int64_t>(kWarpSize, llvm::PowerOf2Ceil(rowLength));
   int64_t rowsPerBlock = std::min<int64_t>(kBlockThreads / lanes, llvm::PowerOf2Ceil(rows));
   rowsPerBlock = std::max<int64_t>(rowsPerBlock, kWarpSize / lanes);
