@@ -128,7 +128,8 @@ def write_variant(dltune, env, args, mlir, path, knobs, precision, log):
     sms = ""
     try:
         import torch
-        sms = f" gpu-sms={torch.cuda.get_device_properties(0).multi_processor_count}"
+        props = torch.cuda.get_device_properties(0)
+        sms = f" gpu-sms={props.multi_processor_count} gpu-cc={props.major * 10 + props.minor}"
     except Exception:
         pass
     source = mlir

@@ -65,6 +65,11 @@ llvm::Error CudaDriver::load() {
   bind(cuGetErrorString, "cuGetErrorString");
   if (missing)
     return makeError("CUDA driver lacks " + llvm::Twine(missingName));
+  // Drivers before CUDA 12 have no tensor maps; only warpgroup kernels ask.
+  cuTensorMapEncodeTiled = reinterpret_cast<decltype(cuTensorMapEncodeTiled)>(
+      dlsym(handle, "cuTensorMapEncodeTiled"));
+  if (missing)
+    return makeError("CUDA driver lacks " + llvm::Twine(missingName));
   if (llvm::Error err = check(cuInit(0), "cuInit"))
     return err; // the toolkit's stub library answers 34 here
   int count = 0;

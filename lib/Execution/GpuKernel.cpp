@@ -14,6 +14,7 @@
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/TargetSelect.h"
 
+#include <array>
 #include <atomic>
 #include <map>
 #include <mutex>
@@ -232,7 +233,102 @@ DLTUNE_GPU_EXPORT void *dltuneDeviceConstant(void *host, int64_t bytes) {
   return reinterpret_cast<void *>(ptr);
 }
 
+// Tensor maps of the warpgroup MMA kernels (nvgpu.tma.create.descriptor's
+// lowering calls this with a ranked memref descriptor of device memory). A
+// kernel reads its map from device memory, so each distinct map is copied
+// there once and kept: a model's second and later calls create the same
+// maps (same buffers from the pool) and copy nothing. Upstream's runtime
+// allocates and copies one per call and never frees it.
+namespace {
+struct TensorMapCache {
+  std::mutex mutex;
+  std::map<std::array<unsigned char, kTensorMapBytes>, CudaDriver::CUdeviceptr> deviceCopies;
+};
+TensorMapCache &getTensorMapCache() {
+  static TensorMapCache cache;
+  return cache;
+}
+/// Bytes of CUtensorMapDataType's element types (CUDA's enum order).
+int64_t tensorMapElementBytes(int64_t dataType) {
+  static constexpr int64_t bytes[] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4};
+  return dataType >= 0 && dataType < 13 ? bytes[dataType] : 0;
+}
+} // namespace
+
+DLTUNE_GPU_EXPORT void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *rankedDescriptor,
+                                                       int64_t dataType, int64_t interleave,
+                                                       int64_t swizzle, int64_t l2Promotion,
+                                                       int64_t oobFill, int64_t *boxDims) {
+  CudaDriver *d = driverOrNull();
+  if (!d)
+    return nullptr;
+  if (!d->cuTensorMapEncodeTiled) {
+    noteError("the CUDA driver has no cuTensorMapEncodeTiled (CUDA 12 or later is needed for "
+              "warpgroup MMA kernels)");
+    return nullptr;
+  }
+  int64_t elemBytes = tensorMapElementBytes(dataType);
+  if (rank < 1 || rank > 5 || elemBytes == 0) {
+    noteError("tensor map of an unsupported rank or element type");
+    return nullptr;
+  }
+  // {allocated, aligned, offset, sizes[rank], strides[rank]}; CUDA lists
+  // dimensions innermost first, and strides (bytes) of all but the first.
+  auto *fields = static_cast<int64_t *>(rankedDescriptor);
+  auto *aligned = reinterpret_cast<char *>(fields[1]);
+  const int64_t *sizes = fields + 3, *strides = fields + 3 + rank;
+  unsigned long long globalDim[5], globalStrides[4];
+  unsigned boxDim[5], elementStrides[5];
+  for (int64_t i = 0; i < rank; ++i) {
+    globalDim[i] = static_cast<unsigned long long>(sizes[rank - 1 - i]);
+    boxDim[i] = static_cast<unsigned>(boxDims[rank - 1 - i]);
+    elementStrides[i] = 1;
+  }
+  for (int64_t i = 0; i + 1 < rank; ++i)
+    globalStrides[i] = static_cast<unsigned long long>(strides[rank - 2 - i] * elemBytes);
+  alignas(128) std::array<unsigned char, kTensorMapBytes> map{};
+  int result = d->cuTensorMapEncodeTiled(
+      map.data(), static_cast<int>(dataType), static_cast<unsigned>(rank),
+      aligned + fields[2] * elemBytes, globalDim, globalStrides, boxDim, elementStrides,
+      static_cast<int>(interleave), static_cast<int>(swizzle), static_cast<int>(l2Promotion),
+      static_cast<int>(oobFill));
+  if (result != 0) {
+    note(*d, result, "cuTensorMapEncodeTiled");
+    return nullptr;
+  }
+  TensorMapCache &cache = getTensorMapCache();
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  if (auto it = cache.deviceCopies.find(map); it != cache.deviceCopies.end())
+    return reinterpret_cast<void *>(it->second);
+  CudaDriver::CUdeviceptr copy = 0;
+  note(*d, d->cuMemAlloc(&copy, kTensorMapBytes), "cuMemAlloc");
+  if (!copy)
+    return nullptr;
+  // As for constants: the kernels' non-blocking streams do not wait for a
+  // copy from pageable memory.
+  int copied = d->cuMemcpyHtoD(copy, map.data(), kTensorMapBytes);
+  int synced = copied == 0 ? d->cuCtxSynchronize() : copied;
+  if (copied != 0 || synced != 0) {
+    note(*d, copied != 0 ? copied : synced, copied != 0 ? "cuMemcpyHtoD" : "cuCtxSynchronize");
+    d->cuMemFree(copy);
+    return nullptr;
+  }
+  cache.deviceCopies.emplace(map, copy);
+  return reinterpret_cast<void *>(copy);
+}
+
 void mlir::dltune::releaseGpuRuntimeMemory() {
+  {
+    TensorMapCache &cache = getTensorMapCache();
+    std::lock_guard<std::mutex> lock(cache.mutex);
+    if (llvm::Expected<CudaDriver &> d = CudaDriver::get()) {
+      for (auto &[map, copy] : cache.deviceCopies)
+        d->cuMemFree(copy);
+    } else {
+      llvm::consumeError(d.takeError());
+    }
+    cache.deviceCopies.clear();
+  }
   DeviceMemoryPool &pool = getPool();
   std::lock_guard<std::mutex> lock(pool.mutex);
   llvm::Expected<CudaDriver &> d = CudaDriver::get();
@@ -285,6 +381,8 @@ llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner interner) {
   add("mgpuMemset32", reinterpret_cast<void *>(&mgpuMemset32));
   add("mgpuSetDefaultDevice", reinterpret_cast<void *>(&mgpuSetDefaultDevice));
   add(kDeviceConstantFunction.data(), reinterpret_cast<void *>(&dltuneDeviceConstant));
+  add("mgpuTensorMapEncodeTiledMemref",
+      reinterpret_cast<void *>(&mgpuTensorMapEncodeTiledMemref));
   return map;
 }
 } // namespace

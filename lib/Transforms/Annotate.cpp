@@ -43,9 +43,15 @@ struct AnnotatePass : public dltune::impl::DLTuneAnnotateBase<AnnotatePass> {
       module.emitError() << "dltune-annotate: gpu-sms must not be negative";
       return signalPassFailure();
     }
+    if (gpuCc < 0) {
+      module.emitError() << "dltune-annotate: gpu-cc must not be negative";
+      return signalPassFailure();
+    }
     GpuPlanTarget gpu;
     if (gpuSms > 0)
       gpu.multiprocessors = gpuSms;
+    if (gpuCc > 0)
+      gpu.computeCapability = gpuCc;
     bool failed = false;
     bool fuse = fuseEpilogues && schedTarget == ScheduleTarget::CPU;
     if (fuse && mlir::failed(mergeElementwiseChains(module)))

@@ -3,6 +3,8 @@
 #include "dltune/Transforms/GpuMatmulKernel.h"
 
 #include "GpuMatmulEpilogue.h"
+#include "GpuMatmulOperands.h"
+#include "GpuWarpgroupMatmul.h"
 #include "GpuMemRefLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -27,11 +29,12 @@ static constexpr std::pair<const char *, int64_t GpuMatmulTiles::*> kTileFields[
     {"pad", &GpuMatmulTiles::pad},          {"stages", &GpuMatmulTiles::stages},
     {"interleave", &GpuMatmulTiles::interleave}, {"mma", &GpuMatmulTiles::mma},
     {"warp_m", &GpuMatmulTiles::warpM},     {"warp_n", &GpuMatmulTiles::warpN},
-    {"async_copy", &GpuMatmulTiles::asyncCopy}};
+    {"async_copy", &GpuMatmulTiles::asyncCopy}, {"wgmma", &GpuMatmulTiles::wgmma}};
 
 /// Fields an attribute may leave out (they keep the SIMT defaults).
 static bool isOptionalTileField(llvm::StringRef name) {
-  return name == "mma" || name == "warp_m" || name == "warp_n" || name == "async_copy";
+  return name == "mma" || name == "warp_m" || name == "warp_n" || name == "async_copy" ||
+         name == "wgmma";
 }
 
 GpuMatmulTiles GpuMatmulTiles::fromValues(const std::map<std::string, int64_t> &values) {
@@ -46,8 +49,9 @@ DictionaryAttr GpuMatmulTiles::toAttr(MLIRContext *ctx) const {
   Builder b(ctx);
   SmallVector<NamedAttribute> entries;
   for (auto [name, field] : kTileFields)
-    // A SIMT kernel's attribute leaves out the tensor-core fields.
-    if (mma || !isOptionalTileField(name))
+    // A SIMT kernel's attribute leaves out the tensor-core fields, an
+    // mma.sync kernel's the warpgroup one.
+    if ((mma && (wgmma || name != "wgmma")) || !isOptionalTileField(name))
       entries.push_back(b.getNamedAttr(name, b.getI64IntegerAttr(this->*field)));
   return b.getDictionaryAttr(entries);
 }
@@ -78,17 +82,6 @@ GpuMatmulTiles::getSharedTileShapes(int64_t elemBytes) const {
 //===----------------------------------------------------------------------===//
 // Checks
 //===----------------------------------------------------------------------===//
-
-namespace {
-/// The operands of a (batch) matmul on memrefs, batch dimension first.
-struct MatmulOperands {
-  Value a, b, c;
-  MemRefType aType, bType, cType;
-  bool batched = false;
-  int64_t batch = 1, m = 0, n = 0, k = 0;
-  int64_t elemBytes = 4; // of A and B
-};
-} // namespace
 
 std::string mlir::dltune::whyNotGpuMatmulOp(linalg::LinalgOp op) {
   if (auto mm = dyn_cast<linalg::MatmulOp>(op.getOperation())) {
@@ -205,6 +198,12 @@ static std::string whyNotTiles(const MatmulOperands &o, const GpuMatmulTiles &t)
     return "mma must be 0 or 1";
   if (t.asyncCopy != 0 && t.asyncCopy != 1)
     return "async_copy must be 0 or 1";
+  if (t.wgmma != 0 && t.wgmma != 1)
+    return "wgmma must be 0 or 1";
+  if (t.wgmma && !t.mma)
+    return "wgmma needs mma";
+  if (t.wgmma)
+    return whyNotWarpgroupMatmul(o, t);
   if (t.asyncCopy && !t.mma)
     return "async_copy needs mma (the SIMT kernel stores A transposed)";
   if (t.stages > 2 && !(t.mma && t.asyncCopy))
@@ -241,10 +240,11 @@ static std::string whyNotTiles(const MatmulOperands &o, const GpuMatmulTiles &t)
   return "";
 }
 
-/// whyNotTiles, and whyNotGpuMatmulMma where the tiles ask for tensor cores.
+/// whyNotTiles, and whyNotGpuMatmulMma where the tiles ask for mma.sync
+/// (the warpgroup kernel checks its own element types).
 static std::string whyNotKernel(linalg::LinalgOp op, const MatmulOperands &o,
                                 const GpuMatmulTiles &t) {
-  if (t.mma == 1)
+  if (t.mma == 1 && t.wgmma == 0)
     if (std::string why = whyNotGpuMatmulMma(op); !why.empty())
       return why;
   return whyNotTiles(o, t);
@@ -262,11 +262,11 @@ std::string mlir::dltune::whyNotGpuMatmulKernel(linalg::LinalgOp op,
 //===----------------------------------------------------------------------===//
 
 namespace {
-class KernelBuilder {
+class KernelBuilder : KernelIndexArith {
 public:
   KernelBuilder(OpBuilder &b, Location loc, const MatmulOperands &o, const GpuMatmulTiles &t,
                 const MatmulEpilogue *epilogue)
-      : b(b), loc(loc), o(o), t(t), epilogue(epilogue) {
+      : KernelIndexArith(b, loc), o(o), t(t), epilogue(epilogue) {
     inType = o.aType.getElementType();
     accType = o.cType.getElementType();
     inBytes = o.aType.getElementTypeBitWidth() / 8;
@@ -277,7 +277,6 @@ public:
   void build(Value fillValue);
 
 private:
-  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   /// Stores the accumulators `v` of C's row `row` from column `col`, or
   /// hands them to the epilogue.
   void storeC(Value v, Value row, Value col, int64_t align) {
@@ -285,21 +284,9 @@ private:
       return epilogue->emitStore(b, loc, v, row, col);
     vector::StoreOp::create(b, loc, v, o.c, at(row, col), false, llvm::MaybeAlign(align));
   }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value add(Value x, int64_t y) { return y ? add(x, idx(y)) : x; }
-  Value mul(Value x, int64_t y) { return arith::MulIOp::create(b, loc, x, idx(y)); }
 
-  /// Indices into an operand: the batch index first when batched.
-  SmallVector<Value> at(Value row, Value col) {
-    SmallVector<Value> i;
-    if (o.batched)
-      i.push_back(batchIdx);
-    i.append({row, col});
-    return i;
-  }
+  SmallVector<Value> at(Value row, Value col) { return o.at(batchIdx, row, col); }
 
-  Value divui(Value x, int64_t y) { return arith::DivUIOp::create(b, loc, x, idx(y)); }
-  Value remui(Value x, int64_t y) { return arith::RemUIOp::create(b, loc, x, idx(y)); }
 
   /// Creates the launch (grid: blocks of C, then the batch; a block of
   /// blockX x blockY threads with the two shared tiles of
@@ -332,8 +319,6 @@ private:
   void storeTilesMma(Value stage, ArrayRef<Value> aRegs, ArrayRef<Value> bRegs);
   SmallVector<Value> multiplyMma(Value stage, ValueRange acc);
 
-  OpBuilder &b;
-  Location loc;
   const MatmulOperands &o;
   const GpuMatmulTiles &t;
   /// The element-wise op computed on the accumulators as they are stored
@@ -558,6 +543,8 @@ SmallVector<Value> KernelBuilder::buildKLoop(
 }
 
 void KernelBuilder::build(Value fillValue) {
+  if (t.wgmma)
+    return buildWarpgroupMatmul(b, loc, o, t, epilogue, fillValue);
   if (t.mma)
     return buildMma(fillValue);
   OpBuilder::InsertionGuard guard(b);
@@ -891,7 +878,7 @@ LogicalResult mlir::dltune::buildGpuMatmulKernel(RewriterBase &rewriter, linalg:
   // The tensor-core kernel stores pairs of columns, the SIMT one chunks.
   std::optional<MatmulEpilogue> epilogue;
   if (fuseEpilogue && !o->batched)
-    epilogue = MatmulEpilogue::match(op, tiles.mma ? 2 : tiles.colChunk());
+    epilogue = MatmulEpilogue::match(op, tiles.wgmma ? 4 : tiles.mma ? 2 : tiles.colChunk());
   if (epilogue)
     epilogue->hoistOperandsBefore(op);
   OpBuilder::InsertionGuard guard(rewriter);

@@ -103,6 +103,41 @@ static LogicalResult mapForallToGpu(ModuleOp module) {
   return success();
 }
 
+/// The nvgpu conversion, run before outlining, puts the mbarriers of the
+/// warpgroup kernels in module-level shared-memory globals; outlining copies
+/// them into each kernel's module, and the host's copies, unused, go.
+static void eraseHostCopiesOfKernelGlobals(ModuleOp module) {
+  SmallVector<Operation *> unused;
+  for (auto global : module.getOps<memref::GlobalOp>())
+    if (nvgpu::NVGPUDialect::hasSharedMemoryAddressSpace(global.getType()) &&
+        SymbolTable::symbolKnownUseEmpty(global, module))
+      unused.push_back(global);
+  for (auto global : module.getOps<LLVM::GlobalOp>())
+    if (global.getAddrSpace() == static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared) &&
+        SymbolTable::symbolKnownUseEmpty(global, module))
+      unused.push_back(global);
+  for (Operation *global : unused)
+    global->erase();
+}
+
+/// The chip the kernels are built for: `chip`, or its architecture-specific
+/// variant sm_90a where a kernel uses warpgroup MMA (wgmma exists on
+/// compute capability 9.0 only, and ptxas takes it only for sm_90a).
+static FailureOr<std::string> getChipForKernels(ModuleOp module, StringRef chip) {
+  Operation *wgmma = nullptr;
+  module.walk([&](NVVM::WgmmaMmaAsyncOp op) {
+    wgmma = op;
+    return WalkResult::interrupt();
+  });
+  if (!wgmma || chip == "sm_90a")
+    return chip.str();
+  if (chip == "sm_90")
+    return std::string("sm_90a");
+  return wgmma->emitError() << "dltune-lower-gpu: warpgroup MMA (wgmma = 1) needs compute "
+                               "capability 9.0 (chip sm_90 or sm_90a), not "
+                            << chip;
+}
+
 /// Fuses each element-wise linalg.generic into the element-wise generic
 /// that reads its result, where nothing else does (upstream's patterns):
 /// an imported convolution's bias add and activation are one kernel, not
@@ -313,9 +348,14 @@ struct LowerGPUPass : public dltune::impl::DLTuneLowerGPUBase<LowerGPUPass> {
     // memory offset and divisor a run-time value (64-bit divisions in the
     // PTX).
     mapLoops.addPass(createGpuLaunchSinkIndexComputationsPass());
+    // nvgpu ops become NVVM before outlining, as in upstream's own pipeline:
+    // outlined, a tensor map (the warpgroup kernel's) would be a kernel
+    // parameter of an nvgpu type, which no later conversion rewrites.
+    mapLoops.addPass(createConvertNVGPUToNVVMPass());
     mapLoops.addPass(createGpuKernelOutliningPass());
     if (failed(lowerSubgroupReducesToShuffles(module)) || failed(runPipeline(mapLoops, module)))
       return signalPassFailure();
+    eraseHostCopiesOfKernelGlobals(module);
     FailureOr<llvm::StringSet<>> constants = collectHostConstants(module);
     if (failed(constants) || failed(allocateHostBuffersOnDevice(module)))
       return signalPassFailure();
@@ -332,9 +372,12 @@ struct LowerGPUPass : public dltune::impl::DLTuneLowerGPUBase<LowerGPUPass> {
     bool cubin = format == "bin";
     OpPassManager lower("builtin.module");
     gpu::GPUToNVVMPipelineOptions opts;
-    opts.cubinChip = chip;
+    FailureOr<std::string> kernelChip = getChipForKernels(module, chip);
+    if (failed(kernelChip))
+      return signalPassFailure();
+    opts.cubinChip = *kernelChip;
     // The default features are too old for chips after sm_90.
-    opts.cubinFeatures = features == "+ptx80" ? getPtxFeaturesForChip(chip) : features;
+    opts.cubinFeatures = features == "+ptx80" ? getPtxFeaturesForChip(*kernelChip) : features;
     opts.cubinFormat = cubin ? std::string("isa") : std::string(format);
     opts.optLevel = 3;
     gpu::buildLowerToNVVMPassPipeline(lower, opts);

@@ -570,10 +570,21 @@ static FailureOr<SchedulePlan> buildGpuPlan(linalg::LinalgOp op, const std::stri
     b.require("async_copy == 0 || vector * elem_bytes >= 4");
     b.param("mma_k", mmaK);
     b.param("mma_pad_a", getMmaPadA(elemBytes));
-    threads = "(mma * 32 * (block_m / warp_m) * (block_n / warp_n) + (1 - mma) * " +
-              simtThreads + ")";
+    // With wgmma (f16 only, below): 128 threads per warp_m rows.
+    std::string warpgroupThreads =
+        inType.isF16() ? " + wgmma * (128 * (block_m / warp_m) - 32 * (block_m / warp_m) * "
+                         "(block_n / warp_n))"
+                       : "";
+    threads = "(mma * 32 * (block_m / warp_m) * (block_n / warp_n)" + warpgroupThreads +
+              " + (1 - mma) * " + simtThreads + ")";
     // cp.async copies hold no staged slice in registers.
-    registers = "(mma * (warp_m * warp_n / 32 + warp_m / 4 + warp_n / 4) + (1 - mma) * "
+    // With wgmma: warp_m x block_n / 128 accumulators a thread.
+    std::string warpgroupRegisters =
+        inType.isF16() ? " - wgmma * (warp_m * warp_n / 32 + warp_m / 4 + warp_n / 4 - "
+                         "warp_m * warp_n / 128)"
+                       : "";
+    registers = "(mma * (warp_m * warp_n / 32 + warp_m / 4 + warp_n / 4)" + warpgroupRegisters +
+                " + (1 - mma) * "
                 "(thread_m * thread_n + tile_k * (thread_m + thread_n) / 2) + (1 - async_copy) * "
                 "(block_m + block_n) * tile_k * elem_bytes / (4 * " + threads + ") + 40)";
     // Knobs one kind of kernel does not read keep their default, so that
@@ -589,11 +600,30 @@ static FailureOr<SchedulePlan> buildGpuPlan(linalg::LinalgOp op, const std::stri
     // what a block may opt into (compute capability 9.0; 128 bytes for
     // aligning B's tile behind A's).
     b.param("smem_optin_bytes", kMaxSharedBytesOptIn);
-    b.require("mma == 0 || stages * elem_bytes * (block_m * (tile_k + mma_pad_a) + "
+    b.require(std::string(inType.isF16() ? "wgmma == 1 || " : "") +
+              "mma == 0 || stages * elem_bytes * (block_m * (tile_k + mma_pad_a) + "
               "tile_k * (block_n + " + std::to_string(kMmaPadB) + ")) + 128 <= smem_optin_bytes");
     b.require("stages <= 2 || (mma == 1 && async_copy == 1)");
     // More stages than slices build the same kernel as one more than slices.
     b.require("stages <= D_k / tile_k + 1");
+  }
+  // Warpgroup MMA (GpuWarpgroupMatmul.h) for f16 on compute capability
+  // 9.0: warpgroups of 128 threads own warp_m (64 or 128) rows and all
+  // block_n columns, k slices of 64 come by TMA. Offered, not the default:
+  // it has not run on a GPU yet (docs/gpu.md).
+  bool wgmmaAvailable = mmaAvailable && inType.isF16() && gpu.computeCapability == 90 &&
+                        s[off + 2] % 64 == 0;
+  if (mmaAvailable && inType.isF16()) {
+    b.param("cc", gpu.computeCapability);
+    b.knob("wgmma", wgmmaAvailable ? std::vector<int64_t>{0, 1} : std::vector<int64_t>{0}, 0);
+    if (wgmmaAvailable) {
+      b.require("wgmma == 0 || (mma == 1 && tile_k == 64 && async_copy == 1 && vector == 8 && "
+                "(warp_m == 64 || warp_m == 128) && block_m % warp_m == 0 && "
+                "warp_n == block_n && block_n % 64 == 0 && warp_m * block_n <= 16384)");
+      b.require("wgmma == 0 || stages * (block_m * 128 + tile_k * block_n * elem_bytes) + 1024 "
+                "<= smem_optin_bytes");
+      b.require("wgmma == 0 || block_m * (block_n + 8) * 4 + 1024 <= smem_optin_bytes");
+    }
   }
   b.require("D_m % block_m == 0");
   b.require("D_n % block_n == 0");
@@ -662,6 +692,8 @@ GpuPlanTarget GpuPlanTarget::fromSpace(const SearchSpace &space) {
   for (const auto &[name, value] : space.getParams())
     if (name == "sms" && value > 0)
       t.multiprocessors = value;
+    else if (name == "cc" && value > 0)
+      t.computeCapability = value;
   return t;
 }
 

@@ -1,4 +1,5 @@
 // RUN: dltune-opt %s --split-input-file --dltune-annotate="target=gpu default-config=true" | FileCheck %s
+// RUN: dltune-opt %s --split-input-file --dltune-annotate="target=gpu default-config=true gpu-cc=80" | FileCheck %s --check-prefix=CC80
 
 // Tensor cores are offered where the op may use them, and are then the
 // default. f32 without the TF32 opt-in: the SIMT space alone (its knobs end
@@ -37,9 +38,17 @@ module attributes {dltune.allow_tf32} {
 // -----
 
 // f16 inputs need no opt-in; their loads default to 16 bytes (vector 8)
-// and tile_k to 32.
+// and tile_k to 32. Warpgroup MMA (wgmma) is offered, not the default, on
+// compute capability 9.0 (the default, `cc`), and not offered on 8.0.
 // CHECK-LABEL: func.func @half
-// CHECK: dltune.config = #dltune.config<async_copy = 1, block_m = 64, block_n = 64, interleave = 0, mma = 1, pad = 0, stages = 2, thread_m = 4, thread_n = 4, tile_k = 32, vector = 8, warp_m = 32, warp_n = 32>
+// CHECK: dltune.config = #dltune.config<async_copy = 1, block_m = 64, block_n = 64, interleave = 0, mma = 1, pad = 0, stages = 2, thread_m = 4, thread_n = 4, tile_k = 32, vector = 8, warp_m = 32, warp_n = 32, wgmma = 0>
+// CHECK-SAME: wgmma = [0, 1]
+// CHECK-SAME: cc = 90
+// CHECK-SAME: wgmma == 0 || (mma == 1 && tile_k == 64
+// CC80-LABEL: func.func @half
+// CC80: wgmma = 0>
+// CC80-SAME: wgmma = [0]
+// CC80-SAME: cc = 80
 func.func @half(%a: tensor<256x128xf16>, %b: tensor<128x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<256x128xf16>, tensor<128x256xf16>) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
   return %r : tensor<256x256xf32>
@@ -51,7 +60,7 @@ func.func @half(%a: tensor<256x128xf16>, %b: tensor<128x256xf16>, %c: tensor<256
 // default): 64 x 64 warp tiles and three cp.async stages (measured faster
 // than two on an H200, docs/gpu.md).
 // CHECK-LABEL: func.func @half_large
-// CHECK: dltune.config = #dltune.config<async_copy = 1, block_m = 128, block_n = 128, interleave = 0, mma = 1, pad = 0, stages = 3, thread_m = 8, thread_n = 8, tile_k = 32, vector = 8, warp_m = 64, warp_n = 64>
+// CHECK: dltune.config = #dltune.config<async_copy = 1, block_m = 128, block_n = 128, interleave = 0, mma = 1, pad = 0, stages = 3, thread_m = 8, thread_n = 8, tile_k = 32, vector = 8, warp_m = 64, warp_n = 64, wgmma = 0>
 func.func @half_large(%a: tensor<2048x1024xf16>, %b: tensor<1024x2048xf16>, %c: tensor<2048x2048xf32>) -> tensor<2048x2048xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<2048x1024xf16>, tensor<1024x2048xf16>) outs(%c : tensor<2048x2048xf32>) -> tensor<2048x2048xf32>
   return %r : tensor<2048x2048xf32>

@@ -10,6 +10,10 @@
 // CHECK-DAG: summary linalg.matmul: {{[0-9]+}} valid configs, 16/16 compiled, 16/16 one kernel with shared memory, barriers, <= 32 B spilled, 0 over
 // CHECK-DAG: summary linalg.matmul: {{[0-9]+}} valid configs, 16/16 compiled, 16/16 one kernel with shared memory, barriers, <= 32 B spilled, 0 over
 // CHECK-DAG: summary linalg.batch_matmul: {{[0-9]+}} valid configs, 16/16 compiled, 16/16 one kernel with shared memory, barriers, <= 32 B spilled, 0 over
+// Warpgroup MMA (wgmma = 1; f16, compute capability 9.0) is sampled too and
+// assembled for sm_90a.
+// CHECK-DAG: linalg.matmul {{.*}}wgmma=1: ok
+// CHECK-DAG: linalg.batch_matmul {{.*}}wgmma=1: ok
 // CHECK-NOT: FAILED
 
 module attributes {dltune.allow_tf32} {

@@ -23,7 +23,7 @@ using namespace mlir;
 
 namespace dltune_tool {
 
-std::string getGpuSmsOption() {
+std::string getGpuDeviceOptions() {
   llvm::Expected<mlir::dltune::CudaDriver &> driver = mlir::dltune::CudaDriver::get();
   if (!driver) {
     llvm::consumeError(driver.takeError());
@@ -34,7 +34,12 @@ std::string getGpuSmsOption() {
     llvm::consumeError(info.takeError());
     return "";
   }
-  return info->multiprocessors > 0 ? " gpu-sms=" + std::to_string(info->multiprocessors) : "";
+  std::string options;
+  if (info->multiprocessors > 0)
+    options += " gpu-sms=" + std::to_string(info->multiprocessors);
+  if (info->computeMajor > 0)
+    options += " gpu-cc=" + std::to_string(info->computeMajor * 10 + info->computeMinor);
+  return options;
 }
 
 std::string getDefaultConfigPipeline(int threads, bool winograd) {
@@ -47,7 +52,7 @@ std::string getDefaultConfigPipeline(const std::string &target, int threads, boo
   if (target != "gpu")
     return getDefaultConfigPipeline(threads, winograd);
   return "dltune-conv-to-matmul,dltune-annotate{target=gpu default-config=true" +
-         getGpuSmsOption() + "}";
+         getGpuDeviceOptions() + "}";
 }
 
 std::string getTuningAnnotatePipeline(int threads, const std::string &target, bool winograd) {
@@ -56,7 +61,7 @@ std::string getTuningAnnotatePipeline(int threads, const std::string &target, bo
   // The GPU's tuned kernel is the matmul: convolutions become GEMMs first.
   return (winograd && cpu ? "dltune-winograd{threads=" + count + "}," : std::string()) +
          (cpu ? "dltune-widen-convs," : "dltune-conv-to-matmul,") + "dltune-annotate{threads=" + count +
-         " target=" + target + (cpu ? "" : getGpuSmsOption()) + "}";
+         " target=" + target + (cpu ? "" : getGpuDeviceOptions()) + "}";
 }
 
 double secondsNow() {

@@ -47,10 +47,11 @@ std::string getDefaultConfigPipeline(const std::string &target, int threads, boo
 /// the task hashes differ.
 std::string getTuningAnnotatePipeline(int threads, const std::string &target, bool winograd);
 
-/// " gpu-sms=N" for dltune-annotate: the SM count of the first GPU the CUDA
-/// driver reports, so that GPU defaults follow the device; empty without a
-/// driver (the pass then assumes an H100's 132).
-std::string getGpuSmsOption();
+/// " gpu-sms=N gpu-cc=XY" for dltune-annotate: the SM count and compute
+/// capability of the first GPU the CUDA driver reports, so that GPU defaults
+/// and spaces follow the device; empty without a driver (the pass then
+/// assumes an H100's 132 SMs and compute capability 9.0).
+std::string getGpuDeviceOptions();
 /// `--winograd`'s help text (the flag of run, compare, compile and tune).
 inline constexpr const char *kWinogradHelp =
     "Compute 3x3 stride-1 convolutions by Winograd's F(2x2, 3x3) or, on large maps, F(4x4, 3x3) (--dltune-winograd; "

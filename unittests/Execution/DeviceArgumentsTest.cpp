@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <vector>
 
 using namespace mlir::dltune;
 
@@ -30,6 +31,9 @@ void mgpuLaunchKernel(void *function, intptr_t gx, intptr_t gy, intptr_t gz, int
 void *mgpuMemAlloc(uint64_t bytes, void *stream, bool hostShared);
 void mgpuMemFree(void *ptr, void *stream);
 void *dltuneDeviceConstant(void *host, int64_t bytes);
+void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *rankedDescriptor, int64_t dataType,
+                                     int64_t interleave, int64_t swizzle, int64_t l2Promotion,
+                                     int64_t oobFill, int64_t *boxDims);
 }
 
 namespace {
@@ -219,4 +223,48 @@ TEST_F(FakeCudaTest, ReturnedBuffersAreCopiedOutAndReused) {
   dev->reset();
   releaseGpuRuntimeMemory();
   EXPECT_EQ(c.frees - before.frees, 2);
+}
+
+// The warpgroup kernels' tensor maps: the runtime turns a memref descriptor
+// (a view: an offset and a row stride wider than the row) into CUDA's
+// innermost-first dimensions, byte strides and box, from the view's start,
+// and copies each distinct map to the device once.
+TEST_F(FakeCudaTest, TensorMapsDescribeTheViewAndAreCopiedOnce) {
+  struct FakeTensorMap { // FakeCuda.cpp's layout
+    unsigned long long address, dims[5], strides[4];
+    unsigned rank, dataType, box[5], swizzle;
+  };
+  Counters &c = counters();
+  std::vector<uint16_t> storage(64 * 200 + 64);
+  // memref<64x192xf16, strided<[200, 1], offset: 8>>: 16-byte aligned start.
+  int64_t desc[7] = {reinterpret_cast<int64_t>(storage.data()),
+                     reinterpret_cast<int64_t>(storage.data()), 8, 64, 192, 200, 1};
+  int64_t box[2] = {64, 64};
+  Counters before = c;
+  void *map = mgpuTensorMapEncodeTiledMemref(2, desc, /*FLOAT16=*/6, 0, /*128B=*/3, 0, 0, box);
+  llvm::Error e = takeGpuRuntimeError();
+  ASSERT_FALSE(static_cast<bool>(e)) << llvm::toString(std::move(e));
+  ASSERT_NE(map, nullptr);
+  EXPECT_EQ(c.htod - before.htod, 1);
+  FakeTensorMap m;
+  std::memcpy(&m, map, sizeof(m)); // fake device memory is host memory
+  EXPECT_EQ(m.address, reinterpret_cast<unsigned long long>(storage.data() + 8));
+  EXPECT_EQ(m.rank, 2u);
+  EXPECT_EQ(m.dataType, 6u);
+  EXPECT_EQ(m.swizzle, 3u);
+  EXPECT_EQ(m.dims[0], 192u); // innermost first
+  EXPECT_EQ(m.dims[1], 64u);
+  EXPECT_EQ(m.strides[0], 400u); // bytes of a row
+  EXPECT_EQ(m.box[0], 64u);
+  EXPECT_EQ(m.box[1], 64u);
+  // The same map again: the same device copy, nothing uploaded.
+  before = c;
+  EXPECT_EQ(mgpuTensorMapEncodeTiledMemref(2, desc, 6, 0, 3, 0, 0, box), map);
+  EXPECT_EQ(c.htod - before.htod, 0);
+  // A box row wider than the 128-byte swizzle is refused, with the error.
+  int64_t wide[2] = {64, 128};
+  EXPECT_EQ(mgpuTensorMapEncodeTiledMemref(2, desc, 6, 0, 3, 0, 0, wide), nullptr);
+  llvm::Error refused = takeGpuRuntimeError();
+  ASSERT_TRUE(static_cast<bool>(refused));
+  EXPECT_NE(llvm::toString(std::move(refused)).find("cuTensorMapEncodeTiled"), std::string::npos);
 }

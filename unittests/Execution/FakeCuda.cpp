@@ -188,6 +188,51 @@ FAKE CUresult cuEventDestroy_v2(void *event) {
   delete static_cast<Event *>(event);
   return 0;
 }
+/// Checks what the driver documents for a tiled tensor map (rank, 16-byte
+/// aligned start and strides, boxes of 1-256 elements whose rows are whole
+/// 16-byte units within the swizzle span) and, instead of the driver's
+/// opaque encoding, writes the fields a test decodes: FakeTensorMap.
+struct FakeTensorMap {
+  unsigned long long address, dims[5], strides[4];
+  unsigned rank, dataType, box[5], swizzle;
+};
+static_assert(sizeof(FakeTensorMap) <= 128, "a CUtensorMap has 128 bytes");
+FAKE CUresult cuTensorMapEncodeTiled(void *map, int dataType, unsigned rank, void *address,
+                                     const unsigned long long *dims,
+                                     const unsigned long long *strides, const unsigned *box,
+                                     const unsigned *elementStrides, int interleave,
+                                     int swizzle, int, int) {
+  static const int bytes[] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4};
+  const CUresult invalid = 1; // CUDA_ERROR_INVALID_VALUE
+  if (!map || dataType < 0 || dataType > 12 || rank < 1 || rank > 5 || interleave != 0 ||
+      reinterpret_cast<unsigned long long>(address) % 16)
+    return invalid;
+  int elem = bytes[dataType];
+  int span = swizzle == 1 ? 32 : swizzle == 2 ? 64 : swizzle == 3 ? 128 : 0;
+  if ((box[0] * elem) % 16 || (span && static_cast<int>(box[0]) * elem > span))
+    return invalid;
+  for (unsigned i = 0; i < rank; ++i)
+    if (dims[i] == 0 || dims[i] > (1ull << 32) || box[i] == 0 || box[i] > 256 ||
+        box[i] > dims[i] || elementStrides[i] != 1)
+      return invalid;
+  for (unsigned i = 0; i + 1 < rank; ++i)
+    if (strides[i] % 16 || strides[i] >= (1ull << 40))
+      return invalid;
+  FakeTensorMap m{};
+  m.address = reinterpret_cast<unsigned long long>(address);
+  m.rank = rank;
+  m.dataType = static_cast<unsigned>(dataType);
+  m.swizzle = static_cast<unsigned>(swizzle);
+  for (unsigned i = 0; i < rank; ++i) {
+    m.dims[i] = dims[i];
+    m.box[i] = box[i];
+    if (i + 1 < rank)
+      m.strides[i] = strides[i];
+  }
+  std::memset(map, 0, 128);
+  std::memcpy(map, &m, sizeof(m));
+  return 0;
+}
 FAKE CUresult cuGetErrorString(CUresult, const char **text) {
   *text = "fake CUDA error";
   return 0;

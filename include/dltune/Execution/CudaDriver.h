@@ -78,6 +78,14 @@ public:
   CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent) = nullptr;
   CUresult (*cuEventDestroy)(CUevent) = nullptr;
   CUresult (*cuGetErrorString)(CUresult, const char **) = nullptr;
+  /// Null where the driver has none (before CUDA 12): the warpgroup MMA
+  /// kernels' tensor maps (CUtensorMap, 128 bytes) are encoded with it.
+  CUresult (*cuTensorMapEncodeTiled)(void *tensorMap, int dataType, unsigned rank,
+                                     void *globalAddress, const unsigned long long *globalDim,
+                                     const unsigned long long *globalStrides,
+                                     const unsigned *boxDim, const unsigned *elementStrides,
+                                     int interleave, int swizzle, int l2Promotion,
+                                     int oobFill) = nullptr;
 
   /// Turns a driver result into an llvm::Error naming `what`.
   llvm::Error check(CUresult result, const char *what);

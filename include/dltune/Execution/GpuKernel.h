@@ -93,9 +93,13 @@ llvm::Error runWithDeviceBuffers(const KernelSignature &signature,
 /// it); success when there was none.
 llvm::Error takeGpuRuntimeError();
 
-/// Frees what the runtime keeps for lowered host code: pooled buffers and
-/// the device copies of constants (GpuKernel's destructor calls it).
+/// Frees what the runtime keeps for lowered host code: pooled buffers, the
+/// device copies of constants and of tensor maps (GpuKernel's destructor
+/// calls it).
 void releaseGpuRuntimeMemory();
+
+/// Bytes of a CUDA tensor map (CUtensorMap).
+inline constexpr size_t kTensorMapBytes = 128;
 
 } // namespace mlir::dltune
 

@@ -62,11 +62,22 @@ struct GpuMatmulTiles {
   // 1 (with mma): global-to-shared copies by cp.async, no register staging;
   // the next slice's copies are in flight while the current one multiplies.
   int64_t asyncCopy = 0;
+  // 1 (with mma, compute capability 9.0): Hopper's warpgroup MMA instead of
+  // mma.sync: warpgroups of 128 threads own warp_m rows (64 or 128) of the
+  // block's C tile and all its block_n columns (warp_n == block_n); the
+  // Tensor Memory Accelerator copies the k slices (tile_k: 128 bytes of a
+  // row) into `stages` buffers; vector, async_copy unused.
+  int64_t wgmma = 0;
 
   int64_t warps() const { return (blockM / warpM) * (blockN / warpN); }
   int64_t threads() const {
+    if (wgmma)
+      return 128 * (blockM / warpM);
     return mma ? 32 * warps() : (blockM / threadM) * (blockN / threadN);
   }
+  /// Dynamic shared memory of the warpgroup kernel: the larger of the k
+  /// slices' buffers and the accumulators' staging, plus alignment slack.
+  int64_t getWarpgroupSharedBytes(int64_t elemBytes) const;
   int64_t rowChunk() const { return interleave ? std::min<int64_t>(4, threadM) : threadM; }
   int64_t colChunk() const { return interleave ? std::min<int64_t>(4, threadN) : threadN; }
   int64_t rowChunks() const { return threadM / rowChunk(); }
@@ -79,8 +90,8 @@ struct GpuMatmulTiles {
   getSharedTileShapes(int64_t elemBytes) const;
 
   /// From knob values (names as in the GPU space; missing ones keep their
-  /// defaults above). In an attribute, mma, warp_m, warp_n and async_copy
-  /// may be absent (SIMT, register-staged copies).
+  /// defaults above). In an attribute, mma, warp_m, warp_n, async_copy and
+  /// wgmma may be absent (SIMT, register-staged copies, mma.sync).
   static GpuMatmulTiles fromValues(const std::map<std::string, int64_t> &values);
   DictionaryAttr toAttr(MLIRContext *ctx) const;
   static std::optional<GpuMatmulTiles> fromAttr(DictionaryAttr attr);
@@ -120,6 +131,13 @@ inline constexpr int64_t kStaticSharedBytes = GpuLimits().maxStaticSharedBytesPe
 /// The most shared memory a block may opt into on compute capability 9.0
 /// (H100, H200: 227 KiB); the kernel builder refuses more.
 inline constexpr int64_t kMaxSharedBytesOptIn = GpuLimits().maxSharedBytesPerBlockOptIn;
+
+/// The warpgroup kernel's k slice is one 128-byte row (the span of the
+/// 128-byte swizzle); its accumulator staging rows are padded by 8 floats;
+/// its tiles start on a 1024-byte swizzle atom.
+inline constexpr int64_t kWarpgroupSliceBytes = 128;
+inline constexpr int64_t kWarpgroupStagingPad = 8;
+inline constexpr int64_t kWarpgroupSwizzleAtomBytes = 1024;
 
 /// The k extent of one mma.sync for inputs of `inputType` (8 for f32 as
 /// TF32, 16 for f16).

@@ -55,6 +55,10 @@ def DLTuneAnnotate : Pass<"dltune-annotate", "ModuleOp"> {
     Option<"gpuSms", "gpu-sms", "int64_t", /*default=*/"0",
            "Streaming multiprocessors the GPU defaults assume (0: 132, an H100 SXM; "
            "`dltune run` and `dltune tune` pass the device's)">,
+    Option<"gpuCc", "gpu-cc", "int64_t", /*default=*/"0",
+           "Compute capability x 10 the GPU spaces assume (0: 90, an H100's; "
+           "warpgroup MMA is offered at 90 only; `dltune run` and `dltune tune` "
+           "pass the device's)">,
   ];
   let dependentDialects = ["::mlir::dltune::DLTuneDialect",
                            "::mlir::tensor::TensorDialect"];

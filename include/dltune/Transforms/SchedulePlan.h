@@ -87,8 +87,12 @@ struct GpuPlanTarget {
   /// still gives each of them a block gets the large default tiles. The
   /// GPU space records it as its param `sms`.
   int64_t multiprocessors = kDefaultMultiprocessors;
-  /// The target a GPU space was built for (its `sms` param; the default
-  /// where it has none).
+  /// Compute capability x 10 (90: an H100's, assumed where the device is
+  /// not known): warpgroup MMA is offered at 90 only. The space records it
+  /// as its param `cc` (f16 tensor-core spaces only).
+  int64_t computeCapability = 90;
+  /// The target a GPU space was built for (its `sms` and `cc` params; the
+  /// defaults where it has none).
   static GpuPlanTarget fromSpace(const SearchSpace &space);
 };
 

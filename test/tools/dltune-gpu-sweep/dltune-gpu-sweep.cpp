@@ -77,8 +77,8 @@ static bool checkEmulated(ModuleOp kernel) {
 }
 
 /// Up to `n` valid configurations, deterministic for a seed, spread evenly
-/// over the values of `stages` and `mma` where the space has them (a
-/// quarter each of stages 1 and 2 with SIMT and with tensor cores).
+/// over the combinations of `stages`, `mma` and `wgmma` where the space has
+/// them (SIMT, mma.sync and warpgroup MMA at each stage count).
 static std::vector<Config> sampleConfigs(const SearchSpace &space, unsigned n,
                                          uint64_t seed) {
   std::vector<Config> all;
@@ -89,7 +89,7 @@ static std::vector<Config> sampleConfigs(const SearchSpace &space, unsigned n,
   std::mt19937_64 rng(seed);
   std::shuffle(all.begin(), all.end(), rng);
   std::vector<size_t> strata;
-  for (const char *name : {"stages", "mma"})
+  for (const char *name : {"stages", "mma", "wgmma"})
     if (std::optional<size_t> i = space.getKnobIndex(name))
       strata.push_back(*i);
   auto key = [&](const Config &c) {
