@@ -13,6 +13,8 @@
 # (timeout_s 600; without the models step it ended within about 8 minutes, so give the
 # matmul bench fewer cases or GPU_BENCH_TIMEOUT=150 beside it), then `give_back`. GPU_BENCH_ARGS adds options to
 # bench/gpu.py, e.g. GPU_BENCH_ARGS="--tune-trials 32 --cases mm_1024" bash scripts/gpu-check.sh device;
+# warpgroup MMA beside the default on the fp16 cases: GPU_BENCH_ARGS='--precision fp16 --configs
+# wg:wgmma=1,tile_k=64,warp_n=128;wg1:wgmma=1,tile_k=64,warp_m=128,warp_n=128' (docs/gpu.md);
 # GPU_BENCH_TIMEOUT (seconds, default 240) bounds it; GPU_MODELS_ARGS and GPU_MODELS_TIMEOUT (default
 # 200) do the same for bench/gpu_models.py. The checkout plus .gpu exceed the 64 MiB a call
 # may send: move bench/results out of the checkout for the call and back right after.

@@ -8,10 +8,12 @@
 // that order), C the output as [N*OH*OW, F]. A 1x1 stride-1 convolution
 // needs no gathering: its pixels already are A's rows.
 //
-// The GPU space takes power-of-two tiles that divide M, N and K, which many
-// layers' sizes do not (14 x 14 = 196 output pixels has no such divisor
-// from 8 up): the GEMM is computed on operands padded with zeros to
-// multiples of `m-align`, `n-align` and `k-align` and the result cropped.
+// The GPU space takes power-of-two tiles that divide N and K, which many
+// layers' sizes do not: the GEMM is computed on operands padded with zeros
+// to multiples of `n-align` and `k-align` and the result cropped. M (14 x
+// 14 = 196 output pixels has no power-of-two divisor from 8 up) is not
+// padded by default since 2026-11-29: the kernel's last row of blocks
+// clamps its reads instead (`m-align` pads it, as before, when asked).
 // An implicit GEMM (gathering in the kernel's loads) would save the patch
 // buffer's memory traffic; that needs the kernel builder to load A through
 // the convolution's index map, and is not done yet (docs/gpu.md).

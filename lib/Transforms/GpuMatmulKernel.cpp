@@ -210,8 +210,10 @@ static std::string whyNotTiles(const MatmulOperands &o, const GpuMatmulTiles &t)
     return "more than 2 stages need mma and async_copy (cp.async keeps them in flight)";
   if (t.asyncCopy && t.vector * o.elemBytes < 4)
     return "async_copy copies 4, 8 or 16 bytes: vector x element bytes must be at least 4";
-  if (o.m % t.blockM || o.n % t.blockN || o.k % t.tileK)
-    return "block_m, block_n and tile_k must divide M, N and K";
+  // block_m need not divide M: the last row of blocks reads clamped rows
+  // and stores only the rows inside.
+  if (o.n % t.blockN || o.k % t.tileK)
+    return "block_n and tile_k must divide N and K";
   if (t.mma) {
     if (t.warpM <= 0 || t.warpN <= 0 || t.warpM % 16 || t.warpN % 8)
       return "with mma, warp_m must be a multiple of 16 and warp_n of 8";
@@ -279,10 +281,31 @@ public:
 private:
   /// Stores the accumulators `v` of C's row `row` from column `col`, or
   /// hands them to the epilogue.
+  /// Rows past M (the last row of blocks where block_m does not divide M)
+  /// are not stored.
   void storeC(Value v, Value row, Value col, int64_t align) {
-    if (epilogue)
-      return epilogue->emitStore(b, loc, v, row, col);
-    vector::StoreOp::create(b, loc, v, o.c, at(row, col), false, llvm::MaybeAlign(align));
+    auto store = [&] {
+      if (epilogue)
+        return epilogue->emitStore(b, loc, v, row, col);
+      vector::StoreOp::create(b, loc, v, o.c, at(row, col), false, llvm::MaybeAlign(align));
+    };
+    if (o.m % t.blockM == 0)
+      return store();
+    Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, idx(o.m));
+    auto guard = scf::IfOp::create(b, loc, inside, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(guard.thenBlock());
+    store();
+  }
+  /// Row `row` of the block's tile as an index into A or C for loads: rows
+  /// past M read row M - 1 instead (their results are never stored), so that
+  /// no load leaves the operand.
+  Value loadRow(Value row) { return clampRow(add(rowBase, row)); }
+  /// A row of C (or A) clamped to M - 1, for loads.
+  Value clampRow(Value row) {
+    if (o.m % t.blockM == 0)
+      return row;
+    return arith::MinUIOp::create(b, loc, row, idx(o.m - 1));
   }
 
   SmallVector<Value> at(Value row, Value col) { return o.at(batchIdx, row, col); }
@@ -349,7 +372,7 @@ void KernelBuilder::loadTiles(Value k0, SmallVector<Value> &aRegs,
   auto vecType = VectorType::get({t.vector}, inType);
   for (auto [row, k] : aSlots)
     aRegs.push_back(vector::LoadOp::create(b, loc, vecType, o.a,
-                                           at(add(rowBase, row), add(k0, k)),
+                                           at(loadRow(row), add(k0, k)),
                                            /*nontemporal=*/false, llvm::MaybeAlign(aLoadAlign)));
   for (auto [k, col] : bSlots)
     bRegs.push_back(vector::LoadOp::create(b, loc, vecType, o.b,
@@ -440,7 +463,7 @@ void KernelBuilder::beginLaunch(int64_t blockX, int64_t blockY) {
   if (dynamic)
     dynamicBytes = arith::ConstantIntOp::create(b, loc, b.getI32Type(), bytes);
   auto launch = gpu::LaunchOp::create(
-      b, loc, idx(o.n / t.blockN), idx(o.m / t.blockM), idx(o.batch), idx(blockX),
+      b, loc, idx(o.n / t.blockN), idx(llvm::divideCeil(o.m, t.blockM)), idx(o.batch), idx(blockX),
       idx(blockY), idx(1), dynamicBytes, /*asyncTokenType=*/nullptr,
       /*asyncDependencies=*/ValueRange{},
       dynamic ? TypeRange{} : TypeRange{aSharedType, bSharedType});
@@ -572,7 +595,7 @@ void KernelBuilder::build(Value fillValue) {
       if (fillValue)
         acc.push_back(vector::BroadcastOp::create(b, loc, accVecType, fillValue));
       else
-        acc.push_back(vector::LoadOp::create(b, loc, accVecType, o.c, at(cRow(i), cCol(c)),
+        acc.push_back(vector::LoadOp::create(b, loc, accVecType, o.c, at(clampRow(cRow(i)), cCol(c)),
                                              false, llvm::MaybeAlign(cAlign)));
     }
 
@@ -676,7 +699,7 @@ Value KernelBuilder::copyTilesAsync(Value k0, Value stage) {
   for (auto [row, k] : aSlots)
     tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
         b, loc, tokenType, aShared, ValueRange{stage, row, k}, o.a,
-        at(add(rowBase, row), add(k0, k)), b.getIndexAttr(t.vector), Value(), bypassL1));
+        at(loadRow(row), add(k0, k)), b.getIndexAttr(t.vector), Value(), bypassL1));
   for (auto [k, col] : bSlots)
     tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
         b, loc, tokenType, bShared, ValueRange{stage, k, col}, o.b,
@@ -802,7 +825,6 @@ void KernelBuilder::buildMma(Value fillValue) {
     return add(rowBase, half ? mmaRows[i].second : mmaRows[i].first);
   };
   auto cCol = [&](int64_t j) { return add(cColLane, 8 * j); };
-  auto cAt = [&](int64_t i, int64_t j, int64_t half) { return at(cRow(i, half), cCol(j)); };
   SmallVector<Value> acc;
   for (int64_t i = 0; i < fragsM; ++i)
     for (int64_t j = 0; j < fragsN; ++j) {
@@ -812,7 +834,8 @@ void KernelBuilder::buildMma(Value fillValue) {
       }
       Value frag = arith::ConstantOp::create(b, loc, fragType, b.getZeroAttr(fragType));
       for (int64_t half = 0; half < 2; ++half) {
-        Value v = vector::LoadOp::create(b, loc, rowType, o.c, cAt(i, j, half), false,
+        Value v = vector::LoadOp::create(b, loc, rowType, o.c,
+                                         at(clampRow(cRow(i, half)), cCol(j)), false,
                                          llvm::MaybeAlign(cAlign));
         frag = vector::InsertOp::create(b, loc, v, frag, half);
       }

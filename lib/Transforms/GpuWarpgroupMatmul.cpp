@@ -47,6 +47,11 @@ std::string mlir::dltune::whyNotWarpgroupMatmul(const MatmulOperands &o,
            " up to 256";
   if (t.warpM * t.blockN / 128 > 128)
     return "with wgmma, a thread may hold at most 128 accumulators (warp_m x block_n / 128)";
+  // nvgpu.warpgroup.mma.store puts a warpgroup's second 64 rows block_n / 2
+  // rows below its first (the register count of one m64 fragment), which
+  // is 64 only for block_n 128.
+  if (t.warpM == 128 && t.blockN != 128)
+    return "with wgmma, warp_m 128 needs block_n 128 (MLIR 22's accumulator store)";
   if (t.pad != 0 || t.interleave != 0)
     return "with wgmma, pad and interleave must be 0";
   if (o.m % t.blockM || o.n % t.blockN || o.k % t.tileK)
@@ -251,8 +256,12 @@ void WarpgroupMatmulBuilder::build(Value fillValue) {
   gpu::BarrierOp::create(b, loc);
   int64_t stagingRow = t.blockN + kWarpgroupStagingPad;
   Value staging = sharedView(sharedType({t.blockM, stagingRow}, b.getF32Type()), idx(0));
+  // MLIR 22 lowers the store with rows from the block-wide thread id
+  // (warp tid.x / 32 at rows 16 x warp): warpgroup w already lands 64 w rows
+  // down, so its view starts only the rest of its w warp_m rows down.
   Value mine = memref::SubViewOp::create(
-      b, loc, staging, ArrayRef<OpFoldResult>{mul(warpgroup, t.warpM), b.getIndexAttr(0)},
+      b, loc, staging,
+      ArrayRef<OpFoldResult>{mul(warpgroup, t.warpM - 64), b.getIndexAttr(0)},
       ArrayRef<OpFoldResult>{b.getIndexAttr(t.warpM), b.getIndexAttr(t.blockN)},
       ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
   nvgpu::WarpgroupMmaStoreOp::create(b, loc, loop.getResult(0), mine);

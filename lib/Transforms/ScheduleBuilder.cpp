@@ -617,7 +617,10 @@ mlir::dltune::buildSchedule(OpBuilder &builder, Location loc, Value root,
     int64_t size = plan.loopSizes[i];
     bool partialOk = static_cast<int>(i) == partialRowLoop &&
                      reg[i] < (cache[i] ? cache[i] : size);
-    if (cache[i] < 0 || (cache[i] && size % cache[i]) ||
+    // The GPU matmul kernel takes a block_m that does not divide M (its
+    // last row of blocks clamps its loads and guards its stores).
+    bool raggedOk = plan.target == ScheduleTarget::GPU && static_cast<int>(i) == plan.parallelDim;
+    if (cache[i] < 0 || (cache[i] && size % cache[i] && !raggedOk) ||
         (!partialOk && reg[i] && cache[i] && cache[i] % reg[i]) || reg[i] < 0) {
       error = "tile sizes of loop '" + plan.loopNames[i] +
               "' do not divide its extent " + std::to_string(size);

@@ -520,7 +520,19 @@ static FailureOr<SchedulePlan> buildGpuPlan(linalg::LinalgOp op, const std::stri
   int64_t mmaK = getMmaK(inType);
   int64_t preferWarp = large ? 64 : 32;
   int64_t preferTileK = mmaAvailable ? (elemBytes == 4 ? 16 : 32) : (large ? 8 : 16);
-  b.knob("block_m", dividing(m, {8, 16, 32, 64, 128, 256}), preferBlock);
+  // An M that 64 does not divide (a convolution's pixels: 14 x 14 = 196)
+  // takes any block_m: the kernel's last row of blocks reads clamped rows
+  // and stores only those inside (no padded copy of A). Other Ms keep the
+  // dividing tiles.
+  bool raggedM = m % 64 != 0;
+  std::vector<int64_t> blockMs = dividing(m, {8, 16, 32, 64, 128, 256});
+  if (raggedM) {
+    blockMs.clear();
+    for (int64_t v : {8, 16, 32, 64, 128, 256})
+      if (v == 8 || v / 2 < m)
+        blockMs.push_back(v);
+  }
+  b.knob("block_m", blockMs, preferBlock);
   b.knob("block_n", dividing(n, {8, 16, 32, 64, 128, 256}), preferBlock);
   b.knob("thread_m", {1, 2, 4, 8}, preferThread);
   b.knob("thread_n", {1, 2, 4, 8}, preferThread);
@@ -617,15 +629,18 @@ static FailureOr<SchedulePlan> buildGpuPlan(linalg::LinalgOp op, const std::stri
     b.param("cc", gpu.computeCapability);
     b.knob("wgmma", wgmmaAvailable ? std::vector<int64_t>{0, 1} : std::vector<int64_t>{0}, 0);
     if (wgmmaAvailable) {
-      b.require("wgmma == 0 || (mma == 1 && tile_k == 64 && async_copy == 1 && vector == 8 && "
+      b.require("wgmma == 0 || (D_m % block_m == 0 && mma == 1 && tile_k == 64 && "
+                "async_copy == 1 && vector == 8 && "
                 "(warp_m == 64 || warp_m == 128) && block_m % warp_m == 0 && "
-                "warp_n == block_n && block_n % 64 == 0 && warp_m * block_n <= 16384)");
+                "warp_n == block_n && block_n % 64 == 0 && warp_m * block_n <= 16384 && "
+                "(warp_m == 64 || block_n == 128))");
       b.require("wgmma == 0 || stages * (block_m * 128 + tile_k * block_n * elem_bytes) + 1024 "
                 "<= smem_optin_bytes");
       b.require("wgmma == 0 || block_m * (block_n + 8) * 4 + 1024 <= smem_optin_bytes");
     }
   }
-  b.require("D_m % block_m == 0");
+  if (!raggedM)
+    b.require("D_m % block_m == 0");
   b.require("D_n % block_n == 0");
   b.require("D_k % tile_k == 0");
   if (mmaAvailable)

@@ -44,7 +44,7 @@ module attributes {dltune.allow_tf32} {
 // CHECK: dltune.config = #dltune.config<async_copy = 1, block_m = 64, block_n = 64, interleave = 0, mma = 1, pad = 0, stages = 2, thread_m = 4, thread_n = 4, tile_k = 32, vector = 8, warp_m = 32, warp_n = 32, wgmma = 0>
 // CHECK-SAME: wgmma = [0, 1]
 // CHECK-SAME: cc = 90
-// CHECK-SAME: wgmma == 0 || (mma == 1 && tile_k == 64
+// CHECK-SAME: wgmma == 0 || (D_m % block_m == 0 && mma == 1 && tile_k == 64
 // CC80-LABEL: func.func @half
 // CC80: wgmma = 0>
 // CC80-SAME: wgmma = [0]

@@ -1,4 +1,5 @@
-// RUN: dltune-opt %s --dltune-conv-to-matmul | FileCheck %s
+// RUN: dltune-opt %s --dltune-conv-to-matmul=m-align=64 | FileCheck %s
+// RUN: dltune-opt %s --dltune-conv-to-matmul | FileCheck %s --check-prefix=DEFAULT
 // RUN: dltune-opt %s --dltune-conv-to-matmul="m-align=1 n-align=1 k-align=1" | FileCheck %s --check-prefix=EXACT
 // RUN: not dltune-opt %s --dltune-conv-to-matmul="k-align=0" 2>&1 | FileCheck %s --check-prefix=BAD
 // The rewritten convolutions compute what the convolutions do (CPU
@@ -24,9 +25,12 @@
 
 // BAD: dltune-conv-to-matmul: m-align, n-align and k-align must be at least 1
 
-// A MobileNet-like stem: 3x3 stride 2 on 3 channels. M = 2*7*7 = 98 -> 128,
-// K = 27 -> 32, F = 24 -> 32; the patches are gathered, padding rows and
-// columns are zero, the fill stays a fill, the result is cropped.
+// A MobileNet-like stem: 3x3 stride 2 on 3 channels. M = 2*7*7 = 98 -> 128
+// (with m-align=64; by default M stays 98: the GPU kernel clamps its last
+// rows), K = 27 -> 32, F = 24 -> 32; the patches are gathered, padding rows
+// and columns are zero, the fill stays a fill, the result is cropped.
+// DEFAULT-LABEL: func.func @stem
+// DEFAULT: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<98x32xf32>, tensor<32x32xf32>) outs(%{{.*}} : tensor<98x32xf32>)
 // CHECK-LABEL: func.func @stem
 // CHECK: %[[A:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<128x32xf32>)
 // CHECK: linalg.index 0
@@ -49,8 +53,11 @@ func.func @stem(%x: tensor<2x15x15x3xf32>, %w: tensor<3x3x3x24xf32>) -> tensor<2
   return %r : tensor<2x7x7x24xf32>
 }
 
-// 1x1 stride 1: the pixels are A (a view, padded 49 -> 64 rows), nothing
-// gathered.
+// 1x1 stride 1: the pixels are A (a view; with m-align=64 padded 49 -> 64
+// rows), nothing gathered. By default A is the view itself.
+// DEFAULT-LABEL: func.func @pointwise
+// DEFAULT-NOT: tensor.pad
+// DEFAULT: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<49x16xf32>, tensor<16x32xf32>)
 // CHECK-LABEL: func.func @pointwise
 // CHECK-NOT: linalg.generic
 // CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2], [3]] : tensor<1x7x7x16xf32> into tensor<49x16xf32>

@@ -41,12 +41,14 @@ func.func @dynamic_tile(%a: memref<64x64xf32>, %n: index) {
 
 // -----
 
-// The kernel a GPU matmul schedule asks for is checked against the op.
-func.func @tiles_do_not_divide(%a: memref<96x64xf32>, %b: memref<64x64xf32>, %c: memref<96x64xf32>) {
-  // expected-error @+1 {{cannot become a GPU matmul kernel: block_m, block_n and tile_k must divide M, N and K}}
+// The kernel a GPU matmul schedule asks for is checked against the op
+// (block_m need not divide M: the last row of blocks is clamped; N and K
+// must be divided).
+func.func @tiles_do_not_divide(%a: memref<64x96xf32>, %b: memref<96x64xf32>, %c: memref<64x64xf32>) {
+  // expected-error @+1 {{cannot become a GPU matmul kernel: block_n and tile_k must divide N and K}}
   linalg.matmul {dltune.gpu_kernel = {block_m = 64 : i64, block_n = 64 : i64, thread_m = 4 : i64, thread_n = 4 : i64,
-                                      tile_k = 16 : i64, vector = 4 : i64, pad = 0 : i64, stages = 1 : i64, interleave = 0 : i64}}
-    ins(%a, %b : memref<96x64xf32>, memref<64x64xf32>) outs(%c : memref<96x64xf32>)
+                                      tile_k = 64 : i64, vector = 4 : i64, pad = 0 : i64, stages = 1 : i64, interleave = 0 : i64}}
+    ins(%a, %b : memref<64x96xf32>, memref<96x64xf32>) outs(%c : memref<64x64xf32>)
   return
 }
 

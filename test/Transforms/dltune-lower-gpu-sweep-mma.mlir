@@ -9,6 +9,7 @@
 
 // CHECK-DAG: summary linalg.matmul: {{[0-9]+}} valid configs, 16/16 compiled, 16/16 one kernel with shared memory, barriers, <= 32 B spilled, 0 over
 // CHECK-DAG: summary linalg.matmul: {{[0-9]+}} valid configs, 16/16 compiled, 16/16 one kernel with shared memory, barriers, <= 32 B spilled, 0 over
+// CHECK-DAG: summary linalg.matmul: {{[0-9]+}} valid configs, 16/16 compiled, 16/16 one kernel with shared memory, barriers, <= 32 B spilled, 0 over
 // CHECK-DAG: summary linalg.batch_matmul: {{[0-9]+}} valid configs, 16/16 compiled, 16/16 one kernel with shared memory, barriers, <= 32 B spilled, 0 over
 // Warpgroup MMA (wgmma = 1; f16, compute capability 9.0) is sampled too and
 // assembled for sm_90a.
@@ -25,6 +26,13 @@ module attributes {dltune.allow_tf32} {
   func.func @half(%a: tensor<256x128xf16>, %b: tensor<128x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
     %r = linalg.matmul ins(%a, %b : tensor<256x128xf16>, tensor<128x256xf16>) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
     return %r : tensor<256x256xf32>
+  }
+
+  // 196 rows (a 14 x 14 convolution's pixels): any block_m, the last row
+  // of blocks clamped.
+  func.func @half_ragged(%a: tensor<196x128xf16>, %b: tensor<128x64xf16>, %c: tensor<196x64xf32>) -> tensor<196x64xf32> {
+    %r = linalg.matmul ins(%a, %b : tensor<196x128xf16>, tensor<128x64xf16>) outs(%c : tensor<196x64xf32>) -> tensor<196x64xf32>
+    return %r : tensor<196x64xf32>
   }
 
   func.func @half_batch(%a: tensor<4x64x64xf16>, %b: tensor<4x64x64xf16>, %c: tensor<4x64x64xf32>) -> tensor<4x64x64xf32> {

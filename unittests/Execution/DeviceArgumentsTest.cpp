@@ -239,7 +239,7 @@ TEST_F(FakeCudaTest, TensorMapsDescribeTheViewAndAreCopiedOnce) {
   // memref<64x192xf16, strided<[200, 1], offset: 8>>: 16-byte aligned start.
   int64_t desc[7] = {reinterpret_cast<int64_t>(storage.data()),
                      reinterpret_cast<int64_t>(storage.data()), 8, 64, 192, 200, 1};
-  int64_t box[2] = {64, 64};
+  int64_t box[2] = {32, 64}; // 32 rows of 64 elements
   Counters before = c;
   void *map = mgpuTensorMapEncodeTiledMemref(2, desc, /*FLOAT16=*/6, 0, /*128B=*/3, 0, 0, box);
   llvm::Error e = takeGpuRuntimeError();
@@ -255,14 +255,14 @@ TEST_F(FakeCudaTest, TensorMapsDescribeTheViewAndAreCopiedOnce) {
   EXPECT_EQ(m.dims[0], 192u); // innermost first
   EXPECT_EQ(m.dims[1], 64u);
   EXPECT_EQ(m.strides[0], 400u); // bytes of a row
-  EXPECT_EQ(m.box[0], 64u);
-  EXPECT_EQ(m.box[1], 64u);
+  EXPECT_EQ(m.box[0], 64u); // innermost first
+  EXPECT_EQ(m.box[1], 32u);
   // The same map again: the same device copy, nothing uploaded.
   before = c;
   EXPECT_EQ(mgpuTensorMapEncodeTiledMemref(2, desc, 6, 0, 3, 0, 0, box), map);
   EXPECT_EQ(c.htod - before.htod, 0);
   // A box row wider than the 128-byte swizzle is refused, with the error.
-  int64_t wide[2] = {64, 128};
+  int64_t wide[2] = {32, 128};
   EXPECT_EQ(mgpuTensorMapEncodeTiledMemref(2, desc, 6, 0, 3, 0, 0, wide), nullptr);
   llvm::Error refused = takeGpuRuntimeError();
   ASSERT_TRUE(static_cast<bool>(refused));

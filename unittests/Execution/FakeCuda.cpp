@@ -213,7 +213,7 @@ FAKE CUresult cuTensorMapEncodeTiled(void *map, int dataType, unsigned rank, voi
     return invalid;
   for (unsigned i = 0; i < rank; ++i)
     if (dims[i] == 0 || dims[i] > (1ull << 32) || box[i] == 0 || box[i] > 256 ||
-        box[i] > dims[i] || elementStrides[i] != 1)
+        elementStrides[i] != 1)
       return invalid;
   for (unsigned i = 0; i + 1 < rank; ++i)
     if (strides[i] % 16 || strides[i] >= (1ull << 40))

@@ -277,11 +277,13 @@ def DLTuneConvToMatmul : Pass<"dltune-conv-to-matmul", "ModuleOp"> {
     pixels are A as they are, a `tensor.collapse_shape` view, padded where
     M or K is not aligned), by B, its
     filter as [KH*KW*C, F] (a view), into its init as [N*OH*OW, F] (a
-    `linalg.fill` of an empty tensor stays a fill). M, N and K are padded
-    with zeros to multiples of `m-align`, `n-align` and `k-align`, since
-    the GPU space takes power-of-two tiles that divide them (14 x 14
-    output pixels have none from 8 up), and a `tensor.extract_slice` and
-    `tensor.expand_shape` give back the NHWC result.
+    `linalg.fill` of an empty tensor stays a fill). N and K are padded
+    with zeros to multiples of `n-align` and `k-align`, since the GPU
+    space takes power-of-two tiles that divide them, and a
+    `tensor.extract_slice` and `tensor.expand_shape` give back the NHWC
+    result. M (the output pixels) is not padded by default (`m-align` 1):
+    where 64 does not divide it (14 x 14 = 196), the GPU space offers any
+    block_m and the kernel's last row of blocks clamps its reads.
 
     Which convolutions: static shapes and no `dltune.*` attribute.
     `dltune run --target gpu --default-config` and `dltune tune --target
@@ -289,8 +291,8 @@ def DLTuneConvToMatmul : Pass<"dltune-conv-to-matmul", "ModuleOp"> {
     CPU has convolution schedules of its own).
   }];
   let options = [
-    Option<"mAlign", "m-align", "int64_t", /*default=*/"64",
-           "Pad the output pixels (GEMM rows) to a multiple of this">,
+    Option<"mAlign", "m-align", "int64_t", /*default=*/"1",
+           "Pad the output pixels (GEMM rows) to a multiple of this (1: not padded)">,
     Option<"nAlign", "n-align", "int64_t", /*default=*/"32",
            "Pad the output channels (GEMM columns) to a multiple of this">,
     Option<"kAlign", "k-align", "int64_t", /*default=*/"8",
