@@ -532,7 +532,17 @@ static FailureOr<SchedulePlan> buildGpuPlan(linalg::LinalgOp op, const std::stri
       if (v == 8 || v / 2 < m)
         blockMs.push_back(v);
   }
-  b.knob("block_m", blockMs, preferBlock);
+  // The default block_m of a ragged M computes at most 15% extra rows: the
+  // largest such tile up to the preferred one (196 rows: 32, 12.5%; 96
+  // rows: 32, exact, as when only dividing tiles were offered).
+  int64_t preferBlockM = preferBlock;
+  if (raggedM) {
+    preferBlockM = blockMs.front();
+    for (int64_t v : blockMs)
+      if (v <= preferBlock && (llvm::divideCeil(m, v) * v - m) * 100 <= 15 * m)
+        preferBlockM = v;
+  }
+  b.knob("block_m", blockMs, preferBlockM);
   b.knob("block_n", dividing(n, {8, 16, 32, 64, 128, 256}), preferBlock);
   b.knob("thread_m", {1, 2, 4, 8}, preferThread);
   b.knob("thread_n", {1, 2, 4, 8}, preferThread);

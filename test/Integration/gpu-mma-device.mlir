@@ -22,6 +22,11 @@
 // stores its accumulators (fuse-epilogues; checked only on a GPU: the CPU
 // emulation cannot run tensor-core kernels).
 // RUN: dltune run %s --entry half_bias_relu --target gpu --check --repeat 3 --json | FileCheck %s
+// Rows the row tile does not divide (since 2026-11-29): the last row of
+// blocks clamps its loads and guards its stores (f16, cp.async, three
+// stages; TF32 accumulating into C). Never run yet.
+// RUN: dltune run %s --entry half_ragged_three_stages --target gpu --check --repeat 3 --json | FileCheck %s
+// RUN: dltune run %s --entry tf32_ragged_accumulate --target gpu --check --repeat 3 --json | FileCheck %s
 // CHECK: "check":"ok"
 module attributes {dltune.allow_tf32} {
 func.func @tf32(%a: tensor<256x128xf32>, %b: tensor<128x256xf32>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
@@ -151,5 +156,26 @@ func.func @half_bias_relu(%a: tensor<128x64xf16>, %b: tensor<64x128xf16>, %bias:
     linalg.yield %t : f32
   } -> tensor<128x128xf32>
   return %r : tensor<128x128xf32>
+}
+
+func.func @half_ragged_three_stages(%a: tensor<196x128xf16>, %b: tensor<128x64xf16>) -> tensor<196x64xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<196x64xf32>
+  %c = linalg.fill ins(%z : f32) outs(%e : tensor<196x64xf32>) -> tensor<196x64xf32>
+  %r = linalg.matmul {dltune.target = "gpu",
+                      dltune.config = #dltune.config<block_m = 64, block_n = 64, thread_m = 4, thread_n = 4,
+                                                     tile_k = 32, vector = 8, pad = 0, stages = 3, interleave = 0,
+                                                     mma = 1, warp_m = 32, warp_n = 32, async_copy = 1>}
+       ins(%a, %b : tensor<196x128xf16>, tensor<128x64xf16>) outs(%c : tensor<196x64xf32>) -> tensor<196x64xf32>
+  return %r : tensor<196x64xf32>
+}
+
+func.func @tf32_ragged_accumulate(%a: tensor<100x64xf32>, %b: tensor<64x128xf32>, %c: tensor<100x128xf32>) -> tensor<100x128xf32> {
+  %r = linalg.matmul {dltune.target = "gpu",
+                      dltune.config = #dltune.config<block_m = 32, block_n = 64, thread_m = 4, thread_n = 4,
+                                                     tile_k = 16, vector = 4, pad = 0, stages = 2, interleave = 0,
+                                                     mma = 1, warp_m = 16, warp_n = 32, async_copy = 1>}
+       ins(%a, %b : tensor<100x64xf32>, tensor<64x128xf32>) outs(%c : tensor<100x128xf32>) -> tensor<100x128xf32>
+  return %r : tensor<100x128xf32>
 }
 }

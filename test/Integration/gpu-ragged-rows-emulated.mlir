@@ -20,6 +20,7 @@
 // RUN: dltune-opt %s --dltune-apply --dltune-lower-gpu="format=isa" | FileCheck %s --check-prefix=CLAMP
 // CLAMP: gpu.binary @fill_kernel
 // CLAMP-SAME: min.u
+// The tensor-core kernel's rows: test/Transforms/dltune-lower-gpu-ragged-mma.mlir.
 // LAUNCH-LABEL: llvm.func @conv1x1(
 // LAUNCH-COUNT-1: gpu.launch_func
 // LAUNCH-NOT: gpu.launch_func
