@@ -88,8 +88,14 @@ TEST_F(GpuMatmulKernelTest, RefusesTilesTheOpCannotTake) {
   GpuMatmulTiles ok; // 64x64 blocks of 16x16 threads, 4x4 each, k slices of 16
   EXPECT_EQ(whyNotGpuMatmulKernel(op, ok), "");
   GpuMatmulTiles t = ok;
-  t.blockM = 96;
-  EXPECT_EQ(whyNotGpuMatmulKernel(op, t), "block_m, block_n and tile_k must divide M, N and K");
+  t.blockN = 96;
+  EXPECT_EQ(whyNotGpuMatmulKernel(op, t), "block_n and tile_k must divide N and K");
+  // block_m need not divide M (128): the last row of blocks is clamped.
+  t = ok;
+  t.blockM = 256;
+  t.threadM = 8;
+  t.tileK = 32;
+  EXPECT_EQ(whyNotGpuMatmulKernel(op, t), "");
   t = ok;
   t.threadN = 3;
   EXPECT_EQ(whyNotGpuMatmulKernel(op, t), "thread_m and thread_n must divide block_m and block_n");
