@@ -170,6 +170,26 @@ bool returnToPool(CudaDriver::CUdeviceptr ptr) {
   pool.liveBlocks.erase(it);
   return true;
 }
+
+/// A new device buffer holding `bytes` of `host`, or 0 after noting the
+/// error (nothing is kept). A copy from pageable memory may return before
+/// the data has arrived, and the kernels run on non-blocking streams, which
+/// do not wait for it: this waits, once per upload (a constant, a tensor
+/// map).
+CudaDriver::CUdeviceptr uploadAndWait(CudaDriver &d, const void *host, size_t bytes) {
+  CudaDriver::CUdeviceptr ptr = 0;
+  note(d, d.cuMemAlloc(&ptr, std::max<size_t>(bytes, 4)), "cuMemAlloc");
+  if (!ptr)
+    return 0;
+  int copied = d.cuMemcpyHtoD(ptr, host, bytes);
+  int synced = copied == 0 ? d.cuCtxSynchronize() : copied;
+  if (copied != 0 || synced != 0) {
+    note(d, copied != 0 ? copied : synced, copied != 0 ? "cuMemcpyHtoD" : "cuCtxSynchronize");
+    d.cuMemFree(ptr);
+    return 0;
+  }
+  return ptr;
+}
 } // namespace
 
 DLTUNE_GPU_EXPORT void *mgpuMemAlloc(uint64_t bytes, void *, bool) {
@@ -213,20 +233,9 @@ DLTUNE_GPU_EXPORT void *dltuneDeviceConstant(void *host, int64_t bytes) {
   CudaDriver *d = driverOrNull();
   if (!d)
     return nullptr;
-  CudaDriver::CUdeviceptr ptr = 0;
-  note(*d, d->cuMemAlloc(&ptr, std::max<int64_t>(bytes, 4)), "cuMemAlloc");
+  CudaDriver::CUdeviceptr ptr = uploadAndWait(*d, host, static_cast<size_t>(bytes));
   if (!ptr)
     return nullptr;
-  // A copy from pageable memory may return before the data has arrived,
-  // and the kernels run on non-blocking streams, which do not wait for it:
-  // wait here, once per constant. A failed upload is not kept.
-  int copied = d->cuMemcpyHtoD(ptr, host, static_cast<size_t>(bytes));
-  int synced = copied == 0 ? d->cuCtxSynchronize() : copied;
-  if (copied != 0 || synced != 0) {
-    note(*d, copied != 0 ? copied : synced, copied != 0 ? "cuMemcpyHtoD" : "cuCtxSynchronize");
-    d->cuMemFree(ptr);
-    return nullptr;
-  }
   if (it != pool.constants.end())
     d->cuMemFree(it->second.first);
   pool.constants[host] = {ptr, bytes};
@@ -300,42 +309,25 @@ DLTUNE_GPU_EXPORT void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *ranke
   std::lock_guard<std::mutex> lock(cache.mutex);
   if (auto it = cache.deviceCopies.find(map); it != cache.deviceCopies.end())
     return reinterpret_cast<void *>(it->second);
-  CudaDriver::CUdeviceptr copy = 0;
-  note(*d, d->cuMemAlloc(&copy, kTensorMapBytes), "cuMemAlloc");
+  CudaDriver::CUdeviceptr copy = uploadAndWait(*d, map.data(), kTensorMapBytes);
   if (!copy)
     return nullptr;
-  // As for constants: the kernels' non-blocking streams do not wait for a
-  // copy from pageable memory.
-  int copied = d->cuMemcpyHtoD(copy, map.data(), kTensorMapBytes);
-  int synced = copied == 0 ? d->cuCtxSynchronize() : copied;
-  if (copied != 0 || synced != 0) {
-    note(*d, copied != 0 ? copied : synced, copied != 0 ? "cuMemcpyHtoD" : "cuCtxSynchronize");
-    d->cuMemFree(copy);
-    return nullptr;
-  }
   cache.deviceCopies.emplace(map, copy);
   return reinterpret_cast<void *>(copy);
 }
 
 void mlir::dltune::releaseGpuRuntimeMemory() {
-  {
-    TensorMapCache &cache = getTensorMapCache();
-    std::lock_guard<std::mutex> lock(cache.mutex);
-    if (llvm::Expected<CudaDriver &> d = CudaDriver::get()) {
-      for (auto &[map, copy] : cache.deviceCopies)
-        d->cuMemFree(copy);
-    } else {
-      llvm::consumeError(d.takeError());
-    }
-    cache.deviceCopies.clear();
-  }
+  TensorMapCache &cache = getTensorMapCache();
   DeviceMemoryPool &pool = getPool();
-  std::lock_guard<std::mutex> lock(pool.mutex);
+  std::scoped_lock lock(cache.mutex, pool.mutex);
   llvm::Expected<CudaDriver &> d = CudaDriver::get();
   if (!d) {
     llvm::consumeError(d.takeError());
     return;
   }
+  for (auto &[map, copy] : cache.deviceCopies)
+    d->cuMemFree(copy);
+  cache.deviceCopies.clear();
   for (auto &[bytes, ptr] : pool.freeBlocks)
     d->cuMemFree(ptr);
   for (auto &[host, copy] : pool.constants)

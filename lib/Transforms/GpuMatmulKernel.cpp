@@ -280,9 +280,8 @@ public:
 
 private:
   /// Stores the accumulators `v` of C's row `row` from column `col`, or
-  /// hands them to the epilogue.
-  /// Rows past M (the last row of blocks where block_m does not divide M)
-  /// are not stored.
+  /// hands them to the epilogue. Rows past M (the last row of blocks where
+  /// block_m does not divide M) are not stored.
   void storeC(Value v, Value row, Value col, int64_t align) {
     auto store = [&] {
       if (epilogue)
@@ -309,7 +308,6 @@ private:
   }
 
   SmallVector<Value> at(Value row, Value col) { return o.at(batchIdx, row, col); }
-
 
   /// Creates the launch (grid: blocks of C, then the batch; a block of
   /// blockX x blockY threads with the two shared tiles of

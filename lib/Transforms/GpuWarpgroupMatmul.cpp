@@ -82,6 +82,9 @@ public:
         workgroup(gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup)) {
     inType = o.aType.getElementType();
     boxCols = kWarpgroupSliceBytes / o.elemBytes;
+    aSlotBytes = t.blockM * kWarpgroupSliceBytes;
+    boxBytes = t.tileK * kWarpgroupSliceBytes;
+    bSlotBytes = (t.blockN / boxCols) * boxBytes;
   }
 
   void build(Value fillValue);
@@ -109,6 +112,9 @@ private:
   Attribute workgroup;
   Type inType;
   int64_t boxCols;
+  // Shared memory: `stages` A buffers (block_m rows of a 128-byte slice),
+  // then `stages` B buffers, each block_n / boxCols boxes of tile_k rows.
+  int64_t aSlotBytes, boxBytes, bSlotBytes;
   Value mapA, mapB;
   // Inside the launch.
   Value batchIdx, rowBase, colBase, tid, sharedBase, alignShift, barriers;
@@ -133,9 +139,6 @@ Value WarpgroupMatmulBuilder::createTensorMap(Value operand, int64_t rows) {
 }
 
 void WarpgroupMatmulBuilder::issueSlice(Value slice, Value slot, Value pred) {
-  int64_t aSlotBytes = t.blockM * kWarpgroupSliceBytes;
-  int64_t boxBytes = t.tileK * kWarpgroupSliceBytes;
-  int64_t bSlotBytes = (t.blockN / boxCols) * boxBytes;
   Value k0 = mul(slice, t.tileK);
   nvgpu::MBarrierArriveExpectTxOp::create(b, loc, barriers, idx(aSlotBytes + bSlotBytes), slot,
                                           pred);
@@ -210,8 +213,6 @@ void WarpgroupMatmulBuilder::build(Value fillValue) {
       ctx, sharedType({t.warpM, t.tileK}, inType));
   auto bDescType = nvgpu::WarpgroupMatrixDescriptorType::get(
       ctx, sharedType({t.tileK, t.blockN}, inType));
-  int64_t aSlotBytes = t.blockM * kWarpgroupSliceBytes;
-  int64_t bSlotBytes = t.tileK * t.blockN * o.elemBytes;
   auto loop = scf::ForOp::create(
       b, loc, idx(0), idx(steps), idx(1), ValueRange{acc, even},
       [&](OpBuilder &, Location, Value step, ValueRange iter) {
