@@ -14,9 +14,9 @@
 // 14 = 196 output pixels has no power-of-two divisor from 8 up) is not
 // padded by default since 2026-11-29: the kernel's last row of blocks
 // clamps its reads instead (`m-align` pads it, as before, when asked).
-// An implicit GEMM (gathering in the kernel's loads) would save the patch
-// buffer's memory traffic; that needs the kernel builder to load A through
-// the convolution's index map, and is not done yet (docs/gpu.md).
+// The GPU lowering does not build the gather as a kernel: the matmul kernel
+// evaluates its body in its loads of A (an implicit GEMM,
+// GpuGatheredOperand.cpp); the CPU path runs it as written.
 //
 //===----------------------------------------------------------------------===//
 
@@ -94,12 +94,18 @@ Value gatherPatches(ImplicitLocOpBuilder &b, Value input, ArrayRef<int64_t> outS
         auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(ib, v).getResult(); };
         Value row = linalg::IndexOp::create(ib, 0);
         Value col = linalg::IndexOp::create(ib, 1);
-        Value inside = arith::AndIOp::create(
-            ib, arith::CmpIOp::create(ib, arith::CmpIPredicate::ult, row, cst(m)),
-            arith::CmpIOp::create(ib, arith::CmpIPredicate::ult, col, cst(k)));
-        // Padding rows and columns read pixel (0, 0, 0, 0) and drop it.
-        Value r = arith::SelectOp::create(ib, inside, row, cst(0));
-        Value q = arith::SelectOp::create(ib, inside, col, cst(0));
+        // Padding rows and columns read pixel (0, 0, 0, 0) and drop it. Only
+        // padded dimensions are checked: the GPU matmul kernel's implicit
+        // GEMM loads a vector of columns at once where the arithmetic shows
+        // them contiguous, which a select of each column hides.
+        Value inside;
+        auto both = [&](Value c) { inside = inside ? arith::AndIOp::create(ib, inside, c) : c; };
+        if (mp != m)
+          both(arith::CmpIOp::create(ib, arith::CmpIPredicate::ult, row, cst(m)));
+        if (kp != k)
+          both(arith::CmpIOp::create(ib, arith::CmpIPredicate::ult, col, cst(k)));
+        Value r = inside ? arith::SelectOp::create(ib, inside, row, cst(0)) : row;
+        Value q = inside ? arith::SelectOp::create(ib, inside, col, cst(0)) : col;
         Value n = arith::DivUIOp::create(ib, r, cst(oh * ow));
         Value y = arith::RemUIOp::create(ib, arith::DivUIOp::create(ib, r, cst(ow)), cst(oh));
         Value x = arith::RemUIOp::create(ib, r, cst(ow));
@@ -111,8 +117,11 @@ Value gatherPatches(ImplicitLocOpBuilder &b, Value input, ArrayRef<int64_t> outS
         Value w = arith::AddIOp::create(ib, arith::MulIOp::create(ib, x, cst(strides[1])),
                                         arith::MulIOp::create(ib, tx, cst(dilations[1])));
         Value v = tensor::ExtractOp::create(ib, input, ValueRange{n, h, w, ch});
-        Value zero = arith::ConstantOp::create(ib, ib.getZeroAttr(elem));
-        linalg::YieldOp::create(ib, ValueRange{arith::SelectOp::create(ib, inside, v, zero)});
+        if (inside) {
+          Value zero = arith::ConstantOp::create(ib, ib.getZeroAttr(elem));
+          v = arith::SelectOp::create(ib, inside, v, zero);
+        }
+        linalg::YieldOp::create(ib, ValueRange{v});
       });
   return generic.getResult(0);
 }

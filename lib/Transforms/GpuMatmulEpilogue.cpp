@@ -327,6 +327,10 @@ void MatmulEpilogue::emitStore(OpBuilder &b, Location loc, Value acc, Value row,
   vector::StoreOp::create(b, loc, vec, out->get(), at, false, llvm::MaybeAlign(align));
 }
 
+Value MatmulEpilogue::getOutputBuffer() const {
+  return getViewSource(generic.getDpsInits()[0]);
+}
+
 void MatmulEpilogue::eraseAbsorbed(RewriterBase &rewriter) const {
   rewriter.eraseOp(generic);
   for (Operation *view : views)

@@ -38,6 +38,10 @@ public:
   /// output; rows and columns the crop drops are skipped.
   void emitStore(OpBuilder &b, Location loc, Value acc, Value row, Value col) const;
 
+  /// The buffer the kernel writes the generic's result into (a view's
+  /// source).
+  Value getOutputBuffer() const;
+
   /// Erases the generic and the views of the product only it read.
   void eraseAbsorbed(RewriterBase &rewriter) const;
 

@@ -2,6 +2,7 @@
 
 #include "dltune/Transforms/GpuMatmulKernel.h"
 
+#include "GpuGatheredOperand.h"
 #include "GpuMatmulEpilogue.h"
 #include "GpuMatmulOperands.h"
 #include "GpuWarpgroupMatmul.h"
@@ -267,8 +268,8 @@ namespace {
 class KernelBuilder : KernelIndexArith {
 public:
   KernelBuilder(OpBuilder &b, Location loc, const MatmulOperands &o, const GpuMatmulTiles &t,
-                const MatmulEpilogue *epilogue)
-      : KernelIndexArith(b, loc), o(o), t(t), epilogue(epilogue) {
+                const MatmulEpilogue *epilogue, const GatheredOperand *gathered)
+      : KernelIndexArith(b, loc), o(o), t(t), epilogue(epilogue), gathered(gathered) {
     inType = o.aType.getElementType();
     accType = o.cType.getElementType();
     inBytes = o.aType.getElementTypeBitWidth() / 8;
@@ -325,6 +326,9 @@ private:
              function_ref<SmallVector<Value>(Value, ValueRange)> multiply);
 
   void loadTiles(Value k0, SmallVector<Value> &aRegs, SmallVector<Value> &bRegs);
+  /// This thread's vectors of the A slice at `k0`, from global memory or
+  /// gathered.
+  SmallVector<Value> loadATile(Value k0);
   void storeTiles(Value stage, ArrayRef<Value> aRegs, ArrayRef<Value> bRegs);
   SmallVector<Value> multiply(Value stage, ValueRange acc);
 
@@ -338,6 +342,7 @@ private:
   /// Three or four stages: stages - 1 slices in flight, one barrier a step.
   SmallVector<Value> buildMultiStageAsyncKLoop(SmallVector<Value> acc);
   void storeTilesMma(Value stage, ArrayRef<Value> aRegs, ArrayRef<Value> bRegs);
+  void storeATileMma(Value stage, ArrayRef<Value> aRegs);
   SmallVector<Value> multiplyMma(Value stage, ValueRange acc);
 
   const MatmulOperands &o;
@@ -345,6 +350,9 @@ private:
   /// The element-wise op computed on the accumulators as they are stored
   /// (null: C is stored).
   const MatmulEpilogue *epilogue;
+  /// The op whose body the loads of A evaluate (null: A is loaded). With
+  /// cp.async, B is still copied so and A staged through registers.
+  const GatheredOperand *gathered;
   Type inType, accType;
   int64_t inBytes, accBytes;
   // Inside the launch.
@@ -365,13 +373,25 @@ private:
 };
 } // namespace
 
+SmallVector<Value> KernelBuilder::loadATile(Value k0) {
+  auto vecType = VectorType::get({t.vector}, inType);
+  SmallVector<Value> regs;
+  for (auto [row, k] : aSlots) {
+    // k0 and k are multiples of the vector (tile_k and the slots' columns).
+    if (gathered)
+      regs.push_back(gathered->emitLoad(b, loc, loadRow(row), add(k0, k), t.vector));
+    else
+      regs.push_back(vector::LoadOp::create(b, loc, vecType, o.a, at(loadRow(row), add(k0, k)),
+                                            /*nontemporal=*/false,
+                                            llvm::MaybeAlign(aLoadAlign)));
+  }
+  return regs;
+}
+
 void KernelBuilder::loadTiles(Value k0, SmallVector<Value> &aRegs,
                               SmallVector<Value> &bRegs) {
   auto vecType = VectorType::get({t.vector}, inType);
-  for (auto [row, k] : aSlots)
-    aRegs.push_back(vector::LoadOp::create(b, loc, vecType, o.a,
-                                           at(loadRow(row), add(k0, k)),
-                                           /*nontemporal=*/false, llvm::MaybeAlign(aLoadAlign)));
+  aRegs = loadATile(k0);
   for (auto [k, col] : bSlots)
     bRegs.push_back(vector::LoadOp::create(b, loc, vecType, o.b,
                                            at(add(k0, k), add(colBase, col)),
@@ -612,18 +632,22 @@ void KernelBuilder::build(Value fillValue) {
 // The tensor-core kernel
 //===----------------------------------------------------------------------===//
 
-void KernelBuilder::storeTilesMma(Value stage, ArrayRef<Value> aRegs,
-                                  ArrayRef<Value> bRegs) {
-  // Both tiles row-major as in global memory: whole-vector stores.
-  auto [aShape, bShape] = t.getSharedTileShapes(inBytes);
-  int64_t aRow = aShape.back(), bRow = bShape.back();
+void KernelBuilder::storeATileMma(Value stage, ArrayRef<Value> aRegs) {
+  // Row-major as in global memory: whole-vector stores.
+  int64_t aRow = t.getSharedTileShapes(inBytes).first.back();
   int64_t aAlign = commonAlignment(t.vector * inBytes,
                                    {aRow * inBytes, t.blockM * aRow * inBytes});
-  int64_t bAlign = commonAlignment(t.vector * inBytes,
-                                   {bRow * inBytes, t.tileK * bRow * inBytes});
   for (auto [slot, reg] : llvm::zip(aSlots, aRegs))
     vector::StoreOp::create(b, loc, reg, aShared, ValueRange{stage, slot.first, slot.second},
                             false, llvm::MaybeAlign(aAlign));
+}
+
+void KernelBuilder::storeTilesMma(Value stage, ArrayRef<Value> aRegs,
+                                  ArrayRef<Value> bRegs) {
+  storeATileMma(stage, aRegs);
+  int64_t bRow = t.getSharedTileShapes(inBytes).second.back();
+  int64_t bAlign = commonAlignment(t.vector * inBytes,
+                                   {bRow * inBytes, t.tileK * bRow * inBytes});
   for (auto [slot, reg] : llvm::zip(bSlots, bRegs))
     vector::StoreOp::create(b, loc, reg, bShared, ValueRange{stage, slot.first, slot.second},
                             false, llvm::MaybeAlign(bAlign));
@@ -694,7 +718,7 @@ Value KernelBuilder::copyTilesAsync(Value k0, Value stage) {
   // 16-byte copies may bypass L1 (cp.async.cg): each element is read once.
   UnitAttr bypassL1 = t.vector * inBytes == 16 ? b.getUnitAttr() : UnitAttr();
   SmallVector<Value> tokens;
-  for (auto [row, k] : aSlots)
+  for (auto [row, k] : gathered ? ArrayRef<std::pair<Value, Value>>() : aSlots)
     tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
         b, loc, tokenType, aShared, ValueRange{stage, row, k}, o.a,
         at(loadRow(row), add(k0, k)), b.getIndexAttr(t.vector), Value(), bypassL1));
@@ -715,7 +739,10 @@ SmallVector<Value> KernelBuilder::buildAsyncKLoop(SmallVector<Value> acc) {
     auto loop = scf::ForOp::create(
         b, loc, zero, idx(o.k), idx(t.tileK), acc,
         [&](OpBuilder &, Location, Value k0, ValueRange iter) {
-          wait(copyTilesAsync(k0, zero), 0);
+          Value token = copyTilesAsync(k0, zero);
+          if (gathered)
+            storeATileMma(zero, loadATile(k0));
+          wait(token, 0);
           gpu::BarrierOp::create(b, loc);
           SmallVector<Value> next = multiplyMma(zero, iter);
           gpu::BarrierOp::create(b, loc);
@@ -729,15 +756,26 @@ SmallVector<Value> KernelBuilder::buildAsyncKLoop(SmallVector<Value> acc) {
   // multiplied; waiting until at most one group is pending then means
   // slice s has landed. The barrier after the multiply keeps the next
   // iteration's copies off the buffer still being read.
+  // A gathered goes through registers: slice s + 1 is loaded before slice
+  // s is multiplied and stored into the other buffer after it (free since
+  // the previous step's last barrier).
   Value first = copyTilesAsync(zero, zero);
+  if (gathered)
+    storeATileMma(zero, loadATile(zero));
   auto loop = scf::ForOp::create(
       b, loc, zero, idx(steps - 1), one, acc,
       [&](OpBuilder &, Location, Value step, ValueRange iter) {
         Value stage = arith::RemUIOp::create(b, loc, step, idx(2));
         Value other = arith::SubIOp::create(b, loc, one, stage);
-        wait(copyTilesAsync(mul(add(step, 1), t.tileK), other), 1);
+        Value k1 = mul(add(step, 1), t.tileK);
+        wait(copyTilesAsync(k1, other), 1);
         gpu::BarrierOp::create(b, loc);
+        SmallVector<Value> aNext;
+        if (gathered)
+          aNext = loadATile(k1);
         SmallVector<Value> next = multiplyMma(stage, iter);
+        if (gathered)
+          storeATileMma(other, aNext);
         gpu::BarrierOp::create(b, loc);
         scf::YieldOp::create(b, loc, next);
       });
@@ -755,12 +793,17 @@ SmallVector<Value> KernelBuilder::buildMultiStageAsyncKLoop(SmallVector<Value> a
     nvgpu::DeviceAsyncWaitOp::create(b, loc, token, b.getI32IntegerAttr(pending));
   };
   Value token;
-  for (int64_t s = 0; s < ahead; ++s)
+  for (int64_t s = 0; s < ahead; ++s) {
     token = copyTilesAsync(idx(s * t.tileK), idx(s));
+    if (gathered)
+      storeATileMma(idx(s), loadATile(idx(s * t.tileK)));
+  }
   // Step s: wait until slice s has landed (at most ahead - 1 younger groups
   // pending), a barrier (every thread's copies are visible, and every thread
   // is done with step s - 1's buffer), then issue slice s + ahead into that
-  // buffer, (s - 1) mod stages, and multiply slice s while it flies.
+  // buffer, (s - 1) mod stages, and multiply slice s while it flies. A
+  // gathered is loaded into registers there and stored into that buffer
+  // after the multiply; the barrier at step s + 1 publishes it.
   int64_t loopSteps = steps - ahead;
   if (loopSteps > 0) {
     auto loop = scf::ForOp::create(
@@ -769,8 +812,14 @@ SmallVector<Value> KernelBuilder::buildMultiStageAsyncKLoop(SmallVector<Value> a
           wait(token, ahead - 1);
           gpu::BarrierOp::create(b, loc);
           Value next = add(step, ahead);
-          copyTilesAsync(mul(next, t.tileK), remui(next, stages));
+          Value nextStage = remui(next, stages);
+          copyTilesAsync(mul(next, t.tileK), nextStage);
+          SmallVector<Value> aNext;
+          if (gathered)
+            aNext = loadATile(mul(next, t.tileK));
           SmallVector<Value> out = multiplyMma(remui(step, stages), iter);
+          if (gathered)
+            storeATileMma(nextStage, aNext);
           scf::YieldOp::create(b, loc, out);
         });
     acc.assign(loop.getResults().begin(), loop.getResults().end());
@@ -882,7 +931,7 @@ static linalg::FillOp getAbsorbableFill(linalg::LinalgOp op, Value output) {
 
 LogicalResult mlir::dltune::buildGpuMatmulKernel(RewriterBase &rewriter, linalg::LinalgOp op,
                                                  const GpuMatmulTiles &tiles,
-                                                 bool fuseEpilogue) {
+                                                 GpuMatmulFusions fusions) {
   std::string why;
   FailureOr<MatmulOperands> o = getOperands(op, why);
   if (succeeded(o))
@@ -898,23 +947,38 @@ LogicalResult mlir::dltune::buildGpuMatmulKernel(RewriterBase &rewriter, linalg:
   }
   // The tensor-core kernel stores pairs of columns, the SIMT one chunks.
   std::optional<MatmulEpilogue> epilogue;
-  if (fuseEpilogue && !o->batched)
+  if (fusions.epilogues && !o->batched)
     epilogue = MatmulEpilogue::match(op, tiles.wgmma ? 4 : tiles.mma ? 2 : tiles.colChunk());
+  // A block writes C and the epilogue's output while other blocks still
+  // gather: neither may be what the gather reads. Where the epilogue's
+  // output is (bufferization reuses a dead input's buffer), the epilogue
+  // stays a kernel of its own: the gather saves more (it reads each input
+  // element up to KH x KW times).
+  std::optional<GatheredOperand> gathered;
+  if (fusions.gathers && !tiles.wgmma && !o->batched)
+    gathered = GatheredOperand::match(op);
+  if (gathered && gathered->mayRead(getViewSource(o->c)))
+    gathered.reset();
+  if (gathered && epilogue && gathered->mayRead(epilogue->getOutputBuffer()))
+    epilogue.reset();
   if (epilogue)
     epilogue->hoistOperandsBefore(op);
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(op);
-  KernelBuilder(rewriter, op->getLoc(), *o, tiles, epilogue ? &*epilogue : nullptr)
+  KernelBuilder(rewriter, op->getLoc(), *o, tiles, epilogue ? &*epilogue : nullptr,
+                gathered ? &*gathered : nullptr)
       .build(fillValue);
   rewriter.eraseOp(op);
   if (fill)
     rewriter.eraseOp(fill);
   if (epilogue)
     epilogue->eraseAbsorbed(rewriter);
+  if (gathered)
+    gathered->eraseAbsorbed(rewriter);
   return success();
 }
 
-LogicalResult mlir::dltune::buildGpuMatmulKernels(ModuleOp module, bool fuseEpilogues) {
+LogicalResult mlir::dltune::buildGpuMatmulKernels(ModuleOp module, GpuMatmulFusions fusions) {
   SmallVector<linalg::LinalgOp> ops;
   module.walk([&](linalg::LinalgOp op) {
     if (op->hasAttr(DLTuneDialect::kGpuKernelAttrName))
@@ -927,7 +991,7 @@ LogicalResult mlir::dltune::buildGpuMatmulKernels(ModuleOp module, bool fuseEpil
     if (!tiles)
       return op->emitOpError() << DLTuneDialect::kGpuKernelAttrName
                                << " must be a dictionary of the GPU matmul tile sizes";
-    if (failed(buildGpuMatmulKernel(rewriter, op, *tiles, fuseEpilogues)))
+    if (failed(buildGpuMatmulKernel(rewriter, op, *tiles, fusions)))
       return failure();
   }
   return success();

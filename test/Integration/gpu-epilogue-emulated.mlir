@@ -23,11 +23,12 @@
 // clamped; padded to 64 rows before 2026-11-29, five launches).
 // FUSED-COUNT-3: gpu.launch_func
 // FUSED-NOT: gpu.launch_func
-// The patches gathered (reading the input with a bounds check where it is
-// padded: fold-pads), the weights' columns padded (16 -> 32: a fill and a
-// copy), the matmul.
+// The weights' columns padded (16 -> 32: a fill and a copy), the matmul,
+// which gathers the patches itself (implicit GEMM, reading the input with a
+// bounds check where it is padded: fold-pads; a kernel of its own before
+// 2026-11-29).
 // FUSED-LABEL: llvm.func @conv3x3_residual(
-// FUSED-COUNT-4: gpu.launch_func
+// FUSED-COUNT-3: gpu.launch_func
 // FUSED-NOT: gpu.launch_func
 // FUSED-LABEL: llvm.func @tanh_to_f16(
 // FUSED-COUNT-1: gpu.launch_func
@@ -58,8 +59,9 @@
 // UNFUSED-LABEL: llvm.func @conv_block(
 // UNFUSED-COUNT-5: gpu.launch_func
 // UNFUSED-NOT: gpu.launch_func
+// The gather stays in the matmul kernel (implicit-gemm is its own option).
 // UNFUSED-LABEL: llvm.func @conv3x3_residual(
-// UNFUSED-COUNT-5: gpu.launch_func
+// UNFUSED-COUNT-4: gpu.launch_func
 // UNFUSED-NOT: gpu.launch_func
 // UNFUSED-LABEL: llvm.func @tanh_to_f16(
 // UNFUSED-COUNT-2: gpu.launch_func

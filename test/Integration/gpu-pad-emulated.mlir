@@ -30,9 +30,10 @@
 // FOLD-LABEL: llvm.func @max_pool(
 // FOLD-COUNT-1: gpu.launch_func
 // FOLD-NOT: gpu.launch_func
-// The patch gather and the matmul.
+// The matmul, gathering the patches in its loads (implicit GEMM since
+// 2026-11-29; the gather was a kernel of its own before).
 // FOLD-LABEL: llvm.func @conv3x3_stride2(
-// FOLD-COUNT-2: gpu.launch_func
+// FOLD-COUNT-1: gpu.launch_func
 // FOLD-NOT: gpu.launch_func
 // FOLD-LABEL: llvm.func @padding_computed(
 // FOLD-COUNT-1: gpu.launch_func
@@ -48,7 +49,7 @@
 // Padded weights are constants: 4 launches fewer (the input's pad and the
 // weights'), 2 for the splat (the weights').
 // FOLD-LABEL: llvm.func @conv_constant_weights(
-// FOLD-COUNT-3: gpu.launch_func
+// FOLD-COUNT-2: gpu.launch_func
 // FOLD-NOT: gpu.launch_func
 // The splat's input is no longer padded to 64 rows (GEMM rows unpadded
 // since 2026-11-29): two launches, four before.
@@ -64,7 +65,7 @@
 // KEEP-NOT: gpu.launch_func
 // KEEP-LABEL: llvm.func @depthwise_stride2(
 // KEEP-LABEL: llvm.func @conv_constant_weights(
-// KEEP-COUNT-7: gpu.launch_func
+// KEEP-COUNT-6: gpu.launch_func
 // KEEP-NOT: gpu.launch_func
 // KEEP-LABEL: llvm.func @conv_splat_weights(
 // KEEP-COUNT-4: gpu.launch_func

@@ -262,3 +262,144 @@ TEST_F(GpuMatmulKernelTest, TensorCoresNeedF16OrTheTf32OptIn) {
   ASSERT_TRUE(op);
   EXPECT_NE(whyNotGpuMatmulMma(op), "");
 }
+
+//===----------------------------------------------------------------------===//
+// Implicit GEMM: A gathered in the kernel's loads
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The patch gather of a convolution with a `taps` x `taps` filter on a
+/// `channels`-channel input (as --dltune-conv-to-matmul writes it,
+/// bufferized: 8 x 8 output pixels, K = taps^2 x channels) and the matmul
+/// reading it; C is an allocation, or the argument %c where `cArgument`.
+std::string gatherSource(int64_t taps, int64_t channels, bool cArgument) {
+  std::string s = R"MLIR(
+    func.func @f(%x: memref<1xINxINxCxf32>, %b: memref<Kx16xf32>, %c: memref<64x16xf32>) {
+      %c0 = arith.constant 0 : index
+      %c8 = arith.constant 8 : index
+      %cTaps = arith.constant TAPS : index
+      %cChannels = arith.constant CHANNELS : index
+      %cRow = arith.constant ROW : index
+      %zero = arith.constant 0.0 : f32
+      %a = memref.alloc() : memref<64xKxf32>
+      linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>],
+                      iterator_types = ["parallel", "parallel"]} outs(%a : memref<64xKxf32>) {
+      ^bb0(%o: f32):
+        %row = linalg.index 0 : index
+        %col = linalg.index 1 : index
+        %py = arith.divui %row, %c8 : index
+        %px = arith.remui %row, %c8 : index
+        %ty = arith.divui %col, %cRow : index
+        %q = arith.divui %col, %cChannels : index
+        %tx = arith.remui %q, %cTaps : index
+        %ch = arith.remui %col, %cChannels : index
+        %h = arith.addi %py, %ty : index
+        %w = arith.addi %px, %tx : index
+        %v = memref.load %x[%c0, %h, %w, %ch] : memref<1xINxINxCxf32>
+        linalg.yield %v : f32
+      }
+      OUTPUT
+      linalg.fill ins(%zero : f32) outs(%out : memref<64x16xf32>)
+      linalg.matmul ins(%a, %b : memref<64xKxf32>, memref<Kx16xf32>) outs(%out : memref<64x16xf32>)
+      COPY
+      return
+    })MLIR";
+  auto replace = [&](llvm::StringRef from, const std::string &to) {
+    for (size_t at = s.find(from.str()); at != std::string::npos; at = s.find(from.str(), at))
+      s.replace(at, from.size(), to), at += to.size();
+  };
+  replace("OUTPUT", cArgument ? "" : "%out = memref.alloc() : memref<64x16xf32>");
+  replace("COPY",
+          cArgument ? "" : "memref.copy %out, %c : memref<64x16xf32> to memref<64x16xf32>");
+  if (cArgument)
+    replace("%out", "%c");
+  replace("xINxINxCx", "x" + std::to_string(8 + taps - 1) + "x" + std::to_string(8 + taps - 1) +
+                           "x" + std::to_string(channels) + "x");
+  replace("TAPS", std::to_string(taps));
+  replace("CHANNELS", std::to_string(channels));
+  replace("ROW", std::to_string(taps * channels));
+  replace("Kx", std::to_string(taps * taps * channels) + "x");
+  replace("xK", "x" + std::to_string(taps * taps * channels));
+  return s;
+}
+
+/// Tiles the 64 x 16 products of gatherSource take (K a multiple of 4).
+GpuMatmulTiles gatherTiles() {
+  return GpuMatmulTiles::fromValues({{"block_m", 64}, {"block_n", 16}, {"thread_m", 8},
+                                     {"thread_n", 8}, {"tile_k", 4}, {"vector", 4}});
+}
+
+struct GatherCounts {
+  bool built = false;
+  int generics = 0, allocs = 0, fromElements = 0, inputVectorLoads = 0, inputScalarLoads = 0;
+};
+
+/// Builds the kernel of gatherSource's matmul and counts what is left of
+/// the gather: generics, allocations, and the kernel's loads of the input.
+GatherCounts buildGatherKernel(MLIRContext &ctx, OwningOpRef<ModuleOp> &module,
+                               const std::string &source, GpuMatmulFusions fusions = {}) {
+  GatherCounts n;
+  module = parseSourceString<ModuleOp>(source, &ctx);
+  if (!module)
+    return n;
+  linalg::LinalgOp matmul;
+  module->walk([&](linalg::MatmulOp op) { matmul = op; });
+  IRRewriter rewriter(&ctx);
+  n.built = matmul && succeeded(buildGpuMatmulKernel(rewriter, matmul, gatherTiles(), fusions));
+  Value input = module->lookupSymbol<func::FuncOp>("f").getArgument(0);
+  module->walk([&](Operation *op) {
+    bool inKernel = op->getParentOfType<gpu::LaunchOp>() != nullptr;
+    n.generics += isa<linalg::GenericOp>(op);
+    n.allocs += isa<memref::AllocOp>(op);
+    n.fromElements += isa<vector::FromElementsOp>(op) && inKernel;
+    if (auto load = dyn_cast<vector::LoadOp>(op); load && load.getBase() == input)
+      ++n.inputVectorLoads;
+    if (auto load = dyn_cast<memref::LoadOp>(op); load && load.getMemRef() == input && inKernel)
+      ++n.inputScalarLoads;
+  });
+  return n;
+}
+} // namespace
+
+TEST_F(GpuMatmulKernelTest, GathersAWithOneVectorLoadWhereChannelsAreContiguous) {
+  // 16 channels, vectors of 4: each of a thread's A vectors is 4 channels
+  // of one pixel. The gather and its buffer are gone (C's is left).
+  GatherCounts n = buildGatherKernel(ctx, module, gatherSource(3, 16, /*cArgument=*/false));
+  ASSERT_TRUE(n.built);
+  EXPECT_EQ(n.generics, 0);
+  EXPECT_EQ(n.allocs, 1);
+  EXPECT_GT(n.inputVectorLoads, 0);
+  EXPECT_EQ(n.inputScalarLoads, 0);
+  EXPECT_EQ(n.fromElements, 0);
+}
+
+TEST_F(GpuMatmulKernelTest, GathersALaneAtATimeWhereChannelsAreNot) {
+  // A 2x2 filter on 3 channels (K = 12): 4 consecutive columns span
+  // pixels; the body runs once a lane.
+  GatherCounts n = buildGatherKernel(ctx, module, gatherSource(2, 3, /*cArgument=*/false));
+  ASSERT_TRUE(n.built);
+  EXPECT_EQ(n.generics, 0);
+  EXPECT_EQ(n.inputVectorLoads, 0);
+  EXPECT_GT(n.inputScalarLoads, 0);
+  EXPECT_GT(n.fromElements, 0);
+}
+
+TEST_F(GpuMatmulKernelTest, KeepsTheGatherWhereCMayAliasItsInput) {
+  // C and the input are both arguments: a block's stores could change what
+  // other blocks still gather.
+  GatherCounts n = buildGatherKernel(ctx, module, gatherSource(3, 16, /*cArgument=*/true));
+  ASSERT_TRUE(n.built);
+  EXPECT_EQ(n.generics, 1);
+  EXPECT_EQ(n.inputVectorLoads, 0);
+}
+
+TEST_F(GpuMatmulKernelTest, KeepsTheGatherWhenAskedTo) {
+  GpuMatmulFusions fusions;
+  fusions.gathers = false;
+  GatherCounts n =
+      buildGatherKernel(ctx, module, gatherSource(3, 16, /*cArgument=*/false), fusions);
+  ASSERT_TRUE(n.built);
+  EXPECT_EQ(n.generics, 1);
+  EXPECT_EQ(n.allocs, 2);
+  EXPECT_EQ(n.inputVectorLoads, 0);
+}

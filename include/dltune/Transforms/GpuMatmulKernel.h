@@ -147,17 +147,29 @@ int64_t getMmaK(Type inputType);
 /// become a kernel with `tiles`; empty when it can.
 std::string whyNotGpuMatmulKernel(linalg::LinalgOp op, const GpuMatmulTiles &tiles);
 
-/// Replaces `op` by its kernel (and erases the fill it absorbs). With
-/// `fuseEpilogue`, an element-wise linalg.generic that is the only reader of
-/// an unbatched matmul's product (through a crop and a reshape of its rows:
-/// a convolution's bias and activation) is computed by the kernel as it
-/// stores the accumulators, and erased; the product is not stored.
+/// Which neighbouring ops a matmul kernel computes itself.
+struct GpuMatmulFusions {
+  /// An element-wise linalg.generic that is the only reader of an unbatched
+  /// matmul's product (through a crop and a reshape of its rows: a
+  /// convolution's bias and activation), computed as the accumulators are
+  /// stored; the product is not stored.
+  bool epilogues = true;
+  /// A linalg.generic writing an unbatched matmul's A element by element
+  /// (a convolution's patch gather), evaluated in the kernel's loads of A
+  /// (an implicit GEMM); A is not stored. Not with warpgroup MMA (TMA
+  /// copies A as it is).
+  bool gathers = true;
+};
+
+/// Replaces `op` by its kernel (and erases the fill it absorbs, and the ops
+/// `fusions` allows it to absorb).
 LogicalResult buildGpuMatmulKernel(RewriterBase &rewriter, linalg::LinalgOp op,
-                                   const GpuMatmulTiles &tiles, bool fuseEpilogue = true);
+                                   const GpuMatmulTiles &tiles,
+                                   GpuMatmulFusions fusions = {});
 
 /// Builds the kernel of every op in `module` that carries
 /// DLTuneDialect::kGpuKernelAttrName.
-LogicalResult buildGpuMatmulKernels(ModuleOp module, bool fuseEpilogues = true);
+LogicalResult buildGpuMatmulKernels(ModuleOp module, GpuMatmulFusions fusions = {});
 
 } // namespace mlir::dltune
 

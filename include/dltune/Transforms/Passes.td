@@ -283,7 +283,10 @@ def DLTuneConvToMatmul : Pass<"dltune-conv-to-matmul", "ModuleOp"> {
     `tensor.extract_slice` and `tensor.expand_shape` give back the NHWC
     result. M (the output pixels) is not padded by default (`m-align` 1):
     where 64 does not divide it (14 x 14 = 196), the GPU space offers any
-    block_m and the kernel's last row of blocks clamps its reads.
+    block_m and the kernel's last row of blocks clamps its reads. The
+    gather checks bounds only in padded dimensions. `--dltune-lower-gpu`
+    does not build it as a kernel: the matmul kernel gathers in its loads
+    (an implicit GEMM; `implicit-gemm=false` there keeps the patch buffer).
 
     Which convolutions: static shapes and no `dltune.*` attribute.
     `dltune run --target gpu --default-config` and `dltune tune --target
@@ -561,6 +564,16 @@ def DLTuneLowerGPU : Pass<"dltune-lower-gpu", "ModuleOp"> {
     fill and copy into a padded buffer per call (`fold-pads=false` keeps
     them).
 
+    A matmul's A written element by element by a `linalg.generic` right
+    before it (the patch gather of `--dltune-conv-to-matmul`) is not
+    written: the matmul kernel evaluates the gather's body where it loads A
+    (an implicit GEMM), one vector load per `vector` columns where the
+    body's index arithmetic shows them contiguous (the channels of one
+    pixel), else once a column. Not where the kernel's stores could change
+    what it gathers (C or the fused epilogue's output may share memory with
+    the gathered input: the epilogue is then left unfused), with batched
+    matmuls, or with `wgmma` (`implicit-gemm=false` keeps the gather).
+
     A leftover op whose only reduction is its innermost loop, folded by one
     arith op per element (softmax's max and sum, layer norm's mean and
     variance) becomes a kernel of its own where L lanes of a warp (32, or
@@ -605,6 +618,11 @@ def DLTuneLowerGPU : Pass<"dltune-lower-gpu", "ModuleOp"> {
            "than the matmul kernel's read the pad's source with a bounds check "
            "instead, and pads of constants become constants (=false: a fill "
            "and a copy into a padded buffer per call)">,
+    Option<"implicitGemm", "implicit-gemm", "bool", /*default=*/"true",
+           "A matmul's A written element by element by a linalg.generic just "
+           "before it (a convolution's patch gather) is computed in the "
+           "matmul kernel's loads of A instead (=false: the gather is a "
+           "kernel writing a patch buffer)">,
     Option<"rowReductions", "row-reductions", "bool", /*default=*/"true",
            "Reductions along the innermost loop outside the matmul kernels "
            "get a kernel where the lanes of a warp share each row "
