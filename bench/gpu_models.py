@@ -3,7 +3,7 @@
 
     python3 bench/gpu_models.py --out DIR [--models mobilenet_v2_b1,...]
                                 [--precision fp32,tf32] [--warmup 3] [--repeat 20]
-                                [--check-max-batch 1] [--dry-run]
+                                [--check-max-batch 1] [--variants OPTS;OPTS] [--dry-run]
 
 The models are bench/gpu_models/NAME_bB.mlir: MobileNet-v2 and ResNet-18 from
 torchvision and the 2-layer BERT-style encoder (hidden 256, 4 heads, 64
@@ -14,6 +14,11 @@ beside dltune's bundle. Speed does not depend on the values. With splat
 weights every feature of a row is equal and the encoder's layer norms output
 zeros: its check compares zeros (its numerics with real weights are checked
 by the CPU emulation, docs/gpu.md).
+
+With --variants, each model is also run (unchecked) with those
+--dltune-lower-gpu options (`dltune run --gpu-lowering-options`), one column
+of ms each: a lowering step off beside the default in one run, e.g.
+`--variants "implicit-gemm=false;fuse-epilogues=false"`.
 
 Per model and precision: `dltune run --target gpu --default-config --json`
 (convolutions as GEMMs, every leftover op element-wise, weights uploaded
@@ -52,6 +57,9 @@ def parse_args():
     p.add_argument("--dltune-bin")
     p.add_argument("--dltune-lib")
     p.add_argument("--commit", default="")
+    p.add_argument("--variants", default="",
+                   help="';'-separated --dltune-lower-gpu option sets, each timed beside the "
+                        "default (e.g. implicit-gemm=false)")
     p.add_argument("--dry-run", action="store_true")
     return p.parse_args()
 
@@ -60,12 +68,17 @@ def batch_of(name):
     return int(name.rsplit("_b", 1)[1])
 
 
-def dltune_model(dltune, env, args, name, precision, log):
+def variants_of(args):
+    return [v.strip() for v in args.variants.split(";") if v.strip()]
+
+
+def dltune_model(dltune, env, args, name, precision, log, variant=""):
     path = os.path.join(MODELS_DIR, name + ".mlir")
     cmd = [dltune, "run", path, "--entry", "main", "--target", "gpu", "--default-config",
            "--json", "--warmup", str(args.warmup), "--repeat", str(args.repeat)]
     cmd += ["--tf32"] if precision == "tf32" else []
-    check = batch_of(name) <= args.check_max_batch
+    cmd += ["--gpu-lowering-options", variant] if variant else []
+    check = not variant and batch_of(name) <= args.check_max_batch
     cmd += ["--check"] if check else []
     if args.dry_run:
         print(" ".join(cmd))
@@ -106,8 +119,10 @@ def torch_model(torch, name, precision, args):
 def write_outputs(args, rows, final):
     """gpu_models.csv, .json and .md in --out (after every row, so that a
     run cut short by the device call's limit still leaves its rows)."""
-    fields = ["model", "batch", "precision", "dltune_ms", "torch_ms", "ratio_torch_over_dltune",
-              "check", "max_rel_error", "dltune_error", "torch_note"]
+    variants = [f"dltune_ms[{v}]" for v in variants_of(args)]
+    fields = ["model", "batch", "precision", "dltune_ms"] + variants + [
+        "torch_ms", "ratio_torch_over_dltune", "check", "max_rel_error", "dltune_error",
+        "torch_note"]
     with open(os.path.join(args.out, "gpu_models.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
         w.writeheader()
@@ -127,10 +142,12 @@ def write_outputs(args, rows, final):
 
     lines = [f"Whole models on {info['gpu']} ({info['date']}, commit {args.commit or 'unknown'}): "
              f"median ms of {args.repeat} calls after {args.warmup}; ratio = PyTorch / dltune",
-             "", "| model | precision | dltune ms | PyTorch ms | ratio | check |",
-             "| --- | --- | --- | --- | --- | --- |"]
+             "", "| model | precision | dltune ms | " + "".join(f"{v} ms | " for v in variants) +
+             "PyTorch ms | ratio | check |",
+             "| --- | --- | --- | " + "--- | " * len(variants) + "--- | --- | --- |"]
     for r in rows:
-        lines.append(f"| {r['model']} | {r['precision']} | {fmt(r['dltune_ms'])} | "
+        lines.append(f"| {r['model']} | {r['precision']} | {fmt(r['dltune_ms'])} | " +
+                     "".join(f"{fmt(r.get(v))} | " for v in variants) +
                      f"{fmt(r['torch_ms'])} | {fmt(r.get('ratio_torch_over_dltune'), '{:.2f}')} | "
                      f"{r['check'] or r['dltune_error'] or '-'} |")
     text = "\n".join(lines) + "\n"
@@ -160,6 +177,14 @@ def main():
                    "max_rel_error": report.get("max_rel_error") if report else None,
                    "dltune_error": err}
             failed |= bool(err) or report is None
+            for i, v in enumerate(variants_of(args)):
+                vlog = os.path.join(args.out, "logs", f"{name}_{precision}_variant{i}.log")
+                vreport, verr = dltune_model(dltune, env, args, name, precision, vlog, v)
+                row[f"dltune_ms[{v}]"] = vreport.get("median_ms") if vreport else None
+                if verr or not vreport:
+                    row["dltune_error"] = (row["dltune_error"] + "; " if row["dltune_error"]
+                                           else "") + f"[{v}] {verr or 'no report'}"
+                    failed = True
             if torch:
                 try:
                     row["torch_ms"], row["torch_note"] = torch_model(torch, name, precision, args)

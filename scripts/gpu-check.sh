@@ -16,7 +16,9 @@
 # warpgroup MMA beside the default on the fp16 cases: GPU_BENCH_ARGS='--precision fp16 --configs
 # wg:wgmma=1,tile_k=64,warp_n=128;wg1:wgmma=1,tile_k=64,warp_m=128,warp_n=128' (docs/gpu.md);
 # GPU_BENCH_TIMEOUT (seconds, default 240) bounds it; GPU_MODELS_ARGS and GPU_MODELS_TIMEOUT (default
-# 200) do the same for bench/gpu_models.py. The checkout plus .gpu exceed the 64 MiB a call
+# 200) do the same for bench/gpu_models.py; GPU_MODELS_ARGS='--models resnet18_b1,resnet18_b32
+# --variants implicit-gemm=false' times ResNet-18 with its convolutions' patch gathers as kernels of their
+# own beside the implicit GEMMs (since 2026-11-29, never measured). The checkout plus .gpu exceed the 64 MiB a call
 # may send: move bench/results out of the checkout for the call and back right after.
 # In $OUT: device.txt (nvidia-smi), unbundle.log, lit.log, gpu-bench.log, gpu-bench/ (gpu.md,
 # gpu.csv, gpu.json, logs-and-cases.tar.gz: the .mlir files and dltune's logs), gpu-models.log,

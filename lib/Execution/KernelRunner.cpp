@@ -163,7 +163,7 @@ static llvm::Expected<RunReport> checkAndTime(ModuleOp module, StringRef entry,
 
 llvm::Expected<std::unique_ptr<GpuKernel>>
 mlir::dltune::compileGpuKernel(ModuleOp module, StringRef entry, StringRef schedulePipeline,
-                               StringRef chipName) {
+                               StringRef chipName, StringRef loweringOptions) {
   llvm::Expected<KernelSignature> sig = getKernelSignature(module, entry);
   if (!sig)
     return sig.takeError();
@@ -172,7 +172,8 @@ mlir::dltune::compileGpuKernel(ModuleOp module, StringRef entry, StringRef sched
   if (!pipeline.empty())
     pipeline += ",";
   pipeline += "dltune-lower-gpu{chip=" + chip + " features=" + getPtxFeaturesForChip(chip) +
-              (findPtxas().empty() ? " format=isa}" : " format=bin}");
+              (findPtxas().empty() ? " format=isa " : " format=bin ") + loweringOptions.str() +
+              "}";
   llvm::Expected<OwningOpRef<ModuleOp>> lowered = runPipelineOnClone(module, pipeline);
   if (!lowered)
     return lowered.takeError();
@@ -185,7 +186,8 @@ llvm::Expected<RunReport> mlir::dltune::runGpuKernel(ModuleOp module, StringRef 
   if (!sig)
     return sig.takeError();
   llvm::Expected<std::unique_ptr<GpuKernel>> kernel =
-      compileGpuKernel(module, entry, options.schedulePipeline, options.gpuChip);
+      compileGpuKernel(module, entry, options.schedulePipeline, options.gpuChip,
+                       options.gpuLoweringOptions);
   if (!kernel)
     return kernel.takeError();
   // The check copies in and out; timing uploads once and reads CUDA events

@@ -98,14 +98,17 @@ Value gatherPatches(ImplicitLocOpBuilder &b, Value input, ArrayRef<int64_t> outS
         // padded dimensions are checked: the GPU matmul kernel's implicit
         // GEMM loads a vector of columns at once where the arithmetic shows
         // them contiguous, which a select of each column hides.
-        Value inside;
-        auto both = [&](Value c) { inside = inside ? arith::AndIOp::create(ib, inside, c) : c; };
+        // Each index is replaced by its own check, so that padding rows do
+        // not hide the columns' contiguity.
+        Value rowInside, colInside, inside;
         if (mp != m)
-          both(arith::CmpIOp::create(ib, arith::CmpIPredicate::ult, row, cst(m)));
+          inside = rowInside = arith::CmpIOp::create(ib, arith::CmpIPredicate::ult, row, cst(m));
         if (kp != k)
-          both(arith::CmpIOp::create(ib, arith::CmpIPredicate::ult, col, cst(k)));
-        Value r = inside ? arith::SelectOp::create(ib, inside, row, cst(0)) : row;
-        Value q = inside ? arith::SelectOp::create(ib, inside, col, cst(0)) : col;
+          colInside = arith::CmpIOp::create(ib, arith::CmpIPredicate::ult, col, cst(k));
+        if (colInside)
+          inside = inside ? arith::AndIOp::create(ib, inside, colInside) : colInside;
+        Value r = rowInside ? arith::SelectOp::create(ib, rowInside, row, cst(0)) : row;
+        Value q = colInside ? arith::SelectOp::create(ib, colInside, col, cst(0)) : col;
         Value n = arith::DivUIOp::create(ib, r, cst(oh * ow));
         Value y = arith::RemUIOp::create(ib, arith::DivUIOp::create(ib, r, cst(ow)), cst(oh));
         Value x = arith::RemUIOp::create(ib, r, cst(ow));

@@ -35,11 +35,23 @@ static bool isAllocationOrConstant(Value buffer) {
   return isa_and_nonnull<memref::AllocOp, memref::GetGlobalOp>(buffer.getDefiningOp());
 }
 
-/// Whether two buffers (view sources) may share memory: the same one, or
-/// neither a distinct allocation or constant (two function arguments may
-/// alias).
+/// Whether two buffers (view sources) may share memory: the same one, the
+/// same global, or neither a distinct allocation or constant (two function
+/// arguments may alias).
 static bool mayAlias(Value x, Value y) {
-  return x == y || (!isAllocationOrConstant(x) && !isAllocationOrConstant(y));
+  auto gx = x.getDefiningOp<memref::GetGlobalOp>(), gy = y.getDefiningOp<memref::GetGlobalOp>();
+  return x == y || (gx && gy && gx.getName() == gy.getName()) ||
+         (!isAllocationOrConstant(x) && !isAllocationOrConstant(y));
+}
+
+/// Whether the regions of `op` (a linalg op's scalar body) neither read nor
+/// write memory: its effects are its operands'.
+static bool hasPureBody(Operation *op) {
+  WalkResult r = op->walk([&](Operation *inner) {
+    return inner == op || isMemoryEffectFree(inner) ? WalkResult::advance()
+                                                    : WalkResult::interrupt();
+  });
+  return !r.wasInterrupted();
 }
 
 /// Whether `generic` writes all of `buffer` from its indices alone: a
@@ -50,7 +62,11 @@ static bool isWholeGather(linalg::GenericOp generic, Value buffer) {
          generic.getNumDpsInits() == 1 && generic.getDpsInits()[0] == buffer &&
          generic.getNumLoops() == 2 && generic.getNumReductionLoops() == 0 &&
          generic.getMatchingIndexingMap(generic.getDpsInitOperand(0)).isIdentity() &&
-         generic.getBody()->getArgument(0).use_empty();
+         generic.getBody()->getArgument(0).use_empty() &&
+         !generic.getBody()->walk([&](memref::LoadOp load) {
+           return getViewSource(load.getMemRef()) == buffer ? WalkResult::interrupt()
+                                                            : WalkResult::advance();
+         }).wasInterrupted();
 }
 
 std::optional<GatheredOperand> GatheredOperand::match(linalg::LinalgOp matmul) {
@@ -104,8 +120,9 @@ std::optional<GatheredOperand> GatheredOperand::match(linalg::LinalgOp matmul) {
       continue;
     auto effects = dyn_cast<MemoryEffectOpInterface>(op);
     // Ops with regions report only their own effects, except linalg ops
-    // (a fill's region is its scalar body).
-    if (!effects || (op->getNumRegions() != 0 && !isa<linalg::LinalgOp>(op)))
+    // (a fill's region is its scalar body) whose bodies touch no memory.
+    if (!effects ||
+        (op->getNumRegions() != 0 && !(isa<linalg::LinalgOp>(op) && hasPureBody(op))))
       return std::nullopt;
     SmallVector<MemoryEffects::EffectInstance> list;
     effects.getEffects(list);
@@ -199,6 +216,10 @@ std::optional<LaneShape> LaneVectorizer::shapeOfOp(Operation &op) const {
       return LaneShape::Uniform;
     std::optional<std::pair<SmallVector<int64_t>, int64_t>> layout =
         getStaticLayout(load.getMemRefType());
+    // Whole bytes an element (a vector of i1 would be packed bits).
+    Type elem = load.getMemRefType().getElementType();
+    if (!elem.isIntOrFloat() || elem.getIntOrFloatBitWidth() % 8 != 0)
+      return std::nullopt;
     if (indices.empty() || !layout || layout->first.back() != 1 ||
         llvm::any_of(indices.drop_back(),
                      [&](Value i) { return shapeOf(i) != LaneShape::Uniform; }))
@@ -246,6 +267,10 @@ std::optional<LaneShape> LaneVectorizer::shapeOfOp(Operation &op) const {
 }
 
 bool LaneVectorizer::analyze() {
+  // The rules' arithmetic (and the vector loads' alignment) needs a power
+  // of two.
+  if (!llvm::isPowerOf2_64(lanes))
+    return false;
   for (Operation &op : body->without_terminator()) {
     std::optional<LaneShape> shape = shapeOfOp(op);
     if (!shape)

@@ -18,7 +18,16 @@
 // RUN: dltune run %s --entry two_convs --target gpu --default-config --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
 // RUN: dltune run %s --entry epilogue_over_input --target gpu --default-config --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
 // RUN: dltune run %s --entry accumulate --target gpu --default-config --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
+// The same through `dltune run --gpu-lowering-options` (bench/gpu_models.py
+// --variants): the gather a kernel of its own, emulated.
+// RUN: dltune run %s --entry conv3x3_bias_relu --target gpu --default-config --emulate-gpu --gpu-lowering-options "implicit-gemm=false" --check --repeat 1 --warmup 0 --json | FileCheck %s
 // CHECK: "check":"ok"
+// RUN: not dltune run %s --entry stem --gpu-lowering-options "implicit-gemm=false" 2>&1 | FileCheck %s --check-prefix=NOTGPU
+// NOTGPU: --gpu-lowering-options needs --target gpu
+// RUN: not dltune run %s --entry stem --target gpu --emulate-gpu --gpu-lowering-options "x=1}, canonicalize{" 2>&1 | FileCheck %s --check-prefix=BRACES
+// BRACES: --gpu-lowering-options takes name=value options
+// RUN: not dltune run %s --entry stem --target gpu --default-config --emulate-gpu --gpu-lowering-options "no-such-option=1" 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// UNKNOWN: no-such-option
 
 // Launches per function, with and without.
 // RUN: dltune-opt %s --pass-pipeline="builtin.module(dltune-conv-to-matmul,dltune-annotate{target=gpu default-config=true},dltune-apply,dltune-lower-gpu{format=isa})" 2>/dev/null > %t.on

@@ -4,6 +4,7 @@
 //                        [--warmup N] [--check] [--json] [--default-config]
 //                        [--input IN.npy]... [--save-output OUT.npy]...
 //                        [--breakdown] [--cold] [--emulate-gpu]
+//                        [--gpu-lowering-options "name=value ..."]
 //   dltune compare FILE.mlir... [--repeat N] [--threads N]
 //
 //===----------------------------------------------------------------------===//
@@ -52,6 +53,11 @@ static cl::opt<bool> emulateGpu(
              "and the time means nothing"),
     cl::sub(runCmd));
 static cl::opt<bool> json("json", cl::desc("Print one JSON object"), cl::sub(runCmd));
+static cl::opt<std::string> gpuLoweringOptions(
+    "gpu-lowering-options",
+    cl::desc("More --dltune-lower-gpu options for the run (not the reference), e.g. "
+             "\"implicit-gemm=false fuse-epilogues=false\" to compare a lowering step off"),
+    cl::init(""), cl::sub(runCmd));
 static cl::opt<bool> tf32("tf32",
                           cl::desc("Let f32 matmuls use TF32 tensor cores on the GPU (sets "
                                    "dltune.allow_tf32 on the module; --check then allows "
@@ -170,8 +176,15 @@ int runCommand() {
     return fail("--emulate-gpu needs --target gpu");
   if (emulateGpu && breakdown)
     return fail("--emulate-gpu cannot be combined with --breakdown");
+  if (!gpuLoweringOptions.empty() && target != "gpu")
+    return fail("--gpu-lowering-options needs --target gpu");
+  // Options of the one pass, not more pipeline.
+  if (StringRef(gpuLoweringOptions).find_first_of("{},") != StringRef::npos)
+    return fail("--gpu-lowering-options takes name=value options of --dltune-lower-gpu "
+                "separated by spaces, without '{', '}' or ','");
+  options.gpuLoweringOptions = gpuLoweringOptions;
   if (emulateGpu)
-    options.cpuLowering = "dltune-lower-gpu{emulate=true}";
+    options.cpuLowering = "dltune-lower-gpu{emulate=true " + gpuLoweringOptions + "}";
   if (target == "gpu" && !emulateGpu) {
     // Fail early and clearly where there is no GPU.
     llvm::Expected<CudaDriver &> driver = CudaDriver::get();

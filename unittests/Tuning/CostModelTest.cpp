@@ -262,6 +262,34 @@ TEST(Features, ScheduleFeaturesOfAKnownMatmul) {
   EXPECT_EQ(get("tile_m"), 32.0f);
 }
 
+TEST(Features, CountPartialTilesAsWholeOnes) {
+  // 196 rows in tiles of 64 run as 4 tiles (a GPU grid's last row of
+  // blocks computes past M), not 3.06; 64 rows in register tiles of 24
+  // as 3.
+  SearchSpace space = llvm::cantFail(
+      SearchSpace::create({{"tile_m", {64}}, {"tile_n", {32}}, {"reg_m", {24}}}, {}, {}));
+  ScheduleShape s;
+  s.loopSizes = {196, 64, 64};
+  s.isReduction = {false, false, true};
+  s.cacheTile = {"tile_m", "tile_n", ""};
+  s.cacheConst = {0, 0, 0};
+  s.registerTile = {"reg_m", "", ""};
+  s.registerConst = {0, 1, 1};
+  s.operandLoops = {{0, 2}, {2, 1}, {0, 1}};
+  s.flops = 2.0 * 196 * 64 * 64;
+  s.bytes = (196 * 64 + 64 * 64 + 196 * 64) * 4;
+  auto fx = createScheduleFeatureExtractor(space, s);
+  std::vector<std::string> names = fx->getNames();
+  std::vector<float> row;
+  fx->extract({64, 32, 24}, row);
+  auto get = [&](const std::string &n) {
+    return row[std::find(names.begin(), names.end(), n) - names.begin()];
+  };
+  // 4 x 2 x 1 cache tiles; per tile ceil(64 / 24) x 32 x 64 register tiles.
+  EXPECT_NEAR(get("log2_cache_tiles"), std::log2(1.0 + 8), 1e-4);
+  EXPECT_NEAR(get("log2_reg_tiles"), std::log2(1.0 + 3 * 32 * 64), 1e-4);
+}
+
 TEST(ModelBasedSearch, ProposesValidUnmeasuredAndFindsTheOptimum) {
   SearchSpace space = syntheticSpace();
   Config optimum = {5, 11, 2};

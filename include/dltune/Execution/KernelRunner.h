@@ -30,6 +30,9 @@ struct RunOptions {
   ModuleOp referenceModule;
   /// GPU runs: the chip to build for (empty: the driver's GPU, else sm_90).
   std::string gpuChip;
+  /// GPU runs, on the device or emulated: more --dltune-lower-gpu options
+  /// ("implicit-gemm=false fuse-epilogues=false": A/B comparisons).
+  std::string gpuLoweringOptions;
   /// How runCpuKernel lowers the scheduled module (GPU kernels emulated on
   /// the CPU: "dltune-lower-gpu{emulate=true}").
   std::string cpuLowering = "dltune-lower-cpu";
@@ -70,12 +73,11 @@ inline constexpr llvm::StringLiteral kReferenceLowering =
 
 /// A GPU kernel of `entry` compiled from `module` (not modified) by
 /// `schedulePipeline` then --dltune-lower-gpu for `chip` (empty: the
-/// driver's GPU, else sm_90): a cubin where ptxas is found, else PTX for
-/// the driver to compile.
-llvm::Expected<std::unique_ptr<GpuKernel>> compileGpuKernel(ModuleOp module,
-                                                            llvm::StringRef entry,
-                                                            llvm::StringRef schedulePipeline,
-                                                            llvm::StringRef chip = "");
+/// driver's GPU, else sm_90) with `loweringOptions` added to its options: a
+/// cubin where ptxas is found, else PTX for the driver to compile.
+llvm::Expected<std::unique_ptr<GpuKernel>>
+compileGpuKernel(ModuleOp module, llvm::StringRef entry, llvm::StringRef schedulePipeline,
+                 llvm::StringRef chip = "", llvm::StringRef loweringOptions = "");
 
 /// Compiles (without timing) a module with the given schedule pipeline,
 /// then `lowering`.

@@ -99,11 +99,13 @@ public:
       }
       return bytes;
     };
+    // A partial tile runs as a whole one (a GPU grid's last row of blocks
+    // where block_m does not divide M; a CPU loop's remainder).
     double loopProduct = 1, cacheTiles = 1, regTiles = 1;
     for (size_t l = 0; l < n; ++l) {
       loopProduct *= shape.loopSizes[l];
-      cacheTiles *= shape.loopSizes[l] / cache[l];
-      regTiles *= cache[l] / reg[l];
+      cacheTiles *= std::ceil(shape.loopSizes[l] / cache[l]);
+      regTiles *= std::ceil(cache[l] / reg[l]);
     }
     double cacheFp = footprint(cache), regFp = footprint(reg);
     double threads = static_cast<double>(value(threadsIdx, 1));
