@@ -25,6 +25,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -179,6 +180,15 @@ public:
   /// The body's value for the columns `col0` .. of `row`.
   Value emit(OpBuilder &b, Location loc, Value row, Value col0);
 
+  /// After analyze: whether the yield is one vector load of `elemType`,
+  /// perhaps through selects of it or zero under uniform conditions (the
+  /// bounds checks of padding): a copy that zero-fills where a condition
+  /// fails. Fills `copyChain` (the load and the selects).
+  bool isZeroFilledCopy(Type elemType);
+  /// The copy's source and its validity (null: always valid) for the
+  /// columns `col0` .. of `row`: every op of the body but the chain.
+  GatheredOperand::CopySource emitCopySource(OpBuilder &b, Location loc, Value row, Value col0);
+
 private:
   LaneShape shapeOf(Value v) const {
     auto it = shapes.find(v);
@@ -192,9 +202,16 @@ private:
   }
   std::optional<LaneShape> shapeOfOp(Operation &op) const;
 
+  /// The ops emit() runs for `col0`, the chain's skipped.
+  void emitOps(OpBuilder &b, Location loc, Value row, Value col0, IRMapping &map,
+               const SmallPtrSetImpl<Operation *> &skip);
+
   Block *body;
   int64_t lanes;
   DenseMap<Value, LaneShape> shapes;
+  SmallPtrSet<Operation *, 4> copyChain;
+  memref::LoadOp copyLoad;
+  SmallVector<Value> copyConditions;
 };
 } // namespace
 
@@ -282,10 +299,65 @@ bool LaneVectorizer::analyze() {
 }
 
 Value LaneVectorizer::emit(OpBuilder &b, Location loc, Value row, Value col0) {
+  IRMapping map;
+  emitOps(b, loc, row, col0, map, SmallPtrSet<Operation *, 1>());
+  Value yielded = body->getTerminator()->getOperand(0);
+  Value mapped = map.lookupOrDefault(yielded);
+  if (shapeOf(yielded) == LaneShape::Varying)
+    return mapped;
+  return vector::BroadcastOp::create(b, loc, VectorType::get({lanes}, mapped.getType()), mapped);
+}
+
+bool LaneVectorizer::isZeroFilledCopy(Type elemType) {
+  copyChain.clear();
+  copyConditions.clear();
+  Value v = body->getTerminator()->getOperand(0);
+  while (auto select = v.getDefiningOp<arith::SelectOp>()) {
+    Value falseValue = select.getFalseValue();
+    if (select->getBlock() != body || !v.hasOneUse() ||
+        shapeOf(select.getCondition()) != LaneShape::Uniform ||
+        !(matchPattern(falseValue, m_AnyZeroFloat()) || matchPattern(falseValue, m_Zero())))
+      return false;
+    copyChain.insert(select);
+    copyConditions.push_back(select.getCondition());
+    v = select.getTrueValue();
+  }
+  copyLoad = v.getDefiningOp<memref::LoadOp>();
+  if (!copyLoad || copyLoad->getBlock() != body || !v.hasOneUse() ||
+      shapeOf(v) != LaneShape::Varying || copyLoad.getMemRefType().getElementType() != elemType)
+    return false;
+  // cp.async reads its source aligned to the copy's size.
+  MemRefType type = copyLoad.getMemRefType();
+  int64_t bytes = type.getElementTypeBitWidth() / 8;
+  if (commonAlignment(lanes * bytes, layoutMultiples(type, bytes)) < lanes * bytes)
+    return false;
+  copyChain.insert(copyLoad);
+  return true;
+}
+
+GatheredOperand::CopySource LaneVectorizer::emitCopySource(OpBuilder &b, Location loc,
+                                                           Value row, Value col0) {
+  IRMapping map;
+  emitOps(b, loc, row, col0, map, copyChain);
+  GatheredOperand::CopySource source;
+  source.buffer = map.lookupOrDefault(copyLoad.getMemRef());
+  for (Value i : copyLoad.getIndices())
+    source.indices.push_back(map.lookupOrDefault(i));
+  for (Value c : copyConditions) {
+    Value mapped = map.lookupOrDefault(c);
+    source.valid = source.valid ? arith::AndIOp::create(b, loc, source.valid, mapped) : mapped;
+  }
+  MemRefType type = copyLoad.getMemRefType();
+  int64_t bytes = type.getElementTypeBitWidth() / 8;
+  source.alignment = commonAlignment(lanes * bytes, layoutMultiples(type, bytes));
+  return source;
+}
+
+void LaneVectorizer::emitOps(OpBuilder &b, Location loc, Value row, Value col0, IRMapping &map,
+                             const SmallPtrSetImpl<Operation *> &skip) {
   // Uniform values map to themselves, Consecutive ones to their first lane
   // (the rules' operations on x0 are the ops themselves), Varying ones to
   // vectors.
-  IRMapping map;
   auto asVector = [&](Value v) -> Value {
     Value mapped = map.lookupOrDefault(v);
     if (shapeOf(v) == LaneShape::Varying)
@@ -294,6 +366,8 @@ Value LaneVectorizer::emit(OpBuilder &b, Location loc, Value row, Value col0) {
                                        mapped);
   };
   for (Operation &op : body->without_terminator()) {
+    if (skip.contains(&op))
+      continue;
     if (auto index = dyn_cast<linalg::IndexOp>(op)) {
       map.map(index.getResult(), index.getDim() == 0 ? row : col0);
       continue;
@@ -331,7 +405,23 @@ Value LaneVectorizer::emit(OpBuilder &b, Location loc, Value row, Value col0) {
     state.addAttributes(op.getAttrs());
     map.map(result, b.create(state)->getResult(0));
   }
-  return asVector(body->getTerminator()->getOperand(0));
+}
+
+bool GatheredOperand::copiesWholeVectors(int64_t lanes) const {
+  LaneVectorizer vectorizer(generic.getBody(), lanes);
+  return vectorizer.analyze() &&
+         vectorizer.isZeroFilledCopy(generic.getBody()->getArgument(0).getType());
+}
+
+GatheredOperand::CopySource GatheredOperand::emitCopySource(OpBuilder &b, Location loc,
+                                                            Value row, Value col,
+                                                            int64_t lanes) const {
+  LaneVectorizer vectorizer(generic.getBody(), lanes);
+  bool copies = vectorizer.analyze() &&
+                vectorizer.isZeroFilledCopy(generic.getBody()->getArgument(0).getType());
+  assert(copies && "emitCopySource needs copiesWholeVectors");
+  (void)copies;
+  return vectorizer.emitCopySource(b, loc, row, col);
 }
 
 Value GatheredOperand::emitLoad(OpBuilder &b, Location loc, Value row, Value col,

@@ -38,6 +38,25 @@ public:
   /// once; otherwise the body once a lane.
   Value emitLoad(OpBuilder &b, Location loc, Value row, Value col, int64_t lanes) const;
 
+  /// A vector of A as one copy from a buffer the gather reads: its first
+  /// element and the copy's validity (null: always; where false, the
+  /// vector is zeros: the padding), and the alignment of the source.
+  struct CopySource {
+    Value buffer;
+    SmallVector<Value> indices;
+    Value valid;
+    int64_t alignment = 1;
+  };
+
+  /// Whether emitLoad's vectors are each one load of A's element type from
+  /// a buffer, or zero under a uniform condition (a bounds check): then a
+  /// cp.async with zero fill can copy them into shared memory directly.
+  bool copiesWholeVectors(int64_t lanes) const;
+
+  /// The copy of A's elements (`row`, `col` ..) where copiesWholeVectors.
+  CopySource emitCopySource(OpBuilder &b, Location loc, Value row, Value col,
+                            int64_t lanes) const;
+
   /// Erases the gather and A's allocation (now unused).
   void eraseAbsorbed(RewriterBase &rewriter) const;
 

@@ -351,8 +351,11 @@ private:
   /// (null: C is stored).
   const MatmulEpilogue *epilogue;
   /// The op whose body the loads of A evaluate (null: A is loaded). With
-  /// cp.async, B is still copied so and A staged through registers.
+  /// cp.async, A is copied so too where each vector is one copy of the
+  /// gathered buffer (`gatherByCopy`), else staged through registers.
   const GatheredOperand *gathered;
+  bool gatherByCopy = false;
+  bool stagesGatherInRegisters() const { return gathered && !gatherByCopy; }
   Type inType, accType;
   int64_t inBytes, accBytes;
   // Inside the launch.
@@ -718,10 +721,24 @@ Value KernelBuilder::copyTilesAsync(Value k0, Value stage) {
   // 16-byte copies may bypass L1 (cp.async.cg): each element is read once.
   UnitAttr bypassL1 = t.vector * inBytes == 16 ? b.getUnitAttr() : UnitAttr();
   SmallVector<Value> tokens;
-  for (auto [row, k] : gathered ? ArrayRef<std::pair<Value, Value>>() : aSlots)
+  for (auto [row, k] : stagesGatherInRegisters() ? ArrayRef<std::pair<Value, Value>>() : aSlots) {
+    if (!gathered) {
+      tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+          b, loc, tokenType, aShared, ValueRange{stage, row, k}, o.a,
+          at(loadRow(row), add(k0, k)), b.getIndexAttr(t.vector), Value(), bypassL1));
+      continue;
+    }
+    // A gathered vector: copied from the gathered buffer, or zero-filled
+    // (no bytes read) where the gather reads padding.
+    GatheredOperand::CopySource source =
+        gathered->emitCopySource(b, loc, loadRow(row), add(k0, k), t.vector);
+    Value srcElements;
+    if (source.valid)
+      srcElements = arith::SelectOp::create(b, loc, source.valid, idx(t.vector), idx(0));
     tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
-        b, loc, tokenType, aShared, ValueRange{stage, row, k}, o.a,
-        at(loadRow(row), add(k0, k)), b.getIndexAttr(t.vector), Value(), bypassL1));
+        b, loc, tokenType, aShared, ValueRange{stage, row, k}, source.buffer, source.indices,
+        b.getIndexAttr(t.vector), srcElements, bypassL1));
+  }
   for (auto [k, col] : bSlots)
     tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
         b, loc, tokenType, bShared, ValueRange{stage, k, col}, o.b,
@@ -740,7 +757,7 @@ SmallVector<Value> KernelBuilder::buildAsyncKLoop(SmallVector<Value> acc) {
         b, loc, zero, idx(o.k), idx(t.tileK), acc,
         [&](OpBuilder &, Location, Value k0, ValueRange iter) {
           Value token = copyTilesAsync(k0, zero);
-          if (gathered)
+          if (stagesGatherInRegisters())
             storeATileMma(zero, loadATile(k0));
           wait(token, 0);
           gpu::BarrierOp::create(b, loc);
@@ -760,7 +777,7 @@ SmallVector<Value> KernelBuilder::buildAsyncKLoop(SmallVector<Value> acc) {
   // s is multiplied and stored into the other buffer after it (free since
   // the previous step's last barrier).
   Value first = copyTilesAsync(zero, zero);
-  if (gathered)
+  if (stagesGatherInRegisters())
     storeATileMma(zero, loadATile(zero));
   auto loop = scf::ForOp::create(
       b, loc, zero, idx(steps - 1), one, acc,
@@ -771,10 +788,10 @@ SmallVector<Value> KernelBuilder::buildAsyncKLoop(SmallVector<Value> acc) {
         wait(copyTilesAsync(k1, other), 1);
         gpu::BarrierOp::create(b, loc);
         SmallVector<Value> aNext;
-        if (gathered)
+        if (stagesGatherInRegisters())
           aNext = loadATile(k1);
         SmallVector<Value> next = multiplyMma(stage, iter);
-        if (gathered)
+        if (stagesGatherInRegisters())
           storeATileMma(other, aNext);
         gpu::BarrierOp::create(b, loc);
         scf::YieldOp::create(b, loc, next);
@@ -795,7 +812,7 @@ SmallVector<Value> KernelBuilder::buildMultiStageAsyncKLoop(SmallVector<Value> a
   Value token;
   for (int64_t s = 0; s < ahead; ++s) {
     token = copyTilesAsync(idx(s * t.tileK), idx(s));
-    if (gathered)
+    if (stagesGatherInRegisters())
       storeATileMma(idx(s), loadATile(idx(s * t.tileK)));
   }
   // Step s: wait until slice s has landed (at most ahead - 1 younger groups
@@ -815,10 +832,10 @@ SmallVector<Value> KernelBuilder::buildMultiStageAsyncKLoop(SmallVector<Value> a
           Value nextStage = remui(next, stages);
           copyTilesAsync(mul(next, t.tileK), nextStage);
           SmallVector<Value> aNext;
-          if (gathered)
+          if (stagesGatherInRegisters())
             aNext = loadATile(mul(next, t.tileK));
           SmallVector<Value> out = multiplyMma(remui(step, stages), iter);
-          if (gathered)
+          if (stagesGatherInRegisters())
             storeATileMma(nextStage, aNext);
           scf::YieldOp::create(b, loc, out);
         });
@@ -889,8 +906,10 @@ void KernelBuilder::buildMma(Value fillValue) {
       acc.push_back(frag);
     }
 
-  if (t.asyncCopy && canCopyAsync(o, t))
+  if (t.asyncCopy && canCopyAsync(o, t)) {
+    gatherByCopy = gathered && gathered->copiesWholeVectors(t.vector);
     acc = buildAsyncKLoop(acc);
+  }
   else
     acc = buildKLoop(
         acc, [&](Value stage, ArrayRef<Value> aRegs, ArrayRef<Value> bRegs) {

@@ -28,9 +28,12 @@
 // RUN: dltune run %s --entry half_ragged_three_stages --target gpu --check --repeat 3 --json | FileCheck %s
 // RUN: dltune run %s --entry tf32_ragged_accumulate --target gpu --check --repeat 3 --json | FileCheck %s
 // Convolutions as implicit GEMMs (since 2026-11-29): the kernel gathers a
-// 3x3 convolution's patches in its loads of A, with cp.async copies of B
-// in three stages, and through registers. Never run yet.
+// 3x3 convolution's patches in its loads of A: copied by cp.async in three
+// stages (8 channels of one pixel a copy), the same reading a padded input
+// in place (zero-filled copies outside it), and through registers. Never
+// run yet.
 // RUN: dltune run %s --entry half_conv_three_stages --target gpu --check --repeat 3 --json | FileCheck %s
+// RUN: dltune run %s --entry half_conv_padded_three_stages --target gpu --check --repeat 3 --json | FileCheck %s
 // RUN: dltune run %s --entry half_conv_registers --target gpu --check --repeat 3 --json | FileCheck %s
 // CHECK: "check":"ok"
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
@@ -246,6 +249,52 @@ func.func @half_conv_registers(%x: tensor<1x18x18x32xf16>, %b: tensor<288x64xf16
   %c = linalg.fill ins(%zero : f32) outs(%ce : tensor<256x64xf32>) -> tensor<256x64xf32>
   %r = linalg.matmul {dltune.target = "gpu",
                       dltune.config = #dltune.config<block_m = 64, block_n = 64, thread_m = 4, thread_n = 4, tile_k = 32, vector = 8, pad = 0, stages = 2, interleave = 0, mma = 1, warp_m = 32, warp_n = 32, async_copy = 0>}
+       ins(%a, %b : tensor<256x288xf16>, tensor<288x64xf16>) outs(%c : tensor<256x64xf32>) -> tensor<256x64xf32>
+  return %r : tensor<256x64xf32>
+}
+
+func.func @half_conv_padded_three_stages(%x: tensor<1x16x16x32xf16>, %b: tensor<288x64xf16>) -> tensor<256x64xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %c96 = arith.constant 96 : index
+  %zero = arith.constant 0.0 : f32
+  %hzero = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<256x288xf16>
+  %a = linalg.generic {indexing_maps = [#id2], iterator_types = ["parallel", "parallel"]}
+      outs(%e : tensor<256x288xf16>) {
+  ^bb0(%out: f16):
+    %row = linalg.index 0 : index
+    %col = linalg.index 1 : index
+    %py = arith.divui %row, %c16 : index
+    %px = arith.remui %row, %c16 : index
+    %ty = arith.divui %col, %c96 : index
+    %q = arith.divui %col, %c32 : index
+    %tx = arith.remui %q, %c3 : index
+    %ch = arith.remui %col, %c32 : index
+    %hp = arith.addi %py, %ty : index
+    %wp = arith.addi %px, %tx : index
+    %h = arith.subi %hp, %c1 : index
+    %w = arith.subi %wp, %c1 : index
+    %h0 = arith.cmpi sge, %h, %c0 : index
+    %h1 = arith.cmpi slt, %h, %c16 : index
+    %w0 = arith.cmpi sge, %w, %c0 : index
+    %w1 = arith.cmpi slt, %w, %c16 : index
+    %hin = arith.andi %h0, %h1 : i1
+    %win = arith.andi %w0, %w1 : i1
+    %in = arith.andi %hin, %win : i1
+    %hc = arith.select %in, %h, %c0 : index
+    %wc = arith.select %in, %w, %c0 : index
+    %v = tensor.extract %x[%c0, %hc, %wc, %ch] : tensor<1x16x16x32xf16>
+    %r = arith.select %in, %v, %hzero : f16
+    linalg.yield %r : f16
+  } -> tensor<256x288xf16>
+  %ce = tensor.empty() : tensor<256x64xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%ce : tensor<256x64xf32>) -> tensor<256x64xf32>
+  %r = linalg.matmul {dltune.target = "gpu",
+                      dltune.config = #dltune.config<block_m = 64, block_n = 64, thread_m = 4, thread_n = 4, tile_k = 32, vector = 8, pad = 0, stages = 3, interleave = 0, mma = 1, warp_m = 32, warp_n = 32, async_copy = 1>}
        ins(%a, %b : tensor<256x288xf16>, tensor<288x64xf16>) outs(%c : tensor<256x64xf32>) -> tensor<256x64xf32>
   return %r : tensor<256x64xf32>
 }

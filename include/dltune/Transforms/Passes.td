@@ -569,7 +569,8 @@ def DLTuneLowerGPU : Pass<"dltune-lower-gpu", "ModuleOp"> {
     written: the matmul kernel evaluates the gather's body where it loads A
     (an implicit GEMM), one vector load per `vector` columns where the
     body's index arithmetic shows them contiguous (the channels of one
-    pixel), else once a column. Not where the kernel's stores could change
+    pixel; with cp.async, one copy, zero-filled outside a padded input),
+    else once a column. Not where the kernel's stores could change
     what it gathers (C or the fused epilogue's output may share memory with
     the gathered input: the epilogue is then left unfused), with batched
     matmuls, or with `wgmma` (`implicit-gemm=false` keeps the gather).
