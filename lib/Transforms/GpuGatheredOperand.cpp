@@ -316,7 +316,7 @@ bool LaneVectorizer::isZeroFilledCopy(Type elemType) {
     Value falseValue = select.getFalseValue();
     if (select->getBlock() != body || !v.hasOneUse() ||
         shapeOf(select.getCondition()) != LaneShape::Uniform ||
-        !(matchPattern(falseValue, m_AnyZeroFloat()) || matchPattern(falseValue, m_Zero())))
+        !(matchPattern(falseValue, m_PosZeroFloat()) || matchPattern(falseValue, m_Zero())))
       return false;
     copyChain.insert(select);
     copyConditions.push_back(select.getCondition());
@@ -347,9 +347,6 @@ GatheredOperand::CopySource LaneVectorizer::emitCopySource(OpBuilder &b, Locatio
     Value mapped = map.lookupOrDefault(c);
     source.valid = source.valid ? arith::AndIOp::create(b, loc, source.valid, mapped) : mapped;
   }
-  MemRefType type = copyLoad.getMemRefType();
-  int64_t bytes = type.getElementTypeBitWidth() / 8;
-  source.alignment = commonAlignment(lanes * bytes, layoutMultiples(type, bytes));
   return source;
 }
 

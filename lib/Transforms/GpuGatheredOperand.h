@@ -40,12 +40,12 @@ public:
 
   /// A vector of A as one copy from a buffer the gather reads: its first
   /// element and the copy's validity (null: always; where false, the
-  /// vector is zeros: the padding), and the alignment of the source.
+  /// vector is zeros, +0.0: the padding). The source is aligned to the
+  /// copy's size (copiesWholeVectors checks it).
   struct CopySource {
     Value buffer;
     SmallVector<Value> indices;
     Value valid;
-    int64_t alignment = 1;
   };
 
   /// Whether emitLoad's vectors are each one load of A's element type from

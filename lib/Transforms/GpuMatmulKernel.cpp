@@ -209,8 +209,8 @@ static std::string whyNotTiles(const MatmulOperands &o, const GpuMatmulTiles &t)
     return "async_copy needs mma (the SIMT kernel stores A transposed)";
   if (t.stages > 2 && !(t.mma && t.asyncCopy))
     return "more than 2 stages need mma and async_copy (cp.async keeps them in flight)";
-  if (t.asyncCopy && t.vector * o.elemBytes < 4)
-    return "async_copy copies 4, 8 or 16 bytes: vector x element bytes must be at least 4";
+  if (t.asyncCopy && (t.vector * o.elemBytes < 4 || t.vector * o.elemBytes > 16))
+    return "async_copy copies 4, 8 or 16 bytes: vector x element bytes must be 4 to 16";
   // block_m need not divide M: the last row of blocks reads clamped rows
   // and stores only the rows inside.
   if (o.n % t.blockN || o.k % t.tileK)

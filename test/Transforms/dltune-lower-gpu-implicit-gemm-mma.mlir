@@ -35,6 +35,7 @@
 // CHECK-LABEL: llvm.func @async_per_lane(
 // CHECK-COUNT-1: gpu.launch_func
 // CHECK-NOT: gpu.launch_func
+// (A copy's shared address may carry an offset: [%rd39+5120].)
 // BIN: gpu.binary @async_three_stages_kernel
 // BIN-NOT: ld.global
 // BIN-COUNT-12: cp.async.cg.shared.global [%rd{{[0-9+]+}}], [%rd{{[0-9]+}}], 16;
@@ -55,9 +56,12 @@
 // BIN-SAME: ld.global.v4.b32
 // BIN-NOT: cp.async
 // BIN-SAME: mma.sync.aligned.m16n8k16
+// The source size: 16 bytes inside the input, 0 outside (a select).
 // BIN: gpu.binary @async_padded_kernel
 // BIN-NOT: ld.global
-// BIN-SAME: cp.async.cg.shared.global [%rd{{[0-9+]+}}], [%rd{{[0-9]+}}], 16, %r{{[0-9]+}};
+// BIN-SAME: selp.b32 {{\\09}}[[SIZE:%r[0-9]+]], {{16, 0|0, 16}}, %p{{[0-9]+}};
+// BIN-NOT: ld.global
+// BIN-SAME: cp.async.cg.shared.global [%rd{{[0-9+]+}}], [%rd{{[0-9]+}}], 16, [[SIZE]];
 // BIN-NOT: ld.global
 // BIN-SAME: mma.sync.aligned.m16n8k16
 // BIN: gpu.binary @async_per_lane_kernel

@@ -134,6 +134,18 @@ func.func @async_without_mma(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: m
 
 // -----
 
+// cp.async copies 4, 8 or 16 bytes: 16 f16 elements (32 bytes) are no copy.
+func.func @async_too_wide(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf32>) {
+  // expected-error @+1 {{async_copy copies 4, 8 or 16 bytes: vector x element bytes must be 4 to 16}}
+  linalg.matmul {dltune.gpu_kernel = {block_m = 64 : i64, block_n = 64 : i64, thread_m = 4 : i64, thread_n = 4 : i64,
+                                      tile_k = 32 : i64, vector = 16 : i64, pad = 0 : i64, stages = 2 : i64, interleave = 0 : i64,
+                                      mma = 1 : i64, warp_m = 32 : i64, warp_n = 32 : i64, async_copy = 1 : i64}}
+    ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
+  return
+}
+
+// -----
+
 // Host code only launches kernels: a scalar read of a computed tensor would
 // read GPU memory on the host.
 func.func @host_read(%a: tensor<4xf32>) -> f32 {
