@@ -95,20 +95,19 @@ Value gatherPatches(ImplicitLocOpBuilder &b, Value input, ArrayRef<int64_t> outS
         Value row = linalg::IndexOp::create(ib, 0);
         Value col = linalg::IndexOp::create(ib, 1);
         // Padding rows and columns read pixel (0, 0, 0, 0) and drop it. Only
-        // padded dimensions are checked: the GPU matmul kernel's implicit
-        // GEMM loads a vector of columns at once where the arithmetic shows
-        // them contiguous, which a select of each column hides.
-        // Each index is replaced by its own check, so that padding rows do
-        // not hide the columns' contiguity.
-        Value rowInside, colInside, inside;
+        // padded dimensions are checked, each index by its own check: the
+        // GPU matmul kernel's implicit GEMM loads a vector of columns at
+        // once where the arithmetic shows them contiguous, which a select
+        // of the columns (by any check) hides.
+        Value rowInside, colInside;
         if (mp != m)
-          inside = rowInside = arith::CmpIOp::create(ib, arith::CmpIPredicate::ult, row, cst(m));
+          rowInside = arith::CmpIOp::create(ib, arith::CmpIPredicate::ult, row, cst(m));
         if (kp != k)
           colInside = arith::CmpIOp::create(ib, arith::CmpIPredicate::ult, col, cst(k));
-        if (colInside)
-          inside = inside ? arith::AndIOp::create(ib, inside, colInside) : colInside;
         Value r = rowInside ? arith::SelectOp::create(ib, rowInside, row, cst(0)) : row;
         Value q = colInside ? arith::SelectOp::create(ib, colInside, col, cst(0)) : col;
+        Value inside = rowInside && colInside ? arith::AndIOp::create(ib, rowInside, colInside)
+                                              : rowInside ? rowInside : colInside;
         Value n = arith::DivUIOp::create(ib, r, cst(oh * ow));
         Value y = arith::RemUIOp::create(ib, arith::DivUIOp::create(ib, r, cst(ow)), cst(oh));
         Value x = arith::RemUIOp::create(ib, r, cst(ow));

@@ -32,19 +32,6 @@
 using namespace mlir;
 using namespace mlir::dltune;
 
-static bool isAllocationOrConstant(Value buffer) {
-  return isa_and_nonnull<memref::AllocOp, memref::GetGlobalOp>(buffer.getDefiningOp());
-}
-
-/// Whether two buffers (view sources) may share memory: the same one, the
-/// same global, or neither a distinct allocation or constant (two function
-/// arguments may alias).
-static bool mayAlias(Value x, Value y) {
-  auto gx = x.getDefiningOp<memref::GetGlobalOp>(), gy = y.getDefiningOp<memref::GetGlobalOp>();
-  return x == y || (gx && gy && gx.getName() == gy.getName()) ||
-         (!isAllocationOrConstant(x) && !isAllocationOrConstant(y));
-}
-
 /// Whether the regions of `op` (a linalg op's scalar body) neither read nor
 /// write memory: its effects are its operands'.
 static bool hasPureBody(Operation *op) {
@@ -135,7 +122,7 @@ std::optional<GatheredOperand> GatheredOperand::match(linalg::LinalgOp matmul) {
         return std::nullopt;
       Value source = getViewSource(written);
       if (!source.getDefiningOp<memref::AllocOp>() ||
-          llvm::any_of(g.readBuffers, [&](Value r) { return mayAlias(r, source); }))
+          llvm::any_of(g.readBuffers, [&](Value r) { return mayShareMemory(r, source); }))
         return std::nullopt;
     }
   }
@@ -143,7 +130,7 @@ std::optional<GatheredOperand> GatheredOperand::match(linalg::LinalgOp matmul) {
 }
 
 bool GatheredOperand::mayRead(Value buffer) const {
-  return llvm::any_of(readBuffers, [&](Value r) { return mayAlias(r, buffer); });
+  return llvm::any_of(readBuffers, [&](Value r) { return mayShareMemory(r, buffer); });
 }
 
 //===----------------------------------------------------------------------===//
@@ -231,13 +218,11 @@ std::optional<LaneShape> LaneVectorizer::shapeOfOp(Operation &op) const {
     ValueRange indices = load.getIndices();
     if (!anyConsecutive)
       return LaneShape::Uniform;
-    std::optional<std::pair<SmallVector<int64_t>, int64_t>> layout =
-        getStaticLayout(load.getMemRefType());
     // Whole bytes an element (a vector of i1 would be packed bits).
     Type elem = load.getMemRefType().getElementType();
     if (!elem.isIntOrFloat() || elem.getIntOrFloatBitWidth() % 8 != 0)
       return std::nullopt;
-    if (indices.empty() || !layout || layout->first.back() != 1 ||
+    if (indices.empty() || !isContiguousInLastDim(load.getMemRefType()) ||
         llvm::any_of(indices.drop_back(),
                      [&](Value i) { return shapeOf(i) != LaneShape::Uniform; }))
       return std::nullopt;
@@ -328,8 +313,7 @@ bool LaneVectorizer::isZeroFilledCopy(Type elemType) {
     return false;
   // cp.async reads its source aligned to the copy's size.
   MemRefType type = copyLoad.getMemRefType();
-  int64_t bytes = type.getElementTypeBitWidth() / 8;
-  if (commonAlignment(lanes * bytes, layoutMultiples(type, bytes)) < lanes * bytes)
+  if (getVectorAlignment(type, lanes) < lanes * type.getElementTypeBitWidth() / 8)
     return false;
   copyChain.insert(copyLoad);
   return true;
@@ -376,11 +360,10 @@ void LaneVectorizer::emitOps(OpBuilder &b, Location loc, Value row, Value col0, 
     }
     if (auto load = dyn_cast<memref::LoadOp>(op)) {
       MemRefType type = load.getMemRefType();
-      int64_t bytes = type.getElementTypeBitWidth() / 8;
       SmallVector<Value> indices;
       for (Value i : load.getIndices())
         indices.push_back(map.lookupOrDefault(i));
-      int64_t align = commonAlignment(lanes * bytes, layoutMultiples(type, bytes));
+      int64_t align = getVectorAlignment(type, lanes);
       map.map(result, vector::LoadOp::create(
                           b, loc, VectorType::get({lanes}, type.getElementType()),
                           map.lookupOrDefault(load.getMemRef()), indices, false,
@@ -404,18 +387,23 @@ void LaneVectorizer::emitOps(OpBuilder &b, Location loc, Value row, Value col0, 
   }
 }
 
-bool GatheredOperand::copiesWholeVectors(int64_t lanes) const {
-  LaneVectorizer vectorizer(generic.getBody(), lanes);
+/// Whether the rules cover `generic`'s body and its value is a zero-filled
+/// copy of its element type.
+static bool analyzeAsCopy(LaneVectorizer &vectorizer, linalg::GenericOp generic) {
   return vectorizer.analyze() &&
          vectorizer.isZeroFilledCopy(generic.getBody()->getArgument(0).getType());
+}
+
+bool GatheredOperand::copiesWholeVectors(int64_t lanes) const {
+  LaneVectorizer vectorizer(generic.getBody(), lanes);
+  return analyzeAsCopy(vectorizer, generic);
 }
 
 GatheredOperand::CopySource GatheredOperand::emitCopySource(OpBuilder &b, Location loc,
                                                             Value row, Value col,
                                                             int64_t lanes) const {
   LaneVectorizer vectorizer(generic.getBody(), lanes);
-  bool copies = vectorizer.analyze() &&
-                vectorizer.isZeroFilledCopy(generic.getBody()->getArgument(0).getType());
+  bool copies = analyzeAsCopy(vectorizer, generic);
   assert(copies && "emitCopySource needs copiesWholeVectors");
   (void)copies;
   return vectorizer.emitCopySource(b, loc, row, col);

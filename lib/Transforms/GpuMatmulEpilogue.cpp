@@ -24,19 +24,6 @@
 using namespace mlir;
 using namespace mlir::dltune;
 
-/// Whether the last dimension of `type` has stride 1 and every stride and
-/// the offset are static (a vector may be loaded along it).
-static bool isContiguousInLastDim(MemRefType type) {
-  std::optional<std::pair<SmallVector<int64_t>, int64_t>> layout = getStaticLayout(type);
-  return layout && (layout->first.empty() || layout->first.back() == 1);
-}
-
-/// The alignment of a vector of `bytes` in `type` at a column that is a
-/// multiple of its lanes, from a 256-byte-aligned base.
-static int64_t getVectorAlignment(MemRefType type, int64_t bytes) {
-  return commonAlignment(bytes, layoutMultiples(type, type.getElementTypeBitWidth() / 8));
-}
-
 /// Whether `map` (of the generic's `rank` dimensions) names dimensions only,
 /// with the last dimension, where it appears, as its last result.
 static bool isSupportedOperandMap(AffineMap map, unsigned rank) {
@@ -180,13 +167,9 @@ std::optional<MatmulEpilogue> MatmulEpilogue::match(linalg::LinalgOp matmul, int
   // A block writes the output as soon as it is done while others still
   // read A and B: they must not share memory.
   Value outSource = getViewSource(init);
-  for (Value operand : matmul.getDpsInputs()) {
-    Value source = getViewSource(operand);
-    if (source == outSource ||
-        (!isa_and_nonnull<memref::AllocOp, memref::GetGlobalOp>(source.getDefiningOp()) &&
-         !isa_and_nonnull<memref::AllocOp, memref::GetGlobalOp>(outSource.getDefiningOp())))
+  for (Value operand : matmul.getDpsInputs())
+    if (mayShareMemory(getViewSource(operand), outSource))
       return std::nullopt;
-  }
   SmallPtrSet<Operation *, 4> allowed(e.views.begin(), e.views.end());
   allowed.insert(matmul);
   allowed.insert(generic);
@@ -279,7 +262,7 @@ void MatmulEpilogue::emitStore(OpBuilder &b, Location loc, Value acc, Value row,
     if (!readsAlongColumns(map))
       return SmallVector<Value>(lanes, memref::LoadOp::create(b, loc, v, at));
     auto vecType = VectorType::get({lanes}, type.getElementType());
-    int64_t align = getVectorAlignment(type, lanes * type.getElementTypeBitWidth() / 8);
+    int64_t align = getVectorAlignment(type, lanes);
     Value loaded = vector::LoadOp::create(b, loc, vecType, v, at, false, llvm::MaybeAlign(align));
     SmallVector<Value> out;
     for (int64_t l = 0; l < lanes; ++l)
@@ -323,7 +306,7 @@ void MatmulEpilogue::emitStore(OpBuilder &b, Location loc, Value acc, Value row,
   SmallVector<Value> at;
   for (AffineExpr expr : generic.getMatchingIndexingMap(out).getResults())
     at.push_back(dims[cast<AffineDimExpr>(expr).getPosition()]);
-  int64_t align = getVectorAlignment(outType, lanes * outType.getElementTypeBitWidth() / 8);
+  int64_t align = getVectorAlignment(outType, lanes);
   vector::StoreOp::create(b, loc, vec, out->get(), at, false, llvm::MaybeAlign(align));
 }
 

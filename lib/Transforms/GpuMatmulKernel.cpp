@@ -174,9 +174,8 @@ static FailureOr<MatmulOperands> getOperands(linalg::LinalgOp op, std::string &w
 /// instead, so that a configuration (the default among them) never fails on
 /// a view.
 static bool canCopyAsync(const MatmulOperands &o, const GpuMatmulTiles &t) {
-  int64_t bytes = t.vector * o.elemBytes;
   return llvm::all_of(SmallVector<MemRefType>{o.aType, o.bType}, [&](MemRefType type) {
-    return commonAlignment(bytes, layoutMultiples(type, o.elemBytes)) >= bytes;
+    return getVectorAlignment(type, t.vector) >= t.vector * o.elemBytes;
   });
 }
 
@@ -721,17 +720,13 @@ Value KernelBuilder::copyTilesAsync(Value k0, Value stage) {
   // 16-byte copies may bypass L1 (cp.async.cg): each element is read once.
   UnitAttr bypassL1 = t.vector * inBytes == 16 ? b.getUnitAttr() : UnitAttr();
   SmallVector<Value> tokens;
+  // A gathered in registers is stored by the k loop instead.
   for (auto [row, k] : stagesGatherInRegisters() ? ArrayRef<std::pair<Value, Value>>() : aSlots) {
-    if (!gathered) {
-      tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
-          b, loc, tokenType, aShared, ValueRange{stage, row, k}, o.a,
-          at(loadRow(row), add(k0, k)), b.getIndexAttr(t.vector), Value(), bypassL1));
-      continue;
-    }
+    GatheredOperand::CopySource source{o.a, at(loadRow(row), add(k0, k)), Value()};
     // A gathered vector: copied from the gathered buffer, or zero-filled
     // (no bytes read) where the gather reads padding.
-    GatheredOperand::CopySource source =
-        gathered->emitCopySource(b, loc, loadRow(row), add(k0, k), t.vector);
+    if (gathered)
+      source = gathered->emitCopySource(b, loc, loadRow(row), add(k0, k), t.vector);
     Value srcElements;
     if (source.valid)
       srcElements = arith::SelectOp::create(b, loc, source.valid, idx(t.vector), idx(0));
@@ -969,10 +964,10 @@ LogicalResult mlir::dltune::buildGpuMatmulKernel(RewriterBase &rewriter, linalg:
   if (fusions.epilogues && !o->batched)
     epilogue = MatmulEpilogue::match(op, tiles.wgmma ? 4 : tiles.mma ? 2 : tiles.colChunk());
   // A block writes C and the epilogue's output while other blocks still
-  // gather: neither may be what the gather reads. Where the epilogue's
-  // output is (bufferization reuses a dead input's buffer), the epilogue
-  // stays a kernel of its own: the gather saves more (it reads each input
-  // element up to KH x KW times).
+  // gather: neither may share memory with what the gather reads. Where the
+  // epilogue's output may (bufferization reuses a dead input's buffer),
+  // the epilogue stays a kernel of its own: the gather saves more (it
+  // reads each input element up to KH x KW times).
   std::optional<GatheredOperand> gathered;
   if (fusions.gathers && !tiles.wgmma && !o->batched)
     gathered = GatheredOperand::match(op);

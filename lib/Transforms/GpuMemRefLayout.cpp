@@ -2,6 +2,7 @@
 
 #include "GpuMemRefLayout.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
@@ -40,4 +41,24 @@ SmallVector<int64_t> mlir::dltune::layoutMultiples(MemRefType type, int64_t elem
   for (int64_t s : ArrayRef<int64_t>(layout->first).drop_back())
     out.push_back(s * elemBytes);
   return out;
+}
+
+int64_t mlir::dltune::getVectorAlignment(MemRefType type, int64_t lanes) {
+  int64_t elemBytes = type.getElementTypeBitWidth() / 8;
+  return commonAlignment(lanes * elemBytes, layoutMultiples(type, elemBytes));
+}
+
+bool mlir::dltune::isContiguousInLastDim(MemRefType type) {
+  std::optional<std::pair<SmallVector<int64_t>, int64_t>> layout = getStaticLayout(type);
+  return layout && (layout->first.empty() || layout->first.back() == 1);
+}
+
+static bool isAllocationOrConstant(Value buffer) {
+  return isa_and_nonnull<memref::AllocOp, memref::GetGlobalOp>(buffer.getDefiningOp());
+}
+
+bool mlir::dltune::mayShareMemory(Value x, Value y) {
+  auto gx = x.getDefiningOp<memref::GetGlobalOp>(), gy = y.getDefiningOp<memref::GetGlobalOp>();
+  return x == y || (gx && gy && gx.getName() == gy.getName()) ||
+         (!isAllocationOrConstant(x) && !isAllocationOrConstant(y));
 }

@@ -30,6 +30,19 @@ int64_t commonAlignment(int64_t want, ArrayRef<int64_t> multiples);
 /// beyond its indices' own: strides of the outer dimensions and the offset.
 SmallVector<int64_t> layoutMultiples(MemRefType type, int64_t elemBytes);
 
+/// The alignment of a vector of `lanes` elements of `type` at a last index
+/// that is a multiple of `lanes`, from a 256-byte-aligned base.
+int64_t getVectorAlignment(MemRefType type, int64_t lanes);
+
+/// Whether the last dimension of `type` has stride 1 and every stride and
+/// the offset are static (a vector may be loaded along it).
+bool isContiguousInLastDim(MemRefType type);
+
+/// Whether two buffers (view sources) may share memory: the same one, the
+/// same global, or neither a distinct allocation or constant (two function
+/// arguments may alias).
+bool mayShareMemory(Value x, Value y);
+
 } // namespace mlir::dltune
 
 #endif // DLTUNE_LIB_TRANSFORMS_GPUMEMREFLAYOUT_H
