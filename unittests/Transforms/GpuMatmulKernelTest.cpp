@@ -271,7 +271,9 @@ namespace {
 /// The patch gather of a convolution with a `taps` x `taps` filter on a
 /// `channels`-channel input (as --dltune-conv-to-matmul writes it,
 /// bufferized: 8 x 8 output pixels, K = taps^2 x channels) and the matmul
-/// reading it; C is an allocation, or the argument %c where `cArgument`.
+/// reading it; C is a filled allocation, or the argument %c where
+/// `cArgument` (accumulated into: no fill writes it between the gather and
+/// the matmul, which would keep the gather for a reason of its own).
 std::string gatherSource(int64_t taps, int64_t channels, bool cArgument) {
   std::string s = R"MLIR(
     func.func @f(%x: memref<1xINxINxCxf32>, %b: memref<Kx16xf32>, %c: memref<64x16xf32>) {
@@ -299,7 +301,6 @@ std::string gatherSource(int64_t taps, int64_t channels, bool cArgument) {
         linalg.yield %v : f32
       }
       OUTPUT
-      linalg.fill ins(%zero : f32) outs(%out : memref<64x16xf32>)
       linalg.matmul ins(%a, %b : memref<64xKxf32>, memref<Kx16xf32>) outs(%out : memref<64x16xf32>)
       COPY
       return
@@ -308,7 +309,9 @@ std::string gatherSource(int64_t taps, int64_t channels, bool cArgument) {
     for (size_t at = s.find(from.str()); at != std::string::npos; at = s.find(from.str(), at))
       s.replace(at, from.size(), to), at += to.size();
   };
-  replace("OUTPUT", cArgument ? "" : "%out = memref.alloc() : memref<64x16xf32>");
+  replace("OUTPUT", cArgument ? ""
+                              : "%out = memref.alloc() : memref<64x16xf32>\n"
+                                "      linalg.fill ins(%zero : f32) outs(%out : memref<64x16xf32>)");
   replace("COPY",
           cArgument ? "" : "memref.copy %out, %c : memref<64x16xf32> to memref<64x16xf32>");
   if (cArgument)
