@@ -77,10 +77,18 @@ LogicalResult DLTuneDialect::verifyOperationAttribute(Operation *op,
     if (!ok)
       return op->emitOpError() << "'" << name
                                << "' must be a dictionary of non-negative integer tile sizes";
+    // Matmul tiles (GpuMatmulKernel.h), or a window kernel's
+    // (GpuWindowKernel.h) on a depthwise convolution or a pooling op, also
+    // once generalized (the GPU lowering's pad folding).
     StringRef opName = op->getName().getStringRef();
-    if (opName != "linalg.matmul" && opName != "linalg.batch_matmul")
+    if (opName != "linalg.matmul" && opName != "linalg.batch_matmul" &&
+        opName != "linalg.depthwise_conv_2d_nhwc_hwc" && opName != "linalg.pooling_nhwc_sum" &&
+        opName != "linalg.pooling_nhwc_max" && opName != "linalg.pooling_nhwc_min" &&
+        opName != "linalg.generic")
       return op->emitOpError() << "'" << name
-                               << "' belongs on linalg.matmul or linalg.batch_matmul";
+                               << "' belongs on linalg.matmul, linalg.batch_matmul, "
+                                  "linalg.depthwise_conv_2d_nhwc_hwc, linalg.pooling_nhwc_* "
+                                  "or linalg.generic";
     return success();
   }
   // On gpu.binary ops: what ptxas reported per kernel (--dltune-lower-gpu,

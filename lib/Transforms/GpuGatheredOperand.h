@@ -10,6 +10,8 @@
 #ifndef DLTUNE_LIB_TRANSFORMS_GPUGATHEREDOPERAND_H
 #define DLTUNE_LIB_TRANSFORMS_GPUGATHEREDOPERAND_H
 
+#include "GpuLaneVectorizer.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -42,11 +44,7 @@ public:
   /// element and the copy's validity (null: always; where false, the
   /// vector is zeros, +0.0: the padding). The source is aligned to the
   /// copy's size (copiesWholeVectors checks it).
-  struct CopySource {
-    Value buffer;
-    SmallVector<Value> indices;
-    Value valid;
-  };
+  using CopySource = LaneCopySource;
 
   /// Whether emitLoad's vectors are each one load of A's element type from
   /// a buffer, or zero under a uniform condition (a bounds check): then a

@@ -45,12 +45,19 @@ static bool readsAlongColumns(AffineMap map) {
 }
 
 std::optional<MatmulEpilogue> MatmulEpilogue::match(linalg::LinalgOp matmul, int64_t lanes) {
-  if (!isa<linalg::MatmulOp>(matmul.getOperation()) || !matmul.hasPureBufferSemantics() ||
-      lanes < 1)
+  if (!matmul.hasPureBufferSemantics() || matmul.getNumDpsInits() != 1 || lanes < 1)
     return std::nullopt;
   Value product = matmul.getDpsInits()[0];
-  auto productType = cast<MemRefType>(product.getType());
-  if (!product.getDefiningOp<memref::AllocOp>() || !productType.hasStaticShape())
+  auto productType = dyn_cast<MemRefType>(product.getType());
+  if (!productType || !product.getDefiningOp<memref::AllocOp>() ||
+      !productType.hasStaticShape() || productType.getRank() < 1)
+    return std::nullopt;
+  // A matmul's product may reach the generic through a crop and an
+  // expansion of its rows; any other op's (a window kernel's) is read as it
+  // is: its leading dimensions are the rows.
+  bool isMatmul = isa<linalg::MatmulOp>(matmul.getOperation());
+  ArrayRef<int64_t> productShape = productType.getShape();
+  if (isMatmul && productShape.size() != 2)
     return std::nullopt;
 
   // The first op after the matmul that is not an allocation, a constant or a
@@ -72,8 +79,10 @@ std::optional<MatmulEpilogue> MatmulEpilogue::match(linalg::LinalgOp matmul, int
 
   MatmulEpilogue e;
   e.generic = generic;
-  e.matmulRows = productType.getDimSize(0);
-  e.matmulCols = productType.getDimSize(1);
+  e.matmulCols = productShape.back();
+  e.matmulRows = 1;
+  for (int64_t d : productShape.drop_back())
+    e.matmulRows *= d;
 
   // Which input is the product: a view of it through at most a crop (a
   // subview at the origin) and an expansion of its rows.
@@ -82,7 +91,11 @@ std::optional<MatmulEpilogue> MatmulEpilogue::match(linalg::LinalgOp matmul, int
     Value v = input;
     SmallVector<Operation *> views;
     SmallVector<int64_t> rowShape;
-    if (auto expand = v.getDefiningOp<memref::ExpandShapeOp>()) {
+    if (!isMatmul) {
+      if (v != product)
+        continue;
+      rowShape.assign(productShape.begin(), productShape.end() - 1);
+    } else if (auto expand = v.getDefiningOp<memref::ExpandShapeOp>()) {
       SmallVector<ReassociationIndices> groups = expand.getReassociationIndices();
       ArrayRef<int64_t> shape = expand.getResultType().getShape();
       if (groups.size() != 2 || groups[1].size() != 1)
@@ -92,7 +105,7 @@ std::optional<MatmulEpilogue> MatmulEpilogue::match(linalg::LinalgOp matmul, int
       v = expand.getSrc();
     }
     int64_t rows = e.matmulRows, cols = e.matmulCols;
-    if (auto crop = v.getDefiningOp<memref::SubViewOp>()) {
+    if (auto crop = isMatmul ? v.getDefiningOp<memref::SubViewOp>() : memref::SubViewOp()) {
       if (!crop.hasZeroOffset() || !crop.hasUnitStride() ||
           crop.getSourceType().getRank() != 2 || crop.getType().getRank() != 2 ||
           !crop.getType().hasStaticShape())
@@ -168,8 +181,15 @@ std::optional<MatmulEpilogue> MatmulEpilogue::match(linalg::LinalgOp matmul, int
   // read A and B: they must not share memory.
   Value outSource = getViewSource(init);
   for (Value operand : matmul.getDpsInputs())
-    if (mayShareMemory(getViewSource(operand), outSource))
+    if (isa<MemRefType>(operand.getType()) && mayShareMemory(getViewSource(operand), outSource))
       return std::nullopt;
+  // Nor what the op's body loads (a padded input read in place).
+  WalkResult loadsOutput = matmul->walk([&](memref::LoadOp load) {
+    return mayShareMemory(getViewSource(load.getMemRef()), outSource) ? WalkResult::interrupt()
+                                                                       : WalkResult::advance();
+  });
+  if (loadsOutput.wasInterrupted())
+    return std::nullopt;
   SmallPtrSet<Operation *, 4> allowed(e.views.begin(), e.views.end());
   allowed.insert(matmul);
   allowed.insert(generic);

@@ -18,11 +18,13 @@ namespace mlir::dltune {
 /// matmul (through a crop and an expand_shape of its rows) and is that
 /// buffer's only reader: the matmul kernel then computes the generic's body
 /// on its accumulators and stores into the generic's output, and never
-/// stores the product.
+/// stores the product. A window kernel (GpuWindowKernel.h) uses it too: its
+/// op's output read as it is, the rows its leading dimensions.
 class MatmulEpilogue {
 public:
   /// The epilogue of `matmul` (buffer semantics, unbatched, writing all of
-  /// `c`, a buffer allocated in the function) when the op right after it
+  /// `c`, a buffer allocated in the function; or another linalg op with one
+  /// output, writing all of it) when the op right after it
   /// (past views, allocations and constants) is such a generic and the
   /// kernel stores `lanes` consecutive columns at a time; nullopt otherwise.
   /// Changes nothing.

@@ -995,7 +995,9 @@ LogicalResult mlir::dltune::buildGpuMatmulKernel(RewriterBase &rewriter, linalg:
 LogicalResult mlir::dltune::buildGpuMatmulKernels(ModuleOp module, GpuMatmulFusions fusions) {
   SmallVector<linalg::LinalgOp> ops;
   module.walk([&](linalg::LinalgOp op) {
-    if (op->hasAttr(DLTuneDialect::kGpuKernelAttrName))
+    // Other ops with tiles are window kernels (GpuWindowKernel.h).
+    if (op->hasAttr(DLTuneDialect::kGpuKernelAttrName) &&
+        isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op.getOperation()))
       ops.push_back(op);
   });
   IRRewriter rewriter(module.getContext());

@@ -62,3 +62,48 @@ bool mlir::dltune::mayShareMemory(Value x, Value y) {
   return x == y || (gx && gy && gx.getName() == gy.getName()) ||
          (!isAllocationOrConstant(x) && !isAllocationOrConstant(y));
 }
+
+/// Whether `op` (or an op nested in it) uses a view of `buffer`, a fresh
+/// allocation: nothing else can share its memory.
+static bool usesBuffer(Operation *op, Value buffer) {
+  auto isView = [&](Value v) {
+    return isa<BaseMemRefType>(v.getType()) && mlir::dltune::getViewSource(v) == buffer;
+  };
+  WalkResult result = op->walk([&](Operation *inner) {
+    for (Value operand : inner->getOperands())
+      if (isView(operand))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
+linalg::FillOp mlir::dltune::findFillToAbsorb(linalg::LinalgOp op) {
+  if (op.getNumDpsInits() != 1)
+    return nullptr;
+  Value out = op.getDpsInitOperand(0)->get();
+  auto type = dyn_cast<MemRefType>(out.getType());
+  Value buffer = getViewSource(out);
+  if (!type || !type.hasStaticShape() || !buffer.getDefiningOp<memref::AllocOp>())
+    return nullptr;
+  for (OpOperand *in : op.getDpsInputOperands())
+    if (isa<BaseMemRefType>(in->get().getType()) && getViewSource(in->get()) == buffer)
+      return nullptr;
+  if (loadsFrom(op, buffer))
+    return nullptr;
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
+    if (!usesBuffer(prev, buffer))
+      continue;
+    auto fill = dyn_cast<linalg::FillOp>(prev);
+    return fill && fill.hasPureBufferSemantics() && fill.getOutputs()[0] == out ? fill : nullptr;
+  }
+  return nullptr;
+}
+
+bool mlir::dltune::loadsFrom(Operation *op, Value buffer) {
+  WalkResult loads = op->walk([&](memref::LoadOp load) {
+    return getViewSource(load.getMemRef()) == buffer ? WalkResult::interrupt()
+                                                     : WalkResult::advance();
+  });
+  return loads.wasInterrupted();
+}

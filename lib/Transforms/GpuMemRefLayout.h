@@ -8,6 +8,7 @@
 #ifndef DLTUNE_LIB_TRANSFORMS_GPUMEMREFLAYOUT_H
 #define DLTUNE_LIB_TRANSFORMS_GPUMEMREFLAYOUT_H
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Value.h"
 
@@ -42,6 +43,19 @@ bool isContiguousInLastDim(MemRefType type);
 /// same global, or neither a distinct allocation or constant (two function
 /// arguments may alias).
 bool mayShareMemory(Value x, Value y);
+
+/// Whether `op` or an op nested in it loads a view of `buffer` (a view's
+/// source) with memref.load: a linalg body reading a padded input in place.
+bool loadsFrom(Operation *op, Value buffer);
+
+/// The linalg.fill a kernel computing `op` (buffer semantics, one output)
+/// can take its output's start value from instead: the last op before `op`
+/// in its block to use the output's buffer (a fresh allocation, so that
+/// nothing else touches it unseen), filling exactly the output; `op` must
+/// not read the buffer through an input or a load in its body (that would
+/// read what the fill no longer writes). The caller checks that its kernel
+/// writes all of the output. nullptr where there is none.
+linalg::FillOp findFillToAbsorb(linalg::LinalgOp op);
 
 } // namespace mlir::dltune
 

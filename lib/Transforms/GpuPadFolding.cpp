@@ -19,6 +19,8 @@
 
 #include "GpuPadFolding.h"
 
+#include "dltune/Dialect/DLTuneDialect.h"
+
 #include "dltune/Transforms/ConstantData.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -153,6 +155,10 @@ static void dropPaddedInput(RewriterBase &rewriter, linalg::GenericOp op, OpOper
 static bool isScheduled(Operation *op) {
   if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) || op->getParentOfType<scf::ForallOp>())
     return true;
+  // A window kernel (GpuWindowKernel.h) evaluates the op's body as it is:
+  // its reads may be folded like a leftover op's.
+  if (op->hasAttr(DLTuneDialect::kGpuKernelAttrName))
+    return false;
   return llvm::any_of(op->getAttrs(), [](NamedAttribute attr) {
     return attr.getName().strref().starts_with("dltune.");
   });
@@ -177,9 +183,12 @@ static bool foldOneRead(IRRewriter &rewriter, const FoldablePad &p) {
     auto generic = dyn_cast<linalg::GenericOp>(user);
     if (!generic) {
       rewriter.setInsertionPoint(user);
+      DictionaryAttr attrs = user->getDiscardableAttrDictionary();
       FailureOr<linalg::GenericOp> generalized = linalg::generalizeNamedOp(rewriter, linalgOp);
       if (failed(generalized))
         continue;
+      (*generalized)->setDiscardableAttrs(attrs); // a window kernel's tiles
+
       return true; // its operand is a new use: looked at on the next round
     }
     dropPaddedInput(rewriter, generic, &use, p);

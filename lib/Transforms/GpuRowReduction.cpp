@@ -194,44 +194,14 @@ static std::optional<RowReduction> matchRowReduction(linalg::LinalgOp op) {
   return red;
 }
 
-/// Whether `op` (or an op nested in it) uses a view of `buffer`, a fresh
-/// allocation: nothing else can share its memory.
-static bool usesBuffer(Operation *op, Value buffer) {
-  auto isView = [&](Value v) {
-    return isa<BaseMemRefType>(v.getType()) && getViewSource(v) == buffer;
-  };
-  WalkResult result = op->walk([&](Operation *inner) {
-    for (Value operand : inner->getOperands())
-      if (isView(operand))
-        return WalkResult::interrupt();
-    return WalkResult::advance();
-  });
-  return result.wasInterrupted();
-}
-
-/// The linalg.fill of `red`'s output that the op reads: the last op before
-/// it in its block that uses the output's buffer (a fresh allocation, so
-/// that nothing else touches it unseen), where the kernel writes all the
-/// fill wrote. nullptr otherwise.
+/// The linalg.fill of `red`'s output that the op reads (findFillToAbsorb),
+/// where the kernel writes all the fill wrote: the output has one element a
+/// row. nullptr otherwise.
 static linalg::FillOp findAbsorbableFill(RowReduction red) {
-  Value out = red.op.getDpsInitOperand(0)->get();
-  auto type = dyn_cast<MemRefType>(out.getType());
-  Value buffer = getViewSource(out);
-  if (!type || !type.hasStaticShape() || type.getNumElements() != red.rows ||
-      !buffer.getDefiningOp<memref::AllocOp>())
+  auto type = dyn_cast<MemRefType>(red.op.getDpsInitOperand(0)->get().getType());
+  if (!type || !type.hasStaticShape() || type.getNumElements() != red.rows)
     return nullptr;
-  // The op must not read the buffer through an input: that would read
-  // what the fill no longer writes.
-  for (OpOperand *in : red.op.getDpsInputOperands())
-    if (isa<BaseMemRefType>(in->get().getType()) && getViewSource(in->get()) == buffer)
-      return nullptr;
-  for (Operation *prev = red.op->getPrevNode(); prev; prev = prev->getPrevNode()) {
-    if (!usesBuffer(prev, buffer))
-      continue;
-    auto fill = dyn_cast<linalg::FillOp>(prev);
-    return fill && fill.hasPureBufferSemantics() && fill.getOutputs()[0] == out ? fill : nullptr;
-  }
-  return nullptr;
+  return findFillToAbsorb(red.op);
 }
 
 /// `map` of `ivs`, one affine.apply per result.

@@ -7,6 +7,7 @@
 
 #include "dltune/Transforms/GpuHostMemory.h"
 #include "dltune/Transforms/GpuMatmulKernel.h"
+#include "dltune/Transforms/GpuWindowKernel.h"
 #include "dltune/Transforms/LowerGpu.h"
 #include "dltune/Transforms/Passes.h"
 
@@ -199,8 +200,10 @@ static bool mayAlias(AliasAnalysis &aliases, Value a, Value b) {
 /// elementwise ops) they become parallel loops of blocks of
 /// kLeftoverBlockSize threads, so that no host code touches device memory.
 static LogicalResult mapLeftoverLinalgOps(ModuleOp module, bool fuseLoops,
-                                          bool rowReductions) {
+                                          bool windowKernels, bool rowReductions) {
   IRRewriter rewriter(module.getContext());
+  if (windowKernels && failed(buildGpuWindowKernels(module, fuseLoops)))
+    return failure();
   if (rowReductions)
     buildGpuRowReductions(module);
   SmallVector<linalg::LinalgOp> inside, outside;
@@ -328,7 +331,7 @@ struct LowerGPUPass : public dltune::impl::DLTuneLowerGPUBase<LowerGPUPass> {
       return signalPassFailure();
     // Host copies (into padded buffers, of results) become kernels too.
     turnHostCopiesIntoLinalg(module);
-    if (failed(mapLeftoverLinalgOps(module, fuseEpilogues, rowReductions)))
+    if (failed(mapLeftoverLinalgOps(module, fuseEpilogues, windowKernels, rowReductions)))
       return signalPassFailure();
     OpPassManager mapLoops("builtin.module");
     addLoopMapping(mapLoops);

@@ -8,6 +8,7 @@
 
 #include "dltune/Transforms/ScheduleBuilder.h"
 #include "dltune/Transforms/GpuMatmulKernel.h"
+#include "dltune/Transforms/GpuWindowKernel.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/TransformOps/LinalgTransformOps.h"
@@ -588,7 +589,10 @@ void ScheduleEmitter::fusedCpuSchedule(Value op, Value epilogueOp, Value fillOp,
 void ScheduleEmitter::gpuSchedule(Value op, ArrayRef<int64_t>, ArrayRef<int64_t>) {
   // The kernel is built op by op by --dltune-lower-gpu once the IR is
   // bufferized (GpuMatmulKernel.h): the schedule only hands it the tiles.
-  DictionaryAttr tiles = GpuMatmulTiles::fromValues(values).toAttr(b.getContext());
+  bool window = plan.opKind == "depthwise_conv_2d_nhwc_hwc" ||
+                StringRef(plan.opKind).starts_with("pooling_nhwc");
+  DictionaryAttr tiles = window ? GpuWindowTiles::fromValues(values).toAttr(b.getContext())
+                                : GpuMatmulTiles::fromValues(values).toAttr(b.getContext());
   Value param = transform::ParamConstantOp::create(
       b, b.getType<transform::AnyParamType>(), tiles);
   transform::AnnotateOp::create(b, op, DLTuneDialect::kGpuKernelAttrName, param);

@@ -2,6 +2,7 @@
 
 #include "dltune/Transforms/SchedulePlan.h"
 #include "dltune/Transforms/GpuMatmulKernel.h"
+#include "dltune/Transforms/GpuWindowKernel.h"
 #include "dltune/Transforms/EpilogueFusion.h"
 
 #include "dltune/Tuning/Device/HostCpu.h"
@@ -63,6 +64,21 @@ struct SpaceBuilder {
   void require(const std::string &c) { constraints.push_back(c); }
 };
 
+/// `plan` with the space of `b`'s knobs, parameters and constraints.
+static FailureOr<SchedulePlan> withSpace(SchedulePlan plan, const SpaceBuilder &b,
+                                         std::string &whyNot) {
+  llvm::Expected<SearchSpace> space = SearchSpace::create(b.knobs, b.params, b.constraints);
+  if (!space) {
+    whyNot = llvm::toString(space.takeError());
+    return failure();
+  }
+  plan.space = std::move(*space);
+  plan.preferred = b.preferred;
+  return plan;
+}
+
+
+
 /// Adds a two-level (cache, register) tiling of one loop named `dim`:
 /// knobs tile_<dim> and reg_<dim>, with divisibility constraints.
 void addTiledLoop(SpaceBuilder &b, const std::string &dim, int64_t size,
@@ -94,6 +110,15 @@ struct OpLoops {
   SmallVector<std::string> names;
   SmallVector<bool> reduction;
 };
+
+/// A GPU plan of op kind `kind` over `loops`, its space to come.
+static SchedulePlan startGpuPlan(const std::string &kind, const OpLoops &loops) {
+  SchedulePlan plan;
+  plan.target = ScheduleTarget::GPU;
+  plan.opKind = kind;
+  plan.loopSizes = loops.sizes;
+  return plan;
+}
 
 } // namespace
 
@@ -466,20 +491,66 @@ static FailureOr<SchedulePlan> buildCpuPlan(const std::string &kind, const OpLoo
   }
   b.knob("vectorize", {0, 1}, 1);
 
-  llvm::Expected<SearchSpace> space =
-      SearchSpace::create(b.knobs, b.params, b.constraints);
-  if (!space) {
-    whyNot = llvm::toString(space.takeError());
+  return withSpace(std::move(plan), b, whyNot);
+}
+
+/// The space of a window kernel (GpuWindowKernel.h): a depthwise
+/// convolution or a pooling op, loops n, oh, ow, c, kh, kw.
+static FailureOr<SchedulePlan> buildGpuWindowPlan(linalg::LinalgOp op, const std::string &kind,
+                                                  const OpLoops &loops, const GpuPlanTarget &gpu,
+                                                  std::string &whyNot) {
+  if (std::string why = whyNotGpuWindowOp(op); !why.empty()) {
+    whyNot = "no GPU schedule for this op: " + why;
     return failure();
   }
-  plan.space = std::move(*space);
-  plan.preferred = b.preferred;
-  return plan;
+  SchedulePlan plan = startGpuPlan(kind, loops);
+  plan.loopNames = {"n", "oh", "ow", "c", "kh", "kw"};
+  const auto &s = loops.sizes;
+  int64_t elemBytes = std::max<int64_t>(
+      1, getElementTypeOrSelf(op.getDpsInits()[0].getType()).getIntOrFloatBitWidth() / 8);
+  SpaceBuilder b;
+  b.param("D_ow", s[2]);
+  b.param("D_c", s[3]);
+  b.param("elem_bytes", elemBytes);
+  b.param("sms", gpu.multiprocessors);
+  // Channels a thread: vectors of up to 16 bytes (one global load each);
+  // the widest is the default.
+  std::vector<int64_t> vectors;
+  for (int64_t v : {1, 2, 4, 8, 16})
+    if (v * elemBytes <= 16 && s[3] % v == 0)
+      vectors.push_back(v);
+  b.knob("vector", vectors, vectors.back());
+  // Output columns a thread (a ragged last group is clamped): at most the
+  // row's width.
+  std::vector<int64_t> outputs;
+  for (int64_t v : {1, 2, 4})
+    if (v == 1 || v <= s[2])
+      outputs.push_back(v);
+  b.knob("outputs", outputs, 1);
+  // Blocks of 256 threads, fewer where that leaves under two blocks an SM
+  // (MobileNet's late layers at batch 1: 7 x 7 x 960 outputs).
+  int64_t items = s[0] * s[1] * s[2] * s[3] / vectors.back();
+  int64_t preferThreads = 256;
+  while (preferThreads > 64 && llvm::divideCeil(items, preferThreads) < 2 * gpu.multiprocessors)
+    preferThreads /= 2;
+  b.knob("block_threads", {32, 64, 128, 256, 512}, preferThreads);
+  b.require("D_c % vector == 0");
+  b.require("vector * elem_bytes <= 16");
+  auto T = TileEntry::of;
+  auto C = TileEntry::fixed;
+  // A thread's tile: its outputs and channels, the whole window.
+  plan.cacheTiles = {C(1), C(1), T("outputs"), T("vector"), C(0), C(0)};
+  plan.registerTiles = plan.cacheTiles;
+  // The output columns may end in a partial group.
+  plan.parallelDim = 2;
+  return withSpace(std::move(plan), b, whyNot);
 }
 
 static FailureOr<SchedulePlan> buildGpuPlan(linalg::LinalgOp op, const std::string &kind,
                                             const OpLoops &loops, const GpuPlanTarget &gpu,
                                             std::string &whyNot) {
+  if (kind == "depthwise_conv_2d_nhwc_hwc" || kind.rfind("pooling_nhwc", 0) == 0)
+    return buildGpuWindowPlan(op, kind, loops, gpu, whyNot);
   if (kind != "matmul" && kind != "batch_matmul") {
     whyNot = "no GPU schedule for this op kind yet";
     return failure();
@@ -488,10 +559,7 @@ static FailureOr<SchedulePlan> buildGpuPlan(linalg::LinalgOp op, const std::stri
     whyNot = "no GPU schedule for this op: " + why;
     return failure();
   }
-  SchedulePlan plan;
-  plan.target = ScheduleTarget::GPU;
-  plan.opKind = kind;
-  plan.loopSizes = loops.sizes;
+  SchedulePlan plan = startGpuPlan(kind, loops);
   bool batched = kind == "batch_matmul";
   int off = batched ? 1 : 0;
   SpaceBuilder b;
@@ -682,15 +750,7 @@ static FailureOr<SchedulePlan> buildGpuPlan(linalg::LinalgOp op, const std::stri
   plan.cacheTiles.append({T("block_m"), T("block_n"), T("tile_k")});
   plan.registerTiles.append({T("thread_m"), T("thread_n"), C(0)});
   plan.parallelDim = off;
-  llvm::Expected<SearchSpace> space =
-      SearchSpace::create(b.knobs, b.params, b.constraints);
-  if (!space) {
-    whyNot = llvm::toString(space.takeError());
-    return failure();
-  }
-  plan.space = std::move(*space);
-  plan.preferred = b.preferred;
-  return plan;
+  return withSpace(std::move(plan), b, whyNot);
 }
 
 int64_t CpuTarget::resolveThreads(int64_t requested) {

@@ -172,7 +172,7 @@ func.func @f() attributes {
 
 // -----
 
-// expected-error @+1 {{'dltune.gpu_kernel' belongs on linalg.matmul or linalg.batch_matmul}}
+// expected-error @+1 {{'dltune.gpu_kernel' belongs on linalg.matmul, linalg.batch_matmul, linalg.depthwise_conv_2d_nhwc_hwc, linalg.pooling_nhwc_* or linalg.generic}}
 func.func @f() attributes {dltune.gpu_kernel = {block_m = 64 : i64}} { return }
 
 // -----
@@ -180,6 +180,16 @@ func.func @f() attributes {dltune.gpu_kernel = {block_m = 64 : i64}} { return }
 func.func @f(%a: memref<8x8xf32>, %b: memref<8x8xf32>, %c: memref<8x8xf32>) {
   // expected-error @+1 {{'dltune.gpu_kernel' must be a dictionary of non-negative integer tile sizes}}
   linalg.matmul {dltune.gpu_kernel = {block_m = -1 : i64}} ins(%a, %b : memref<8x8xf32>, memref<8x8xf32>) outs(%c : memref<8x8xf32>)
+  return
+}
+
+// -----
+
+// A window kernel's tiles belong on depthwise convolutions and pooling ops,
+// not on other named ops.
+func.func @f(%a: memref<8x8xf32>, %b: memref<8x8xf32>) {
+  // expected-error @+1 {{'dltune.gpu_kernel' belongs on linalg.matmul, linalg.batch_matmul, linalg.depthwise_conv_2d_nhwc_hwc, linalg.pooling_nhwc_* or linalg.generic}}
+  linalg.copy {dltune.gpu_kernel = {vector = 4 : i64}} ins(%a : memref<8x8xf32>) outs(%b : memref<8x8xf32>)
   return
 }
 

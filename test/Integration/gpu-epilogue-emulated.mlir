@@ -43,11 +43,12 @@
 // FUSED-LABEL: llvm.func @two_products_one_fill(
 // FUSED-COUNT-2: gpu.launch_func
 // FUSED-NOT: gpu.launch_func
-// Ops without a GPU space become element-wise loops; loops over the same
-// points, each reading what the previous one wrote at that point, are one
-// kernel: the depthwise convolution's zero fill, the convolution, and its
-// bias and ReLU (three kernels unfused), after the kernel that broadcasts
-// the filter.
+// The depthwise convolution is a window kernel (since 2026-11-29) that
+// starts from its zero fill and computes its bias and ReLU as it stores
+// (two kernels unfused: the convolution with its fill, the bias and ReLU),
+// after the kernel that broadcasts the filter. Before, loops over the
+// same points were fused into one kernel (three unfused: fill,
+// convolution, bias and ReLU).
 // FUSED-LABEL: llvm.func @depthwise_bias_relu(
 // FUSED-COUNT-2: gpu.launch_func
 // FUSED-NOT: gpu.launch_func
@@ -78,7 +79,7 @@
 // UNFUSED-COUNT-2: gpu.launch_func
 // UNFUSED-NOT: gpu.launch_func
 // UNFUSED-LABEL: llvm.func @depthwise_bias_relu(
-// UNFUSED-COUNT-4: gpu.launch_func
+// UNFUSED-COUNT-3: gpu.launch_func
 // UNFUSED-NOT: gpu.launch_func
 // UNFUSED-LABEL: llvm.func @residual_over_input(
 // UNFUSED-COUNT-2: gpu.launch_func

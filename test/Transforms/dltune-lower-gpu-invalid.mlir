@@ -178,3 +178,66 @@ func.func @external_call(%a: memref<4xf32>) {
   call @print_memref(%a) : (memref<4xf32>) -> ()
   return
 }
+
+// -----
+
+// Window kernel tiles (GpuWindowKernel.h): the vector must divide the
+// channels.
+func.func @window_vector_not_dividing(%x: memref<5x6x8xf32>, %out: memref<5x8xf32>) {
+  // expected-error @+1 {{cannot be a GPU window kernel: vector = 3 must be a power of two dividing the innermost parallel loop (8)}}
+  linalg.generic {indexing_maps = [affine_map<(n, c, k) -> (n, k, c)>, affine_map<(n, c, k) -> (n, c)>],
+                  iterator_types = ["parallel", "parallel", "reduction"],
+                  dltune.gpu_kernel = {vector = 3, outputs = 1, block_threads = 32}}
+      ins(%x : memref<5x6x8xf32>) outs(%out : memref<5x8xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %s = arith.addf %o, %v : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+func.func @window_block_threads(%x: memref<5x6x8xf32>, %out: memref<5x8xf32>) {
+  // expected-error @+1 {{cannot be a GPU window kernel: block_threads = 48 must be a multiple of 32 up to 1024}}
+  linalg.generic {indexing_maps = [affine_map<(n, c, k) -> (n, k, c)>, affine_map<(n, c, k) -> (n, c)>],
+                  iterator_types = ["parallel", "parallel", "reduction"],
+                  dltune.gpu_kernel = {vector = 4, outputs = 1, block_threads = 48}}
+      ins(%x : memref<5x6x8xf32>) outs(%out : memref<5x8xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %s = arith.addf %o, %v : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// No reduction loop: not a window.
+func.func @window_no_reduction(%x: memref<5x8xf32>, %out: memref<5x8xf32>) {
+  // expected-error @+1 {{cannot be a GPU window kernel: it has no reduction loop}}
+  linalg.generic {indexing_maps = [affine_map<(n, c) -> (n, c)>, affine_map<(n, c) -> (n, c)>],
+                  iterator_types = ["parallel", "parallel"],
+                  dltune.gpu_kernel = {vector = 4, outputs = 1, block_threads = 32}}
+      ins(%x : memref<5x8xf32>) outs(%out : memref<5x8xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    linalg.yield %v : f32
+  }
+  return
+}
+
+// -----
+
+// An entry that is not one of the window kernel's.
+func.func @window_unknown_tile(%x: memref<5x6x8xf32>, %out: memref<5x8xf32>) {
+  // expected-error @+1 {{dltune.gpu_kernel must be a dictionary of the window kernel's vector, outputs and block_threads}}
+  linalg.generic {indexing_maps = [affine_map<(n, c, k) -> (n, k, c)>, affine_map<(n, c, k) -> (n, c)>],
+                  iterator_types = ["parallel", "parallel", "reduction"],
+                  dltune.gpu_kernel = {vector = 4, block_m = 1}}
+      ins(%x : memref<5x6x8xf32>) outs(%out : memref<5x8xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %s = arith.addf %o, %v : f32
+    linalg.yield %s : f32
+  }
+  return
+}

@@ -5,13 +5,17 @@
 // produces, half of it with two shared buffers (stages=2), is lowered and
 // assembled by ptxas; every matmul configuration must become one kernel
 // with its tiles' block size, shared memory, barriers and at most 32 spilled
-// bytes. Ops
-// without a GPU space yet (convolutions, pooling, elementwise) are listed
-// for when they get one.
+// bytes; every window kernel's (pooling, depthwise convolutions) one
+// kernel of block_threads threads without shared memory, barriers or
+// spills. Ops without a GPU space (element-wise ones; convolutions reach
+// the matmul through --dltune-conv-to-matmul, not run here) are listed for
+// when they get one.
 
 // CHECK-DAG: summary linalg.matmul: {{[0-9]+}} valid configs, 16/16 compiled, 16/16 one kernel with shared memory, barriers, <= 32 B spilled, 0 over
 // CHECK-DAG: summary linalg.matmul: {{[0-9]+}} valid configs, 16/16 compiled, 16/16 one kernel with shared memory, barriers, <= 32 B spilled, 0 over
 // CHECK-DAG: summary linalg.batch_matmul: {{[0-9]+}} valid configs, 16/16 compiled, 16/16 one kernel with shared memory, barriers, <= 32 B spilled, 0 over
+// CHECK-DAG: summary linalg.pooling_nhwc_sum stride 2x2: {{[0-9]+}} valid configs, 16/16 compiled, 16/16 one window kernel of block_threads, no shared memory, no barriers, no spills, 0 over
+// CHECK-DAG: summary linalg.depthwise_conv_2d_nhwc_hwc stride 2x2: {{[0-9]+}} valid configs, 16/16 compiled, 16/16 one window kernel of block_threads, no shared memory, no barriers, no spills, 0 over
 // CHECK-NOT: FAILED
 
 func.func @matmul(%a: tensor<256x128xf32>, %b: tensor<128x256xf32>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
@@ -39,6 +43,12 @@ func.func @pool(%in: tensor<1x16x16x32xf32>, %k: tensor<2x2xf32>, %out: tensor<1
   %r = linalg.pooling_nhwc_sum {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
          ins(%in, %k : tensor<1x16x16x32xf32>, tensor<2x2xf32>) outs(%out : tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32>
   return %r : tensor<1x8x8x32xf32>
+}
+
+func.func @depthwise(%in: tensor<2x16x16x48xf32>, %w: tensor<3x3x48xf32>, %out: tensor<2x7x7x48xf32>) -> tensor<2x7x7x48xf32> {
+  %r = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+         ins(%in, %w : tensor<2x16x16x48xf32>, tensor<3x3x48xf32>) outs(%out : tensor<2x7x7x48xf32>) -> tensor<2x7x7x48xf32>
+  return %r : tensor<2x7x7x48xf32>
 }
 
 #id = affine_map<(d0, d1) -> (d0, d1)>

@@ -54,7 +54,9 @@ def DLTune_Dialect : Dialect {
     /// On a scheduled scf.forall: the OpenMP team size it runs with.
     static constexpr ::llvm::StringLiteral kNumThreadsAttrName = "dltune.num_threads";
     /// On a matmul scheduled for the GPU: the tile sizes of the kernel
-    /// --dltune-lower-gpu builds for it (GpuMatmulKernel.h).
+    /// --dltune-lower-gpu builds for it (GpuMatmulKernel.h); on a depthwise
+    /// convolution or a pooling op (or the generic pad folding made of it),
+    /// its window kernel's (GpuWindowKernel.h).
     static constexpr ::llvm::StringLiteral kGpuKernelAttrName = "dltune.gpu_kernel";
     /// A unit attribute on an op or any ancestor (usually the module): its
     /// f32 matmuls may be computed on tensor cores as TF32 (10-bit

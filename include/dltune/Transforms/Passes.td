@@ -575,6 +575,17 @@ def DLTuneLowerGPU : Pass<"dltune-lower-gpu", "ModuleOp"> {
     the gathered input: the epilogue is then left unfused), with batched
     matmuls, or with `wgmma` (`implicit-gemm=false` keeps the gather).
 
+    A depthwise convolution or a pooling op scheduled for the GPU (its
+    `dltune.gpu_kernel` tiles: `vector`, `outputs`, `block_threads`) becomes a
+    kernel where each thread keeps `vector` consecutive channels of
+    `outputs` consecutive output columns in registers across the window and
+    stores them once: the body runs once for a vector of channels where its
+    index arithmetic allows (its loads along the channels then vector
+    loads), a fill of the output before it is the registers' start value,
+    and an element-wise op right after it reading only its output (bias,
+    activation) is computed as it stores (`window-kernels=false`: one
+    thread an output element, as other leftovers).
+
     A leftover op whose only reduction is its innermost loop, folded by one
     arith op per element (softmax's max and sum, layer norm's mean and
     variance) becomes a kernel of its own where L lanes of a warp (32, or
@@ -624,6 +635,10 @@ def DLTuneLowerGPU : Pass<"dltune-lower-gpu", "ModuleOp"> {
            "before it (a convolution's patch gather) is computed in the "
            "matmul kernel's loads of A instead (=false: the gather is a "
            "kernel writing a patch buffer)">,
+    Option<"windowKernels", "window-kernels", "bool", /*default=*/"true",
+           "Depthwise convolutions and pooling ops with GPU tiles get a "
+           "kernel with register tiles of channels and output columns "
+           "(=false: one thread an output element, for A/B comparisons)">,
     Option<"rowReductions", "row-reductions", "bool", /*default=*/"true",
            "Reductions along the innermost loop outside the matmul kernels "
            "get a kernel where the lanes of a warp share each row "

@@ -25,6 +25,7 @@
 #include "dltune/InitAllDialects.h"
 #include "dltune/InitAllPasses.h"
 #include "dltune/Transforms/GpuMatmulKernel.h"
+#include "dltune/Transforms/GpuWindowKernel.h"
 #include "dltune/Transforms/LowerGpu.h"
 #include "dltune/Transforms/TuningTasks.h"
 
@@ -152,7 +153,7 @@ int main(int argc, char **argv) {
     std::string name = task.descriptor.opKind;
     uint64_t valid = task.space.countValid();
     std::vector<Config> sample = sampleConfigs(task.space, count, seed);
-    unsigned compiled = 0, asIntended = 0, overLimit = 0;
+    unsigned compiled = 0, asIntended = 0, overLimit = 0, windowKernels = 0;
     auto knob = [&](const Config &c, const char *name) -> int64_t {
       std::optional<size_t> i = task.space.getKnobIndex(name);
       return i ? c[*i] : 0;
@@ -221,12 +222,21 @@ int main(int argc, char **argv) {
       std::map<std::string, int64_t> values;
       for (auto [i, k] : llvm::enumerate(task.space.getKnobs()))
         values[k.name] = c[i];
-      int64_t threads = knob(c, "thread_m") && knob(c, "thread_n")
+      // A window kernel (a depthwise convolution, a pooling op): one kernel
+      // of block_threads threads, its tile in registers without spills, no
+      // shared memory or barriers.
+      bool window = knob(c, "block_threads") != 0;
+      int64_t threads = window ? GpuWindowTiles::fromValues(values).blockThreads
+                        : knob(c, "thread_m") && knob(c, "thread_n")
                             ? GpuMatmulTiles::fromValues(values).threads()
                             : 0;
       const GpuKernelResources &k = resources->front();
-      bool intended = resources->size() == 1 && k.threadsPerBlock == threads &&
-                      k.sharedBytes > 0 && k.barriers > 0 && k.spillStoreBytes <= kSpillAllowance;
+      bool intended =
+          resources->size() == 1 && k.threadsPerBlock == threads &&
+          (window ? k.sharedBytes == 0 && k.barriers == 0 && k.spillStoreBytes == 0
+                  : k.sharedBytes > 0 && k.barriers > 0 && k.spillStoreBytes <= kSpillAllowance);
+      if (window)
+        ++windowKernels;
       if (intended)
         ++asIntended;
       else
@@ -235,8 +245,11 @@ int main(int argc, char **argv) {
     }
     llvm::outs() << "summary " << name << ": " << valid << " valid configs, " << compiled << "/"
                  << sample.size() << " compiled, " << asIntended << "/" << sample.size()
-                 << " one kernel with shared memory, barriers, <= " << kSpillAllowance << " B spilled, " << overLimit
-                 << " over the device limits\n";
+                 << (windowKernels ? " one window kernel of block_threads, no shared memory, no "
+                                     "barriers, no spills, "
+                                   : " one kernel with shared memory, barriers, <= " +
+                                         std::to_string(kSpillAllowance) + " B spilled, ")
+                 << overLimit << " over the device limits\n";
   }
   if (tasks.empty())
     llvm::outs() << "no op has a GPU space\n";
