@@ -18,7 +18,9 @@
 # GPU_BENCH_TIMEOUT (seconds, default 240) bounds it; GPU_MODELS_ARGS and GPU_MODELS_TIMEOUT (default
 # 200) do the same for bench/gpu_models.py; GPU_MODELS_ARGS='--models resnet18_b1,resnet18_b32
 # --variants implicit-gemm=false' times ResNet-18 with its convolutions' patch gathers as kernels of their
-# own beside the implicit GEMMs (since 2026-11-29, never measured). The checkout plus .gpu exceed the 64 MiB a call
+# own beside the implicit GEMMs (since 2026-11-29, never measured); GPU_MODELS_ARGS='--models
+# mobilenet_v2_b1,mobilenet_v2_b32 --variants window-kernels=false' times MobileNet-v2's depthwise
+# convolutions as one-thread-an-output loops beside the window kernels (never measured either). The checkout plus .gpu exceed the 64 MiB a call
 # may send: move bench/results out of the checkout for the call and back right after.
 # In $OUT: device.txt (nvidia-smi), unbundle.log, lit.log, gpu-bench.log, gpu-bench/ (gpu.md,
 # gpu.csv, gpu.json, logs-and-cases.tar.gz: the .mlir files and dltune's logs), gpu-models.log,
