@@ -589,8 +589,9 @@ void ScheduleEmitter::fusedCpuSchedule(Value op, Value epilogueOp, Value fillOp,
 void ScheduleEmitter::gpuSchedule(Value op, ArrayRef<int64_t>, ArrayRef<int64_t>) {
   // The kernel is built op by op by --dltune-lower-gpu once the IR is
   // bufferized (GpuMatmulKernel.h): the schedule only hands it the tiles.
-  bool window = plan.opKind == "depthwise_conv_2d_nhwc_hwc" ||
-                StringRef(plan.opKind).starts_with("pooling_nhwc");
+  // Window spaces (depthwise convolutions, pooling, column reductions)
+  // have block_threads; matmul spaces do not.
+  bool window = values.count("block_threads") != 0;
   DictionaryAttr tiles = window ? GpuWindowTiles::fromValues(values).toAttr(b.getContext())
                                 : GpuMatmulTiles::fromValues(values).toAttr(b.getContext());
   Value param = transform::ParamConstantOp::create(

@@ -495,7 +495,10 @@ static FailureOr<SchedulePlan> buildCpuPlan(const std::string &kind, const OpLoo
 }
 
 /// The space of a window kernel (GpuWindowKernel.h): a depthwise
-/// convolution or a pooling op, loops n, oh, ow, c, kh, kw.
+/// convolution or a pooling op (loops n, oh, ow, c, kh, kw), or a generic
+/// reduction whose innermost loop is parallel (global average pooling:
+/// d0 .. d3, channels last). Its lanes run along the innermost parallel
+/// loop, its outputs along the next one.
 static FailureOr<SchedulePlan> buildGpuWindowPlan(linalg::LinalgOp op, const std::string &kind,
                                                   const OpLoops &loops, const GpuPlanTarget &gpu,
                                                   std::string &whyNot) {
@@ -504,45 +507,64 @@ static FailureOr<SchedulePlan> buildGpuWindowPlan(linalg::LinalgOp op, const std
     return failure();
   }
   SchedulePlan plan = startGpuPlan(kind, loops);
-  plan.loopNames = {"n", "oh", "ow", "c", "kh", "kw"};
   const auto &s = loops.sizes;
+  int64_t rank = s.size();
+  if (kind == "reduction")
+    for (int64_t i = 0; i < rank; ++i)
+      plan.loopNames.push_back("d" + std::to_string(i));
+  else
+    plan.loopNames = {"n", "oh", "ow", "c", "kh", "kw"};
+  SmallVector<int64_t> parallel;
+  for (int64_t i = 0; i < rank; ++i)
+    if (!loops.reduction[i])
+      parallel.push_back(i);
+  int64_t lane = parallel.back();
+  int64_t out = parallel.size() >= 2 ? parallel[parallel.size() - 2] : -1;
   int64_t elemBytes = std::max<int64_t>(
       1, getElementTypeOrSelf(op.getDpsInits()[0].getType()).getIntOrFloatBitWidth() / 8);
   SpaceBuilder b;
-  b.param("D_ow", s[2]);
-  b.param("D_c", s[3]);
+  std::string laneSize = "D_" + plan.loopNames[lane];
+  if (out >= 0)
+    b.param("D_" + plan.loopNames[out], s[out]);
+  b.param(laneSize, s[lane]);
   b.param("elem_bytes", elemBytes);
   b.param("sms", gpu.multiprocessors);
   // Channels a thread: vectors of up to 16 bytes (one global load each);
   // the widest is the default.
   std::vector<int64_t> vectors;
   for (int64_t v : {1, 2, 4, 8, 16})
-    if (v * elemBytes <= 16 && s[3] % v == 0)
+    if (v * elemBytes <= 16 && s[lane] % v == 0)
       vectors.push_back(v);
   b.knob("vector", vectors, vectors.back());
   // Output columns a thread (a ragged last group is clamped): at most the
   // row's width.
   std::vector<int64_t> outputs;
   for (int64_t v : {1, 2, 4})
-    if (v == 1 || v <= s[2])
+    if (v == 1 || (out >= 0 && v <= s[out]))
       outputs.push_back(v);
   b.knob("outputs", outputs, 1);
   // Blocks of 256 threads, fewer where that leaves under two blocks an SM
   // (MobileNet's late layers at batch 1: 7 x 7 x 960 outputs).
-  int64_t items = s[0] * s[1] * s[2] * s[3] / vectors.back();
+  int64_t items = 1;
+  for (int64_t i : parallel)
+    items *= s[i];
+  items /= vectors.back();
   int64_t preferThreads = 256;
   while (preferThreads > 64 && llvm::divideCeil(items, preferThreads) < 2 * gpu.multiprocessors)
     preferThreads /= 2;
   b.knob("block_threads", {32, 64, 128, 256, 512}, preferThreads);
-  b.require("D_c % vector == 0");
+  b.require(laneSize + " % vector == 0");
   b.require("vector * elem_bytes <= 16");
   auto T = TileEntry::of;
   auto C = TileEntry::fixed;
   // A thread's tile: its outputs and channels, the whole window.
-  plan.cacheTiles = {C(1), C(1), T("outputs"), T("vector"), C(0), C(0)};
+  for (int64_t i = 0; i < rank; ++i)
+    plan.cacheTiles.push_back(i == lane  ? T("vector")
+                              : i == out ? T("outputs")
+                                         : C(loops.reduction[i] ? 0 : 1));
   plan.registerTiles = plan.cacheTiles;
-  // The output columns may end in a partial group.
-  plan.parallelDim = 2;
+  // The outputs' loop may end in a partial group.
+  plan.parallelDim = out >= 0 ? out : lane;
   return withSpace(std::move(plan), b, whyNot);
 }
 
@@ -550,6 +572,10 @@ static FailureOr<SchedulePlan> buildGpuPlan(linalg::LinalgOp op, const std::stri
                                             const OpLoops &loops, const GpuPlanTarget &gpu,
                                             std::string &whyNot) {
   if (kind == "depthwise_conv_2d_nhwc_hwc" || kind.rfind("pooling_nhwc", 0) == 0)
+    return buildGpuWindowPlan(op, kind, loops, gpu, whyNot);
+  // A reduction along the innermost loop is a row kernel's
+  // (GpuRowReduction.h, no space yet); others reduce columns, as windows.
+  if (kind == "reduction" && !loops.reduction.back())
     return buildGpuWindowPlan(op, kind, loops, gpu, whyNot);
   if (kind != "matmul" && kind != "batch_matmul") {
     whyNot = "no GPU schedule for this op kind yet";

@@ -7,14 +7,17 @@
 // a strided one with 2 channels and 2 columns a thread (5 columns: the last
 // group ragged), a max pool padded with -inf, 4 columns a thread over 6, an
 // average pool (a sum pool and its division), 3 channels (1-wide vectors),
-// and a hand-tiled generic whose body reads linalg.index of the channels
-// (run once a channel) and whose output starts from an argument (no fill).
+// a hand-tiled generic whose body reads linalg.index of the channels
+// (run once a channel) and whose output starts from an argument (no fill),
+// and a global average pool (a generic reducing its middle loops: a
+// column reduction, which gets a window space too, and its division).
 // RUN: dltune run %s --entry depthwise_bias_relu6 --target gpu --default-config --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
 // RUN: dltune run %s --entry depthwise_ragged --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
 // RUN: dltune run %s --entry max_pool_four_columns --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
 // RUN: dltune run %s --entry average_pool --target gpu --default-config --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
 // RUN: dltune run %s --entry three_channels --target gpu --default-config --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
 // RUN: dltune run %s --entry channel_scaled_sum --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
+// RUN: dltune run %s --entry global_average_pool --target gpu --default-config --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
 // The loops of before, through `dltune run --gpu-lowering-options`.
 // RUN: dltune run %s --entry depthwise_bias_relu6 --target gpu --default-config --emulate-gpu --gpu-lowering-options "window-kernels=false" --check --repeat 1 --warmup 0 --json | FileCheck %s
 // CHECK: "check":"ok"
@@ -36,6 +39,10 @@
 // ON-COUNT-1: gpu.launch_func
 // ON-NOT: gpu.launch_func
 // ON: llvm.return
+// ON-LABEL: llvm.func @global_average_pool(
+// ON-COUNT-1: gpu.launch_func
+// ON-NOT: gpu.launch_func
+// ON: llvm.return
 // The window kernel of the depthwise convolution: its input, weights and
 // bias read 4 channels a load, its result stored 4 at a time; no scalar
 // load or store of 32 bits (the loop nest read and wrote the output at
@@ -48,6 +55,10 @@
 // PTX-NOT: {{st.global.[bf]32}}
 // PTX-SAME: {{st.global.v4.[bf]32}}
 // PTX-SAME: ret;
+// The global pool's kernel reads 4 channels a load.
+// PTX: gpu.binary @global_average_pool_kernel
+// PTX-NOT: {{ld.global(.nc)?.[bf]32}}
+// PTX-SAME: {{ld.global(.nc)?.v4.[bf]32}}
 
 #id4 = affine_map<(n, h, w, c) -> (n, h, w, c)>
 #chan = affine_map<(n, h, w, c) -> (c)>
@@ -151,3 +162,25 @@ func.func @channel_scaled_sum(%x: tensor<5x6x8xf32>, %init: tensor<5x8xf32>) -> 
   return %r : tensor<5x8xf32>
 }
 
+func.func @global_average_pool(%x: tensor<2x7x7x64xf32>) -> tensor<2x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 49.0 : f32
+  %e = tensor.empty() : tensor<2x64xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x64xf32>) -> tensor<2x64xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(n, h, w, c) -> (n, h, w, c)>, affine_map<(n, h, w, c) -> (n, c)>],
+                       iterator_types = ["parallel", "reduction", "reduction", "parallel"]}
+      ins(%x : tensor<2x7x7x64xf32>) outs(%z : tensor<2x64xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %a = arith.addf %v, %o : f32
+    linalg.yield %a : f32
+  } -> tensor<2x64xf32>
+  %e2 = tensor.empty() : tensor<2x64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(n, c) -> (n, c)>, affine_map<(n, c) -> (n, c)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<2x64xf32>) outs(%e2 : tensor<2x64xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %d = arith.divf %v, %n : f32
+    linalg.yield %d : f32
+  } -> tensor<2x64xf32>
+  return %r : tensor<2x64xf32>
+}

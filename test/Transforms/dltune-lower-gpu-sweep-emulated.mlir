@@ -2,8 +2,8 @@
 
 // Sampled SIMT configurations of every default GPU space of
 // dltune-lower-gpu-sweep.mlir (two matmuls and a batch matmul; one and two
-// stages, interleaved or not; a sum pool and a strided depthwise
-// convolution as window kernels), each built as for the GPU, run by the CPU
+// stages, interleaved or not; a sum pool, a strided depthwise
+// convolution and a global pool as window kernels), each built as for the GPU, run by the CPU
 // emulation of its kernel on pseudo-random inputs and checked against the
 // untuned CPU lowering. No GPU and no ptxas needed.
 // CHECK-DAG: summary linalg.matmul: {{[0-9]+}} valid configs, 3/3 SIMT configurations correct in the CPU emulation
@@ -11,5 +11,6 @@
 // CHECK-DAG: summary linalg.batch_matmul: {{[0-9]+}} valid configs, 3/3 SIMT configurations correct in the CPU emulation
 // CHECK-DAG: summary linalg.pooling_nhwc_sum stride 2x2: {{[0-9]+}} valid configs, 3/3 SIMT configurations correct in the CPU emulation
 // CHECK-DAG: summary linalg.depthwise_conv_2d_nhwc_hwc stride 2x2: {{[0-9]+}} valid configs, 3/3 SIMT configurations correct in the CPU emulation
+// CHECK-DAG: summary reduction addf: {{[0-9]+}} valid configs, 3/3 SIMT configurations correct in the CPU emulation
 // CHECK-NOT: WRONG
 // CHECK-NOT: FAILED

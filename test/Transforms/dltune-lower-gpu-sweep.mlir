@@ -5,7 +5,8 @@
 // produces, half of it with two shared buffers (stages=2), is lowered and
 // assembled by ptxas; every matmul configuration must become one kernel
 // with its tiles' block size, shared memory, barriers and at most 32 spilled
-// bytes; every window kernel's (pooling, depthwise convolutions) one
+// bytes; every window kernel's (pooling, depthwise convolutions, a column
+// reduction) one
 // kernel of block_threads threads without shared memory, barriers or
 // spills. Ops without a GPU space (element-wise ones; convolutions reach
 // the matmul through --dltune-conv-to-matmul, not run here) are listed for
@@ -16,6 +17,7 @@
 // CHECK-DAG: summary linalg.batch_matmul: {{[0-9]+}} valid configs, 16/16 compiled, 16/16 one kernel with shared memory, barriers, <= 32 B spilled, 0 over
 // CHECK-DAG: summary linalg.pooling_nhwc_sum stride 2x2: {{[0-9]+}} valid configs, 16/16 compiled, 16/16 one window kernel of block_threads, no shared memory, no barriers, no spills, 0 over
 // CHECK-DAG: summary linalg.depthwise_conv_2d_nhwc_hwc stride 2x2: {{[0-9]+}} valid configs, 16/16 compiled, 16/16 one window kernel of block_threads, no shared memory, no barriers, no spills, 0 over
+// CHECK-DAG: summary reduction addf: {{[0-9]+}} valid configs, 16/16 compiled, 16/16 one window kernel of block_threads, no shared memory, no barriers, no spills, 0 over
 // CHECK-NOT: FAILED
 
 func.func @matmul(%a: tensor<256x128xf32>, %b: tensor<128x256xf32>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
@@ -49,6 +51,17 @@ func.func @depthwise(%in: tensor<2x16x16x48xf32>, %w: tensor<3x3x48xf32>, %out: 
   %r = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
          ins(%in, %w : tensor<2x16x16x48xf32>, tensor<3x3x48xf32>) outs(%out : tensor<2x7x7x48xf32>) -> tensor<2x7x7x48xf32>
   return %r : tensor<2x7x7x48xf32>
+}
+
+func.func @global_pool(%in: tensor<4x7x7x96xf32>, %out: tensor<4x96xf32>) -> tensor<4x96xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(n, h, w, c) -> (n, h, w, c)>, affine_map<(n, h, w, c) -> (n, c)>],
+                       iterator_types = ["parallel", "reduction", "reduction", "parallel"]}
+         ins(%in : tensor<4x7x7x96xf32>) outs(%out : tensor<4x96xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %a, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<4x96xf32>
+  return %r : tensor<4x96xf32>
 }
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
