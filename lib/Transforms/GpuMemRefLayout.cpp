@@ -94,8 +94,13 @@ linalg::FillOp mlir::dltune::findFillToAbsorb(linalg::LinalgOp op) {
   for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
     if (!usesBuffer(prev, buffer))
       continue;
+    // The start value must be of the output's element type as it is
+    // (MLIR 22's linalg.fill on buffers requires it; kept as a guard).
     auto fill = dyn_cast<linalg::FillOp>(prev);
-    return fill && fill.hasPureBufferSemantics() && fill.getOutputs()[0] == out ? fill : nullptr;
+    return fill && fill.hasPureBufferSemantics() && fill.getOutputs()[0] == out &&
+                   fill.getInputs()[0].getType() == type.getElementType()
+               ? fill
+               : nullptr;
   }
   return nullptr;
 }

@@ -183,11 +183,16 @@ static bool foldOneRead(IRRewriter &rewriter, const FoldablePad &p) {
     auto generic = dyn_cast<linalg::GenericOp>(user);
     if (!generic) {
       rewriter.setInsertionPoint(user);
-      DictionaryAttr attrs = user->getDiscardableAttrDictionary();
+      // dltune's attributes (a window kernel's tiles) stay with the op.
+      SmallVector<NamedAttribute> kept;
+      for (NamedAttribute attr : user->getDiscardableAttrs())
+        if (attr.getName().strref().starts_with("dltune."))
+          kept.push_back(attr);
       FailureOr<linalg::GenericOp> generalized = linalg::generalizeNamedOp(rewriter, linalgOp);
       if (failed(generalized))
         continue;
-      (*generalized)->setDiscardableAttrs(attrs); // a window kernel's tiles
+      for (NamedAttribute attr : kept)
+        (*generalized)->setAttr(attr.getName(), attr.getValue());
 
       return true; // its operand is a new use: looked at on the next round
     }

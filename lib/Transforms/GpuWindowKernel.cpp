@@ -79,9 +79,12 @@ bool mlir::dltune::isGpuWindowOpKind(Operation *op) {
              linalg::PoolingNhwcMinOp>(op);
 }
 
-static bool hasWholeBytes(Type type) {
+/// Elements of 1, 2, 4, 8 or 16 bytes: vector accesses of a power of two
+/// of them are aligned as getVectorAlignment says.
+static bool hasPowerOfTwoBytes(Type type) {
   Type elem = getElementTypeOrSelf(type);
-  return elem.isIntOrFloat() && elem.getIntOrFloatBitWidth() % 8 == 0;
+  return elem.isIntOrFloat() && elem.getIntOrFloatBitWidth() % 8 == 0 &&
+         llvm::isPowerOf2_64(elem.getIntOrFloatBitWidth() / 8);
 }
 
 /// The parallel and the reduction loops of `op`, in order.
@@ -114,8 +117,8 @@ std::string mlir::dltune::whyNotGpuWindowOp(linalg::LinalgOp op) {
       return "its output is not indexed by its parallel loops in order";
   }
   for (Value operand : op->getOperands())
-    if (!hasWholeBytes(operand.getType()))
-      return "an operand's elements are not whole bytes";
+    if (!hasPowerOfTwoBytes(operand.getType()))
+      return "an operand's elements are not 1, 2, 4, 8 or 16 bytes";
   Block &body = op->getRegion(0).front();
   if (body.getTerminator()->getNumOperands() != 1)
     return "its body does not yield one value";
@@ -169,12 +172,13 @@ public:
       outDim = parallel[parallel.size() - 2];
   }
 
-  /// Whether the kernel may compute the op: its output is not a buffer it
-  /// reads (a block would store while others still read). Buffers that
-  /// only may share memory (two arguments) are taken to be distinct, as
-  /// the element-wise loops take them: bufferization never writes a window
-  /// op's output over its own live input.
-  bool outputIsDistinct() const;
+  /// Whether the kernel may compute the op: its output is contiguous along
+  /// the lanes (or one lane), and not a buffer it reads (a block would
+  /// store while others still read). Buffers that only may share memory
+  /// (two arguments) are taken to be distinct, as the element-wise loops
+  /// take them: bufferization never writes a window op's output over its
+  /// own live input.
+  bool canBuild() const;
   void build(bool fuseEpilogues);
 
 private:
@@ -197,7 +201,11 @@ private:
 };
 } // namespace
 
-bool WindowKernelBuilder::outputIsDistinct() const {
+bool WindowKernelBuilder::canBuild() const {
+  // Vectors of the output need its channels contiguous.
+  auto outType = cast<MemRefType>(op.getDpsInits()[0].getType());
+  if (tiles.vector > 1 && !isContiguousInLastDim(outType))
+    return false;
   Value out = getViewSource(op.getDpsInits()[0]);
   for (OpOperand *in : op.getDpsInputOperands())
     if (isa<MemRefType>(in->get().getType()) && getViewSource(in->get()) == out)
@@ -421,15 +429,25 @@ void WindowKernelBuilder::build(bool fuseEpilogues) {
   op->erase();
 }
 
-LogicalResult mlir::dltune::buildGpuWindowKernels(ModuleOp module, bool fuseEpilogues) {
-  SmallVector<linalg::LinalgOp> ops;
+/// The next op outside GPU kernels with window tiles, or null.
+static linalg::LinalgOp findNextWindowOp(ModuleOp module) {
+  linalg::LinalgOp found;
   module.walk([&](linalg::LinalgOp op) {
     if (op->hasAttr(DLTuneDialect::kGpuKernelAttrName) &&
         !isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op.getOperation()) &&
-        !op->getParentOfType<gpu::LaunchOp>())
-      ops.push_back(op);
+        !op->getParentOfType<gpu::LaunchOp>()) {
+      found = op;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
   });
-  for (linalg::LinalgOp op : ops) {
+  return found;
+}
+
+LogicalResult mlir::dltune::buildGpuWindowKernels(ModuleOp module, bool fuseEpilogues) {
+  // One at a time: a kernel may absorb the next op (its epilogue), tiles
+  // and all.
+  while (linalg::LinalgOp op = findNextWindowOp(module)) {
     std::optional<GpuWindowTiles> tiles = GpuWindowTiles::fromAttr(
         op->getAttrOfType<DictionaryAttr>(DLTuneDialect::kGpuKernelAttrName));
     if (!tiles)
@@ -441,9 +459,8 @@ LogicalResult mlir::dltune::buildGpuWindowKernels(ModuleOp module, bool fuseEpil
     if (std::string why = whyNotGpuWindowKernel(op, *tiles); !why.empty())
       return op->emitOpError() << "cannot be a GPU window kernel: " << why;
     WindowKernelBuilder builder(op, *tiles);
-    if (!builder.outputIsDistinct()) {
-      // The output over what the op reads: left to the element-wise loops,
-      // one point a thread, as before.
+    if (!builder.canBuild()) {
+      // Left to the element-wise loops, one point a thread, as before.
       op->removeAttr(DLTuneDialect::kGpuKernelAttrName);
       continue;
     }

@@ -47,13 +47,17 @@ static bool isClonedIntoKernel(Value v, bool cloneTensorConstants) {
           (cloneTensorConstants || !isa<ShapedType>(v.getType())));
 }
 
-/// The task's ops (the op, or its fusion group: fill, op, epilogue) in
+/// The task's ops (the op, or its fusion group: fill, op, epilogue; on the
+/// GPU a matmul's patch gather, and the pad it reads, go first) in
 /// `func @dltune_task(inputs...) -> results of the last op`; values the
 /// group reads from outside become arguments, except scalar constants,
 /// empty tensors and, with `cloneTensorConstants`, tensor constants, which
-/// are cloned in with the constants bodies capture.
+/// are cloned in with the constants bodies capture. Other values bodies
+/// capture (the gather's input) become arguments with
+/// `capturesAsArguments`; without it they fail the extraction.
 static FailureOr<OwningOpRef<ModuleOp>> extractKernel(ArrayRef<Operation *> group,
-                                                      bool cloneTensorConstants) {
+                                                      bool cloneTensorConstants,
+                                                      bool capturesAsArguments = false) {
   Operation *first = group.front(), *last = group.back();
   MLIRContext *ctx = first->getContext();
   llvm::SmallPtrSet<Operation *, 4> inGroup(group.begin(), group.end());
@@ -69,9 +73,14 @@ static FailureOr<OwningOpRef<ModuleOp>> extractKernel(ArrayRef<Operation *> grou
     getUsedValuesDefinedAbove(op->getRegions(), captured);
     for (Value v : captured) {
       Operation *def = v.getDefiningOp();
-      if (!def || !def->hasTrait<OpTrait::ConstantLike>())
+      if (def && inGroup.contains(def))
+        continue; // cloned with the group, before its user
+      if (def && def->hasTrait<OpTrait::ConstantLike>())
+        cloned.insert(v);
+      else if (capturesAsArguments)
+        inputs.insert(v);
+      else
         return failure();
-      cloned.insert(v);
     }
   }
   OpBuilder b(ctx);
@@ -97,7 +106,7 @@ static FailureOr<OwningOpRef<ModuleOp>> extractKernel(ArrayRef<Operation *> grou
   func::ReturnOp::create(b, last->getLoc(), lastClone->getResults());
   // The TF32 opt-in of an enclosing op travels with the kernel (its space
   // depends on it).
-  if (isTf32Allowed(first))
+  if (llvm::any_of(group, isTf32Allowed))
     (*module)->setAttr(DLTuneDialect::kAllowTf32AttrName, UnitAttr::get(ctx));
   return module;
 }
@@ -196,6 +205,25 @@ int64_t mlir::dltune::getExecutionsPerCall(Operation *op) {
   return count;
 }
 
+/// The patch gather writing a GPU matmul's A (--dltune-conv-to-matmul: a
+/// 2-d generic without inputs whose body extracts from the convolution's
+/// input, used only by the matmul), or null. The GPU lowering computes it
+/// in the matmul kernel's loads (an implicit GEMM, GpuGatheredOperand.h),
+/// so the task measures the two together: with A an argument it would time
+/// a kernel reading a patch buffer, which the model never runs.
+static linalg::GenericOp getPatchGatherOfA(linalg::LinalgOp op) {
+  if (!isa<linalg::MatmulOp>(op.getOperation()))
+    return {};
+  auto gather = op.getDpsInputs()[0].getDefiningOp<linalg::GenericOp>();
+  if (!gather || gather.getNumDpsInputs() != 0 || gather.getNumLoops() != 2 ||
+      gather.getNumReductionLoops() != 0 || !gather->hasOneUse() ||
+      gather->getBlock() != op->getBlock())
+    return {};
+  WalkResult extracts =
+      gather.getBody()->walk([](tensor::ExtractOp) { return WalkResult::interrupt(); });
+  return extracts.wasInterrupted() ? gather : linalg::GenericOp();
+}
+
 std::vector<TuningTask> mlir::dltune::collectTuningTasks(ModuleOp module) {
   std::vector<TuningTask> tasks;
   std::map<uint64_t, size_t> byHash;
@@ -212,15 +240,35 @@ std::vector<TuningTask> mlir::dltune::collectTuningTasks(ModuleOp module) {
     TaskDescriptor desc;
     desc.target = targetAttr ? targetAttr.getValue().str() : "cpu";
     SmallVector<Operation *> group = getFusionGroup(op);
+    linalg::GenericOp gather = desc.target == "gpu" ? getPatchGatherOfA(op) : linalg::GenericOp();
+    if (gather) {
+      // C's fill too, so that C is a fresh buffer: the kernel gathers only
+      // where C cannot share memory with the input (two arguments may).
+      if (linalg::FillOp fill = getFusableFill(op); fill && !llvm::is_contained(group, fill))
+        group.insert(llvm::find(group, op.getOperation()), fill);
+      group.insert(group.begin(), gather);
+      // A padded input the gather alone reads: the lowering reads the
+      // pad's source with a bounds check instead (GpuPadFolding.h); so
+      // does the task.
+      gather.getBody()->walk([&](tensor::ExtractOp extract) {
+        auto pad = extract.getTensor().getDefiningOp<tensor::PadOp>();
+        if (pad && pad->hasOneUse() && pad->getBlock() == op->getBlock() &&
+            !llvm::is_contained(group, pad.getOperation()))
+          group.insert(group.begin(), pad);
+      });
+    }
     // The identity comes from the kernel with weights as arguments, so
-    // layers that differ only in their weights share one task.
+    // layers that differ only in their weights share one task. A gather's
+    // input (captured by its body) is an argument too.
     FailureOr<OwningOpRef<ModuleOp>> keyKernel =
-        extractKernel(group, /*cloneTensorConstants=*/false);
+        extractKernel(group, /*cloneTensorConstants=*/false, /*capturesAsArguments=*/bool(gather));
     if (failed(keyKernel)) {
       op->emitRemark() << "dltune: not tuned: the op captures a non-constant value";
       return;
     }
     desc.opKind = describeOp(op);
+    if (gather)
+      desc.opKind += " gathering A";
     if (linalg::GenericOp epilogue = getFusableEpilogue(op))
       desc.opKind += " + " + describeBody(epilogue);
     for (Type t : op->getOperandTypes()) {

@@ -55,6 +55,19 @@
 // PTX-NOT: {{st.global.[bf]32}}
 // PTX-SAME: {{st.global.v4.[bf]32}}
 // PTX-SAME: ret;
+// The hand-tiled kernels, not the loops' 256 threads: 2-channel loads of
+// the ragged depthwise convolution in blocks of 64, the max pool's blocks
+// of 32, 3 channels in blocks of 64 (75 items: the default halves 256
+// down to 64), the body run once a channel in blocks of 32.
+// PTX: gpu.binary @depthwise_ragged_kernel
+// PTX-SAME: .maxntid 64, 1, 1
+// PTX-SAME: {{ld.global(.nc)?.v2.[bf]32}}
+// PTX: gpu.binary @max_pool_four_columns_kernel
+// PTX-SAME: .maxntid 32, 1, 1
+// PTX: gpu.binary @three_channels_kernel
+// PTX-SAME: .maxntid 64, 1, 1
+// PTX: gpu.binary @channel_scaled_sum_kernel
+// PTX-SAME: .maxntid 32, 1, 1
 // The global pool's kernel reads 4 channels a load.
 // PTX: gpu.binary @global_average_pool_kernel
 // PTX-NOT: {{ld.global(.nc)?.[bf]32}}

@@ -316,3 +316,23 @@ TEST_F(GpuWindowKernelTest, InvalidTilesAreAnError) {
   ASSERT_TRUE(op);
   EXPECT_TRUE(failed(buildGpuWindowKernels(*module, /*fuseEpilogues=*/true)));
 }
+
+TEST_F(GpuWindowKernelTest, LeavesAnOutputNotContiguousAlongTheChannels) {
+  // The output is every other channel of a buffer: no vector stores.
+  linalg::LinalgOp op = parse(R"MLIR(
+    func.func @f(%x: memref<1x10x10x16xf32>, %w: memref<3x3x16xf32>, %y: memref<1x8x8x32xf32>) {
+      %out = memref.subview %y[0, 0, 0, 0] [1, 8, 8, 16] [1, 1, 1, 2]
+          : memref<1x8x8x32xf32> to memref<1x8x8x16xf32, strided<[2048, 256, 32, 2]>>
+      linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>,
+                                         strides = dense<1> : tensor<2xi64>,
+                                         dltune.gpu_kernel = {vector = 4}}
+        ins(%x, %w : memref<1x10x10x16xf32>, memref<3x3x16xf32>)
+        outs(%out : memref<1x8x8x16xf32, strided<[2048, 256, 32, 2]>>)
+      return
+    })MLIR");
+  ASSERT_TRUE(op);
+  ASSERT_TRUE(succeeded(buildGpuWindowKernels(*module, /*fuseEpilogues=*/true)));
+  Counts n = count(*module);
+  EXPECT_EQ(n.launches, 0);
+  EXPECT_EQ(n.linalgOps, 1);
+}

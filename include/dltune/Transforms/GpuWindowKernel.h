@@ -53,7 +53,8 @@ bool isGpuWindowOpKind(Operation *op);
 /// Why no window kernel can compute `op` whatever its tiles, on tensors or
 /// buffers: it needs one output that its parallel loops index in order
 /// (each once, nothing else), at least one reduction loop, static sizes,
-/// a body of scalar ops that writes no memory, and elements of whole bytes.
+/// a body of scalar ops that writes no memory, and elements of 1, 2, 4, 8
+/// or 16 bytes.
 /// Empty when it can.
 std::string whyNotGpuWindowOp(linalg::LinalgOp op);
 
@@ -66,8 +67,9 @@ std::string whyNotGpuWindowKernel(linalg::LinalgOp op, const GpuWindowTiles &til
 /// Replaces every linalg op outside GPU kernels that carries window tiles
 /// (DLTuneDialect::kGpuKernelAttrName on an op that is not a matmul) by its
 /// kernel; `fuseEpilogues`: an element-wise op right after it is computed
-/// in the kernel. An op whose output is a buffer it reads is left to the
-/// element-wise loops (its attribute removed).
+/// in the kernel. An op whose output is a buffer it reads, or not
+/// contiguous along the lanes with vector > 1, is left to the element-wise
+/// loops (its attribute removed).
 /// Fails (with an error on the op) for invalid tiles.
 LogicalResult buildGpuWindowKernels(ModuleOp module, bool fuseEpilogues);
 
