@@ -224,6 +224,54 @@ static linalg::GenericOp getPatchGatherOfA(linalg::LinalgOp op) {
   return extracts.wasInterrupted() ? gather : linalg::GenericOp();
 }
 
+/// Puts `op` (a producer of an operand of the group) before the group's
+/// ops unless it is there already.
+static void prependOnce(SmallVectorImpl<Operation *> &group, Operation *op) {
+  if (op && !llvm::is_contained(group, op))
+    group.insert(group.begin(), op);
+}
+
+/// The tensor.pad `v` is, when `user` alone reads it in `user`'s block.
+static Operation *getPadReadOnlyBy(Value v, Operation *user) {
+  auto pad = v.getDefiningOp<tensor::PadOp>();
+  return pad && pad->hasOneUse() && pad->getBlock() == user->getBlock() ? pad.getOperation()
+                                                                         : nullptr;
+}
+
+/// The ops a GPU task of `op` measures: its fusion group and what the GPU
+/// lowering computes in its kernel, so that candidates are timed as the
+/// model runs them. A window kernel's (GpuWindowKernel.h) output fill is
+/// its start value and its padded inputs are read in place
+/// (GpuPadFolding.h); a matmul's patch gather is computed in its loads (an
+/// implicit GEMM), with the pad the gather reads, and C's fill makes C a
+/// fresh buffer (the kernel gathers only where C cannot share memory with
+/// the input: two arguments may). Sets `capturesInputs` where a body then
+/// reads a value from outside the group (the gather's input).
+static SmallVector<Operation *> getGpuTaskGroup(linalg::LinalgOp op, const SearchSpace &space,
+                                                bool &capturesInputs) {
+  SmallVector<Operation *> group = getFusionGroup(op);
+  auto addFill = [&] {
+    if (linalg::FillOp fill = getFusableFill(op); fill && !llvm::is_contained(group, fill))
+      group.insert(llvm::find(group, op.getOperation()), fill);
+  };
+  if (space.getKnobIndex("block_threads")) {
+    addFill();
+    for (Value input : op.getDpsInputs())
+      prependOnce(group, getPadReadOnlyBy(input, op));
+    return group;
+  }
+  linalg::GenericOp gather = getPatchGatherOfA(op);
+  if (!gather)
+    return group;
+  addFill();
+  prependOnce(group, gather);
+  gather.getBody()->walk([&](tensor::ExtractOp extract) {
+    prependOnce(group, getPadReadOnlyBy(extract.getTensor(), op));
+  });
+  capturesInputs = true;
+  return group;
+}
+
 std::vector<TuningTask> mlir::dltune::collectTuningTasks(ModuleOp module) {
   std::vector<TuningTask> tasks;
   std::map<uint64_t, size_t> byHash;
@@ -239,35 +287,21 @@ std::vector<TuningTask> mlir::dltune::collectTuningTasks(ModuleOp module) {
     auto targetAttr = op->getAttrOfType<StringAttr>(DLTuneDialect::kTargetAttrName);
     TaskDescriptor desc;
     desc.target = targetAttr ? targetAttr.getValue().str() : "cpu";
-    SmallVector<Operation *> group = getFusionGroup(op);
-    linalg::GenericOp gather = desc.target == "gpu" ? getPatchGatherOfA(op) : linalg::GenericOp();
-    if (gather) {
-      // C's fill too, so that C is a fresh buffer: the kernel gathers only
-      // where C cannot share memory with the input (two arguments may).
-      if (linalg::FillOp fill = getFusableFill(op); fill && !llvm::is_contained(group, fill))
-        group.insert(llvm::find(group, op.getOperation()), fill);
-      group.insert(group.begin(), gather);
-      // A padded input the gather alone reads: the lowering reads the
-      // pad's source with a bounds check instead (GpuPadFolding.h); so
-      // does the task.
-      gather.getBody()->walk([&](tensor::ExtractOp extract) {
-        auto pad = extract.getTensor().getDefiningOp<tensor::PadOp>();
-        if (pad && pad->hasOneUse() && pad->getBlock() == op->getBlock() &&
-            !llvm::is_contained(group, pad.getOperation()))
-          group.insert(group.begin(), pad);
-      });
-    }
+    bool capturesInputs = false;
+    SmallVector<Operation *> group = desc.target == "gpu"
+                                         ? getGpuTaskGroup(op, *space, capturesInputs)
+                                         : getFusionGroup(op);
     // The identity comes from the kernel with weights as arguments, so
     // layers that differ only in their weights share one task. A gather's
     // input (captured by its body) is an argument too.
     FailureOr<OwningOpRef<ModuleOp>> keyKernel =
-        extractKernel(group, /*cloneTensorConstants=*/false, /*capturesAsArguments=*/bool(gather));
+        extractKernel(group, /*cloneTensorConstants=*/false, capturesInputs);
     if (failed(keyKernel)) {
       op->emitRemark() << "dltune: not tuned: the op captures a non-constant value";
       return;
     }
     desc.opKind = describeOp(op);
-    if (gather)
+    if (capturesInputs) // the patch gather's
       desc.opKind += " gathering A";
     if (linalg::GenericOp epilogue = getFusableEpilogue(op))
       desc.opKind += " + " + describeBody(epilogue);
