@@ -5,6 +5,7 @@
 #include "GpuGatheredOperand.h"
 #include "GpuMatmulEpilogue.h"
 #include "GpuMatmulOperands.h"
+#include "GpuSplitK.h"
 #include "GpuWarpgroupMatmul.h"
 #include "GpuMemRefLayout.h"
 
@@ -30,12 +31,13 @@ static constexpr std::pair<const char *, int64_t GpuMatmulTiles::*> kTileFields[
     {"pad", &GpuMatmulTiles::pad},          {"stages", &GpuMatmulTiles::stages},
     {"interleave", &GpuMatmulTiles::interleave}, {"mma", &GpuMatmulTiles::mma},
     {"warp_m", &GpuMatmulTiles::warpM},     {"warp_n", &GpuMatmulTiles::warpN},
-    {"async_copy", &GpuMatmulTiles::asyncCopy}, {"wgmma", &GpuMatmulTiles::wgmma}};
+    {"async_copy", &GpuMatmulTiles::asyncCopy}, {"wgmma", &GpuMatmulTiles::wgmma},
+    {"split_k", &GpuMatmulTiles::splitK}};
 
 /// Fields an attribute may leave out (they keep the SIMT defaults).
 static bool isOptionalTileField(llvm::StringRef name) {
   return name == "mma" || name == "warp_m" || name == "warp_n" || name == "async_copy" ||
-         name == "wgmma";
+         name == "wgmma" || name == "split_k";
 }
 
 GpuMatmulTiles GpuMatmulTiles::fromValues(const std::map<std::string, int64_t> &values) {
@@ -52,7 +54,8 @@ DictionaryAttr GpuMatmulTiles::toAttr(MLIRContext *ctx) const {
   for (auto [name, field] : kTileFields)
     // A SIMT kernel's attribute leaves out the tensor-core fields, an
     // mma.sync kernel's the warpgroup one.
-    if ((mma && (wgmma || name != "wgmma")) || !isOptionalTileField(name))
+    if ((mma && (wgmma || name != "wgmma") && name != "split_k") ||
+        !isOptionalTileField(name) || (name == llvm::StringRef("split_k") && splitK != 1))
       entries.push_back(b.getNamedAttr(name, b.getI64IntegerAttr(this->*field)));
   return b.getDictionaryAttr(entries);
 }
@@ -202,6 +205,9 @@ static std::string whyNotTiles(const MatmulOperands &o, const GpuMatmulTiles &t)
     return "wgmma must be 0 or 1";
   if (t.wgmma && !t.mma)
     return "wgmma needs mma";
+  if (t.splitK < 1 || (t.splitK > 1 && (o.batched || t.wgmma || o.k % (t.splitK * t.tileK))))
+    return "split_k must be 1, or split an unbatched K into slices of whole tile_k, without "
+           "wgmma";
   if (t.wgmma)
     return whyNotWarpgroupMatmul(o, t);
   if (t.asyncCopy && !t.mma)
@@ -1007,6 +1013,14 @@ LogicalResult mlir::dltune::buildGpuMatmulKernels(ModuleOp module, GpuMatmulFusi
     if (!tiles)
       return op->emitOpError() << DLTuneDialect::kGpuKernelAttrName
                                << " must be a dictionary of the GPU matmul tile sizes";
+    if (tiles->splitK != 1) {
+      // Slices of K as a batch matmul, summed by a window kernel.
+      FailureOr<linalg::LinalgOp> slices = splitGpuMatmulK(rewriter, op, *tiles);
+      if (failed(slices))
+        return failure();
+      op = *slices;
+      tiles->splitK = 1;
+    }
     if (failed(buildGpuMatmulKernel(rewriter, op, *tiles, fusions)))
       return failure();
   }

@@ -71,7 +71,11 @@ static llvm::StringMap<std::pair<int64_t, int64_t>> getLaunchSizes(ModuleOp modu
     if (Value smem = launch.getDynamicSharedMemorySize();
         smem && matchPattern(smem, m_ConstantInt(&c)))
       dynamicBytes = c.getSExtValue();
-    auto &[threads, bytes] = sizes[launch.getKernelName().getValue()];
+    // Outlined kernels of different modules share names (every kernel of
+    // a function outlines to <function>_kernel): key by module and name.
+    auto &[threads, bytes] =
+        sizes[(launch.getKernelModuleName().getValue() + "::" + launch.getKernelName().getValue())
+                  .str()];
     threads = std::max(threads, n);
     bytes = std::max(bytes, dynamicBytes);
   });
@@ -206,7 +210,8 @@ LogicalResult mlir::dltune::assembleWithPtxas(ModuleOp module, int optLevel) {
       if (!bytes)
         return binary.emitError() << "cannot read the cubin ptxas wrote";
       for (GpuKernelResources &k : *kernels) {
-        std::tie(k.threadsPerBlock, k.dynamicSharedBytes) = launches.lookup(k.kernel);
+        std::tie(k.threadsPerBlock, k.dynamicSharedBytes) =
+            launches.lookup((binary.getName() + "::" + k.kernel).str());
         resources.push_back(toAttr(ctx, k));
       }
       objects.push_back(gpu::ObjectAttr::get(

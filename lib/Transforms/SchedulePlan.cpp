@@ -743,6 +743,18 @@ static FailureOr<SchedulePlan> buildGpuPlan(linalg::LinalgOp op, const std::stri
       b.require("wgmma == 0 || block_m * (block_n + 8) * 4 + 1024 <= smem_optin_bytes");
     }
   }
+  // Split-K (GpuSplitK.h) where C has fewer 64 x 64 tiles than the GPU has
+  // SMs and K is long: slices of K in blocks of their own, summed by a
+  // second kernel. Offered, not the default: it has not run on a GPU yet.
+  int64_t cTiles = batch * llvm::divideCeil(m, 64) * llvm::divideCeil(n, 64);
+  if (!batched && cTiles < gpu.multiprocessors && s[off + 2] >= 512) {
+    b.knob("split_k", {1, 2, 4, 8, 16}, 1);
+    b.require("D_k % (split_k * tile_k) == 0");
+    if (wgmmaAvailable)
+      b.require("wgmma == 0 || split_k == 1");
+    // Slices of at least two tile_k steps.
+    b.require("D_k >= 2 * split_k * tile_k");
+  }
   if (!raggedM)
     b.require("D_m % block_m == 0");
   b.require("D_n % block_n == 0");

@@ -45,3 +45,23 @@ func.func @four_stages(%a: tensor<512x512xf16>, %b: tensor<512x512xf16>, %c: ten
        ins(%a, %b : tensor<512x512xf16>, tensor<512x512xf16>) outs(%c : tensor<512x512xf32>) -> tensor<512x512xf32>
   return %r : tensor<512x512xf32>
 }
+
+// -----
+
+// Two kernels of one function share their outlined name (@split_kernel in
+// two gpu.modules): each binary reports its own launch's block size (the
+// slices' matmul 128 threads, the window kernel summing them 256). Until
+// 2026-11-29 both reported the larger, keyed by the name alone.
+// CHECK-LABEL: gpu.binary @split_kernel {
+// CHECK-SAME: kernel = "split_kernel"
+// CHECK-SAME: threads_per_block = 128 : i64
+// CHECK-LABEL: gpu.binary @split_kernel_0 {
+// CHECK-SAME: shared_bytes = 0 : i64
+// CHECK-SAME: threads_per_block = 256 : i64
+func.func @split(%a: tensor<64x1024xf32>, %b: tensor<1024x64xf32>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %r = linalg.matmul {dltune.target = "gpu",
+                      dltune.config = #dltune.config<block_m = 64, block_n = 64, thread_m = 8, thread_n = 4,
+                                                     tile_k = 16, vector = 4, pad = 0, stages = 1, split_k = 4>}
+       ins(%a, %b : tensor<64x1024xf32>, tensor<1024x64xf32>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %r : tensor<64x64xf32>
+}

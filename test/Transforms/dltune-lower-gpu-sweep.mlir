@@ -14,6 +14,7 @@
 
 // CHECK-DAG: summary linalg.matmul: {{[0-9]+}} valid configs, 16/16 compiled, 16/16 one kernel with shared memory, barriers, <= 32 B spilled, 0 over
 // CHECK-DAG: summary linalg.matmul: {{[0-9]+}} valid configs, 16/16 compiled, 16/16 one kernel with shared memory, barriers, <= 32 B spilled, 0 over
+// CHECK-DAG: summary linalg.matmul: {{[0-9]+}} valid configs, 16/16 compiled, 16/16 one kernel with shared memory, barriers, <= 32 B spilled, 0 over
 // CHECK-DAG: summary linalg.batch_matmul: {{[0-9]+}} valid configs, 16/16 compiled, 16/16 one kernel with shared memory, barriers, <= 32 B spilled, 0 over
 // CHECK-DAG: summary linalg.pooling_nhwc_sum stride 2x2: {{[0-9]+}} valid configs, 16/16 compiled, 16/16 one window kernel of block_threads, no shared memory, no barriers, no spills, 0 over
 // CHECK-DAG: summary linalg.depthwise_conv_2d_nhwc_hwc stride 2x2: {{[0-9]+}} valid configs, 16/16 compiled, 16/16 one window kernel of block_threads, no shared memory, no barriers, no spills, 0 over
@@ -28,6 +29,13 @@ func.func @matmul(%a: tensor<256x128xf32>, %b: tensor<128x256xf32>, %c: tensor<2
 func.func @matmul_odd(%a: tensor<96x48xf32>, %b: tensor<48x80xf32>, %c: tensor<96x80xf32>) -> tensor<96x80xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<96x48xf32>, tensor<48x80xf32>) outs(%c : tensor<96x80xf32>) -> tensor<96x80xf32>
   return %r : tensor<96x80xf32>
+}
+
+// Skinny (C: 64 x 512, fewer 64 x 64 tiles than SMs; K = 4608): the space
+// offers split_k, whose configurations are two kernels.
+func.func @skinny(%a: tensor<64x4608xf32>, %b: tensor<4608x512xf32>, %c: tensor<64x512xf32>) -> tensor<64x512xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<64x4608xf32>, tensor<4608x512xf32>) outs(%c : tensor<64x512xf32>) -> tensor<64x512xf32>
+  return %r : tensor<64x512xf32>
 }
 
 func.func @batch(%a: tensor<4x64x32xf32>, %b: tensor<4x32x64xf32>, %c: tensor<4x64x64xf32>) -> tensor<4x64x64xf32> {

@@ -68,6 +68,11 @@ struct GpuMatmulTiles {
   // Tensor Memory Accelerator copies the k slices (tile_k: 128 bytes of a
   // row) into `stages` buffers; vector, async_copy unused.
   int64_t wgmma = 0;
+  // Slices of K computed by separate blocks (a batch matmul over the
+  // slices, GpuSplitK.h) and summed by a second kernel: more blocks for
+  // skinny shapes (few C tiles, long K). 1: no split. Unbatched, not with
+  // wgmma.
+  int64_t splitK = 1;
 
   int64_t warps() const { return (blockM / warpM) * (blockN / warpN); }
   int64_t threads() const {

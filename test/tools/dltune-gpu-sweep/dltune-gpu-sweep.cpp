@@ -230,11 +230,22 @@ int main(int argc, char **argv) {
                         : knob(c, "thread_m") && knob(c, "thread_n")
                             ? GpuMatmulTiles::fromValues(values).threads()
                             : 0;
-      const GpuKernelResources &k = resources->front();
+      // With split_k > 1 a matmul is two kernels: the slices' (as above)
+      // and the window kernel summing them (no shared memory, no spills).
+      int64_t splitK = std::max<int64_t>(1, knob(c, "split_k"));
+      const GpuKernelResources *k = &resources->front();
+      bool sumAsIntended = true;
+      if (splitK > 1 && resources->size() == 2) {
+        const GpuKernelResources &first = (*resources)[0], &second = (*resources)[1];
+        k = first.sharedBytes > 0 ? &first : &second;
+        const GpuKernelResources &sum = k == &first ? second : first;
+        sumAsIntended = sum.sharedBytes == 0 && sum.barriers == 0 && sum.spillStoreBytes == 0;
+      }
       bool intended =
-          resources->size() == 1 && k.threadsPerBlock == threads &&
-          (window ? k.sharedBytes == 0 && k.barriers == 0 && k.spillStoreBytes == 0
-                  : k.sharedBytes > 0 && k.barriers > 0 && k.spillStoreBytes <= kSpillAllowance);
+          resources->size() == static_cast<size_t>(splitK > 1 ? 2 : 1) && sumAsIntended &&
+          k->threadsPerBlock == threads &&
+          (window ? k->sharedBytes == 0 && k->barriers == 0 && k->spillStoreBytes == 0
+                  : k->sharedBytes > 0 && k->barriers > 0 && k->spillStoreBytes <= kSpillAllowance);
       if (window)
         ++windowKernels;
       if (intended)
