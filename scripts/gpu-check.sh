@@ -20,7 +20,10 @@
 # --variants implicit-gemm=false' times ResNet-18 with its convolutions' patch gathers as kernels of their
 # own beside the implicit GEMMs (since 2026-11-29, never measured); GPU_MODELS_ARGS='--models
 # mobilenet_v2_b1,mobilenet_v2_b32 --variants window-kernels=false' times MobileNet-v2's depthwise
-# convolutions as one-thread-an-output loops beside the window kernels (never measured either). The checkout plus .gpu exceed the 64 MiB a call
+# convolutions as one-thread-an-output loops beside the window kernels (never measured either);
+# split-K on skinny GEMMs (ResNet-18's last 3x3 convolutions at batch 1, never measured):
+# GPU_BENCH_ARGS='--cases 49x512x4608,64x512x4608 --configs sk2:split_k=2;sk4:split_k=4;sk8:split_k=8'
+# (docs/gpu.md, "Split-K"). The checkout plus .gpu exceed the 64 MiB a call
 # may send: move bench/results out of the checkout for the call and back right after.
 # In $OUT: device.txt (nvidia-smi), unbundle.log, lit.log, gpu-bench.log, gpu-bench/ (gpu.md,
 # gpu.csv, gpu.json, logs-and-cases.tar.gz: the .mlir files and dltune's logs), gpu-models.log,

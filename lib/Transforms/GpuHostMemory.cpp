@@ -79,7 +79,9 @@ static bool canFreeAtEndOfBlock(Value buffer) {
       if (isa<gpu::LaunchFuncOp>(user))
         continue;
       auto view = dyn_cast<ViewLikeOpInterface>(user);
-      if ((view && view.getViewSource() == v) || isa<memref::CastOp>(user)) {
+      // memref.transpose is a view too (split-K's slices of A), though not
+      // ViewLikeOpInterface in MLIR 22.
+      if ((view && view.getViewSource() == v) || isa<memref::CastOp, memref::TransposeOp>(user)) {
         llvm::append_range(worklist, user->getResults());
         continue;
       }

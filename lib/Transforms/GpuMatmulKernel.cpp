@@ -1013,14 +1013,17 @@ LogicalResult mlir::dltune::buildGpuMatmulKernels(ModuleOp module, GpuMatmulFusi
     if (!tiles)
       return op->emitOpError() << DLTuneDialect::kGpuKernelAttrName
                                << " must be a dictionary of the GPU matmul tile sizes";
-    if (tiles->splitK != 1) {
-      // Slices of K as a batch matmul, summed by a window kernel.
+    if (tiles->splitK != 1 && fusions.splits) {
+      // Slices of K as a batch matmul, summed by a window kernel; the op
+      // and its tiles checked first, so that errors speak of the matmul.
+      if (std::string why = whyNotGpuMatmulKernel(op, *tiles); !why.empty())
+        return op->emitOpError() << "cannot become a GPU matmul kernel: " << why;
       FailureOr<linalg::LinalgOp> slices = splitGpuMatmulK(rewriter, op, *tiles);
       if (failed(slices))
         return failure();
       op = *slices;
-      tiles->splitK = 1;
     }
+    tiles->splitK = 1;
     if (failed(buildGpuMatmulKernel(rewriter, op, *tiles, fusions)))
       return failure();
   }

@@ -8,9 +8,14 @@
 using namespace mlir;
 
 Value mlir::dltune::getViewSource(Value v) {
-  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
-    v = view.getViewSource();
-  return v;
+  while (true) {
+    if (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+      v = view.getViewSource();
+    else if (auto transpose = v.getDefiningOp<memref::TransposeOp>())
+      v = transpose.getIn(); // a view, though not ViewLikeOpInterface in MLIR 22
+    else
+      return v;
+  }
 }
 
 std::optional<std::pair<SmallVector<int64_t>, int64_t>>

@@ -68,6 +68,8 @@ FailureOr<linalg::LinalgOp> mlir::dltune::splitGpuMatmulK(RewriterBase &rewriter
   linalg::FillOp::create(rewriter, loc, ValueRange{zero}, ValueRange{partial});
   auto batch = linalg::BatchMatmulOp::create(rewriter, loc, TypeRange{},
                                              ValueRange{aSlices, bSlices}, ValueRange{partial});
+  // The matmul's attributes (the TF32 opt-in among them) go with it.
+  batch->setDiscardableAttrs(matmul->getDiscardableAttrDictionary());
   GpuMatmulTiles sliceTiles = tiles;
   sliceTiles.splitK = 1;
   batch->setAttr(DLTuneDialect::kGpuKernelAttrName, sliceTiles.toAttr(rewriter.getContext()));

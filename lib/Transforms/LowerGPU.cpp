@@ -326,7 +326,7 @@ struct LowerGPUPass : public dltune::impl::DLTuneLowerGPUBase<LowerGPUPass> {
     OpPassManager bufferize("builtin.module");
     addBufferization(bufferize, /*deallocate=*/false, /*fillPerUse=*/true);
     if (failed(runPipeline(bufferize, module)) ||
-        failed(buildGpuMatmulKernels(module, {fuseEpilogues, implicitGemm})) ||
+        failed(buildGpuMatmulKernels(module, {fuseEpilogues, implicitGemm, windowKernels})) ||
         failed(mapForallToGpu(module)))
       return signalPassFailure();
     // Host copies (into padded buffers, of results) become kernels too.

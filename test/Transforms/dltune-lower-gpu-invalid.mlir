@@ -246,7 +246,7 @@ func.func @window_unknown_tile(%x: memref<5x6x8xf32>, %out: memref<5x8xf32>) {
 
 // Split-K (GpuSplitK.h) needs slices of whole tile_k.
 func.func @split_k_not_dividing(%a: memref<32x100xf32>, %b: memref<100x32xf32>, %c: memref<32x32xf32>) {
-  // expected-error @+1 {{cannot split K (split_k = 3): K = 100 must be slices of whole tile_k (4)}}
+  // expected-error @+1 {{cannot become a GPU matmul kernel: split_k must be 1, or split an unbatched K into slices of whole tile_k, without wgmma}}
   linalg.matmul {dltune.gpu_kernel = {block_m = 32, block_n = 32, thread_m = 4, thread_n = 4, tile_k = 4,
                                       vector = 4, pad = 0, stages = 1, interleave = 0, split_k = 3}}
       ins(%a, %b : memref<32x100xf32>, memref<100x32xf32>) outs(%c : memref<32x32xf32>)

@@ -14,5 +14,7 @@
 // CHECK-DAG: summary linalg.pooling_nhwc_sum stride 2x2: {{[0-9]+}} valid configs, 3/3 SIMT configurations correct in the CPU emulation
 // CHECK-DAG: summary linalg.depthwise_conv_2d_nhwc_hwc stride 2x2: {{[0-9]+}} valid configs, 3/3 SIMT configurations correct in the CPU emulation
 // CHECK-DAG: summary reduction addf: {{[0-9]+}} valid configs, 3/3 SIMT configurations correct in the CPU emulation
+// At least one sampled configuration of the skinny matmul splits K.
+// CHECK-DAG: linalg.matmul {{.*}}split_k={{2|4|8|16}}: ok
 // CHECK-NOT: WRONG
 // CHECK-NOT: FAILED

@@ -164,6 +164,10 @@ struct GpuMatmulFusions {
   /// (an implicit GEMM); A is not stored. Not with warpgroup MMA (TMA
   /// copies A as it is).
   bool gathers = true;
+  /// Split-K as its tiles ask (a batch matmul over slices of K summed by a
+  /// window kernel, GpuSplitK.h); false: the matmul stays whole, as with
+  /// window kernels off the sum would be a launch per slice.
+  bool splits = true;
 };
 
 /// Replaces `op` by its kernel (and erases the fill it absorbs, and the ops
