@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dltune/Transforms/GpuHostMemory.h"
+#include "GpuMemRefLayout.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -78,10 +79,7 @@ static bool canFreeAtEndOfBlock(Value buffer) {
         return false;
       if (isa<gpu::LaunchFuncOp>(user))
         continue;
-      auto view = dyn_cast<ViewLikeOpInterface>(user);
-      // memref.transpose is a view too (split-K's slices of A), though not
-      // ViewLikeOpInterface in MLIR 22.
-      if ((view && view.getViewSource() == v) || isa<memref::CastOp, memref::TransposeOp>(user)) {
+      if (getViewedMemRef(user) == v || isa<memref::CastOp>(user)) {
         llvm::append_range(worklist, user->getResults());
         continue;
       }

@@ -51,12 +51,15 @@ GpuMatmulTiles GpuMatmulTiles::fromValues(const std::map<std::string, int64_t> &
 DictionaryAttr GpuMatmulTiles::toAttr(MLIRContext *ctx) const {
   Builder b(ctx);
   SmallVector<NamedAttribute> entries;
-  for (auto [name, field] : kTileFields)
+  for (auto [name, field] : kTileFields) {
     // A SIMT kernel's attribute leaves out the tensor-core fields, an
-    // mma.sync kernel's the warpgroup one.
-    if ((mma && (wgmma || name != "wgmma") && name != "split_k") ||
-        !isOptionalTileField(name) || (name == llvm::StringRef("split_k") && splitK != 1))
-      entries.push_back(b.getNamedAttr(name, b.getI64IntegerAttr(this->*field)));
+    // mma.sync kernel's the warpgroup one, an unsplit kernel's split_k.
+    llvm::StringRef n(name);
+    bool written = !isOptionalTileField(n) ||
+                   (n == "split_k" ? splitK != 1 : n == "wgmma" ? mma && wgmma : mma != 0);
+    if (written)
+      entries.push_back(b.getNamedAttr(n, b.getI64IntegerAttr(this->*field)));
+  }
   return b.getDictionaryAttr(entries);
 }
 

@@ -2,20 +2,32 @@
 
 #include "GpuMemRefLayout.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 
+Value mlir::dltune::getViewedMemRef(Operation *op) {
+  if (auto view = dyn_cast_or_null<ViewLikeOpInterface>(op))
+    return view.getViewSource();
+  if (auto transpose = dyn_cast_or_null<memref::TransposeOp>(op))
+    return transpose.getIn();
+  return Value();
+}
+
 Value mlir::dltune::getViewSource(Value v) {
-  while (true) {
-    if (auto view = v.getDefiningOp<ViewLikeOpInterface>())
-      v = view.getViewSource();
-    else if (auto transpose = v.getDefiningOp<memref::TransposeOp>())
-      v = transpose.getIn(); // a view, though not ViewLikeOpInterface in MLIR 22
-    else
-      return v;
-  }
+  while (Value source = getViewedMemRef(v.getDefiningOp()))
+    v = source;
+  return v;
+}
+
+SmallVector<Value> mlir::dltune::applyIndexingMap(OpBuilder &b, Location loc, AffineMap map,
+                                                  ValueRange ivs) {
+  SmallVector<Value> indices;
+  for (unsigned r = 0; r < map.getNumResults(); ++r)
+    indices.push_back(affine::AffineApplyOp::create(b, loc, map.getSubMap({r}), ivs));
+  return indices;
 }
 
 std::optional<std::pair<SmallVector<int64_t>, int64_t>>

@@ -44,6 +44,15 @@ bool isContiguousInLastDim(MemRefType type);
 /// arguments may alias).
 bool mayShareMemory(Value x, Value y);
 
+/// The indices `map` (an operand's indexing map) gives at loop indices
+/// `ivs`, one affine.apply per result.
+SmallVector<Value> applyIndexingMap(OpBuilder &b, Location loc, AffineMap map, ValueRange ivs);
+
+/// The memref `op` is a view of: its ViewLikeOpInterface source, or a
+/// memref.transpose's input (a view, though MLIR 22 does not mark it
+/// view-like); null where `op` is not a view.
+Value getViewedMemRef(Operation *op);
+
 /// Whether `op` or an op nested in it loads a view of `buffer` (a view's
 /// source) with memref.load: a linalg body reading a padded input in place.
 bool loadsFrom(Operation *op, Value buffer);

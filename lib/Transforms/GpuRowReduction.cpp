@@ -204,14 +204,6 @@ static linalg::FillOp findAbsorbableFill(RowReduction red) {
   return findFillToAbsorb(red.op);
 }
 
-/// `map` of `ivs`, one affine.apply per result.
-static SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map, ValueRange ivs) {
-  SmallVector<Value> indices;
-  for (unsigned r = 0; r < map.getNumResults(); ++r)
-    indices.push_back(affine::AffineApplyOp::create(b, loc, map.getSubMap({r}), ivs));
-  return indices;
-}
-
 /// Replaces `red.op` by its kernel.
 static void buildKernel(RowReduction red) {
   linalg::LinalgOp op = red.op;
@@ -263,7 +255,7 @@ static void buildKernel(RowReduction red) {
           Value value = in->get();
           if (isa<MemRefType>(value.getType()))
             value = memref::LoadOp::create(
-                lb, l, value, applyMap(lb, l, op.getMatchingIndexingMap(in), loopIvs));
+                lb, l, value, applyIndexingMap(lb, l, op.getMatchingIndexingMap(in), loopIvs));
           mapping.map(op.getMatchingBlockArgument(in), value);
         }
         for (Operation &inner : body.without_terminator()) {
@@ -293,7 +285,7 @@ static void buildKernel(RowReduction red) {
   SmallVector<Value> outIvs(ivs);
   outIvs.push_back(idx(0)); // the output's map does not read it
   Value out = init->get();
-  SmallVector<Value> at = applyMap(b, loc, op.getMatchingIndexingMap(init), outIvs);
+  SmallVector<Value> at = applyIndexingMap(b, loc, op.getMatchingIndexingMap(init), outIvs);
   Value old = initial ? initial : memref::LoadOp::create(b, loc, out, at).getResult();
   Operation *fold = b.clone(*red.combiner);
   fold->setOperand(accOperand, old);

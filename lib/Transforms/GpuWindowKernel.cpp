@@ -152,14 +152,6 @@ std::string mlir::dltune::whyNotGpuWindowKernel(linalg::LinalgOp op,
   return "";
 }
 
-/// `map` of `ivs`, one affine.apply per result.
-static SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map, ValueRange ivs) {
-  SmallVector<Value> indices;
-  for (unsigned r = 0; r < map.getNumResults(); ++r)
-    indices.push_back(affine::AffineApplyOp::create(b, loc, map.getSubMap({r}), ivs));
-  return indices;
-}
-
 namespace {
 /// One op and its kernel's tiles.
 class WindowKernelBuilder {
@@ -251,7 +243,7 @@ Value WindowKernelBuilder::emitStep(OpBuilder &b, Location loc, ArrayRef<Value> 
     for (OpOperand *in : op.getDpsInputOperands()) {
       Value value = in->get();
       if (auto type = dyn_cast<MemRefType>(value.getType())) {
-        SmallVector<Value> at = applyMap(b, loc, op.getMatchingIndexingMap(in), ivs);
+        SmallVector<Value> at = applyIndexingMap(b, loc, op.getMatchingIndexingMap(in), ivs);
         if (*getInputShape(in) == LaneShape::Varying)
           value = vector::LoadOp::create(b, loc, VectorType::get({lanes}, type.getElementType()),
                                          value, at, false,
@@ -276,7 +268,7 @@ Value WindowKernelBuilder::emitStep(OpBuilder &b, Location loc, ArrayRef<Value> 
       Value value = in->get();
       if (isa<MemRefType>(value.getType()))
         value = memref::LoadOp::create(b, loc, value,
-                                       applyMap(b, loc, op.getMatchingIndexingMap(in), laneIvs));
+                                       applyIndexingMap(b, loc, op.getMatchingIndexingMap(in), laneIvs));
       map.map(op.getMatchingBlockArgument(in), value);
     }
     map.map(outArg, vector::ExtractOp::create(b, loc, acc, l));
