@@ -1,23 +1,33 @@
 //===- GpuRowReduction.cpp - Reductions along rows, lanes cooperating -----===//
 //
-// The kernel, for R rows a block and L lanes a row (L = 32, or the row
-// length rounded up to a power of two where that is shorter; L * R = 256
-// threads, or fewer for few rows but never below a warp):
+// The kernel, for R rows a block and L lanes a row (L = 32, or the longest
+// reduction's row length rounded up to a power of two where that is
+// shorter; L * R = 256 threads, or fewer for few rows but never below a
+// warp), runs its steps in program order:
 //
 //   row = block.x * R + thread.y          (rows past the end compute row 0's
 //                                          values and store nothing)
-//   acc = identity of the combiner
-//   for k = thread.x; k < K; k += L:  acc = combine(acc, body(inputs at row, k))
-//   total = gpu.subgroup_reduce(acc) over the L lanes of the row
-//   if thread.x == 0 and the row exists:  out[row] = combine(total, out[row])
+//   a reduction:
+//     acc = identity of the combiner
+//     for k = thread.x; k < K; k += L:  acc = combine(acc, body(inputs at row, k))
+//     total = gpu.subgroup_reduce(acc) over the L lanes of the row
+//     if thread.x == 0 and the row exists:  out[row] = combine(total, out[row])
+//   an element-wise op over the same rows:
+//     if the row exists: for k = thread.x; k < K; k += L:  out[row, k] = body(...)
+//   gpu.barrier between two steps where the later touches what an earlier
+//   one since the last barrier writes, or the reverse.
 //
-// Every thread reaches the subgroup_reduce (uniform), so upstream's shuffle
-// lowering and the CPU emulation's barriers both apply. Lanes read
-// consecutive elements of a row: coalesced where the row is contiguous.
+// Every thread reaches the subgroup_reduce and the barriers (uniform), so
+// upstream's shuffle lowering and the CPU emulation's barriers both apply.
+// Lanes read consecutive elements of a row: coalesced where the row is
+// contiguous. Steps share a kernel only where every element one writes and
+// another touches is touched at the same row coordinates (the same linear
+// address function of one buffer): a row then depends on nothing but its
+// own earlier steps, which its own threads ran before the barrier.
 //
 //===----------------------------------------------------------------------===//
 
-#include "GpuRowReduction.h"
+#include "dltune/Transforms/GpuRowReduction.h"
 #include "GpuMemRefLayout.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -194,6 +204,187 @@ static std::optional<RowReduction> matchRowReduction(linalg::LinalgOp op) {
   return red;
 }
 
+namespace {
+/// The address an access to a buffer touches, as a linear function of the
+/// kernel's row coordinates and the position k along the row: one
+/// coefficient each, then the constant. Unknown (nullopt) for a load in a
+/// body or a map that is not a projection.
+struct RowAccess {
+  Value buffer; // the view source
+  std::optional<SmallVector<int64_t>> address;
+  bool writes = false;
+};
+
+/// One op of a row kernel: a reduction of its innermost loop or an
+/// element-wise op, over the kernel's rows.
+struct RowStep {
+  linalg::LinalgOp op;
+  std::optional<RowReduction> reduction;
+  /// The op's static loop sizes; the last is along the row. An element-wise
+  /// op whose loops are all the kernel's rows gets a row of one element
+  /// (`virtualRow`: a size-1 loop the op does not have).
+  SmallVector<int64_t> ranges;
+  bool virtualRow = false;
+  /// Its accesses as the kernel's rows see them (empty until fitted to them).
+  SmallVector<RowAccess> accesses;
+  /// A fill of the reduction's output whose value starts the fold.
+  linalg::FillOp absorbedFill;
+};
+} // namespace
+
+/// The rows an op of `ranges` (the last along the row) computes: its outer
+/// loop sizes other than 1. Ops with equal rows can share a kernel, row
+/// coordinate for row coordinate.
+static SmallVector<int64_t> getRowShape(ArrayRef<int64_t> ranges) {
+  SmallVector<int64_t> rows;
+  for (int64_t r : ranges.drop_back())
+    if (r != 1)
+      rows.push_back(r);
+  return rows;
+}
+
+/// Where `map` (of an op with loop sizes `ranges`) takes an access to a
+/// memref of `type` at row coordinates and k, as a RowAccess address.
+/// Loops of size 1 contribute nothing: their index is always 0.
+static std::optional<SmallVector<int64_t>> getRowAddress(AffineMap map, ArrayRef<int64_t> ranges,
+                                                         MemRefType type) {
+  std::optional<std::pair<SmallVector<int64_t>, int64_t>> layout = getStaticLayout(type);
+  if (!layout)
+    return std::nullopt;
+  // The row coordinate (or k, last) each loop is, or -1 for a size-1 loop.
+  SmallVector<int64_t> coordinate;
+  int64_t rowCoordinates = 0;
+  for (int64_t r : ranges.drop_back())
+    coordinate.push_back(r == 1 ? -1 : rowCoordinates++);
+  coordinate.push_back(ranges.back() == 1 ? -1 : rowCoordinates);
+  SmallVector<int64_t> address(rowCoordinates + 2, 0);
+  address.back() = layout->second;
+  for (auto [result, stride] : llvm::zip_equal(map.getResults(), layout->first)) {
+    if (auto dim = dyn_cast<AffineDimExpr>(result)) {
+      if (int64_t c = coordinate[dim.getPosition()]; c >= 0)
+        address[c] += stride;
+    } else if (auto constant = dyn_cast<AffineConstantExpr>(result)) {
+      address.back() += stride * constant.getValue();
+    } else {
+      return std::nullopt;
+    }
+  }
+  return address;
+}
+
+/// The accesses of `op` (loop sizes `ranges`): its memref operands through
+/// their maps, the output written, and loads in its body at unknown places.
+/// Fails where the body has other memory effects.
+static FailureOr<SmallVector<RowAccess>> getRowAccesses(linalg::LinalgOp op,
+                                                        ArrayRef<int64_t> ranges) {
+  SmallVector<RowAccess> accesses;
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    if (!type)
+      continue;
+    accesses.push_back({getViewSource(operand.get()),
+                        getRowAddress(op.getMatchingIndexingMap(&operand), ranges, type),
+                        op.isDpsInit(&operand)});
+  }
+  WalkResult walk = op->getRegion(0).walk([&](Operation *inner) {
+    if (auto load = dyn_cast<memref::LoadOp>(inner)) {
+      accesses.push_back({getViewSource(load.getMemRef()), std::nullopt, false});
+      return WalkResult::advance();
+    }
+    return isMemoryEffectFree(inner) ? WalkResult::advance() : WalkResult::interrupt();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  return accesses;
+}
+
+/// Whether two accesses of different steps need the first's step to end
+/// (a barrier) before the second's starts: one writes memory the other may
+/// touch.
+static bool dependsOn(const RowAccess &a, const RowAccess &b) {
+  return (a.writes || b.writes) && mayShareMemory(a.buffer, b.buffer);
+}
+
+/// Whether the step `a` may share the rows' kernel with `b`: every element
+/// either writes that the other may touch is touched by both at the same
+/// row coordinates and k (the same address function of one buffer), so a
+/// row depends only on that row's earlier steps, which its own threads ran.
+static bool isRowLocal(const RowAccess &a, const RowAccess &b) {
+  if (!dependsOn(a, b))
+    return true;
+  return a.buffer == b.buffer && a.address && b.address && *a.address == *b.address;
+}
+
+/// `op` as an element-wise step, not yet fitted to rows (fitToRows): all
+/// loops parallel and static, its output indexed by every loop once (each
+/// point its own element), a body without memory effects but loads.
+static std::optional<RowStep> matchElementwiseStep(linalg::LinalgOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 || op.getNumLoops() == 0 ||
+      op.getNumReductionLoops() != 0 || op->getNumRegions() != 1 || op->getRegion(0).empty() ||
+      !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isPermutation())
+    return std::nullopt;
+  RowStep step;
+  step.op = op;
+  step.ranges = op.getStaticLoopRanges();
+  if (llvm::any_of(step.ranges, [](int64_t r) { return ShapedType::isDynamic(r) || r == 0; }) ||
+      failed(getRowAccesses(op, step.ranges)))
+    return std::nullopt;
+  return step;
+}
+
+/// `op` as a reduction step (matchRowReduction), fitted to its rows.
+static std::optional<RowStep> matchReductionStep(linalg::LinalgOp op) {
+  std::optional<RowReduction> red = matchRowReduction(op);
+  if (!red)
+    return std::nullopt;
+  FailureOr<SmallVector<RowAccess>> accesses = getRowAccesses(op, red->ranges);
+  if (failed(accesses))
+    return std::nullopt;
+  RowStep step;
+  step.op = op;
+  step.reduction = red;
+  step.ranges = red->ranges;
+  step.accesses = std::move(*accesses);
+  return step;
+}
+
+/// The element-wise `step` as a step of a kernel over rows `rowShape`
+/// (getRowShape), or nullopt: its outer loops are the rows and its
+/// innermost runs along them, every memref operand that moves along the row
+/// along its innermost, unit-stride dimension (lanes read and write
+/// consecutive elements), the row at least kMinRowLength long (no warp of
+/// mostly idle lanes) or of one element; or all its loops are the rows and
+/// each row is one element (a fill of a reduction's output).
+static std::optional<RowStep> fitToRows(RowStep step, ArrayRef<int64_t> rowShape) {
+  linalg::LinalgOp op = step.op;
+  if (getRowShape(step.ranges) != rowShape) {
+    SmallVector<int64_t> withRow(step.ranges);
+    withRow.push_back(1);
+    if (getRowShape(withRow) != rowShape)
+      return std::nullopt;
+    step.ranges = withRow;
+    step.virtualRow = true;
+  } else if (step.ranges.back() != 1) {
+    if (step.ranges.back() < kMinRowLength)
+      return std::nullopt;
+    unsigned rowDim = step.ranges.size() - 1;
+    AffineExpr row = getAffineDimExpr(rowDim, op.getContext());
+    for (OpOperand &operand : op->getOpOperands()) {
+      auto type = dyn_cast<MemRefType>(operand.get().getType());
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      if (!type || !map.isFunctionOfDim(rowDim))
+        continue;
+      if (map.getResults().back() != row ||
+          llvm::any_of(map.getResults().drop_back(),
+                       [&](AffineExpr e) { return e.isFunctionOfDim(rowDim); }) ||
+          !isContiguousInLastDim(type))
+        return std::nullopt;
+    }
+  }
+  step.accesses = *getRowAccesses(op, step.ranges);
+  return step;
+}
+
 /// The linalg.fill of `red`'s output that the op reads (findFillToAbsorb),
 /// where the kernel writes all the fill wrote: the output has one element a
 /// row. nullptr otherwise.
@@ -204,69 +395,106 @@ static linalg::FillOp findAbsorbableFill(RowReduction red) {
   return findFillToAbsorb(red.op);
 }
 
-/// Replaces `red.op` by its kernel.
-static void buildKernel(RowReduction red) {
-  linalg::LinalgOp op = red.op;
-  Location loc = op.getLoc();
-  OpBuilder b(op);
-  int64_t rowLength = red.ranges.back(), rows = red.rows;
-  int64_t lanes = std::min<int64_t>(kWarpSize, llvm::PowerOf2Ceil(rowLength));
-  int64_t rowsPerBlock = std::min<int64_t>(kBlockThreads / lanes, llvm::PowerOf2Ceil(rows));
-  rowsPerBlock = std::max<int64_t>(rowsPerBlock, kWarpSize / lanes);
-  int64_t blocks = llvm::divideCeil(rows, rowsPerBlock);
+namespace {
+/// What every step of a row kernel shares: the block's lanes and rows, the
+/// row a thread computes and its coordinates.
+struct RowKernelFrame {
+  int64_t lanes = 0;
+  Value lane;
+  /// Whether the thread's row exists (threads past the last row compute
+  /// row 0's values and store nothing).
+  Value exists;
+  /// The row's coordinates (getRowShape), the last fastest.
+  SmallVector<Value> coordinates;
+};
+} // namespace
 
-  linalg::FillOp fill = findAbsorbableFill(red);
-  Value initial = fill ? fill.getInputs()[0] : Value();
-  if (fill)
-    fill->erase();
+/// The loop indices of `step` at the frame's row and position `k`.
+static SmallVector<Value> getStepIvs(OpBuilder &b, Location loc, const RowKernelFrame &frame,
+                                     const RowStep &step, Value k) {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  SmallVector<Value> ivs;
+  unsigned next = 0;
+  for (int64_t r : ArrayRef<int64_t>(step.ranges).drop_back())
+    ivs.push_back(r == 1 ? zero : frame.coordinates[next++]);
+  if (!step.virtualRow)
+    ivs.push_back(k);
+  return ivs;
+}
 
-  auto idx = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
-  Value one = idx(1);
-  auto launch = gpu::LaunchOp::create(b, loc, idx(blocks), one, one, idx(lanes),
-                                      idx(rowsPerBlock), one);
-  Block &kernel = launch.getBody().front();
-  b.setInsertionPointToStart(&kernel);
-  Value lane = launch.getThreadIds().x;
-  Value row = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, launch.getBlockIds().x, idx(rowsPerBlock)),
-      launch.getThreadIds().y);
-  Value exists = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, idx(rows));
-  Value safeRow = arith::SelectOp::create(b, loc, exists, row, idx(0));
-  // The row's outer loop indices, the last fastest.
-  SmallVector<Value> ivs(red.ranges.size() - 1);
-  Value rest = safeRow;
-  for (int64_t d = static_cast<int64_t>(ivs.size()) - 1; d >= 0; --d) {
-    ivs[d] = arith::RemUIOp::create(b, loc, rest, idx(red.ranges[d]));
-    rest = arith::DivUIOp::create(b, loc, rest, idx(red.ranges[d]));
+/// Clones `op`'s body at loop indices `ivs` with its block arguments read
+/// as `mapping` says; linalg.index becomes the index. `skip` is not cloned.
+static void cloneBody(OpBuilder &b, linalg::LinalgOp op, ArrayRef<Value> ivs, IRMapping &mapping,
+                      Operation *skip = nullptr) {
+  for (Operation &inner : op->getRegion(0).front().without_terminator()) {
+    if (&inner == skip)
+      continue;
+    if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+      mapping.map(index.getResult(), ivs[index.getDim()]);
+      continue;
+    }
+    b.clone(inner, mapping);
   }
+}
 
+/// The element-wise step: each lane computes every L-th point of its row.
+static void emitElementwiseStep(OpBuilder &b, Location loc, const RowKernelFrame &frame,
+                                const RowStep &step) {
+  linalg::LinalgOp op = step.op;
+  auto idx = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
+  auto guard = scf::IfOp::create(b, loc, frame.exists, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard restore(b);
+  b.setInsertionPointToStart(&guard.getThenRegion().front());
+  scf::ForOp::create(
+      b, loc, frame.lane, idx(step.ranges.back()), idx(frame.lanes), ValueRange{},
+      [&](OpBuilder &lb, Location l, Value k, ValueRange) {
+        SmallVector<Value> ivs = getStepIvs(lb, l, frame, step, k);
+        IRMapping mapping;
+        for (OpOperand &operand : op->getOpOperands()) {
+          BlockArgument arg = op.getMatchingBlockArgument(&operand);
+          Value value = operand.get();
+          if (op.isDpsInit(&operand) && arg.use_empty())
+            continue;
+          if (isa<MemRefType>(value.getType()))
+            value = memref::LoadOp::create(
+                lb, l, value, applyIndexingMap(lb, l, op.getMatchingIndexingMap(&operand), ivs));
+          mapping.map(arg, value);
+        }
+        cloneBody(lb, op, ivs, mapping);
+        auto yield = cast<linalg::YieldOp>(op->getRegion(0).front().getTerminator());
+        OpOperand *init = op.getDpsInitOperand(0);
+        memref::StoreOp::create(
+            lb, l, mapping.lookupOrDefault(yield.getOperand(0)), init->get(),
+            applyIndexingMap(lb, l, op.getMatchingIndexingMap(init), ivs));
+        scf::YieldOp::create(lb, l);
+      });
+}
+
+/// The reduction step: each lane folds every L-th element of its row from
+/// the combiner's identity, the row's lanes combine theirs, the first folds
+/// the total into the output (or the absorbed fill's value).
+static void emitReductionStep(OpBuilder &b, Location loc, const RowKernelFrame &frame,
+                              const RowStep &step) {
+  const RowReduction &red = *step.reduction;
+  linalg::LinalgOp op = red.op;
+  auto idx = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
   OpOperand *init = op.getDpsInitOperand(0);
   Type elementType = getElementTypeOrSelf(init->get().getType());
   Value identity = arith::ConstantOp::create(b, loc, getIdentity(red.kind, elementType));
   unsigned accOperand = 1 - red.elementOperand;
-  Block &body = op->getRegion(0).front();
   auto loop = scf::ForOp::create(
-      b, loc, lane, idx(rowLength), idx(lanes), ValueRange{identity},
+      b, loc, frame.lane, idx(red.ranges.back()), idx(frame.lanes), ValueRange{identity},
       [&](OpBuilder &lb, Location l, Value k, ValueRange iter) {
-        SmallVector<Value> loopIvs(ivs);
-        loopIvs.push_back(k);
+        SmallVector<Value> ivs = getStepIvs(lb, l, frame, step, k);
         IRMapping mapping;
         for (OpOperand *in : op.getDpsInputOperands()) {
           Value value = in->get();
           if (isa<MemRefType>(value.getType()))
             value = memref::LoadOp::create(
-                lb, l, value, applyIndexingMap(lb, l, op.getMatchingIndexingMap(in), loopIvs));
+                lb, l, value, applyIndexingMap(lb, l, op.getMatchingIndexingMap(in), ivs));
           mapping.map(op.getMatchingBlockArgument(in), value);
         }
-        for (Operation &inner : body.without_terminator()) {
-          if (&inner == red.combiner)
-            continue;
-          if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
-            mapping.map(index.getResult(), loopIvs[index.getDim()]);
-            continue;
-          }
-          lb.clone(inner, mapping);
-        }
+        cloneBody(lb, op, ivs, mapping, red.combiner);
         Operation *fold = lb.clone(*red.combiner, mapping);
         fold->setOperand(accOperand, iter[0]);
         fold->setOperand(red.elementOperand,
@@ -274,38 +502,189 @@ static void buildKernel(RowReduction red) {
         scf::YieldOp::create(lb, l, fold->getResult(0));
       });
   std::optional<uint32_t> cluster;
-  if (lanes < kWarpSize)
-    cluster = static_cast<uint32_t>(lanes);
+  if (frame.lanes < kWarpSize)
+    cluster = static_cast<uint32_t>(frame.lanes);
   Value total = gpu::SubgroupReduceOp::create(b, loc, loop.getResult(0), red.kind,
                                               /*uniform=*/true, cluster);
-  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, idx(0));
-  Value writes = arith::AndIOp::create(b, loc, exists, first);
+  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, frame.lane, idx(0));
+  Value writes = arith::AndIOp::create(b, loc, frame.exists, first);
   auto store = scf::IfOp::create(b, loc, writes, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard restore(b);
   b.setInsertionPointToStart(&store.getThenRegion().front());
-  SmallVector<Value> outIvs(ivs);
-  outIvs.push_back(idx(0)); // the output's map does not read it
+  SmallVector<Value> ivs = getStepIvs(b, loc, frame, step, idx(0)); // the output's map ignores k
   Value out = init->get();
-  SmallVector<Value> at = applyIndexingMap(b, loc, op.getMatchingIndexingMap(init), outIvs);
-  Value old = initial ? initial : memref::LoadOp::create(b, loc, out, at).getResult();
+  SmallVector<Value> at = applyIndexingMap(b, loc, op.getMatchingIndexingMap(init), ivs);
+  linalg::FillOp fill = step.absorbedFill;
+  Value old = fill ? fill.getInputs()[0]
+                                : memref::LoadOp::create(b, loc, out, at).getResult();
   Operation *fold = b.clone(*red.combiner);
   fold->setOperand(accOperand, old);
   fold->setOperand(red.elementOperand, total);
   memref::StoreOp::create(b, loc, fold->getResult(0), out, at);
-  b.setInsertionPointToEnd(&kernel);
-  gpu::TerminatorOp::create(b, loc);
-  op->erase();
 }
 
-void mlir::dltune::buildGpuRowReductions(ModuleOp module) {
-  SmallVector<RowReduction> found;
-  module.walk([&](linalg::LinalgOp op) {
-    if (op->getParentOfType<gpu::LaunchOp>())
-      return;
-    if (std::optional<RowReduction> red = matchRowReduction(op))
-      found.push_back(*red);
+/// Replaces the steps (in program order, one block, nothing between them
+/// but allocations and ops without memory effects) by one kernel at the
+/// last one: a barrier between two steps where the later touches memory the
+/// earlier (or one since the last barrier) writes, or the reverse.
+static void buildKernel(std::vector<RowStep> steps) {
+  // Fills whose value a reduction starts from are not steps.
+  llvm::SmallPtrSet<Operation *, 4> absorbed;
+  for (RowStep &step : steps)
+    if (step.reduction)
+      if ((step.absorbedFill = findAbsorbableFill(*step.reduction)))
+        absorbed.insert(step.absorbedFill);
+  llvm::erase_if(steps, [&](const RowStep &step) { return absorbed.contains(step.op); });
+
+  SmallVector<int64_t> rowShape = getRowShape(steps.front().ranges);
+  int64_t rows = 1, longestReduction = 1;
+  for (int64_t r : rowShape)
+    rows *= r;
+  for (const RowStep &step : steps)
+    if (step.reduction)
+      longestReduction = std::max(longestReduction, step.ranges.back());
+  int64_t lanes = std::min<int64_t>(kWarpSize, llvm::PowerOf2Ceil(longestReduction));
+  int64_t rowsPerBlock = std::min<int64_t>(kBlockThreads / lanes, llvm::PowerOf2Ceil(rows));
+  rowsPerBlock = std::max<int64_t>(rowsPerBlock, kWarpSize / lanes);
+  int64_t blocks = llvm::divideCeil(rows, rowsPerBlock);
+
+  Operation *last = steps.back().op;
+  Location loc = last->getLoc();
+  OpBuilder b(last);
+  auto idx = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
+  Value one = idx(1);
+  auto launch = gpu::LaunchOp::create(b, loc, idx(blocks), one, one, idx(lanes),
+                                      idx(rowsPerBlock), one);
+  Block &kernel = launch.getBody().front();
+  b.setInsertionPointToStart(&kernel);
+  RowKernelFrame frame;
+  frame.lanes = lanes;
+  frame.lane = launch.getThreadIds().x;
+  Value row = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, launch.getBlockIds().x, idx(rowsPerBlock)),
+      launch.getThreadIds().y);
+  frame.exists = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, idx(rows));
+  Value rest = arith::SelectOp::create(b, loc, frame.exists, row, idx(0));
+  frame.coordinates.resize(rowShape.size());
+  for (int64_t d = static_cast<int64_t>(rowShape.size()) - 1; d >= 0; --d) {
+    frame.coordinates[d] = arith::RemUIOp::create(b, loc, rest, idx(rowShape[d]));
+    rest = arith::DivUIOp::create(b, loc, rest, idx(rowShape[d]));
+  }
+
+  SmallVector<RowAccess> sinceBarrier;
+  for (const RowStep &step : steps) {
+    bool waits = llvm::any_of(step.accesses, [&](const RowAccess &a) {
+      return llvm::any_of(sinceBarrier, [&](const RowAccess &b) { return dependsOn(a, b); });
+    });
+    if (waits) {
+      gpu::BarrierOp::create(b, loc);
+      sinceBarrier.clear();
+    }
+    llvm::append_range(sinceBarrier, step.accesses);
+    if (step.reduction)
+      emitReductionStep(b, loc, frame, step);
+    else
+      emitElementwiseStep(b, loc, frame, step);
+  }
+  gpu::TerminatorOp::create(b, loc);
+  for (Operation *fill : absorbed)
+    fill->erase();
+  for (RowStep &step : steps)
+    step.op->erase();
+}
+
+/// Whether `op` may stand between two steps of one kernel (which run where
+/// the last is): nothing another op could see moves past it.
+static bool mayRunAcross(Operation *op) {
+  return isMemoryEffectFree(op) || isa<memref::AllocOp>(op);
+}
+
+/// Whether `later` may follow every step of `earlier` in one kernel.
+static bool isRowLocalAfter(ArrayRef<RowStep> earlier, const RowStep &later) {
+  return llvm::all_of(earlier, [&](const RowStep &step) {
+    return llvm::all_of(step.accesses, [&](const RowAccess &a) {
+      return llvm::all_of(later.accesses, [&](const RowAccess &b) { return isRowLocal(a, b); });
+    });
   });
-  for (RowReduction &red : found)
-    buildKernel(red);
+}
+
+namespace {
+/// Consecutive steps (in one block, nothing between them but allocations
+/// and ops without memory effects) that may become one kernel. Until its
+/// first reduction fixes the rows, a run holds element-wise steps not yet
+/// fitted to any.
+struct RowRun {
+  std::vector<RowStep> steps;
+  std::optional<SmallVector<int64_t>> rowShape;
+
+  /// Adds `step`, or returns false where it cannot join.
+  bool add(RowStep step) {
+    if (rowShape) {
+      std::optional<RowStep> fitted =
+          step.reduction ? std::optional<RowStep>(step) : fitToRows(step, *rowShape);
+      if (!fitted || getRowShape(fitted->ranges) != *rowShape ||
+          !isRowLocalAfter(steps, *fitted))
+        return false;
+      steps.push_back(std::move(*fitted));
+      return true;
+    }
+    if (!step.reduction) {
+      steps.push_back(std::move(step));
+      return true;
+    }
+    // The first reduction fixes the rows: the element-wise steps just before
+    // it that fit them and may run before it (and each other) join it.
+    rowShape = getRowShape(step.ranges);
+    std::vector<RowStep> joined{std::move(step)};
+    for (RowStep &earlier : llvm::reverse(steps)) {
+      std::optional<RowStep> fitted = fitToRows(earlier, *rowShape);
+      if (!fitted || !llvm::all_of(joined, [&](const RowStep &later) {
+            return isRowLocalAfter(ArrayRef<RowStep>(*fitted), later);
+          }))
+        break;
+      joined.insert(joined.begin(), std::move(*fitted));
+    }
+    steps = std::move(joined);
+    return true;
+  }
+};
+} // namespace
+
+void mlir::dltune::buildGpuRowReductions(ModuleOp module, bool fuseRowOps) {
+  std::vector<std::vector<RowStep>> kernels;
+  RowRun run;
+  // A kernel needs a reduction: element-wise ops alone stay leftovers.
+  auto endRun = [&]() {
+    if (run.rowShape)
+      kernels.push_back(std::move(run.steps));
+    run = RowRun();
+  };
+  module.walk([&](Block *block) {
+    if (block->getParentOp()->getParentOfType<gpu::LaunchOp>() ||
+        isa<gpu::LaunchOp>(block->getParentOp()))
+      return;
+    for (Operation &op : *block) {
+      auto linalgOp = dyn_cast<linalg::LinalgOp>(&op);
+      std::optional<RowStep> step;
+      if (linalgOp) {
+        step = matchReductionStep(linalgOp);
+        if (!step && fuseRowOps)
+          step = matchElementwiseStep(linalgOp);
+      }
+      if (!step) {
+        if (!mayRunAcross(&op))
+          endRun();
+        continue;
+      }
+      if (fuseRowOps && run.add(*step))
+        continue;
+      endRun();
+      run.add(std::move(*step));
+    }
+    endRun();
+  });
+  for (std::vector<RowStep> &steps : kernels)
+    buildKernel(std::move(steps));
 }
 
 LogicalResult mlir::dltune::lowerSubgroupReducesToShuffles(ModuleOp module) {

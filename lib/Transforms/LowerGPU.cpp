@@ -2,7 +2,7 @@
 
 #include "GpuMemRefLayout.h"
 #include "GpuPadFolding.h"
-#include "GpuRowReduction.h"
+#include "dltune/Transforms/GpuRowReduction.h"
 #include "LoweringPipeline.h"
 
 #include "dltune/Transforms/GpuHostMemory.h"
@@ -205,7 +205,7 @@ static LogicalResult mapLeftoverLinalgOps(ModuleOp module, bool fuseLoops,
   if (windowKernels && failed(buildGpuWindowKernels(module, fuseLoops)))
     return failure();
   if (rowReductions)
-    buildGpuRowReductions(module);
+    buildGpuRowReductions(module, fuseLoops);
   SmallVector<linalg::LinalgOp> inside, outside;
   module.walk([&](linalg::LinalgOp op) {
     (op->getParentOfType<gpu::LaunchOp>() ? inside : outside).push_back(op);

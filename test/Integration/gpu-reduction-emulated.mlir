@@ -41,17 +41,15 @@
 // OFF-NOT: shfl.sync
 
 // The fills of the reductions' outputs are their kernels' start values,
-// not kernels of their own: softmax is its two row kernels and two
-// element-wise kernels (as with one thread a row, where the fills fuse
-// into the reductions' loops); layer norm its two row kernels and the
-// normalization (one thread a row fuses both reductions into one loop: a
-// launch fewer, but one thread walks each row twice).
+// not kernels of their own, and the element-wise ops over the same rows
+// join the reductions' kernel (gpu-row-chain-emulated.mlir): softmax and
+// the layer norm are one launch each.
 // RUN: dltune-opt %s --pass-pipeline="builtin.module(dltune-lower-gpu{format=isa})" 2>/dev/null | FileCheck %s --check-prefix=LAUNCHES
 // LAUNCHES-LABEL: llvm.func @softmax_rows(
-// LAUNCHES-COUNT-4: gpu.launch_func
+// LAUNCHES-COUNT-1: gpu.launch_func
 // LAUNCHES-NOT: gpu.launch_func
 // LAUNCHES-LABEL: llvm.func @layer_norm(
-// LAUNCHES-COUNT-3: gpu.launch_func
+// LAUNCHES-COUNT-1: gpu.launch_func
 // LAUNCHES-NOT: gpu.launch_func
 // LAUNCHES-LABEL: llvm.func @short_rows(
 // LAUNCHES-LABEL: llvm.func @sum_from_fill(

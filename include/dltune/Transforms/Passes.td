@@ -593,7 +593,13 @@ def DLTuneLowerGPU : Pass<"dltune-lower-gpu", "ModuleOp"> {
     element, and
     `gpu.subgroup_reduce` (warp shuffles) combines them; a `linalg.fill` of
     its output just before it becomes the start value
-    (`row-reductions=false`: one thread a row, as other leftovers).
+    (`row-reductions=false`: one thread a row, as other leftovers). With
+    `fuse-epilogues`, the leftover ops over the same rows around it
+    (element-wise ops whose lanes read and write consecutive elements of a
+    row, fills of a value a row, other such reductions) join its kernel as
+    further steps, a barrier between those that depend on each other, where
+    each row depends only on its own earlier steps: softmax or a layer norm
+    is one launch.
 
     With `emulate=true` nothing is built for a GPU: after the kernels are
     built and mapped, each `gpu.launch` becomes a loop over its blocks whose
@@ -641,7 +647,8 @@ def DLTuneLowerGPU : Pass<"dltune-lower-gpu", "ModuleOp"> {
            "(=false: one thread an output element, for A/B comparisons)">,
     Option<"rowReductions", "row-reductions", "bool", /*default=*/"true",
            "Reductions along the innermost loop outside the matmul kernels "
-           "get a kernel where the lanes of a warp share each row "
+           "get a kernel where the lanes of a warp share each row, with the "
+           "ops over the same rows around them (with fuse-epilogues) "
            "(=false: one thread a row, for A/B comparisons)">,
     Option<"emulate", "emulate", "bool", /*default=*/"false",
            "Run the kernels on the CPU instead, for tests without a GPU: "

@@ -1,14 +1,15 @@
 //===- GpuRowReduction.h - Reductions along rows, lanes cooperating -*- C++ -*-===//
 //
-// Private to lib/Transforms: a linalg op outside the GPU kernels that
+// A linalg op outside the GPU kernels that
 // reduces its innermost loop (softmax's max and sum, layer norm's mean and
 // variance) becomes a kernel where the lanes of a warp share each row, and
 // `gpu.subgroup_reduce` combines their partial results; left to the
-// element-wise mapping, one thread walked a whole row alone.
+// element-wise mapping, one thread walked a whole row alone. The element-wise
+// ops over the same rows around them join the kernel.
 //
 //===----------------------------------------------------------------------===//
-#ifndef DLTUNE_LIB_TRANSFORMS_GPUROWREDUCTION_H
-#define DLTUNE_LIB_TRANSFORMS_GPUROWREDUCTION_H
+#ifndef DLTUNE_TRANSFORMS_GPUROWREDUCTION_H
+#define DLTUNE_TRANSFORMS_GPUROWREDUCTION_H
 
 #include "mlir/IR/BuiltinOps.h"
 
@@ -20,11 +21,16 @@ namespace mlir::dltune {
 /// into the output with a single arith op that `gpu.subgroup_reduce` knows,
 /// into a `gpu.launch`: a row per cluster of L lanes (32, or fewer for
 /// shorter rows), each lane folding every L-th element from the
-/// reduction's identity, the cluster
-/// combining them, its first lane folding the total into the output. A
-/// `linalg.fill` of the output right before it becomes the initial value
-/// instead of a kernel of its own. Other ops are left as they are.
-void buildGpuRowReductions(ModuleOp module);
+/// reduction's identity, the cluster combining them, its first lane folding
+/// the total into the output. A `linalg.fill` of the output before it (the
+/// last op to use the buffer) becomes the initial value instead.
+///
+/// With `fuseRowOps`, the ops around such reductions over the same rows
+/// (element-wise ops whose lanes read and write consecutive elements of a
+/// row, fills of a value a row) join the kernel as further steps, in
+/// program order, where each row depends only on its own earlier steps:
+/// softmax or a layer norm is one launch. Other ops are left as they are.
+void buildGpuRowReductions(ModuleOp module, bool fuseRowOps);
 
 /// Shortest reduction loop given lanes: shorter rows stay one thread's.
 inline constexpr int64_t kMinRowLength = 8;
@@ -35,4 +41,4 @@ LogicalResult lowerSubgroupReducesToShuffles(ModuleOp module);
 
 } // namespace mlir::dltune
 
-#endif // DLTUNE_LIB_TRANSFORMS_GPUROWREDUCTION_H
+#endif // DLTUNE_TRANSFORMS_GPUROWREDUCTION_H

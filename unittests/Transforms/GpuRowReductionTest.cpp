@@ -1,0 +1,298 @@
+//===- GpuRowReductionTest.cpp - Which ops share a row kernel -------------===//
+//
+// What runs without a GPU: which leftover ops become one row kernel
+// (launches, linalg ops left, barriers between dependent steps). What the
+// kernels compute is checked by the CPU emulation
+// (test/Integration/gpu-row-chain-emulated.mlir, gpu-reduction-emulated.mlir).
+//
+//===----------------------------------------------------------------------===//
+
+#include "dltune/Transforms/GpuRowReduction.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace mlir::dltune;
+
+namespace {
+struct Counts {
+  int launches = 0, barriers = 0, linalgOps = 0, subgroupReduces = 0;
+};
+
+class GpuRowReductionTest : public ::testing::Test {
+protected:
+  GpuRowReductionTest() {
+    ctx.loadDialect<affine::AffineDialect, arith::ArithDialect, func::FuncDialect,
+                    gpu::GPUDialect, linalg::LinalgDialect, math::MathDialect,
+                    memref::MemRefDialect, scf::SCFDialect>();
+  }
+  /// Parses `source`, builds its row kernels and counts what is left.
+  Counts build(StringRef source, bool fuseRowOps = true) {
+    module = parseSourceString<ModuleOp>(source, &ctx);
+    EXPECT_TRUE(module);
+    Counts counts;
+    if (!module)
+      return counts;
+    buildGpuRowReductions(*module, fuseRowOps);
+    EXPECT_TRUE(succeeded(verify(*module)));
+    module->walk([&](Operation *op) {
+      if (isa<gpu::LaunchOp>(op))
+        ++counts.launches;
+      else if (isa<gpu::BarrierOp>(op))
+        ++counts.barriers;
+      else if (isa<gpu::SubgroupReduceOp>(op))
+        ++counts.subgroupReduces;
+      else if (isa<linalg::LinalgOp>(op))
+        ++counts.linalgOps;
+    });
+    return counts;
+  }
+  MLIRContext ctx;
+  OwningOpRef<ModuleOp> module;
+};
+
+// Softmax as bufferization leaves it: the max and the sum in one buffer of
+// a value a row, each after its fill; the exponentials written over a
+// second buffer that the division overwrites.
+constexpr const char *kSoftmax = R"mlir(
+#rows = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @softmax(%x: memref<6x100xf32>) -> memref<6x100xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %m = memref.alloc() : memref<6xf32>
+  linalg.fill ins(%ninf : f32) outs(%m : memref<6xf32>)
+  linalg.generic {indexing_maps = [#rows, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<6x100xf32>) outs(%m : memref<6xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = arith.maximumf %in, %out : f32
+    linalg.yield %v : f32
+  }
+  %e = memref.alloc() : memref<6x100xf32>
+  linalg.generic {indexing_maps = [#rows, #row, #rows], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m : memref<6x100xf32>, memref<6xf32>) outs(%e : memref<6x100xf32>) {
+  ^bb0(%in: f32, %mx: f32, %out: f32):
+    %d = arith.subf %in, %mx : f32
+    %v = math.exp %d : f32
+    linalg.yield %v : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%m : memref<6xf32>)
+  linalg.generic {indexing_maps = [#rows, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%e : memref<6x100xf32>) outs(%m : memref<6xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = arith.addf %in, %out : f32
+    linalg.yield %v : f32
+  }
+  linalg.generic {indexing_maps = [#rows, #row, #rows], iterator_types = ["parallel", "parallel"]}
+      ins(%e, %m : memref<6x100xf32>, memref<6xf32>) outs(%e : memref<6x100xf32>) {
+  ^bb0(%in: f32, %s: f32, %out: f32):
+    %v = arith.divf %in, %s : f32
+    linalg.yield %v : f32
+  }
+  return %e : memref<6x100xf32>
+}
+)mlir";
+
+TEST_F(GpuRowReductionTest, BuildsSoftmaxAsOneKernelWithABarrierBetweenDependentSteps) {
+  Counts counts = build(kSoftmax);
+  EXPECT_EQ(counts.launches, 1);
+  EXPECT_EQ(counts.linalgOps, 0); // both fills absorbed
+  EXPECT_EQ(counts.subgroupReduces, 2);
+  // Before the exponentials (they read the max), the sum (it reads them and
+  // overwrites the max) and the division (it reads the sum).
+  EXPECT_EQ(counts.barriers, 3);
+}
+
+TEST_F(GpuRowReductionTest, KeepsEveryReductionApartWithoutFusion) {
+  Counts counts = build(kSoftmax, /*fuseRowOps=*/false);
+  EXPECT_EQ(counts.launches, 2);
+  EXPECT_EQ(counts.linalgOps, 2); // the exponentials and the division
+  EXPECT_EQ(counts.barriers, 0);
+}
+
+// The keep-dims form of the encoder's layer norm: [1, 64, 1] sums read as
+// [1, 64] through a collapse_shape, the centring written in place over the
+// input, a fill of another buffer of a value a row before it. `other` is an
+// allocation or, in the second case, an argument that may share memory with
+// %x: then its fill writes what the sum may read at other rows' addresses
+// and stays out.
+constexpr const char *kCentre = R"mlir(
+#rows3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#keep = affine_map<(d0, d1, d2) -> (d0, d1, 0)>
+#row3 = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @centre(%x: memref<1x64x256xf32>, %arg: memref<1x64x1xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 256.0 : f32
+  %alloc = memref.alloc() : memref<1x64x1xf32>
+  %s = memref.alloc() : memref<1x64x1xf32>
+  linalg.fill ins(%zero : f32) outs(OTHER : memref<1x64x1xf32>)
+  linalg.fill ins(%zero : f32) outs(%s : memref<1x64x1xf32>)
+  linalg.generic {indexing_maps = [#rows3, #keep], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x : memref<1x64x256xf32>) outs(%s : memref<1x64x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = arith.addf %in, %out : f32
+    linalg.yield %v : f32
+  }
+  %sc = memref.collapse_shape %s [[0], [1, 2]] : memref<1x64x1xf32> into memref<1x64xf32>
+  linalg.generic {indexing_maps = [#rows3, #row3, #rows3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x, %sc : memref<1x64x256xf32>, memref<1x64xf32>) outs(%x : memref<1x64x256xf32>) {
+  ^bb0(%in: f32, %sum: f32, %out: f32):
+    %mean = arith.divf %sum, %n : f32
+    %v = arith.subf %in, %mean : f32
+    linalg.yield %v : f32
+  }
+  return
+}
+)mlir";
+
+TEST_F(GpuRowReductionTest, MatchesRowsThroughUnitDimensionsAndViews) {
+  std::string source = kCentre;
+  source.replace(source.find("OTHER"), 5, "%alloc");
+  Counts counts = build(source);
+  EXPECT_EQ(counts.launches, 1);
+  EXPECT_EQ(counts.linalgOps, 0);
+  // Only the centring waits (it reads the sum); the fill of %alloc and the
+  // sum touch different buffers.
+  EXPECT_EQ(counts.barriers, 1);
+}
+
+TEST_F(GpuRowReductionTest, LeavesOutAStepThatMayTouchOtherRowsOfAStepsBuffer) {
+  std::string source = kCentre;
+  source.replace(source.find("OTHER"), 5, "%arg");
+  Counts counts = build(source);
+  EXPECT_EQ(counts.launches, 1);
+  EXPECT_EQ(counts.linalgOps, 1); // the fill of %arg
+  EXPECT_EQ(counts.barriers, 1);
+}
+
+// Row sums of %x into %s, then AFTER (ops that use %s, %x, %y, %z, %c0).
+constexpr const char *kRowSumsThen = R"mlir(
+#rows = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+#col = affine_map<(d0, d1) -> (d1)>
+func.func @f(%x: memref<64x64xf32>, %y: memref<64x64xf32>, %z: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %s = memref.alloc() : memref<64xf32>
+  linalg.fill ins(%zero : f32) outs(%s : memref<64xf32>)
+  linalg.generic {indexing_maps = [#rows, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x64xf32>) outs(%s : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = arith.addf %in, %out : f32
+    linalg.yield %v : f32
+  }
+  AFTER
+  return
+}
+)mlir";
+
+/// kRowSumsThen with `after` in place of AFTER.
+static std::string rowSumsThen(StringRef after) {
+  std::string source = kRowSumsThen;
+  source.replace(source.find("AFTER"), 5, after.str());
+  return source;
+}
+
+// Each element scaled by the sum of the row its column names: row r reads
+// other rows' sums, which other blocks compute.
+TEST_F(GpuRowReductionTest, EndsTheKernelWhereAStepReadsOtherRows) {
+  Counts counts = build(rowSumsThen(R"mlir(
+  linalg.generic {indexing_maps = [#rows, #col, #rows], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s : memref<64x64xf32>, memref<64xf32>) outs(%y : memref<64x64xf32>) {
+  ^bb0(%in: f32, %sum: f32, %out: f32):
+    %v = arith.mulf %in, %sum : f32
+    linalg.yield %v : f32
+  })mlir"));
+  EXPECT_EQ(counts.launches, 1);
+  EXPECT_EQ(counts.linalgOps, 1); // the scaling, left to the leftover mapping
+}
+
+// A load in a body has an unknown address: it may read any row of a buffer
+// a step writes.
+TEST_F(GpuRowReductionTest, EndsTheKernelWhereABodyLoadsWhatAStepWrites) {
+  Counts counts = build(rowSumsThen(R"mlir(
+  linalg.generic {indexing_maps = [#rows, #rows], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<64x64xf32>) outs(%y : memref<64x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %first = memref.load %s[%c0] : memref<64xf32>
+    %v = arith.mulf %in, %first : f32
+    linalg.yield %v : f32
+  })mlir"));
+  EXPECT_EQ(counts.launches, 1);
+  EXPECT_EQ(counts.linalgOps, 1);
+}
+
+// Nothing moves across an op with memory effects (a copy) between steps;
+// without it, the scaling by the row's own sum joins.
+TEST_F(GpuRowReductionTest, EndsTheKernelAtAnOpWithMemoryEffects) {
+  // Into a fresh buffer: %y, an argument, may share memory with %x.
+  constexpr const char *scale = R"mlir(
+  %o = memref.alloc() : memref<64x64xf32>
+  linalg.generic {indexing_maps = [#rows, #row, #rows], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s : memref<64x64xf32>, memref<64xf32>) outs(%o : memref<64x64xf32>) {
+  ^bb0(%in: f32, %sum: f32, %out: f32):
+    %v = arith.mulf %in, %sum : f32
+    linalg.yield %v : f32
+  })mlir";
+  Counts counts = build(rowSumsThen(
+      (Twine("memref.copy %z, %x : memref<64x64xf32> to memref<64x64xf32>") + scale).str()));
+  EXPECT_EQ(counts.launches, 1);
+  EXPECT_EQ(counts.linalgOps, 1);
+  Counts joined = build(rowSumsThen(scale));
+  EXPECT_EQ(joined.launches, 1);
+  EXPECT_EQ(joined.linalgOps, 0);
+  EXPECT_EQ(joined.barriers, 1);
+}
+
+// An element-wise op before the first reduction joins where it fits its
+// rows (the attention's scale); one along the columns (a transpose: lanes
+// would not read consecutive elements) does not, nor do element-wise ops
+// without a reduction.
+TEST_F(GpuRowReductionTest, TakesElementwiseOpsBeforeTheFirstReductionThatFitItsRows) {
+  Counts counts = build(R"mlir(
+#rows = affine_map<(d0, d1) -> (d0, d1)>
+#cols = affine_map<(d0, d1) -> (d1, d0)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @f(%x: memref<64x64xf32>, %t: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = arith.constant 0.125 : f32
+  %a = memref.alloc() : memref<64x64xf32>
+  %b = memref.alloc() : memref<64x64xf32>
+  linalg.generic {indexing_maps = [#cols, #rows], iterator_types = ["parallel", "parallel"]}
+      ins(%t : memref<64x64xf32>) outs(%b : memref<64x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [#rows, #rows], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<64x64xf32>) outs(%a : memref<64x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = arith.mulf %in, %c : f32
+    linalg.yield %v : f32
+  }
+  %s = memref.alloc() : memref<64xf32>
+  linalg.fill ins(%zero : f32) outs(%s : memref<64xf32>)
+  linalg.generic {indexing_maps = [#rows, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%a : memref<64x64xf32>) outs(%s : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = arith.addf %in, %out : f32
+    linalg.yield %v : f32
+  }
+  return
+}
+)mlir");
+  EXPECT_EQ(counts.launches, 1);
+  EXPECT_EQ(counts.linalgOps, 1); // the transpose
+  EXPECT_EQ(counts.barriers, 1);  // the sum reads the scale's output
+}
+} // namespace
