@@ -14,6 +14,9 @@
 //     if thread.x == 0 and the row exists:  out[row] = combine(total, out[row])
 //   an element-wise op over the same rows:
 //     if the row exists: for k = thread.x; k < K; k += L:  out[row, k] = body(...)
+//   (where chooseVector allows, k runs over vectors of v elements instead:
+//   k = thread.x * v; k < K; k += L * v, the body once on vectors, a
+//   reduction's partial results a vector folded before the shuffles)
 //   gpu.barrier between two steps where the later touches what an earlier
 //   one since the last barrier writes, or the reverse.
 //
@@ -28,6 +31,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dltune/Transforms/GpuRowReduction.h"
+#include "GpuLaneVectorizer.h"
 #include "GpuMemRefLayout.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -37,6 +41,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -229,6 +234,9 @@ struct RowStep {
   SmallVector<RowAccess> accesses;
   /// A fill of the reduction's output whose value starts the fold.
   linalg::FillOp absorbedFill;
+  /// Consecutive elements of the row a lane computes at once (chooseVector):
+  /// one vector load or store each where the operand moves along the row.
+  int64_t vector = 1;
 };
 } // namespace
 
@@ -437,7 +445,121 @@ static void cloneBody(OpBuilder &b, linalg::LinalgOp op, ArrayRef<Value> ivs, IR
   }
 }
 
-/// The element-wise step: each lane computes every L-th point of its row.
+/// Whether `operand` of `op` moves along the row (its innermost loop).
+static bool movesAlongRow(linalg::LinalgOp op, OpOperand &operand) {
+  return isa<MemRefType>(operand.get().getType()) &&
+         op.getMatchingIndexingMap(&operand).isFunctionOfDim(op.getNumLoops() - 1);
+}
+
+/// Declares the shapes of `step`'s block arguments over a vector of the
+/// row's elements: operands moving along the row are vectors (Varying), the
+/// others scalars; a reduction's output is its vector of partial results.
+static bool analyzeOverVector(LaneVectorizer &vectorizer, const RowStep &step) {
+  linalg::LinalgOp op = step.op;
+  for (OpOperand &operand : op->getOpOperands()) {
+    bool varying = movesAlongRow(op, operand) || (step.reduction && op.isDpsInit(&operand));
+    vectorizer.setArgumentShape(op.getMatchingBlockArgument(&operand),
+                                varying ? LaneShape::Varying : LaneShape::Uniform);
+  }
+  return vectorizer.analyze();
+}
+
+/// The widest vector (up to 16 bytes of the widest element moving along the
+/// row) a lane of `step` can compute at once: it divides the row, every
+/// operand moving along the row is aligned for it at every row, and the
+/// body runs on vectors (LaneVectorizer's rules). 1 where none.
+static int64_t chooseVector(const RowStep &step) {
+  linalg::LinalgOp op = step.op;
+  if (step.virtualRow || step.ranges.back() == 1)
+    return 1;
+  int64_t widest = 0;
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!movesAlongRow(op, operand))
+      continue;
+    unsigned bits = cast<MemRefType>(operand.get().getType()).getElementTypeBitWidth();
+    if (bits % 8 != 0)
+      return 1;
+    widest = std::max<int64_t>(widest, bits / 8);
+  }
+  if (widest == 0)
+    return 1;
+  for (int64_t vector = 16 / widest; vector > 1; vector /= 2) {
+    if (step.ranges.back() % vector != 0)
+      continue;
+    bool aligned = llvm::all_of(op->getOpOperands(), [&](OpOperand &operand) {
+      if (!movesAlongRow(op, operand))
+        return true;
+      auto type = cast<MemRefType>(operand.get().getType());
+      return getVectorAlignment(type, vector) >= vector * type.getElementTypeBitWidth() / 8;
+    });
+    LaneVectorizer vectorizer(&op->getRegion(0).front(), vector, op.getNumLoops() - 1);
+    if (aligned && analyzeOverVector(vectorizer, step))
+      return vector;
+  }
+  return 1;
+}
+
+/// The block arguments of `step` at loop indices `ivs` (the row's at the
+/// first of the step's vector of elements): vector loads of operands moving
+/// along the row, scalar loads of the others. The output only where the
+/// body reads it (a reduction's comes from its accumulator).
+static void loadVectorArguments(OpBuilder &b, Location loc, const RowStep &step,
+                                ArrayRef<Value> ivs, IRMapping &mapping) {
+  linalg::LinalgOp op = step.op;
+  for (OpOperand &operand : op->getOpOperands()) {
+    BlockArgument arg = op.getMatchingBlockArgument(&operand);
+    if (op.isDpsInit(&operand) && (step.reduction || arg.use_empty()))
+      continue;
+    Value value = operand.get();
+    if (auto type = dyn_cast<MemRefType>(value.getType())) {
+      SmallVector<Value> at = applyIndexingMap(b, loc, op.getMatchingIndexingMap(&operand), ivs);
+      if (movesAlongRow(op, operand))
+        value = vector::LoadOp::create(
+            b, loc, VectorType::get({step.vector}, type.getElementType()), value, at, false,
+            llvm::MaybeAlign(getVectorAlignment(type, step.vector)));
+      else
+        value = memref::LoadOp::create(b, loc, value, at);
+    }
+    mapping.map(arg, value);
+  }
+}
+
+/// The vector.reduction that folds a vector as `kind` does.
+static vector::CombiningKind getCombiningKind(gpu::AllReduceOperation kind) {
+  using Kind = gpu::AllReduceOperation;
+  switch (kind) {
+  case Kind::ADD:
+    return vector::CombiningKind::ADD;
+  case Kind::MUL:
+    return vector::CombiningKind::MUL;
+  case Kind::MINUI:
+    return vector::CombiningKind::MINUI;
+  case Kind::MINSI:
+    return vector::CombiningKind::MINSI;
+  case Kind::MINNUMF:
+    return vector::CombiningKind::MINNUMF;
+  case Kind::MAXUI:
+    return vector::CombiningKind::MAXUI;
+  case Kind::MAXSI:
+    return vector::CombiningKind::MAXSI;
+  case Kind::MAXNUMF:
+    return vector::CombiningKind::MAXNUMF;
+  case Kind::AND:
+    return vector::CombiningKind::AND;
+  case Kind::OR:
+    return vector::CombiningKind::OR;
+  case Kind::XOR:
+    return vector::CombiningKind::XOR;
+  case Kind::MINIMUMF:
+    return vector::CombiningKind::MINIMUMF;
+  case Kind::MAXIMUMF:
+    return vector::CombiningKind::MAXIMUMF;
+  }
+  llvm_unreachable("a gpu.subgroup_reduce kind");
+}
+
+/// The element-wise step: each lane computes every L-th point of its row
+/// (every L-th vector of `step.vector` points, the body run once on them).
 static void emitElementwiseStep(OpBuilder &b, Location loc, const RowKernelFrame &frame,
                                 const RowStep &step) {
   linalg::LinalgOp op = step.op;
@@ -445,11 +567,29 @@ static void emitElementwiseStep(OpBuilder &b, Location loc, const RowKernelFrame
   auto guard = scf::IfOp::create(b, loc, frame.exists, /*withElseRegion=*/false);
   OpBuilder::InsertionGuard restore(b);
   b.setInsertionPointToStart(&guard.getThenRegion().front());
+  Block &body = op->getRegion(0).front();
+  Value yielded = body.getTerminator()->getOperand(0);
+  OpOperand *init = op.getDpsInitOperand(0);
+  auto outType = cast<MemRefType>(init->get().getType());
+  Value start = arith::MulIOp::create(b, loc, frame.lane, idx(step.vector));
   scf::ForOp::create(
-      b, loc, frame.lane, idx(step.ranges.back()), idx(frame.lanes), ValueRange{},
+      b, loc, start, idx(step.ranges.back()), idx(frame.lanes * step.vector), ValueRange{},
       [&](OpBuilder &lb, Location l, Value k, ValueRange) {
         SmallVector<Value> ivs = getStepIvs(lb, l, frame, step, k);
+        SmallVector<Value> at = applyIndexingMap(lb, l, op.getMatchingIndexingMap(init), ivs);
         IRMapping mapping;
+        if (step.vector > 1) {
+          LaneVectorizer vectorizer(&body, step.vector, op.getNumLoops() - 1);
+          bool analyzed = analyzeOverVector(vectorizer, step);
+          assert(analyzed && "chooseVector analyzed this body");
+          (void)analyzed;
+          loadVectorArguments(lb, l, step, ivs, mapping);
+          Value result = vectorizer.emit(lb, l, ivs, mapping);
+          vector::StoreOp::create(lb, l, result, init->get(), at, false,
+                                  llvm::MaybeAlign(getVectorAlignment(outType, step.vector)));
+          scf::YieldOp::create(lb, l);
+          return;
+        }
         for (OpOperand &operand : op->getOpOperands()) {
           BlockArgument arg = op.getMatchingBlockArgument(&operand);
           Value value = operand.get();
@@ -461,29 +601,49 @@ static void emitElementwiseStep(OpBuilder &b, Location loc, const RowKernelFrame
           mapping.map(arg, value);
         }
         cloneBody(lb, op, ivs, mapping);
-        auto yield = cast<linalg::YieldOp>(op->getRegion(0).front().getTerminator());
-        OpOperand *init = op.getDpsInitOperand(0);
-        memref::StoreOp::create(
-            lb, l, mapping.lookupOrDefault(yield.getOperand(0)), init->get(),
-            applyIndexingMap(lb, l, op.getMatchingIndexingMap(init), ivs));
+        memref::StoreOp::create(lb, l, mapping.lookupOrDefault(yielded), init->get(), at);
         scf::YieldOp::create(lb, l);
       });
 }
 
-/// The reduction step: each lane folds every L-th element of its row from
-/// the combiner's identity, the row's lanes combine theirs, the first folds
-/// the total into the output (or the absorbed fill's value).
-static void emitReductionStep(OpBuilder &b, Location loc, const RowKernelFrame &frame,
-                              const RowStep &step) {
+/// A lane's fold of its row's elements, vector by vector (step.vector > 1):
+/// a vector of partial results, one a position of the lane's vectors, run
+/// through the whole body, folded into one when the row is done.
+static Value emitVectorFold(OpBuilder &b, Location loc, const RowKernelFrame &frame,
+                            const RowStep &step, TypedAttr identity) {
+  linalg::LinalgOp op = step.op;
+  auto idx = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
+  auto accType = VectorType::get({step.vector}, identity.getType());
+  Value start = arith::MulIOp::create(b, loc, frame.lane, idx(step.vector));
+  Block &body = op->getRegion(0).front();
+  auto loop = scf::ForOp::create(
+      b, loc, start, idx(step.ranges.back()), idx(frame.lanes * step.vector),
+      ValueRange{arith::ConstantOp::create(b, loc, SplatElementsAttr::get(accType, identity))},
+      [&](OpBuilder &lb, Location l, Value k, ValueRange iter) {
+        LaneVectorizer vectorizer(&body, step.vector, op.getNumLoops() - 1);
+        bool analyzed = analyzeOverVector(vectorizer, step);
+        assert(analyzed && "chooseVector analyzed this body");
+        (void)analyzed;
+        SmallVector<Value> ivs = getStepIvs(lb, l, frame, step, k);
+        IRMapping mapping;
+        loadVectorArguments(lb, l, step, ivs, mapping);
+        mapping.map(op.getMatchingBlockArgument(op.getDpsInitOperand(0)), iter[0]);
+        scf::YieldOp::create(lb, l, vectorizer.emit(lb, l, ivs, mapping));
+      });
+  return vector::ReductionOp::create(b, loc, getCombiningKind(step.reduction->kind),
+                                     loop.getResult(0));
+}
+
+/// A lane's fold of every L-th element of its row, the body run once an
+/// element.
+static Value emitScalarFold(OpBuilder &b, Location loc, const RowKernelFrame &frame,
+                            const RowStep &step, TypedAttr identity) {
   const RowReduction &red = *step.reduction;
   linalg::LinalgOp op = red.op;
   auto idx = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
-  OpOperand *init = op.getDpsInitOperand(0);
-  Type elementType = getElementTypeOrSelf(init->get().getType());
-  Value identity = arith::ConstantOp::create(b, loc, getIdentity(red.kind, elementType));
-  unsigned accOperand = 1 - red.elementOperand;
   auto loop = scf::ForOp::create(
-      b, loc, frame.lane, idx(red.ranges.back()), idx(frame.lanes), ValueRange{identity},
+      b, loc, frame.lane, idx(step.ranges.back()), idx(frame.lanes),
+      ValueRange{arith::ConstantOp::create(b, loc, identity)},
       [&](OpBuilder &lb, Location l, Value k, ValueRange iter) {
         SmallVector<Value> ivs = getStepIvs(lb, l, frame, step, k);
         IRMapping mapping;
@@ -496,15 +656,31 @@ static void emitReductionStep(OpBuilder &b, Location loc, const RowKernelFrame &
         }
         cloneBody(lb, op, ivs, mapping, red.combiner);
         Operation *fold = lb.clone(*red.combiner, mapping);
-        fold->setOperand(accOperand, iter[0]);
+        fold->setOperand(1 - red.elementOperand, iter[0]);
         fold->setOperand(red.elementOperand,
                          mapping.lookupOrDefault(red.combiner->getOperand(red.elementOperand)));
         scf::YieldOp::create(lb, l, fold->getResult(0));
       });
+  return loop.getResult(0);
+}
+
+/// The reduction step: each lane folds its share of the row from the
+/// combiner's identity, the row's lanes combine theirs, the first folds the
+/// total into the output (or the absorbed fill's value).
+static void emitReductionStep(OpBuilder &b, Location loc, const RowKernelFrame &frame,
+                              const RowStep &step) {
+  const RowReduction &red = *step.reduction;
+  linalg::LinalgOp op = red.op;
+  auto idx = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
+  OpOperand *init = op.getDpsInitOperand(0);
+  TypedAttr identity = getIdentity(red.kind, getElementTypeOrSelf(init->get().getType()));
+  unsigned accOperand = 1 - red.elementOperand;
+  Value partial = step.vector > 1 ? emitVectorFold(b, loc, frame, step, identity)
+                                  : emitScalarFold(b, loc, frame, step, identity);
   std::optional<uint32_t> cluster;
   if (frame.lanes < kWarpSize)
     cluster = static_cast<uint32_t>(frame.lanes);
-  Value total = gpu::SubgroupReduceOp::create(b, loc, loop.getResult(0), red.kind,
+  Value total = gpu::SubgroupReduceOp::create(b, loc, partial, red.kind,
                                               /*uniform=*/true, cluster);
   Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, frame.lane, idx(0));
   Value writes = arith::AndIOp::create(b, loc, frame.exists, first);
@@ -535,6 +711,8 @@ static void buildKernel(std::vector<RowStep> steps) {
       if ((step.absorbedFill = findAbsorbableFill(*step.reduction)))
         absorbed.insert(step.absorbedFill);
   llvm::erase_if(steps, [&](const RowStep &step) { return absorbed.contains(step.op); });
+  for (RowStep &step : steps)
+    step.vector = chooseVector(step);
 
   SmallVector<int64_t> rowShape = getRowShape(steps.front().ranges);
   int64_t rows = 1, longestReduction = 1;

@@ -9,11 +9,14 @@
 // variance reads it back; gamma and beta arguments read along the row), a
 // row-wise op that reads OTHER rows' sums (it must not join: the sums of
 // later blocks are not computed yet when an earlier block runs), and
-// reductions over different rows (two kernels).
+// reductions over different rows (two kernels), and rows read at an odd
+// offset (a slice from column 1: no vector loads there, 2-wide ones where
+// the rows of 50 are 8-byte aligned).
 // RUN: dltune run %s --entry scaled_softmax --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
 // RUN: dltune run %s --entry layer_norm_in_place --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
 // RUN: dltune run %s --entry reads_other_rows --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
 // RUN: dltune run %s --entry different_rows --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
+// RUN: dltune run %s --entry offset_rows --target gpu --emulate-gpu --check --repeat 1 --warmup 0 --json | FileCheck %s
 // CHECK: "check":"ok"
 
 // Launches: one for the softmax and one for the layer norm; two where a
@@ -34,6 +37,9 @@
 // LAUNCHES-LABEL: llvm.func @different_rows(
 // LAUNCHES-COUNT-2: gpu.launch_func
 // LAUNCHES-NOT: gpu.launch_func
+// LAUNCHES-LABEL: llvm.func @offset_rows(
+// LAUNCHES-COUNT-1: gpu.launch_func
+// LAUNCHES-NOT: gpu.launch_func
 // APART-LABEL: llvm.func @scaled_softmax(
 // APART-COUNT-5: gpu.launch_func
 // APART-NOT: gpu.launch_func
@@ -45,12 +51,31 @@
 // division); the scale writes in place, so the exponentials may not run
 // before the max has read it all.
 // RUN: dltune-opt %s --pass-pipeline="builtin.module(dltune-lower-gpu{format=isa})" 2>/dev/null | FileCheck %s --check-prefix=PTX
+// Each step's lane takes 4 consecutive elements of its row at once: 16-byte
+// loads and stores (the scale's, the max's, the exponentials', the sum's,
+// the division's).
 // PTX-LABEL: gpu.binary @scaled_softmax_kernel
 // PTX-SAME: .maxntid 32, 8, 1
 // PTX-COUNT-4: bar.sync
 // PTX-NOT: bar.sync
 // PTX-SAME: "
 // PTX-LABEL: gpu.binary @layer_norm_in_place_kernel
+// RUN: dltune-opt %s --pass-pipeline="builtin.module(dltune-lower-gpu{format=isa})" 2>/dev/null > %t
+// RUN: FileCheck %s --check-prefix=VEC < %t
+// RUN: FileCheck %s --check-prefix=STORES < %t
+// STORES-LABEL: gpu.binary @scaled_softmax_kernel
+// STORES-COUNT-3: st.global.v4.b32
+// STORES-NOT: st.global.v4
+// STORES-SAME: "
+// VEC-LABEL: gpu.binary @scaled_softmax_kernel
+// VEC-COUNT-5: ld.global.v4.b32
+// VEC-NOT: ld.global.v4
+// VEC-SAME: "
+// VEC-LABEL: gpu.binary @offset_rows_kernel
+// VEC-NOT: ld.global.v4
+// VEC: ld.global.v2.b32
+// VEC-NOT: ld.global.v4
+// VEC-SAME: "
 
 #rows = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
@@ -194,4 +219,43 @@ func.func @different_rows(%x: tensor<12x40xf32>, %t: tensor<40x12xf32>) -> (tens
     linalg.yield %s : f32
   } -> tensor<40xf32>
   return %a, %b : tensor<12xf32>, tensor<40xf32>
+}
+
+// Softmax over the rows of a slice from column 1 (4-byte aligned): the max
+// and the exponentials read it one element at a time; the sum and the
+// division read and write a fresh 10 x 50 buffer two at a time.
+func.func @offset_rows(%x: tensor<10x51xf32>) -> tensor<10x50xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %s = tensor.extract_slice %x[0, 1] [10, 50] [1, 1] : tensor<10x51xf32> to tensor<10x50xf32>
+  %e = tensor.empty() : tensor<10xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%e : tensor<10xf32>) -> tensor<10xf32>
+  %max = linalg.generic {indexing_maps = [#rows, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%s : tensor<10x50xf32>) outs(%mi : tensor<10xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %in, %out : f32
+    linalg.yield %m : f32
+  } -> tensor<10xf32>
+  %ee = tensor.empty() : tensor<10x50xf32>
+  %exp = linalg.generic {indexing_maps = [#rows, #row, #rows], iterator_types = ["parallel", "parallel"]}
+      ins(%s, %max : tensor<10x50xf32>, tensor<10xf32>) outs(%ee : tensor<10x50xf32>) {
+  ^bb0(%in: f32, %m: f32, %out: f32):
+    %d = arith.subf %in, %m : f32
+    %v = math.exp %d : f32
+    linalg.yield %v : f32
+  } -> tensor<10x50xf32>
+  %si = linalg.fill ins(%zero : f32) outs(%e : tensor<10xf32>) -> tensor<10xf32>
+  %sum = linalg.generic {indexing_maps = [#rows, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%exp : tensor<10x50xf32>) outs(%si : tensor<10xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = arith.addf %in, %out : f32
+    linalg.yield %v : f32
+  } -> tensor<10xf32>
+  %y = linalg.generic {indexing_maps = [#rows, #row, #rows], iterator_types = ["parallel", "parallel"]}
+      ins(%exp, %sum : tensor<10x50xf32>, tensor<10xf32>) outs(%ee : tensor<10x50xf32>) {
+  ^bb0(%in: f32, %v: f32, %out: f32):
+    %q = arith.divf %in, %v : f32
+    linalg.yield %q : f32
+  } -> tensor<10x50xf32>
+  return %y : tensor<10x50xf32>
 }

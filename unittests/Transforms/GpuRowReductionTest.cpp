@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 
@@ -27,7 +28,8 @@ using namespace mlir::dltune;
 
 namespace {
 struct Counts {
-  int launches = 0, barriers = 0, linalgOps = 0, subgroupReduces = 0;
+  int launches = 0, barriers = 0, linalgOps = 0, subgroupReduces = 0, vectorLoads = 0,
+      vectorStores = 0;
 };
 
 class GpuRowReductionTest : public ::testing::Test {
@@ -35,7 +37,7 @@ protected:
   GpuRowReductionTest() {
     ctx.loadDialect<affine::AffineDialect, arith::ArithDialect, func::FuncDialect,
                     gpu::GPUDialect, linalg::LinalgDialect, math::MathDialect,
-                    memref::MemRefDialect, scf::SCFDialect>();
+                    memref::MemRefDialect, scf::SCFDialect, vector::VectorDialect>();
   }
   /// Parses `source`, builds its row kernels and counts what is left.
   Counts build(StringRef source, bool fuseRowOps = true) {
@@ -55,6 +57,10 @@ protected:
         ++counts.subgroupReduces;
       else if (isa<linalg::LinalgOp>(op))
         ++counts.linalgOps;
+      else if (isa<vector::LoadOp>(op))
+        ++counts.vectorLoads;
+      else if (isa<vector::StoreOp>(op))
+        ++counts.vectorStores;
     });
     return counts;
   }
@@ -112,6 +118,11 @@ TEST_F(GpuRowReductionTest, BuildsSoftmaxAsOneKernelWithABarrierBetweenDependent
   // Before the exponentials (they read the max), the sum (it reads them and
   // overwrites the max) and the division (it reads the sum).
   EXPECT_EQ(counts.barriers, 3);
+  // Rows of 100 (400 bytes apart): each lane takes 4 elements at once, one
+  // vector load a step of each operand along the row (the max and the sum
+  // stay scalar loads), one vector store a step that writes the row.
+  EXPECT_EQ(counts.vectorLoads, 4);
+  EXPECT_EQ(counts.vectorStores, 2);
 }
 
 TEST_F(GpuRowReductionTest, KeepsEveryReductionApartWithoutFusion) {

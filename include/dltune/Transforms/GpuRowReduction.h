@@ -30,6 +30,8 @@ namespace mlir::dltune {
 /// row, fills of a value a row) join the kernel as further steps, in
 /// program order, where each row depends only on its own earlier steps:
 /// softmax or a layer norm is one launch. Other ops are left as they are.
+/// Where the rules allow (GpuRowReduction.cpp, chooseVector), each lane
+/// takes up to 16 bytes of its row at once: vector loads and stores.
 void buildGpuRowReductions(ModuleOp module, bool fuseRowOps);
 
 /// Shortest reduction loop given lanes: shorter rows stay one thread's.
