@@ -2,11 +2,12 @@
 
 #include "GpuMemRefLayout.h"
 #include "GpuPadFolding.h"
-#include "dltune/Transforms/GpuRowReduction.h"
 #include "LoweringPipeline.h"
 
 #include "dltune/Transforms/GpuHostMemory.h"
 #include "dltune/Transforms/GpuMatmulKernel.h"
+#include "dltune/Transforms/GpuRowReduction.h"
+#include "dltune/Transforms/GpuTransposeViews.h"
 #include "dltune/Transforms/GpuWindowKernel.h"
 #include "dltune/Transforms/LowerGpu.h"
 #include "dltune/Transforms/Passes.h"
@@ -325,8 +326,11 @@ struct LowerGPUPass : public dltune::impl::DLTuneLowerGPUBase<LowerGPUPass> {
       return signalPassFailure();
     OpPassManager bufferize("builtin.module");
     addBufferization(bufferize, /*deallocate=*/false, /*fillPerUse=*/true);
-    if (failed(runPipeline(bufferize, module)) ||
-        failed(buildGpuMatmulKernels(module, {fuseEpilogues, implicitGemm, windowKernels})) ||
+    if (failed(runPipeline(bufferize, module)))
+      return signalPassFailure();
+    if (transposeViews)
+      foldTransposesIntoViews(module);
+    if (failed(buildGpuMatmulKernels(module, {fuseEpilogues, implicitGemm, windowKernels})) ||
         failed(mapForallToGpu(module)))
       return signalPassFailure();
     // Host copies (into padded buffers, of results) become kernels too.

@@ -601,6 +601,13 @@ def DLTuneLowerGPU : Pass<"dltune-lower-gpu", "ModuleOp"> {
     each row depends only on its own earlier steps: softmax or a layer norm
     is one launch.
 
+    A `linalg.transpose` that keeps the innermost dimension innermost is
+    not a copy where its output is a fresh buffer only read after it (the
+    readers read a `memref.transpose` view of its input) or where its input
+    is a fresh buffer that only linalg ops before it write (they write a
+    view of its output): the attention's head transposes cost no kernel
+    (`transpose-views=false`: a copy kernel each).
+
     With `emulate=true` nothing is built for a GPU: after the kernels are
     built and mapped, each `gpu.launch` becomes a loop over its blocks whose
     body runs as an OpenMP team of the block's threads (`gpu.barrier` becomes
@@ -650,6 +657,11 @@ def DLTuneLowerGPU : Pass<"dltune-lower-gpu", "ModuleOp"> {
            "get a kernel where the lanes of a warp share each row, with the "
            "ops over the same rows around them (with fuse-epilogues) "
            "(=false: one thread a row, for A/B comparisons)">,
+    Option<"transposeViews", "transpose-views", "bool", /*default=*/"true",
+           "A linalg.transpose that keeps the innermost dimension innermost "
+           "is a strided view that its readers read (or the writers of its "
+           "input write) instead of a copy: the attention's head transposes "
+           "(=false: a copy kernel each, for A/B comparisons)">,
     Option<"emulate", "emulate", "bool", /*default=*/"false",
            "Run the kernels on the CPU instead, for tests without a GPU: "
            "blocks in turn, each an OpenMP team of its threads (gpu.barrier "
