@@ -26,6 +26,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
 
 #include <functional>
 
@@ -111,7 +112,7 @@ struct BufferUse {
 } // namespace
 
 /// The uses of `v` through reshapes, in the order of their ops in `block`;
-/// failure where one is outside it.
+/// failure where one is outside it or through another kind of view.
 static FailureOr<SmallVector<BufferUse>> collectUses(Value v, Block *block) {
   SmallVector<BufferUse> uses;
   SmallVector<Operation *> chain;
@@ -125,8 +126,10 @@ static FailureOr<SmallVector<BufferUse>> collectUses(Value v, Block *block) {
         chain.pop_back();
         continue;
       }
+      // Another kind of view would use the buffer where its own users are,
+      // not where it is.
       Operation *ancestor = block->findAncestorOpInBlock(*user);
-      outside |= !ancestor;
+      outside |= !ancestor || getViewedMemRef(user) == value;
       uses.push_back({&use, chain, ancestor});
     }
   };
@@ -153,9 +156,15 @@ static bool startsLife(const BufferUse &use) {
   if (!isLinalgUse(use, /*init=*/true))
     return false;
   auto op = cast<linalg::LinalgOp>(use.operand->getOwner());
+  Value buffer = getViewSource(use.operand->get());
+  // Not reading it otherwise either: an input or a load in the body.
+  for (OpOperand &other : op->getOpOperands())
+    if (&other != use.operand && isa<BaseMemRefType>(other.get().getType()) &&
+        getViewSource(other.get()) == buffer)
+      return false;
   return op.getNumReductionLoops() == 0 &&
          op.getMatchingIndexingMap(use.operand).isPermutation() &&
-         op.getMatchingBlockArgument(use.operand).use_empty();
+         op.getMatchingBlockArgument(use.operand).use_empty() && !loadsFrom(op, buffer);
 }
 
 /// Whether the reshapes of every use in `uses` allow a base of type `type`.
@@ -172,30 +181,38 @@ static bool canRebase(ArrayRef<BufferUse> uses, MemRefType type) {
   });
 }
 
-/// Makes each of `uses` use `base` through its reshapes, rebuilt before its
-/// op; erases the old reshapes left unused.
+/// Makes each of `uses` use `base` through its reshapes, rebuilt once each
+/// right after `base` (which dominates every use: uses sharing a reshape
+/// share its rebuilt value, as a fill and the matmul absorbing it must);
+/// erases the old reshapes left unused.
 static void rebase(ArrayRef<BufferUse> uses, Value base) {
-  SmallVector<Operation *> old;
+  llvm::SetVector<Operation *> old;
+  DenseMap<Operation *, Value> rebuilt;
+  OpBuilder b(base.getContext());
+  b.setInsertionPointAfterValue(base);
   for (const BufferUse &use : uses) {
-    OpBuilder b(use.operand->getOwner());
     Value value = base;
     for (Operation *reshape : use.reshapes) {
-      Location loc = reshape->getLoc();
-      if (auto collapse = dyn_cast<memref::CollapseShapeOp>(reshape))
-        value = memref::CollapseShapeOp::create(b, loc, value, collapse.getReassociationIndices());
-      else {
-        auto expand = cast<memref::ExpandShapeOp>(reshape);
-        value = memref::ExpandShapeOp::create(b, loc, expand.getResultType().getShape(), value,
-                                              expand.getReassociationIndices(),
-                                              expand.getMixedOutputShape());
+      old.insert(reshape);
+      Value &done = rebuilt[reshape];
+      if (!done) {
+        Location loc = reshape->getLoc();
+        if (auto collapse = dyn_cast<memref::CollapseShapeOp>(reshape))
+          done = memref::CollapseShapeOp::create(b, loc, value, collapse.getReassociationIndices());
+        else {
+          auto expand = cast<memref::ExpandShapeOp>(reshape);
+          done = memref::ExpandShapeOp::create(b, loc, expand.getResultType().getShape(), value,
+                                               expand.getReassociationIndices(),
+                                               expand.getMixedOutputShape());
+        }
       }
-      old.push_back(reshape);
+      value = done;
     }
     use.operand->set(value);
   }
   // Innermost reshapes first: an outer one is used by the inner ones.
   for (Operation *reshape : llvm::reverse(old))
-    if (reshape->getBlock() && reshape->use_empty())
+    if (reshape->use_empty())
       reshape->erase();
 }
 
@@ -242,9 +259,9 @@ static bool foldIntoReaders(linalg::TransposeOp transpose) {
   Value input = transpose.getInput();
   auto inputType = dyn_cast<MemRefType>(input.getType());
   // A view contiguous along its innermost dimension, as the copy was.
-  if (!alloc || !inputType || !isContiguousInLastDim(inputType))
-    return false;
   Block *block = transpose->getBlock();
+  if (!alloc || alloc->getBlock() != block || !inputType || !isContiguousInLastDim(inputType))
+    return false;
   FailureOr<SmallVector<BufferUse>> uses = collectUses(alloc.getResult(), block);
   if (failed(uses))
     return false;

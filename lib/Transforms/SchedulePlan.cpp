@@ -776,6 +776,29 @@ static FailureOr<SchedulePlan> buildGpuPlan(linalg::LinalgOp op, const std::stri
   b.require(simtOnly("(block_m + block_n) * tile_k <= 32 * " + simtThreads));
   b.require(registers + " <= 255");
   b.require(threads + " * " + registers + " <= 65536");
+  // A SIMT thread whose rows straddle a ragged M's end (M % thread_m != 0)
+  // guards its rows apart, and ptxas then holds all of the unrolled k
+  // slice's fragments, not about half: on 49 x 4608 x 512 (sm_90), 4 x 4
+  // threads with tile_k 32 used 255 registers and spilled 136-252 bytes
+  // where 64 or 100 rows (a multiple of thread_m) used 96-138; tile_k 16
+  // used 154; 512 such threads (64 x 128, tile_k 16, capped at 128
+  // registers) spilled 136.
+  if (raggedM) {
+    std::string straddling = "(thread_m * thread_n + tile_k * (thread_m + thread_n) + "
+                             "(block_m + block_n) * tile_k / " + simtThreads + " + 40)";
+    b.require(simtOnly("D_m % thread_m == 0 || " + straddling + " <= 255"));
+    b.require(simtOnly("D_m % thread_m == 0 || " + simtThreads + " * " + straddling +
+                       " <= 65536"));
+    // With a ragged M, split-K slices of only two tile_k steps are unrolled
+    // whole: both steps' fragments are live (split_k 8 of K = 512, tile_k
+    // 32: 255 registers and spills with 2 x 2 and 1 x 8 threads, 64-72
+    // with 64 rows; four steps were not unrolled). Unsplit Ks are not
+    // measured: not constrained.
+    if (cTiles < gpu.multiprocessors && !batched && s[off + 2] >= 512)
+      b.require(simtOnly("split_k == 1 || D_k / (split_k * tile_k) > 2 || "
+                         "(thread_m * thread_n + 2 * tile_k * (thread_m + thread_n) + "
+                       "(block_m + block_n) * tile_k / " + simtThreads + " + 40) <= 255"));
+  }
   if (batched)
     plan.loopNames.push_back("b");
   plan.loopNames.append({"m", "n", "k"});

@@ -104,6 +104,55 @@ TEST_F(GpuTransposeViewsTest, LeavesACopyWhileTheInputIsWrittenBeforeTheReader) 
   EXPECT_EQ(counts.folded, 0);
 }
 
+TEST_F(GpuTransposeViewsTest, LeavesACopyThatAnOpThenUpdatesInPlace) {
+  // The scaling reads and writes the copy: it does not begin a new life of
+  // it, and the second reader needs the copy's values scaled.
+  Counts counts = fold(readers("1, 0, 2"), R"mlir(
+  linalg.batch_matmul ins(%t, %k : memref<2x64x32xf32>, memref<2x32x64xf32>) outs(%c : memref<2x64x64xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>],
+                  iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%t : memref<2x64x32xf32>) outs(%t : memref<2x64x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = arith.addf %in, %in : f32
+    linalg.yield %v : f32
+  })mlir");
+  EXPECT_EQ(counts.folded, 0);
+  EXPECT_EQ(counts.copies, 1);
+}
+
+TEST_F(GpuTransposeViewsTest, RebuildsAReshapeTwoReadersShareOnce) {
+  Counts counts = fold(R"mlir(
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @f(%x: memref<64x2x32xf32>) -> (memref<2x64x4x8xf32>, memref<2x64x4x8xf32>) {
+  %t = memref.alloc() : memref<2x64x32xf32>
+  linalg.transpose ins(%x : memref<64x2x32xf32>) outs(%t : memref<2x64x32xf32>) permutation = [1, 0, 2]
+  %r = memref.expand_shape %t [[0], [1], [2, 3]] output_shape [2, 64, 4, 8] : memref<2x64x32xf32> into memref<2x64x4x8xf32>
+  %c1 = memref.alloc() : memref<2x64x4x8xf32>
+  %c2 = memref.alloc() : memref<2x64x4x8xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%r : memref<2x64x4x8xf32>) outs(%c1 : memref<2x64x4x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%r : memref<2x64x4x8xf32>) outs(%c2 : memref<2x64x4x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  return %c1, %c2 : memref<2x64x4x8xf32>, memref<2x64x4x8xf32>
+}
+)mlir");
+  EXPECT_EQ(counts.folded, 1);
+  EXPECT_EQ(counts.copies, 0);
+  // One expand_shape of the view, which both readers read.
+  int expands = 0;
+  module->walk([&](memref::ExpandShapeOp expand) {
+    ++expands;
+    EXPECT_EQ(std::distance(expand->use_begin(), expand->use_end()), 2);
+  });
+  EXPECT_EQ(expands, 1);
+}
+
 TEST_F(GpuTransposeViewsTest, LeavesACopyThatMovesTheInnermostDimension) {
   // [64, 2, 32] -> [2, 32, 64] (K transposed): the view would not be
   // contiguous along its innermost dimension.
