@@ -21,6 +21,9 @@
 # own beside the implicit GEMMs (since 2026-11-29, never measured); GPU_MODELS_ARGS='--models
 # mobilenet_v2_b1,mobilenet_v2_b32 --variants window-kernels=false' times MobileNet-v2's depthwise
 # convolutions as one-thread-an-output loops beside the window kernels (never measured either);
+# GPU_MODELS_ARGS='--models encoder_b1,encoder_b32 --variants transpose-views=false;fuse-epilogues=false'
+# times the encoder with its head transposes as copies, then with softmax and layer norm as a kernel
+# a reduction and loops (fuse-epilogues=false also unfuses the matmul epilogues; never measured);
 # split-K on skinny GEMMs (ResNet-18's last 3x3 convolutions at batch 1, never measured):
 # GPU_BENCH_ARGS='--cases 49x512x4608,64x512x4608 --configs sk2:split_k=2;sk4:split_k=4;sk8:split_k=8'
 # (docs/gpu.md, "Split-K"). The checkout plus .gpu exceed the 64 MiB a call
