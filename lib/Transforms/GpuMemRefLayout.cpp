@@ -70,6 +70,13 @@ bool mlir::dltune::isContiguousInLastDim(MemRefType type) {
   return layout && (layout->first.empty() || layout->first.back() == 1);
 }
 
+bool mlir::dltune::isIndexedInnermostBy(AffineMap map, unsigned dim) {
+  return map.getNumResults() != 0 &&
+         map.getResults().back() == getAffineDimExpr(dim, map.getContext()) &&
+         llvm::none_of(map.getResults().drop_back(),
+                       [&](AffineExpr e) { return e.isFunctionOfDim(dim); });
+}
+
 static bool isAllocationOrConstant(Value buffer) {
   return isa_and_nonnull<memref::AllocOp, memref::GetGlobalOp>(buffer.getDefiningOp());
 }

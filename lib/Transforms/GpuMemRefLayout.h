@@ -39,6 +39,12 @@ int64_t getVectorAlignment(MemRefType type, int64_t lanes);
 /// the offset are static (a vector may be loaded along it).
 bool isContiguousInLastDim(MemRefType type);
 
+/// Whether `map` (an operand's indexing map) indexes the operand by loop
+/// `dim` in its innermost result alone, the loop index as it is: where
+/// that dimension has unit stride, consecutive points of the loop read
+/// consecutive elements.
+bool isIndexedInnermostBy(AffineMap map, unsigned dim);
+
 /// Whether two buffers (view sources) may share memory: the same one, the
 /// same global, or neither a distinct allocation or constant (two function
 /// arguments may alias).

@@ -174,10 +174,7 @@ static std::optional<RowReduction> matchRowReduction(linalg::LinalgOp op) {
     if (!map.isFunctionOfDim(rowDim))
       continue;
     auto type = dyn_cast<MemRefType>(in->get().getType());
-    AffineExpr row = getAffineDimExpr(rowDim, op.getContext());
-    if (!type || map.getResults().back() != row ||
-        llvm::any_of(map.getResults().drop_back(),
-                      [&](AffineExpr e) { return e.isFunctionOfDim(rowDim); }))
+    if (!type || !isIndexedInnermostBy(map, rowDim))
       return std::nullopt;
     SmallVector<int64_t> strides;
     int64_t offset;
@@ -376,16 +373,12 @@ static std::optional<RowStep> fitToRows(RowStep step, ArrayRef<int64_t> rowShape
     if (step.ranges.back() < kMinRowLength)
       return std::nullopt;
     unsigned rowDim = step.ranges.size() - 1;
-    AffineExpr row = getAffineDimExpr(rowDim, op.getContext());
     for (OpOperand &operand : op->getOpOperands()) {
       auto type = dyn_cast<MemRefType>(operand.get().getType());
       AffineMap map = op.getMatchingIndexingMap(&operand);
       if (!type || !map.isFunctionOfDim(rowDim))
         continue;
-      if (map.getResults().back() != row ||
-          llvm::any_of(map.getResults().drop_back(),
-                       [&](AffineExpr e) { return e.isFunctionOfDim(rowDim); }) ||
-          !isContiguousInLastDim(type))
+      if (!isIndexedInnermostBy(map, rowDim) || !isContiguousInLastDim(type))
         return std::nullopt;
     }
   }
@@ -499,12 +492,13 @@ static int64_t chooseVector(const RowStep &step) {
   return 1;
 }
 
-/// The block arguments of `step` at loop indices `ivs` (the row's at the
-/// first of the step's vector of elements): vector loads of operands moving
-/// along the row, scalar loads of the others. The output only where the
-/// body reads it (a reduction's comes from its accumulator).
-static void loadVectorArguments(OpBuilder &b, Location loc, const RowStep &step,
-                                ArrayRef<Value> ivs, IRMapping &mapping) {
+/// The block arguments of `step` at loop indices `ivs` (with a vector, the
+/// row's at its first element): with step.vector > 1, vector loads of
+/// operands moving along the row, else (and of the others) scalar loads.
+/// The output only where the body reads it (a reduction's comes from its
+/// accumulator).
+static void loadArguments(OpBuilder &b, Location loc, const RowStep &step, ArrayRef<Value> ivs,
+                          IRMapping &mapping) {
   linalg::LinalgOp op = step.op;
   for (OpOperand &operand : op->getOpOperands()) {
     BlockArgument arg = op.getMatchingBlockArgument(&operand);
@@ -513,7 +507,7 @@ static void loadVectorArguments(OpBuilder &b, Location loc, const RowStep &step,
     Value value = operand.get();
     if (auto type = dyn_cast<MemRefType>(value.getType())) {
       SmallVector<Value> at = applyIndexingMap(b, loc, op.getMatchingIndexingMap(&operand), ivs);
-      if (movesAlongRow(op, operand))
+      if (step.vector > 1 && movesAlongRow(op, operand))
         value = vector::LoadOp::create(
             b, loc, VectorType::get({step.vector}, type.getElementType()), value, at, false,
             llvm::MaybeAlign(getVectorAlignment(type, step.vector)));
@@ -583,23 +577,14 @@ static void emitElementwiseStep(OpBuilder &b, Location loc, const RowKernelFrame
           bool analyzed = analyzeOverVector(vectorizer, step);
           assert(analyzed && "chooseVector analyzed this body");
           (void)analyzed;
-          loadVectorArguments(lb, l, step, ivs, mapping);
+          loadArguments(lb, l, step, ivs, mapping);
           Value result = vectorizer.emit(lb, l, ivs, mapping);
           vector::StoreOp::create(lb, l, result, init->get(), at, false,
                                   llvm::MaybeAlign(getVectorAlignment(outType, step.vector)));
           scf::YieldOp::create(lb, l);
           return;
         }
-        for (OpOperand &operand : op->getOpOperands()) {
-          BlockArgument arg = op.getMatchingBlockArgument(&operand);
-          Value value = operand.get();
-          if (op.isDpsInit(&operand) && arg.use_empty())
-            continue;
-          if (isa<MemRefType>(value.getType()))
-            value = memref::LoadOp::create(
-                lb, l, value, applyIndexingMap(lb, l, op.getMatchingIndexingMap(&operand), ivs));
-          mapping.map(arg, value);
-        }
+        loadArguments(lb, l, step, ivs, mapping);
         cloneBody(lb, op, ivs, mapping);
         memref::StoreOp::create(lb, l, mapping.lookupOrDefault(yielded), init->get(), at);
         scf::YieldOp::create(lb, l);
@@ -626,7 +611,7 @@ static Value emitVectorFold(OpBuilder &b, Location loc, const RowKernelFrame &fr
         (void)analyzed;
         SmallVector<Value> ivs = getStepIvs(lb, l, frame, step, k);
         IRMapping mapping;
-        loadVectorArguments(lb, l, step, ivs, mapping);
+        loadArguments(lb, l, step, ivs, mapping);
         mapping.map(op.getMatchingBlockArgument(op.getDpsInitOperand(0)), iter[0]);
         scf::YieldOp::create(lb, l, vectorizer.emit(lb, l, ivs, mapping));
       });
@@ -647,13 +632,7 @@ static Value emitScalarFold(OpBuilder &b, Location loc, const RowKernelFrame &fr
       [&](OpBuilder &lb, Location l, Value k, ValueRange iter) {
         SmallVector<Value> ivs = getStepIvs(lb, l, frame, step, k);
         IRMapping mapping;
-        for (OpOperand *in : op.getDpsInputOperands()) {
-          Value value = in->get();
-          if (isa<MemRefType>(value.getType()))
-            value = memref::LoadOp::create(
-                lb, l, value, applyIndexingMap(lb, l, op.getMatchingIndexingMap(in), ivs));
-          mapping.map(op.getMatchingBlockArgument(in), value);
-        }
+        loadArguments(lb, l, step, ivs, mapping);
         cloneBody(lb, op, ivs, mapping, red.combiner);
         Operation *fold = lb.clone(*red.combiner, mapping);
         fold->setOperand(1 - red.elementOperand, iter[0]);

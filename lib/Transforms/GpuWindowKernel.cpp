@@ -212,11 +212,7 @@ std::optional<LaneShape> WindowKernelBuilder::getInputShape(OpOperand *in) const
   AffineMap map = op.getMatchingIndexingMap(in);
   if (!map.isFunctionOfDim(laneDim))
     return LaneShape::Uniform;
-  AffineExpr lane = getAffineDimExpr(laneDim, op.getContext());
-  if (map.getNumResults() == 0 || map.getResults().back() != lane ||
-      llvm::any_of(map.getResults().drop_back(),
-                   [&](AffineExpr e) { return e.isFunctionOfDim(laneDim); }) ||
-      !isContiguousInLastDim(type))
+  if (!isIndexedInnermostBy(map, laneDim) || !isContiguousInLastDim(type))
     return std::nullopt;
   return LaneShape::Varying;
 }
