@@ -31,8 +31,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "dltune/Transforms/GpuRowReduction.h"
+#include "GpuKernelTiles.h"
 #include "GpuLaneVectorizer.h"
 #include "GpuMemRefLayout.h"
+
+#include "dltune/Dialect/DLTuneDialect.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -41,6 +44,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -50,9 +54,64 @@
 using namespace mlir;
 using namespace mlir::dltune;
 
-/// Threads of a block, at most; a warp at least.
+/// Threads of a block by default, at most; a warp at least.
 static constexpr int64_t kBlockThreads = 256;
 static constexpr int64_t kWarpSize = 32;
+
+//===----------------------------------------------------------------------===//
+// The frame
+//===----------------------------------------------------------------------===//
+
+GpuRowTiles GpuRowTiles::getDefault(int64_t longestReduction, int64_t rows, int64_t elemBytes) {
+  GpuRowTiles t;
+  t.lanes = std::min<int64_t>(kWarpSize, llvm::PowerOf2Ceil(longestReduction));
+  t.rows = std::min<int64_t>(kBlockThreads / t.lanes, llvm::PowerOf2Ceil(rows));
+  t.rows = std::max<int64_t>(t.rows, kWarpSize / t.lanes);
+  t.vector = std::max<int64_t>(1, 16 / std::max<int64_t>(1, elemBytes));
+  return t;
+}
+
+static constexpr std::pair<const char *, int64_t GpuRowTiles::*> kRowTileFields[] = {
+    {"lanes", &GpuRowTiles::lanes}, {"rows", &GpuRowTiles::rows}, {"vector", &GpuRowTiles::vector}};
+
+GpuRowTiles GpuRowTiles::fromValues(const std::map<std::string, int64_t> &values) {
+  GpuRowTiles t;
+  for (auto [name, field] : kRowTileFields)
+    if (auto it = values.find(name); it != values.end())
+      t.*field = it->second;
+  return t;
+}
+
+DictionaryAttr GpuRowTiles::toAttr(MLIRContext *ctx) const {
+  Builder b(ctx);
+  SmallVector<NamedAttribute> entries;
+  for (auto [name, field] : kRowTileFields)
+    entries.push_back(b.getNamedAttr(name, b.getI64IntegerAttr(this->*field)));
+  return b.getDictionaryAttr(entries);
+}
+
+std::optional<GpuRowTiles> GpuRowTiles::fromAttr(DictionaryAttr attr) {
+  std::optional<std::map<std::string, int64_t>> values =
+      readPositiveTileEntries(attr, {"lanes", "rows", "vector"});
+  return values ? std::optional<GpuRowTiles>(fromValues(*values)) : std::nullopt;
+}
+
+bool GpuRowTiles::isRowTilesAttr(DictionaryAttr attr) {
+  return attr && attr.get("lanes");
+}
+
+std::string mlir::dltune::whyNotGpuRowTiles(const GpuRowTiles &t) {
+  if (t.lanes < 2 || t.lanes > kWarpSize || !llvm::isPowerOf2_64(t.lanes))
+    return "lanes must be a power of two from 2 to 32 (a cluster of a warp)";
+  if (t.rows < 1 || !llvm::isPowerOf2_64(t.rows))
+    return "rows must be a power of two";
+  // Shuffles need whole warps: a row's lanes never straddle two.
+  if (t.lanes * t.rows < kWarpSize || t.lanes * t.rows > 1024)
+    return "lanes x rows must be 32 to 1024 threads";
+  if (t.vector < 1 || t.vector > 16 || !llvm::isPowerOf2_64(t.vector))
+    return "vector must be a power of two up to 16";
+  return "";
+}
 
 namespace {
 /// A linalg op whose innermost loop is its only reduction, folded by one
@@ -136,21 +195,25 @@ static TypedAttr getIdentity(gpu::AllReduceOperation kind, Type type) {
   }
 }
 
-/// `op` as a row reduction, or nullopt.
-static std::optional<RowReduction> matchRowReduction(linalg::LinalgOp op) {
-  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
-      op->getNumRegions() != 1 || op->getRegion(0).empty())
+/// `op` (buffers or tensors) as a row reduction, or nullopt with `why`.
+static std::optional<RowReduction> matchRowReduction(linalg::LinalgOp op, std::string &why) {
+  auto fail = [&](const char *reason) {
+    why = reason;
     return std::nullopt;
+  };
+  if (!(op.hasPureBufferSemantics() || op.hasPureTensorSemantics()) ||
+      op.getNumDpsInits() != 1 || op->getNumRegions() != 1 || op->getRegion(0).empty())
+    return fail("a row reduction has one output, and buffers or tensors alone");
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   if (iterators.empty() || llvm::count(iterators, utils::IteratorType::reduction) != 1 ||
       iterators.back() != utils::IteratorType::reduction)
-    return std::nullopt;
+    return fail("a row reduction's only reduction loop is its innermost");
   RowReduction red;
   red.op = op;
   red.ranges = op.getStaticLoopRanges();
   if (llvm::any_of(red.ranges, [](int64_t r) { return ShapedType::isDynamic(r) || r == 0; }) ||
       red.ranges.back() < kMinRowLength)
-    return std::nullopt; // a launch of no blocks is an error on the GPU
+    return fail("a row reduction needs static, non-empty loops and rows of at least 8 elements");
   for (int64_t r : ArrayRef<int64_t>(red.ranges).drop_back())
     red.rows *= r;
   // Each row writes its own output element, which does not move along the
@@ -161,10 +224,10 @@ static std::optional<RowReduction> matchRowReduction(linalg::LinalgOp op) {
   AffineMap outMap = op.getMatchingIndexingMap(init);
   if (!outMap.isProjectedPermutation(/*allowZeroInResults=*/true) ||
       outMap.isFunctionOfDim(rowDim))
-    return std::nullopt;
+    return fail("a row reduction's output is indexed by its outer loops alone");
   for (unsigned d = 0; d < rowDim; ++d)
     if (!outMap.isFunctionOfDim(d))
-      return std::nullopt;
+      return fail("a row reduction's output is indexed by every outer loop");
   // Lanes read consecutive elements: every input that moves along the row
   // has it as its innermost, unit-stride dimension. Otherwise (a reduction
   // over columns) one thread a row is the coalesced mapping: neighbouring
@@ -173,37 +236,119 @@ static std::optional<RowReduction> matchRowReduction(linalg::LinalgOp op) {
     AffineMap map = op.getMatchingIndexingMap(in);
     if (!map.isFunctionOfDim(rowDim))
       continue;
+    if (!isIndexedInnermostBy(map, rowDim))
+      return fail("a row reduction's inputs are indexed along the row in their innermost "
+                  "dimension");
     auto type = dyn_cast<MemRefType>(in->get().getType());
-    if (!type || !isIndexedInnermostBy(map, rowDim))
-      return std::nullopt;
+    if (!type)
+      continue; // tensors bufferize contiguous
     SmallVector<int64_t> strides;
     int64_t offset;
     if (failed(type.getStridesAndOffset(strides, offset)) || strides.back() != 1)
-      return std::nullopt;
+      return fail("a row reduction's inputs are contiguous along the row");
   }
   Type elementType = getElementTypeOrSelf(init->get().getType());
   if (!elementType.isIntOrFloat() || elementType.getIntOrFloatBitWidth() > 32)
-    return std::nullopt;
+    return fail("a row reduction's output has integer or float elements of at most 32 bits");
 
   // out = combine(element, out): the output's argument read once, by the
   // op whose result the body yields, and only there.
   Block &body = op->getRegion(0).front();
   BlockArgument outArg = op.getMatchingBlockArgument(init);
   auto yield = dyn_cast<linalg::YieldOp>(body.getTerminator());
+  const char *notFold = "a row reduction's body is out = combine(element, out) with one arith "
+                        "op gpu.subgroup_reduce has";
   if (!yield || yield.getNumOperands() != 1 || !outArg.hasOneUse())
-    return std::nullopt;
+    return fail(notFold);
   Operation *combiner = yield.getOperand(0).getDefiningOp();
   if (!combiner || combiner->getBlock() != &body || combiner->getNumOperands() != 2 ||
       !combiner->getResult(0).hasOneUse() || *outArg.getUsers().begin() != combiner ||
       combiner->getOperand(0) == combiner->getOperand(1))
-    return std::nullopt;
+    return fail(notFold);
   std::optional<gpu::AllReduceOperation> kind = getReductionKind(combiner);
   if (!kind || !getIdentity(*kind, elementType))
-    return std::nullopt;
+    return fail(notFold);
   red.combiner = combiner;
   red.elementOperand = combiner->getOperand(0) == outArg ? 1 : 0;
   red.kind = *kind;
   return red;
+}
+
+std::string mlir::dltune::whyNotGpuRowReductionOp(linalg::LinalgOp op) {
+  std::string why;
+  return matchRowReduction(op, why) ? "" : why;
+}
+
+//===----------------------------------------------------------------------===//
+// Runs on tensors (what a tuning task of a row kernel holds)
+//===----------------------------------------------------------------------===//
+
+static SmallVector<int64_t> getRowShape(ArrayRef<int64_t> ranges);
+
+/// Ops a run steps over on tensors: once bufferized they are views,
+/// constants or nothing.
+static bool isSkippedOnTensors(Operation *op) {
+  return isa<tensor::EmptyOp, tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op) ||
+         op->hasTrait<OpTrait::ConstantLike>();
+}
+
+/// On tensors: whether `o` may be a step of a kernel over rows `rowShape`
+/// (a row reduction of those rows, or an element-wise op or fill that
+/// fitToRows would fit by its loops). The memref rules that need buffers
+/// (contiguity, the row-local rule) are left to the lowering.
+static bool isRowStepOnTensors(Operation *o, ArrayRef<int64_t> rowShape) {
+  auto op = dyn_cast<linalg::LinalgOp>(o);
+  if (!op || !op.hasPureTensorSemantics() || op.getNumDpsInits() != 1)
+    return false;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (ranges.empty() || llvm::any_of(ranges, ShapedType::isDynamic))
+    return false;
+  std::string why;
+  if (matchRowReduction(op, why))
+    return getRowShape(ranges) == rowShape;
+  if (op.getNumReductionLoops() != 0 || !isa<linalg::GenericOp, linalg::FillOp>(o))
+    return false;
+  if (getRowShape(ranges) == rowShape)
+    return ranges.back() == 1 || ranges.back() >= kMinRowLength;
+  ranges.push_back(1); // a row of one element
+  return getRowShape(ranges) == rowShape;
+}
+
+SmallVector<Operation *> mlir::dltune::getGpuRowRun(linalg::LinalgOp op) {
+  std::string why;
+  std::optional<RowReduction> red = matchRowReduction(op, why);
+  if (!red || !op.hasPureTensorSemantics())
+    return {op};
+  SmallVector<int64_t> rowShape = getRowShape(red->ranges);
+  SmallVector<Operation *> run;
+  auto fill = op.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>();
+  if (fill && fill->hasOneUse() && fill->getBlock() == op->getBlock())
+    run.push_back(fill);
+  run.push_back(op);
+  for (Operation *next = op->getNextNode(); next; next = next->getNextNode()) {
+    if (isRowStepOnTensors(next, rowShape))
+      run.push_back(next);
+    else if (!isSkippedOnTensors(next))
+      break;
+  }
+  return run;
+}
+
+linalg::LinalgOp mlir::dltune::getEarlierRowReductionOfRun(linalg::LinalgOp op) {
+  std::string why;
+  std::optional<RowReduction> red = matchRowReduction(op, why);
+  if (!red || !op.hasPureTensorSemantics())
+    return {};
+  SmallVector<int64_t> rowShape = getRowShape(red->ranges);
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
+    if (isRowStepOnTensors(prev, rowShape)) {
+      if (auto earlier = dyn_cast<linalg::LinalgOp>(prev); matchRowReduction(earlier, why))
+        return earlier;
+    } else if (!isSkippedOnTensors(prev)) {
+      break;
+    }
+  }
+  return {};
 }
 
 namespace {
@@ -339,7 +484,9 @@ static std::optional<RowStep> matchElementwiseStep(linalg::LinalgOp op) {
 
 /// `op` as a reduction step (matchRowReduction), fitted to its rows.
 static std::optional<RowStep> matchReductionStep(linalg::LinalgOp op) {
-  std::optional<RowReduction> red = matchRowReduction(op);
+  std::string why;
+  std::optional<RowReduction> red =
+      op.hasPureBufferSemantics() ? matchRowReduction(op, why) : std::nullopt;
   if (!red)
     return std::nullopt;
   FailureOr<SmallVector<RowAccess>> accesses = getRowAccesses(op, red->ranges);
@@ -461,7 +608,7 @@ static bool analyzeOverVector(LaneVectorizer &vectorizer, const RowStep &step) {
 /// row) a lane of `step` can compute at once: it divides the row, every
 /// operand moving along the row is aligned for it at every row, and the
 /// body runs on vectors (LaneVectorizer's rules). 1 where none.
-static int64_t chooseVector(const RowStep &step) {
+static int64_t chooseVector(const RowStep &step, int64_t most) {
   linalg::LinalgOp op = step.op;
   if (step.virtualRow || step.ranges.back() == 1)
     return 1;
@@ -476,7 +623,7 @@ static int64_t chooseVector(const RowStep &step) {
   }
   if (widest == 0)
     return 1;
-  for (int64_t vector = 16 / widest; vector > 1; vector /= 2) {
+  for (int64_t vector = std::min<int64_t>(16 / widest, most); vector > 1; vector /= 2) {
     if (step.ranges.back() % vector != 0)
       continue;
     bool aligned = llvm::all_of(op->getOpOperands(), [&](OpOperand &operand) {
@@ -678,6 +825,15 @@ static void emitReductionStep(OpBuilder &b, Location loc, const RowKernelFrame &
   memref::StoreOp::create(b, loc, fold->getResult(0), out, at);
 }
 
+/// The row tiles on `step`'s op where it is a reduction (checked by
+/// buildGpuRowReductions), else nullopt.
+static std::optional<GpuRowTiles> getRowTiles(const RowStep &step) {
+  auto attr = step.op->getAttrOfType<DictionaryAttr>(DLTuneDialect::kGpuKernelAttrName);
+  if (!step.reduction || !GpuRowTiles::isRowTilesAttr(attr))
+    return std::nullopt;
+  return GpuRowTiles::fromAttr(attr);
+}
+
 /// Replaces the steps (in program order, one block, nothing between them
 /// but allocations and ops without memory effects) by one kernel at the
 /// last one: a barrier between two steps where the later touches memory the
@@ -690,8 +846,6 @@ static void buildKernel(std::vector<RowStep> steps) {
       if ((step.absorbedFill = findAbsorbableFill(*step.reduction)))
         absorbed.insert(step.absorbedFill);
   llvm::erase_if(steps, [&](const RowStep &step) { return absorbed.contains(step.op); });
-  for (RowStep &step : steps)
-    step.vector = chooseVector(step);
 
   SmallVector<int64_t> rowShape = getRowShape(steps.front().ranges);
   int64_t rows = 1, longestReduction = 1;
@@ -700,9 +854,17 @@ static void buildKernel(std::vector<RowStep> steps) {
   for (const RowStep &step : steps)
     if (step.reduction)
       longestReduction = std::max(longestReduction, step.ranges.back());
-  int64_t lanes = std::min<int64_t>(kWarpSize, llvm::PowerOf2Ceil(longestReduction));
-  int64_t rowsPerBlock = std::min<int64_t>(kBlockThreads / lanes, llvm::PowerOf2Ceil(rows));
-  rowsPerBlock = std::max<int64_t>(rowsPerBlock, kWarpSize / lanes);
+  // The frame: the first reduction's tiles (its run's space), else the
+  // default (no cap on the vectors).
+  GpuRowTiles tiles = GpuRowTiles::getDefault(longestReduction, rows, /*elemBytes=*/1);
+  for (const RowStep &step : steps)
+    if (std::optional<GpuRowTiles> chosen = getRowTiles(step)) {
+      tiles = *chosen;
+      break;
+    }
+  for (RowStep &step : steps)
+    step.vector = chooseVector(step, tiles.vector);
+  int64_t lanes = tiles.lanes, rowsPerBlock = tiles.rows;
   int64_t blocks = llvm::divideCeil(rows, rowsPerBlock);
 
   Operation *last = steps.back().op;
@@ -807,7 +969,25 @@ struct RowRun {
 };
 } // namespace
 
-void mlir::dltune::buildGpuRowReductions(ModuleOp module, bool fuseRowOps) {
+LogicalResult mlir::dltune::buildGpuRowReductions(ModuleOp module, bool fuseRowOps) {
+  WalkResult checked = module.walk([](linalg::LinalgOp op) {
+    auto attr = op->getAttrOfType<DictionaryAttr>(DLTuneDialect::kGpuKernelAttrName);
+    if (!GpuRowTiles::isRowTilesAttr(attr))
+      return WalkResult::advance();
+    std::optional<GpuRowTiles> tiles = GpuRowTiles::fromAttr(attr);
+    if (!tiles) {
+      op->emitOpError() << DLTuneDialect::kGpuKernelAttrName
+                        << " must be a dictionary of the row kernel's lanes, rows and vector";
+      return WalkResult::interrupt();
+    }
+    if (std::string why = whyNotGpuRowTiles(*tiles); !why.empty()) {
+      op->emitOpError() << "cannot be a GPU row kernel: " << why;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (checked.wasInterrupted())
+    return failure();
   std::vector<std::vector<RowStep>> kernels;
   RowRun run;
   // A kernel needs a reduction: element-wise ops alone stay leftovers.
@@ -842,6 +1022,7 @@ void mlir::dltune::buildGpuRowReductions(ModuleOp module, bool fuseRowOps) {
   });
   for (std::vector<RowStep> &steps : kernels)
     buildKernel(std::move(steps));
+  return success();
 }
 
 LogicalResult mlir::dltune::lowerSubgroupReducesToShuffles(ModuleOp module) {

@@ -20,6 +20,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "dltune/Transforms/GpuWindowKernel.h"
+#include "dltune/Transforms/GpuRowReduction.h"
+#include "GpuKernelTiles.h"
 #include "GpuLaneVectorizer.h"
 #include "GpuMatmulEpilogue.h"
 #include "GpuMemRefLayout.h"
@@ -60,18 +62,9 @@ DictionaryAttr GpuWindowTiles::toAttr(MLIRContext *ctx) const {
 }
 
 std::optional<GpuWindowTiles> GpuWindowTiles::fromAttr(DictionaryAttr attr) {
-  if (!attr)
-    return std::nullopt;
-  std::map<std::string, int64_t> values;
-  for (NamedAttribute entry : attr.getValue()) {
-    auto value = dyn_cast<IntegerAttr>(entry.getValue());
-    StringRef name = entry.getName().getValue();
-    if (!value || value.getInt() < 1 ||
-        (name != "vector" && name != "outputs" && name != "block_threads"))
-      return std::nullopt;
-    values[name.str()] = value.getInt();
-  }
-  return fromValues(values);
+  std::optional<std::map<std::string, int64_t>> values =
+      readPositiveTileEntries(attr, {"vector", "outputs", "block_threads"});
+  return values ? std::optional<GpuWindowTiles>(fromValues(*values)) : std::nullopt;
 }
 
 bool mlir::dltune::isGpuWindowOpKind(Operation *op) {
@@ -421,7 +414,8 @@ void WindowKernelBuilder::build(bool fuseEpilogues) {
 static linalg::LinalgOp findNextWindowOp(ModuleOp module) {
   linalg::LinalgOp found;
   module.walk([&](linalg::LinalgOp op) {
-    if (op->hasAttr(DLTuneDialect::kGpuKernelAttrName) &&
+    auto tiles = op->getAttrOfType<DictionaryAttr>(DLTuneDialect::kGpuKernelAttrName);
+    if (tiles && !GpuRowTiles::isRowTilesAttr(tiles) &&
         !isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op.getOperation()) &&
         !op->getParentOfType<gpu::LaunchOp>()) {
       found = op;

@@ -205,8 +205,8 @@ static LogicalResult mapLeftoverLinalgOps(ModuleOp module, bool fuseLoops,
   IRRewriter rewriter(module.getContext());
   if (windowKernels && failed(buildGpuWindowKernels(module, fuseLoops)))
     return failure();
-  if (rowReductions)
-    buildGpuRowReductions(module, fuseLoops);
+  if (rowReductions && failed(buildGpuRowReductions(module, fuseLoops)))
+    return failure();
   SmallVector<linalg::LinalgOp> inside, outside;
   module.walk([&](linalg::LinalgOp op) {
     (op->getParentOfType<gpu::LaunchOp>() ? inside : outside).push_back(op);
@@ -388,6 +388,8 @@ struct LowerGPUPass : public dltune::impl::DLTuneLowerGPUBase<LowerGPUPass> {
     opts.cubinFormat = cubin ? std::string("isa") : std::string(format);
     opts.optLevel = 3;
     gpu::buildLowerToNVVMPassPipeline(lower, opts);
+    // libdevice for the math functions kernels call (exp, rsqrt, erf).
+    (void)exportCudaToolkitForLibdevice();
     if (failed(runPipeline(lower, module)) ||
         failed(redirectHostConstantsToDevice(module, *constants)) ||
         (cubin && failed(assembleWithPtxas(module, opts.optLevel))))

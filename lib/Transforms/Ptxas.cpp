@@ -19,6 +19,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 
@@ -53,6 +54,37 @@ std::string mlir::dltune::findPtxas() {
   if (llvm::ErrorOr<std::string> p = llvm::sys::findProgramByName("ptxas", dirs))
     return *p;
   return "";
+}
+
+std::string mlir::dltune::exportCudaToolkitForLibdevice() {
+  for (const char *var : {"CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"})
+    if (const char *set = std::getenv(var))
+      return set;
+  // Once a process: setenv is not safe against concurrent getenv calls,
+  // so it runs before the first pipeline that reads it, never again.
+  static const std::string toolkit = [] {
+    auto hasLibdevice = [](StringRef dir) {
+      SmallString<128> bc(dir);
+      llvm::sys::path::append(bc, "nvvm", "libdevice", "libdevice.10.bc");
+      return !dir.empty() && llvm::sys::fs::exists(bc);
+    };
+    SmallVector<std::string, 2> candidates;
+    if (std::string ptxas = findPtxas(); !ptxas.empty()) {
+      SmallString<128> real;
+      if (llvm::sys::fs::real_path(ptxas, real))
+        real = ptxas;
+      candidates.push_back(
+          llvm::sys::path::parent_path(llvm::sys::path::parent_path(real)).str());
+    }
+    candidates.push_back("/usr/local/cuda");
+    for (const std::string &dir : candidates)
+      if (hasLibdevice(dir)) {
+        ::setenv("CUDA_HOME", dir.c_str(), /*overwrite=*/0);
+        return dir;
+      }
+    return std::string();
+  }();
+  return toolkit;
 }
 
 /// Threads per block and dynamic shared bytes of each kernel launched from

@@ -8,6 +8,7 @@
 
 #include "dltune/Transforms/ScheduleBuilder.h"
 #include "dltune/Transforms/GpuMatmulKernel.h"
+#include "dltune/Transforms/GpuRowReduction.h"
 #include "dltune/Transforms/GpuWindowKernel.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -590,10 +591,12 @@ void ScheduleEmitter::gpuSchedule(Value op, ArrayRef<int64_t>, ArrayRef<int64_t>
   // The kernel is built op by op by --dltune-lower-gpu once the IR is
   // bufferized (GpuMatmulKernel.h): the schedule only hands it the tiles.
   // Window spaces (depthwise convolutions, pooling, column reductions)
-  // have block_threads; matmul spaces do not.
-  bool window = values.count("block_threads") != 0;
-  DictionaryAttr tiles = window ? GpuWindowTiles::fromValues(values).toAttr(b.getContext())
-                                : GpuMatmulTiles::fromValues(values).toAttr(b.getContext());
+  // have block_threads, row spaces (reductions along rows) lanes; matmul
+  // spaces neither.
+  DictionaryAttr tiles =
+      values.count("lanes")           ? GpuRowTiles::fromValues(values).toAttr(b.getContext())
+      : values.count("block_threads") ? GpuWindowTiles::fromValues(values).toAttr(b.getContext())
+                                      : GpuMatmulTiles::fromValues(values).toAttr(b.getContext());
   Value param = transform::ParamConstantOp::create(
       b, b.getType<transform::AnyParamType>(), tiles);
   transform::AnnotateOp::create(b, op, DLTuneDialect::kGpuKernelAttrName, param);

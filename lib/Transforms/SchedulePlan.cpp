@@ -2,6 +2,7 @@
 
 #include "dltune/Transforms/SchedulePlan.h"
 #include "dltune/Transforms/GpuMatmulKernel.h"
+#include "dltune/Transforms/GpuRowReduction.h"
 #include "dltune/Transforms/GpuWindowKernel.h"
 #include "dltune/Transforms/EpilogueFusion.h"
 
@@ -568,15 +569,81 @@ static FailureOr<SchedulePlan> buildGpuWindowPlan(linalg::LinalgOp op, const std
   return withSpace(std::move(plan), b, whyNot);
 }
 
+/// The space of a row kernel (GpuRowReduction.h): the first row reduction
+/// of a run (softmax's max, layer norm's mean) chooses the frame of the
+/// kernel its run becomes: lanes a row, rows a block and the widest vector
+/// a lane takes. Later reductions of the run get no space (the kernel
+/// takes the first one's frame).
+static FailureOr<SchedulePlan> buildGpuRowPlan(linalg::LinalgOp op, const std::string &kind,
+                                               const OpLoops &loops, std::string &whyNot) {
+  if (std::string why = whyNotGpuRowReductionOp(op); !why.empty()) {
+    whyNot = "no GPU schedule for this op: " + why;
+    return failure();
+  }
+  if (linalg::LinalgOp earlier = getEarlierRowReductionOfRun(op)) {
+    whyNot = "its row kernel takes the frame of the reduction before it over the same rows";
+    return failure();
+  }
+  SchedulePlan plan = startGpuPlan(kind, loops);
+  const auto &s = loops.sizes;
+  int64_t rank = s.size();
+  for (int64_t i = 0; i < rank; ++i)
+    plan.loopNames.push_back("d" + std::to_string(i));
+  int64_t rowLength = s.back(), rows = 1;
+  for (int64_t i = 0; i + 1 < rank; ++i)
+    rows *= s[i];
+  int64_t elemBytes = 1;
+  for (Value operand : op->getOperands())
+    elemBytes = std::max<int64_t>(
+        elemBytes, getElementTypeOrSelf(operand.getType()).getIntOrFloatBitWidth() / 8);
+  GpuRowTiles preferred = GpuRowTiles::getDefault(rowLength, rows, elemBytes);
+  SpaceBuilder b;
+  b.param("D_row", rowLength);
+  b.param("rows_total", rows);
+  b.param("elem_bytes", elemBytes);
+  // Lanes a row: from 4 up to a warp, no more than the row rounded up
+  // (more would idle).
+  std::vector<int64_t> lanes;
+  for (int64_t v : {4, 8, 16, 32})
+    if (v <= static_cast<int64_t>(llvm::PowerOf2Ceil(rowLength)))
+      lanes.push_back(v);
+  b.knob("lanes", lanes, preferred.lanes);
+  // Rows a block: up to 1024 threads, no more rows than the op has
+  // (rounded up), at least a warp's.
+  std::vector<int64_t> rowOptions;
+  for (int64_t v = 1; v <= 256; v *= 2)
+    if (v <= std::max<int64_t>(llvm::PowerOf2Ceil(rows), 8))
+      rowOptions.push_back(v);
+  b.knob("rows", rowOptions, preferred.rows);
+  // Elements a lane takes at once: up to 16 bytes dividing the row (each
+  // step may take fewer: GpuRowReduction.cpp's chooseVector).
+  std::vector<int64_t> vectors;
+  for (int64_t v : {1, 2, 4, 8, 16})
+    if (v * elemBytes <= 16 && rowLength % v == 0)
+      vectors.push_back(v);
+  b.knob("vector", vectors, std::min(preferred.vector, vectors.back()));
+  b.require("lanes * rows >= 32");
+  b.require("lanes * rows <= 1024");
+  auto C = TileEntry::fixed;
+  for (int64_t i = 0; i < rank; ++i) {
+    plan.cacheTiles.push_back(C(loops.reduction[i] ? 0 : 1));
+    plan.registerTiles.push_back(C(loops.reduction[i] ? 0 : 1));
+  }
+  plan.parallelDim = rank >= 2 ? rank - 2 : 0;
+  return withSpace(std::move(plan), b, whyNot);
+}
+
 static FailureOr<SchedulePlan> buildGpuPlan(linalg::LinalgOp op, const std::string &kind,
                                             const OpLoops &loops, const GpuPlanTarget &gpu,
                                             std::string &whyNot) {
   if (kind == "depthwise_conv_2d_nhwc_hwc" || kind.rfind("pooling_nhwc", 0) == 0)
     return buildGpuWindowPlan(op, kind, loops, gpu, whyNot);
   // A reduction along the innermost loop is a row kernel's
-  // (GpuRowReduction.h, no space yet); others reduce columns, as windows.
+  // (GpuRowReduction.h); others reduce columns, as windows.
   if (kind == "reduction" && !loops.reduction.back())
     return buildGpuWindowPlan(op, kind, loops, gpu, whyNot);
+  if (kind == "reduction")
+    return buildGpuRowPlan(op, kind, loops, whyNot);
   if (kind != "matmul" && kind != "batch_matmul") {
     whyNot = "no GPU schedule for this op kind yet";
     return failure();

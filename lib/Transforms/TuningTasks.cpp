@@ -2,6 +2,7 @@
 
 #include "dltune/Transforms/TuningTasks.h"
 #include "dltune/Transforms/GpuMatmulKernel.h"
+#include "dltune/Transforms/GpuRowReduction.h"
 #include "dltune/Dialect/DLTuneAttrs.h"
 #include "dltune/Transforms/EpilogueFusion.h"
 
@@ -249,6 +250,9 @@ static Operation *getPadReadOnlyBy(Value v, Operation *user) {
 /// reads a value from outside the group (the gather's input).
 static SmallVector<Operation *> getGpuTaskGroup(linalg::LinalgOp op, const SearchSpace &space,
                                                 bool &capturesInputs) {
+  // A row kernel's run (softmax, a layer norm): all of it, as it runs.
+  if (space.getKnobIndex("lanes"))
+    return getGpuRowRun(op);
   SmallVector<Operation *> group = getFusionGroup(op);
   auto addFill = [&] {
     if (linalg::FillOp fill = getFusableFill(op); fill && !llvm::is_contained(group, fill))
@@ -305,6 +309,17 @@ std::vector<TuningTask> mlir::dltune::collectTuningTasks(ModuleOp module) {
       desc.opKind += " gathering A";
     if (linalg::GenericOp epilogue = getFusableEpilogue(op))
       desc.opKind += " + " + describeBody(epilogue);
+    // A row kernel's later steps: "reduction maximumf + subf+exp, fill, addf".
+    if (desc.target == "gpu" && space->getKnobIndex("lanes")) {
+      std::string steps;
+      for (Operation *later : llvm::make_range(llvm::find(group, op.getOperation()) + 1,
+                                               group.end()))
+        steps += (steps.empty() ? "" : ", ") +
+                 (isa<linalg::FillOp>(later) ? std::string("fill")
+                                             : describeBody(cast<linalg::LinalgOp>(later)));
+      if (!steps.empty())
+        desc.opKind += " + " + steps;
+    }
     for (Type t : op->getOperandTypes()) {
       auto shaped = dyn_cast<ShapedType>(t);
       desc.shapes.push_back(shaped ? std::vector<int64_t>(shaped.getShape().begin(),

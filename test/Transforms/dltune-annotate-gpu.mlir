@@ -70,3 +70,95 @@ func.func @pool_f16(%x: tensor<8x113x113x20xf16>, %k: tensor<3x3xf16>, %out: ten
          ins(%x, %k : tensor<8x113x113x20xf16>, tensor<3x3xf16>) outs(%out : tensor<8x56x56x20xf16>) -> tensor<8x56x56x20xf16>
   return %r : tensor<8x56x56x20xf16>
 }
+
+// -----
+
+// Reductions along rows get a row kernel's space (GpuRowReduction.h): lanes
+// a row, rows a block, the widest vector. Only softmax's first reduction
+// gets one: the one kernel its run becomes (the max, the exponentials, the
+// sum and the division) takes that frame.
+// CHECK-LABEL: func.func @softmax
+// CHECK: linalg.generic
+// CHECK-SAME: dltune.space = #dltune.space<knobs {lanes = pow2<4, 32>, rows = pow2<1, 64>, vector = pow2<1, 4>}, params {D_row = 96, elem_bytes = 4, rows_total = 48}, constraints ["lanes * rows >= 32", "lanes * rows <= 1024"]>
+// CHECK-NOT: dltune.space
+// DEFAULT-LABEL: func.func @softmax
+// DEFAULT: dltune.config = #dltune.config<lanes = 32, rows = 8, vector = 4>
+// DEFAULT-NOT: dltune.config
+#rows = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @softmax(%x: tensor<48x96xf32>) -> tensor<48x96xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<48xf32>
+  // expected-remark @below {{dltune-annotate: left alone: op kind is not supported}}
+  %mi = linalg.fill ins(%ninf : f32) outs(%e : tensor<48xf32>) -> tensor<48xf32>
+  %max = linalg.generic {indexing_maps = [#rows, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<48x96xf32>) outs(%mi : tensor<48xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %in, %out : f32
+    linalg.yield %m : f32
+  } -> tensor<48xf32>
+  %ee = tensor.empty() : tensor<48x96xf32>
+  // expected-remark @below {{dltune-annotate: left alone: no GPU schedule for this op kind yet}}
+  %exp = linalg.generic {indexing_maps = [#rows, #row, #rows], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max : tensor<48x96xf32>, tensor<48xf32>) outs(%ee : tensor<48x96xf32>) {
+  ^bb0(%in: f32, %m: f32, %out: f32):
+    %d = arith.subf %in, %m : f32
+    %v = math.exp %d : f32
+    linalg.yield %v : f32
+  } -> tensor<48x96xf32>
+  // expected-remark @below {{dltune-annotate: left alone: op kind is not supported}}
+  %si = linalg.fill ins(%zero : f32) outs(%e : tensor<48xf32>) -> tensor<48xf32>
+  // expected-remark @below {{dltune-annotate: left alone: its row kernel takes the frame of the reduction before it over the same rows}}
+  %sum = linalg.generic {indexing_maps = [#rows, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%exp : tensor<48x96xf32>) outs(%si : tensor<48xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %in, %out : f32
+    linalg.yield %s : f32
+  } -> tensor<48xf32>
+  // expected-remark @below {{dltune-annotate: left alone: no GPU schedule for this op kind yet}}
+  %y = linalg.generic {indexing_maps = [#rows, #row, #rows], iterator_types = ["parallel", "parallel"]}
+      ins(%exp, %sum : tensor<48x96xf32>, tensor<48xf32>) outs(%ee : tensor<48x96xf32>) {
+  ^bb0(%in: f32, %s: f32, %out: f32):
+    %v = arith.divf %in, %s : f32
+    linalg.yield %v : f32
+  } -> tensor<48x96xf32>
+  return %y : tensor<48x96xf32>
+}
+
+// -----
+
+// Short f16 rows (12): at most 16 lanes, vectors dividing the row; 15 rows
+// take up to 16 a block. A reduction whose row is not its inputs'
+// innermost dimension gets no space.
+// CHECK-LABEL: func.func @short_rows_f16
+// CHECK: linalg.generic
+// CHECK-SAME: dltune.space = #dltune.space<knobs {lanes = pow2<4, 16>, rows = pow2<1, 16>, vector = pow2<1, 4>}, params {D_row = 12, elem_bytes = 2, rows_total = 15}
+// DEFAULT-LABEL: func.func @short_rows_f16
+// DEFAULT: dltune.config = #dltune.config<lanes = 16, rows = 16, vector = 4>
+func.func @short_rows_f16(%x: tensor<3x5x12xf16>, %init: tensor<3x5xf16>) -> tensor<3x5xf16> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x : tensor<3x5x12xf16>) outs(%init : tensor<3x5xf16>) {
+  ^bb0(%in: f16, %out: f16):
+    %s = arith.addf %in, %out : f16
+    linalg.yield %s : f16
+  } -> tensor<3x5xf16>
+  return %r : tensor<3x5xf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @rows_along_outer_dim
+// CHECK-NOT: dltune.space
+func.func @rows_along_outer_dim(%x: tensor<12x5xf32>, %init: tensor<5xf32>) -> tensor<5xf32> {
+  // expected-remark @below {{dltune-annotate: left alone: no GPU schedule for this op: a row reduction's inputs are indexed along the row in their innermost dimension}}
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<12x5xf32>) outs(%init : tensor<5xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %in, %out : f32
+    linalg.yield %s : f32
+  } -> tensor<5xf32>
+  return %r : tensor<5xf32>
+}

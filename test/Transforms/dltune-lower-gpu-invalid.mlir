@@ -252,3 +252,51 @@ func.func @split_k_not_dividing(%a: memref<32x100xf32>, %b: memref<100x32xf32>, 
       ins(%a, %b : memref<32x100xf32>, memref<100x32xf32>) outs(%c : memref<32x32xf32>)
   return
 }
+
+// -----
+
+// Row kernel frames (GpuRowReduction.h): lanes a power of two up to a warp.
+func.func @row_lanes_not_pow2(%x: memref<6x64xf32>, %out: memref<6xf32>) {
+  // expected-error @+1 {{cannot be a GPU row kernel: lanes must be a power of two from 2 to 32 (a cluster of a warp)}}
+  linalg.generic {indexing_maps = [affine_map<(r, k) -> (r, k)>, affine_map<(r, k) -> (r)>],
+                  iterator_types = ["parallel", "reduction"],
+                  dltune.gpu_kernel = {lanes = 3, rows = 16, vector = 1}}
+      ins(%x : memref<6x64xf32>) outs(%out : memref<6xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %s = arith.addf %v, %o : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A block of less than a warp: shuffles need whole warps.
+func.func @row_block_under_a_warp(%x: memref<6x64xf32>, %out: memref<6xf32>) {
+  // expected-error @+1 {{cannot be a GPU row kernel: lanes x rows must be 32 to 1024 threads}}
+  linalg.generic {indexing_maps = [affine_map<(r, k) -> (r, k)>, affine_map<(r, k) -> (r)>],
+                  iterator_types = ["parallel", "reduction"],
+                  dltune.gpu_kernel = {lanes = 4, rows = 4, vector = 1}}
+      ins(%x : memref<6x64xf32>) outs(%out : memref<6xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %s = arith.addf %v, %o : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// An entry that is not one of the row kernel's.
+func.func @row_unknown_tile(%x: memref<6x64xf32>, %out: memref<6xf32>) {
+  // expected-error @+1 {{dltune.gpu_kernel must be a dictionary of the row kernel's lanes, rows and vector}}
+  linalg.generic {indexing_maps = [affine_map<(r, k) -> (r, k)>, affine_map<(r, k) -> (r)>],
+                  iterator_types = ["parallel", "reduction"],
+                  dltune.gpu_kernel = {lanes = 32, block_threads = 32}}
+      ins(%x : memref<6x64xf32>) outs(%out : memref<6xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %s = arith.addf %v, %o : f32
+    linalg.yield %s : f32
+  }
+  return
+}

@@ -8,7 +8,8 @@
 // bytes; every window kernel's (pooling, depthwise convolutions, a column
 // reduction) one
 // kernel of block_threads threads without shared memory, barriers or
-// spills. Ops without a GPU space (element-wise ones; convolutions reach
+// spills; every row kernel's (a layer norm, a row sum) one kernel of lanes
+// x rows threads without shared memory or spills. Ops without a GPU space (element-wise ones; convolutions reach
 // the matmul through --dltune-conv-to-matmul, not run here) are listed for
 // when they get one.
 
@@ -20,6 +21,8 @@
 // CHECK-DAG: summary linalg.pooling_nhwc_sum stride 2x2: {{[0-9]+}} valid configs, 16/16 compiled, 16/16 one window kernel of block_threads, no shared memory, no barriers, no spills, 0 over
 // CHECK-DAG: summary linalg.depthwise_conv_2d_nhwc_hwc stride 2x2: {{[0-9]+}} valid configs, 16/16 compiled, 16/16 one window kernel of block_threads, no shared memory, no barriers, no spills, 0 over
 // CHECK-DAG: summary reduction addf: {{[0-9]+}} valid configs, 16/16 compiled, 16/16 one window kernel of block_threads, no shared memory, no barriers, no spills, 0 over
+// CHECK-DAG: summary reduction addf + divf+subf, fill, mulf+addf, divf+addf+rsqrt+mulf: {{[0-9]+}} valid configs, 16/16 compiled, 16/16 one row kernel of lanes x rows threads, no shared memory, no spills, 0 over
+// CHECK-DAG: summary reduction addf: {{[0-9]+}} valid configs, 16/16 compiled, 16/16 one row kernel of lanes x rows threads, no shared memory, no spills, 0 over
 // CHECK-NOT: FAILED
 
 func.func @matmul(%a: tensor<256x128xf32>, %b: tensor<128x256xf32>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
@@ -92,4 +95,61 @@ func.func @relu(%x: tensor<64x256xf32>, %y: tensor<64x256xf32>) -> tensor<64x256
     linalg.yield %m : f32
   } -> tensor<64x256xf32>
   return %r : tensor<64x256xf32>
+}
+
+// Row kernels (GpuRowReduction.h): a layer norm over 50 rows of 192 in a
+// 3-d tensor (its mean's run: the centring, the variance and the
+// normalisation; 50 rows: the last block ragged for most frames) and an
+// f16 row sum of 40 (vectors up to 8; 16 lanes at most).
+#ln3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#ln2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @layer_norm(%x: tensor<2x25x192xf32>) -> tensor<2x25x192xf32> {
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 192.0 : f32
+  %eps = arith.constant 1.0e-5 : f32
+  %e = tensor.empty() : tensor<2x25xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x25xf32>) -> tensor<2x25xf32>
+  %sum = linalg.generic {indexing_maps = [#ln3, #ln2], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x : tensor<2x25x192xf32>) outs(%z : tensor<2x25xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %in, %out : f32
+    linalg.yield %s : f32
+  } -> tensor<2x25xf32>
+  %ee = tensor.empty() : tensor<2x25x192xf32>
+  %c = linalg.generic {indexing_maps = [#ln3, #ln2, #ln3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x, %sum : tensor<2x25x192xf32>, tensor<2x25xf32>) outs(%ee : tensor<2x25x192xf32>) {
+  ^bb0(%in: f32, %s: f32, %out: f32):
+    %m = arith.divf %s, %n : f32
+    %d = arith.subf %in, %m : f32
+    linalg.yield %d : f32
+  } -> tensor<2x25x192xf32>
+  %z2 = linalg.fill ins(%zero : f32) outs(%e : tensor<2x25xf32>) -> tensor<2x25xf32>
+  %var = linalg.generic {indexing_maps = [#ln3, #ln2], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%c : tensor<2x25x192xf32>) outs(%z2 : tensor<2x25xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %sq = arith.mulf %in, %in : f32
+    %s = arith.addf %sq, %out : f32
+    linalg.yield %s : f32
+  } -> tensor<2x25xf32>
+  %y = linalg.generic {indexing_maps = [#ln3, #ln2, #ln3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%c, %var : tensor<2x25x192xf32>, tensor<2x25xf32>) outs(%ee : tensor<2x25x192xf32>) {
+  ^bb0(%in: f32, %v: f32, %out: f32):
+    %m = arith.divf %v, %n : f32
+    %a = arith.addf %m, %eps : f32
+    %r = math.rsqrt %a : f32
+    %o = arith.mulf %in, %r : f32
+    linalg.yield %o : f32
+  } -> tensor<2x25x192xf32>
+  return %y : tensor<2x25x192xf32>
+}
+
+func.func @row_sum_f16(%x: tensor<33x40xf16>, %out: tensor<33xf16>) -> tensor<33xf16> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                       iterator_types = ["parallel", "reduction"]}
+         ins(%x : tensor<33x40xf16>) outs(%out : tensor<33xf16>) {
+  ^bb0(%a: f16, %o: f16):
+    %s = arith.addf %a, %o : f16
+    linalg.yield %s : f16
+  } -> tensor<33xf16>
+  return %r : tensor<33xf16>
 }

@@ -46,7 +46,7 @@ protected:
     Counts counts;
     if (!module)
       return counts;
-    buildGpuRowReductions(*module, fuseRowOps);
+    EXPECT_TRUE(succeeded(buildGpuRowReductions(*module, fuseRowOps)));
     EXPECT_TRUE(succeeded(verify(*module)));
     module->walk([&](Operation *op) {
       if (isa<gpu::LaunchOp>(op))
@@ -307,3 +307,149 @@ func.func @f(%x: memref<64x64xf32>, %t: memref<64x64xf32>) {
   EXPECT_EQ(counts.barriers, 1);  // the sum reads the scale's output
 }
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// The frame (GpuRowTiles) and runs on tensors
+//===----------------------------------------------------------------------===//
+
+TEST_F(GpuRowReductionTest, TakesTheFrameOfTheFirstReductionWithTiles) {
+  // The sum's tiles are ignored: the max comes first.
+  std::string source = kSoftmax;
+  auto tag = [&](StringRef body, StringRef tiles) {
+    size_t at = source.find(body.str());
+    size_t open = source.rfind("linalg.generic {", at) + std::string("linalg.generic {").size();
+    source.insert(open, ("dltune.gpu_kernel = " + tiles + ", ").str());
+  };
+  tag("arith.maximumf", "{lanes = 8, rows = 16, vector = 2}");
+  tag("arith.addf %in, %out", "{lanes = 32, rows = 1, vector = 1}");
+  Counts counts = build(source);
+  ASSERT_EQ(counts.launches, 1);
+  gpu::LaunchOp launch;
+  module->walk([&](gpu::LaunchOp op) { launch = op; });
+  auto constant = [](Value v) { return getConstantIntValue(v).value_or(-1); };
+  EXPECT_EQ(constant(launch.getBlockSizeX()), 8);
+  EXPECT_EQ(constant(launch.getBlockSizeY()), 16);
+  EXPECT_EQ(constant(launch.getGridSizeX()), 1); // 6 rows, 16 a block
+  // Every load along the row at most 2 wide (4 without the cap).
+  module->walk([&](vector::LoadOp load) { EXPECT_LE(load.getVectorType().getNumElements(), 2); });
+  EXPECT_GT(counts.vectorLoads, 0);
+}
+
+TEST_F(GpuRowReductionTest, KeepsTheDefaultFrameWithoutTiles) {
+  ASSERT_EQ(build(kSoftmax).launches, 1);
+  gpu::LaunchOp launch;
+  module->walk([&](gpu::LaunchOp op) { launch = op; });
+  // 100 long rows: a warp of lanes; 6 rows: 8 a block (a power of two).
+  EXPECT_EQ(getConstantIntValue(launch.getBlockSizeX()), 32);
+  EXPECT_EQ(getConstantIntValue(launch.getBlockSizeY()), 8);
+}
+
+TEST_F(GpuRowReductionTest, FailsOnInvalidTiles) {
+  std::string source = kSoftmax;
+  size_t open = source.find("linalg.generic {") + std::string("linalg.generic {").size();
+  source.insert(open, "dltune.gpu_kernel = {lanes = 64, rows = 1, vector = 1}, ");
+  module = parseSourceString<ModuleOp>(source, &ctx);
+  ASSERT_TRUE(module);
+  ScopedDiagnosticHandler quiet(&ctx, [](Diagnostic &) { return success(); });
+  EXPECT_TRUE(failed(buildGpuRowReductions(*module, true)));
+}
+
+TEST(GpuRowTilesTest, RoundTripsAndChecks) {
+  MLIRContext ctx;
+  GpuRowTiles t{16, 4, 2};
+  std::optional<GpuRowTiles> back = GpuRowTiles::fromAttr(t.toAttr(&ctx));
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->lanes, 16);
+  EXPECT_EQ(back->rows, 4);
+  EXPECT_EQ(back->vector, 2);
+  EXPECT_TRUE(GpuRowTiles::isRowTilesAttr(t.toAttr(&ctx)));
+  EXPECT_EQ(whyNotGpuRowTiles(t), "");
+  EXPECT_NE(whyNotGpuRowTiles({16, 1, 2}), "");  // half a warp
+  EXPECT_NE(whyNotGpuRowTiles({32, 64, 2}), ""); // 2048 threads
+  EXPECT_NE(whyNotGpuRowTiles({1, 32, 2}), "");  // one lane: no cluster
+  EXPECT_NE(whyNotGpuRowTiles({32, 3, 2}), "");  // rows not a power of two
+  EXPECT_NE(whyNotGpuRowTiles({32, 1, 3}), "");
+  // The default: a warp of lanes for long rows, fewer for short ones; a
+  // block of 256 threads, at least a warp.
+  GpuRowTiles d = GpuRowTiles::getDefault(100, 6, 4);
+  EXPECT_EQ(d.lanes, 32);
+  EXPECT_EQ(d.rows, 8);
+  EXPECT_EQ(d.vector, 4);
+  d = GpuRowTiles::getDefault(12, 1000, 2);
+  EXPECT_EQ(d.lanes, 16);
+  EXPECT_EQ(d.rows, 16);
+  EXPECT_EQ(d.vector, 8);
+  d = GpuRowTiles::getDefault(9, 1, 4);
+  EXPECT_EQ(d.lanes * d.rows, 32);
+}
+
+// Softmax on tensors with a matmul after it: the run of the max ends at
+// the matmul.
+constexpr const char *kSoftmaxOnTensors = R"mlir(
+#rows = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @softmax(%x: tensor<6x100xf32>, %w: tensor<100x8xf32>, %c: tensor<6x8xf32>) -> tensor<6x8xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<6xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%e : tensor<6xf32>) -> tensor<6xf32>
+  %max = linalg.generic {indexing_maps = [#rows, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<6x100xf32>) outs(%mi : tensor<6xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = arith.maximumf %in, %out : f32
+    linalg.yield %v : f32
+  } -> tensor<6xf32>
+  %ee = tensor.empty() : tensor<6x100xf32>
+  %exp = linalg.generic {indexing_maps = [#rows, #row, #rows], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max : tensor<6x100xf32>, tensor<6xf32>) outs(%ee : tensor<6x100xf32>) {
+  ^bb0(%in: f32, %m: f32, %out: f32):
+    %d = arith.subf %in, %m : f32
+    %v = math.exp %d : f32
+    linalg.yield %v : f32
+  } -> tensor<6x100xf32>
+  %si = linalg.fill ins(%zero : f32) outs(%e : tensor<6xf32>) -> tensor<6xf32>
+  %sum = linalg.generic {indexing_maps = [#rows, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%exp : tensor<6x100xf32>) outs(%si : tensor<6xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = arith.addf %in, %out : f32
+    linalg.yield %v : f32
+  } -> tensor<6xf32>
+  %y = linalg.generic {indexing_maps = [#rows, #row, #rows], iterator_types = ["parallel", "parallel"]}
+      ins(%exp, %sum : tensor<6x100xf32>, tensor<6xf32>) outs(%ee : tensor<6x100xf32>) {
+  ^bb0(%in: f32, %s: f32, %out: f32):
+    %v = arith.divf %in, %s : f32
+    linalg.yield %v : f32
+  } -> tensor<6x100xf32>
+  %r = linalg.matmul ins(%y, %w : tensor<6x100xf32>, tensor<100x8xf32>) outs(%c : tensor<6x8xf32>) -> tensor<6x8xf32>
+  %z = linalg.generic {indexing_maps = [#rows, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<6x100xf32>) outs(%sum : tensor<6xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = arith.addf %in, %out : f32
+    linalg.yield %v : f32
+  } -> tensor<6xf32>
+  return %r : tensor<6x8xf32>
+}
+)mlir";
+
+TEST_F(GpuRowReductionTest, FindsSoftmaxsRunOnTensors) {
+  module = parseSourceString<ModuleOp>(kSoftmaxOnTensors, &ctx);
+  ASSERT_TRUE(module);
+  SmallVector<linalg::LinalgOp> reductions;
+  module->walk([&](linalg::GenericOp op) {
+    if (op.getNumReductionLoops() == 1)
+      reductions.push_back(op);
+  });
+  ASSERT_EQ(reductions.size(), 3u);
+  // The max: its fill, it, the exponentials, the sum's fill, the sum and
+  // the division; not the matmul or what follows it.
+  SmallVector<Operation *> run = getGpuRowRun(reductions[0]);
+  ASSERT_EQ(run.size(), 6u);
+  EXPECT_TRUE(isa<linalg::FillOp>(run[0]));
+  EXPECT_EQ(run[1], reductions[0].getOperation());
+  EXPECT_EQ(run[4], reductions[1].getOperation());
+  EXPECT_FALSE(getEarlierRowReductionOfRun(reductions[0]));
+  EXPECT_EQ(getEarlierRowReductionOfRun(reductions[1]), reductions[0]);
+  // After the matmul a new run begins.
+  EXPECT_FALSE(getEarlierRowReductionOfRun(reductions[2]));
+  EXPECT_EQ(whyNotGpuRowReductionOp(reductions[2]), "");
+}

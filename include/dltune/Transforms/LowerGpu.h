@@ -26,6 +26,17 @@ llvm::Expected<std::vector<GpuKernelResources>> getGpuKernelResources(ModuleOp l
 /// ptxas from PATH, $CUDA_HOME/bin or /usr/local/cuda/bin; empty if none.
 std::string findPtxas();
 
+/// Makes the CUDA toolkit that ptxas (findPtxas) belongs to, or
+/// /usr/local/cuda, known to upstream's NVVM serializer where none of
+/// CUDA_ROOT, CUDA_HOME and CUDA_PATH is set (it then sets CUDA_HOME, once
+/// a process): the serializer links libdevice, which defines the __nv_*
+/// functions math ops lower to (expf, rsqrtf, erff), only from a toolkit
+/// those variables name (Debian's MLIR has none built in); without it a
+/// kernel with a softmax assembled to "Unresolved extern function
+/// '__nv_expf'". Returns the toolkit used, empty where there is none with
+/// nvvm/libdevice/libdevice.10.bc.
+std::string exportCudaToolkitForLibdevice();
+
 /// The shared-memory step of --dltune-lower-gpu on a bufferized function
 /// (before its loops are mapped to the GPU): copies into workgroup memory
 /// become loops over the block's threads (thread-mapped scf.forall; the

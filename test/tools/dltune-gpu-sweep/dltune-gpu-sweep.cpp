@@ -153,7 +153,7 @@ int main(int argc, char **argv) {
     std::string name = task.descriptor.opKind;
     uint64_t valid = task.space.countValid();
     std::vector<Config> sample = sampleConfigs(task.space, count, seed);
-    unsigned compiled = 0, asIntended = 0, overLimit = 0, windowKernels = 0;
+    unsigned compiled = 0, asIntended = 0, overLimit = 0, windowKernels = 0, rowKernels = 0;
     auto knob = [&](const Config &c, const char *name) -> int64_t {
       std::optional<size_t> i = task.space.getKnobIndex(name);
       return i ? c[*i] : 0;
@@ -226,7 +226,12 @@ int main(int argc, char **argv) {
       // of block_threads threads, its tile in registers without spills, no
       // shared memory or barriers.
       bool window = knob(c, "block_threads") != 0;
+      // A row kernel (softmax, a layer norm): one kernel of lanes x rows
+      // threads without shared memory or spills (barriers between its
+      // steps).
+      bool row = knob(c, "lanes") != 0;
       int64_t threads = window ? GpuWindowTiles::fromValues(values).blockThreads
+                        : row  ? knob(c, "lanes") * knob(c, "rows")
                         : knob(c, "thread_m") && knob(c, "thread_n")
                             ? GpuMatmulTiles::fromValues(values).threads()
                             : 0;
@@ -245,9 +250,12 @@ int main(int argc, char **argv) {
           resources->size() == static_cast<size_t>(splitK > 1 ? 2 : 1) && sumAsIntended &&
           k->threadsPerBlock == threads &&
           (window ? k->sharedBytes == 0 && k->barriers == 0 && k->spillStoreBytes == 0
+           : row  ? k->sharedBytes == 0 && k->spillStoreBytes == 0
                   : k->sharedBytes > 0 && k->barriers > 0 && k->spillStoreBytes <= kSpillAllowance);
       if (window)
         ++windowKernels;
+      if (row)
+        ++rowKernels;
       if (intended)
         ++asIntended;
       else
@@ -258,8 +266,10 @@ int main(int argc, char **argv) {
                  << sample.size() << " compiled, " << asIntended << "/" << sample.size()
                  << (windowKernels ? " one window kernel of block_threads, no shared memory, no "
                                      "barriers, no spills, "
-                                   : " one kernel with shared memory, barriers, <= " +
-                                         std::to_string(kSpillAllowance) + " B spilled, ")
+                     : rowKernels ? " one row kernel of lanes x rows threads, no shared memory, no "
+                                    "spills, "
+                                  : " one kernel with shared memory, barriers, <= " +
+                                        std::to_string(kSpillAllowance) + " B spilled, ")
                  << overLimit << " over the device limits\n";
   }
   if (tasks.empty())
