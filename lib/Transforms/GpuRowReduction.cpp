@@ -314,6 +314,25 @@ static bool isRowStepOnTensors(Operation *o, ArrayRef<int64_t> rowShape) {
   return getRowShape(ranges) == rowShape;
 }
 
+namespace {
+/// What a walk along a run on tensors does at an op.
+enum class RunMove { Step, Skip, Stop };
+} // namespace
+
+/// `o` on a walk along a run over rows `rowShape`: a step of it, an op to
+/// step over (views, constants; a fill that starts another kernel's output,
+/// such as the next matmul's C, which that kernel absorbs), or its end.
+static RunMove getRunMove(Operation *o, ArrayRef<int64_t> rowShape) {
+  if (isRowStepOnTensors(o, rowShape)) {
+    if (!isa<linalg::FillOp>(o) || llvm::all_of(o->getUsers(), [&](Operation *user) {
+          return user->getBlock() == o->getBlock() && isRowStepOnTensors(user, rowShape);
+        }))
+      return RunMove::Step;
+    return RunMove::Skip;
+  }
+  return isSkippedOnTensors(o) || isa<linalg::FillOp>(o) ? RunMove::Skip : RunMove::Stop;
+}
+
 SmallVector<Operation *> mlir::dltune::getGpuRowRun(linalg::LinalgOp op) {
   std::string why;
   std::optional<RowReduction> red = matchRowReduction(op, why);
@@ -326,10 +345,11 @@ SmallVector<Operation *> mlir::dltune::getGpuRowRun(linalg::LinalgOp op) {
     run.push_back(fill);
   run.push_back(op);
   for (Operation *next = op->getNextNode(); next; next = next->getNextNode()) {
-    if (isRowStepOnTensors(next, rowShape))
-      run.push_back(next);
-    else if (!isSkippedOnTensors(next))
+    RunMove move = getRunMove(next, rowShape);
+    if (move == RunMove::Stop)
       break;
+    if (move == RunMove::Step)
+      run.push_back(next);
   }
   return run;
 }
@@ -341,12 +361,12 @@ linalg::LinalgOp mlir::dltune::getEarlierRowReductionOfRun(linalg::LinalgOp op) 
     return {};
   SmallVector<int64_t> rowShape = getRowShape(red->ranges);
   for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
-    if (isRowStepOnTensors(prev, rowShape)) {
-      if (auto earlier = dyn_cast<linalg::LinalgOp>(prev); matchRowReduction(earlier, why))
-        return earlier;
-    } else if (!isSkippedOnTensors(prev)) {
+    RunMove move = getRunMove(prev, rowShape);
+    if (move == RunMove::Stop)
       break;
-    }
+    if (auto earlier = dyn_cast<linalg::LinalgOp>(prev);
+        move == RunMove::Step && matchRowReduction(earlier, why))
+      return earlier;
   }
   return {};
 }

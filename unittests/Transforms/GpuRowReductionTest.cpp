@@ -384,7 +384,8 @@ TEST(GpuRowTilesTest, RoundTripsAndChecks) {
 }
 
 // Softmax on tensors with a matmul after it: the run of the max ends at
-// the matmul.
+// the matmul; the fill of the matmul's C (6 rows of 8, the softmax's rows)
+// is the matmul kernel's, not a step.
 constexpr const char *kSoftmaxOnTensors = R"mlir(
 #rows = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
@@ -420,7 +421,8 @@ func.func @softmax(%x: tensor<6x100xf32>, %w: tensor<100x8xf32>, %c: tensor<6x8x
     %v = arith.divf %in, %s : f32
     linalg.yield %v : f32
   } -> tensor<6x100xf32>
-  %r = linalg.matmul ins(%y, %w : tensor<6x100xf32>, tensor<100x8xf32>) outs(%c : tensor<6x8xf32>) -> tensor<6x8xf32>
+  %cz = linalg.fill ins(%zero : f32) outs(%c : tensor<6x8xf32>) -> tensor<6x8xf32>
+  %r = linalg.matmul ins(%y, %w : tensor<6x100xf32>, tensor<100x8xf32>) outs(%cz : tensor<6x8xf32>) -> tensor<6x8xf32>
   %z = linalg.generic {indexing_maps = [#rows, #row], iterator_types = ["parallel", "reduction"]}
       ins(%x : tensor<6x100xf32>) outs(%sum : tensor<6xf32>) {
   ^bb0(%in: f32, %out: f32):
@@ -441,7 +443,7 @@ TEST_F(GpuRowReductionTest, FindsSoftmaxsRunOnTensors) {
   });
   ASSERT_EQ(reductions.size(), 3u);
   // The max: its fill, it, the exponentials, the sum's fill, the sum and
-  // the division; not the matmul or what follows it.
+  // the division; not the matmul's fill, the matmul or what follows it.
   SmallVector<Operation *> run = getGpuRowRun(reductions[0]);
   ASSERT_EQ(run.size(), 6u);
   EXPECT_TRUE(isa<linalg::FillOp>(run[0]));
