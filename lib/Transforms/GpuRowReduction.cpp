@@ -286,10 +286,14 @@ std::string mlir::dltune::whyNotGpuRowReductionOp(linalg::LinalgOp op) {
 static SmallVector<int64_t> getRowShape(ArrayRef<int64_t> ranges);
 
 /// Ops a run steps over on tensors: once bufferized they are views,
-/// constants or nothing.
+/// constants, scalar arithmetic or nothing (what mayRunAcross lets a
+/// kernel's steps stand across).
 static bool isSkippedOnTensors(Operation *op) {
-  return isa<tensor::EmptyOp, tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op) ||
-         op->hasTrait<OpTrait::ConstantLike>();
+  if (isa<tensor::EmptyOp, tensor::ExpandShapeOp, tensor::CollapseShapeOp,
+          tensor::ExtractSliceOp>(op))
+    return true;
+  return op->getNumRegions() == 0 && isMemoryEffectFree(op) &&
+         llvm::none_of(op->getResultTypes(), llvm::IsaPred<ShapedType>);
 }
 
 /// On tensors: whether `o` may be a step of a kernel over rows `rowShape`
@@ -306,22 +310,39 @@ static bool isRowStepOnTensors(Operation *o, ArrayRef<int64_t> rowShape) {
   std::string why;
   if (matchRowReduction(op, why))
     return getRowShape(ranges) == rowShape;
-  if (op.getNumReductionLoops() != 0 || !isa<linalg::GenericOp, linalg::FillOp>(o))
+  // An element-wise op (matchElementwiseStep): its output indexed by a
+  // permutation of its loops.
+  if (op.getNumReductionLoops() != 0 ||
+      !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isPermutation())
     return false;
-  if (getRowShape(ranges) == rowShape)
-    return ranges.back() == 1 || ranges.back() >= kMinRowLength;
+  if (getRowShape(ranges) == rowShape) {
+    if (ranges.back() == 1)
+      return true;
+    // fitToRows: operands along the row move along their innermost
+    // dimension.
+    unsigned rowDim = ranges.size() - 1;
+    return ranges.back() >= kMinRowLength &&
+           llvm::all_of(op->getOpOperands(), [&](OpOperand &operand) {
+             AffineMap map = op.getMatchingIndexingMap(&operand);
+             return !isa<ShapedType>(operand.get().getType()) || !map.isFunctionOfDim(rowDim) ||
+                    isIndexedInnermostBy(map, rowDim);
+           });
+  }
   ranges.push_back(1); // a row of one element
   return getRowShape(ranges) == rowShape;
 }
 
 namespace {
-/// What a walk along a run on tensors does at an op.
-enum class RunMove { Step, Skip, Stop };
+/// What a walk along a run on tensors does at an op: take it as a step,
+/// carry it along (a view or a constant the steps may read through: it
+/// goes into the task but is no step), step over it, or end the run.
+enum class RunMove { Step, Carry, Skip, Stop };
 } // namespace
 
 /// `o` on a walk along a run over rows `rowShape`: a step of it, an op to
-/// step over (views, constants; a fill that starts another kernel's output,
-/// such as the next matmul's C, which that kernel absorbs), or its end.
+/// carry (views, constants, scalar arithmetic), one to step over (a fill
+/// that starts another kernel's output, such as the next matmul's C, which
+/// that kernel absorbs), or its end.
 static RunMove getRunMove(Operation *o, ArrayRef<int64_t> rowShape) {
   if (isRowStepOnTensors(o, rowShape)) {
     if (!isa<linalg::FillOp>(o) || llvm::all_of(o->getUsers(), [&](Operation *user) {
@@ -330,7 +351,18 @@ static RunMove getRunMove(Operation *o, ArrayRef<int64_t> rowShape) {
       return RunMove::Step;
     return RunMove::Skip;
   }
-  return isSkippedOnTensors(o) || isa<linalg::FillOp>(o) ? RunMove::Skip : RunMove::Stop;
+  if (isa<linalg::FillOp>(o))
+    return RunMove::Skip;
+  return isSkippedOnTensors(o) ? RunMove::Carry : RunMove::Stop;
+}
+
+/// Whether `op` is a row reduction over rows `rowShape`.
+static bool isRowReductionOf(Operation *op, ArrayRef<int64_t> rowShape) {
+  std::string why;
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  std::optional<RowReduction> red =
+      linalgOp ? matchRowReduction(linalgOp, why) : std::nullopt;
+  return red && getRowShape(red->ranges) == rowShape;
 }
 
 SmallVector<Operation *> mlir::dltune::getGpuRowRun(linalg::LinalgOp op) {
@@ -339,18 +371,31 @@ SmallVector<Operation *> mlir::dltune::getGpuRowRun(linalg::LinalgOp op) {
   if (!red || !op.hasPureTensorSemantics())
     return {op};
   SmallVector<int64_t> rowShape = getRowShape(red->ranges);
-  SmallVector<Operation *> run;
-  auto fill = op.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>();
-  if (fill && fill->hasOneUse() && fill->getBlock() == op->getBlock())
-    run.push_back(fill);
+  // Before it: the element-wise steps (and the fills) the kernel takes in
+  // ahead of its first reduction (RowRun::add), back to the run's start.
+  SmallVector<Operation *> before;
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
+    RunMove move = getRunMove(prev, rowShape);
+    if (move == RunMove::Stop || isRowReductionOf(prev, rowShape))
+      break;
+    if (move != RunMove::Skip)
+      before.push_back(prev);
+  }
+  // Leading carried ops feed nothing in the task: left out.
+  while (!before.empty() && getRunMove(before.back(), rowShape) == RunMove::Carry)
+    before.pop_back();
+  SmallVector<Operation *> run(llvm::reverse(before));
   run.push_back(op);
   for (Operation *next = op->getNextNode(); next; next = next->getNextNode()) {
     RunMove move = getRunMove(next, rowShape);
     if (move == RunMove::Stop)
       break;
-    if (move == RunMove::Step)
+    if (move != RunMove::Skip)
       run.push_back(next);
   }
+  // Trailing carried ops compute nothing the task returns.
+  while (getRunMove(run.back(), rowShape) == RunMove::Carry)
+    run.pop_back();
   return run;
 }
 
@@ -364,9 +409,8 @@ linalg::LinalgOp mlir::dltune::getEarlierRowReductionOfRun(linalg::LinalgOp op) 
     RunMove move = getRunMove(prev, rowShape);
     if (move == RunMove::Stop)
       break;
-    if (auto earlier = dyn_cast<linalg::LinalgOp>(prev);
-        move == RunMove::Step && matchRowReduction(earlier, why))
-      return earlier;
+    if (move == RunMove::Step && isRowReductionOf(prev, rowShape))
+      return cast<linalg::LinalgOp>(prev);
   }
   return {};
 }

@@ -150,8 +150,27 @@ static LogicalResult fuseElementwiseOps(ModuleOp module) {
     Operation *producer = fused->get().getDefiningOp();
     return producer && producer->hasOneUse();
   });
+  // Upstream's fusion builds a new generic without the consumer's
+  // attributes: the kernel tiles of a reduction that absorbs its input's
+  // producer (a row kernel's frame: x * x -> sum) move to the op that then
+  // writes the reduction's output (the same init operand, which fusion
+  // keeps), where exactly one generic does.
+  DenseMap<Value, Attribute> tilesByInit;
+  module.walk([&](linalg::GenericOp op) {
+    if (Attribute tiles = op->getAttr(DLTuneDialect::kGpuKernelAttrName);
+        tiles && op.getNumDpsInits() == 1)
+      tilesByInit[op.getDpsInits()[0]] = tiles;
+  });
   if (failed(applyPatternsGreedily(module, std::move(patterns))))
     return module.emitError() << "dltune-lower-gpu: element-wise fusion did not converge";
+  DenseMap<Value, SmallVector<linalg::GenericOp, 1>> writers;
+  module.walk([&](linalg::GenericOp op) {
+    if (op.getNumDpsInits() == 1 && tilesByInit.count(op.getDpsInits()[0]))
+      writers[op.getDpsInits()[0]].push_back(op);
+  });
+  for (auto &[init, ops] : writers)
+    if (ops.size() == 1 && !ops.front()->hasAttr(DLTuneDialect::kGpuKernelAttrName))
+      ops.front()->setAttr(DLTuneDialect::kGpuKernelAttrName, tilesByInit[init]);
   return success();
 }
 

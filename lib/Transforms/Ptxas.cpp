@@ -57,12 +57,13 @@ std::string mlir::dltune::findPtxas() {
 }
 
 std::string mlir::dltune::exportCudaToolkitForLibdevice() {
-  for (const char *var : {"CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"})
-    if (const char *set = std::getenv(var))
-      return set;
-  // Once a process: setenv is not safe against concurrent getenv calls,
-  // so it runs before the first pipeline that reads it, never again.
-  static const std::string toolkit = [] {
+  // Once a process (the tools call it first thing, single-threaded):
+  // setenv is not safe against concurrent getenv calls.
+  static const std::string toolkit = []() -> std::string {
+    for (const char *var : {"CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"})
+      if (const char *set = std::getenv(var); set && *set)
+        return set; // the serializer's own choice
+
     auto hasLibdevice = [](StringRef dir) {
       SmallString<128> bc(dir);
       llvm::sys::path::append(bc, "nvvm", "libdevice", "libdevice.10.bc");

@@ -592,10 +592,16 @@ static FailureOr<SchedulePlan> buildGpuRowPlan(linalg::LinalgOp op, const std::s
   int64_t rowLength = s.back(), rows = 1;
   for (int64_t i = 0; i + 1 < rank; ++i)
     rows *= s[i];
+  // The widest element moving along the row sets the vectors' lengths (as
+  // the kernel's chooseVector has it: an f16 softmax accumulating in f32
+  // takes 8 halves at once).
   int64_t elemBytes = 1;
-  for (Value operand : op->getOperands())
-    elemBytes = std::max<int64_t>(
-        elemBytes, getElementTypeOrSelf(operand.getType()).getIntOrFloatBitWidth() / 8);
+  unsigned rowDim = rank - 1;
+  for (OpOperand &operand : op->getOpOperands()) {
+    Type element = getElementTypeOrSelf(operand.get().getType());
+    if (element.isIntOrFloat() && op.getMatchingIndexingMap(&operand).isFunctionOfDim(rowDim))
+      elemBytes = std::max<int64_t>(elemBytes, element.getIntOrFloatBitWidth() / 8);
+  }
   GpuRowTiles preferred = GpuRowTiles::getDefault(rowLength, rows, elemBytes);
   SpaceBuilder b;
   b.param("D_row", rowLength);

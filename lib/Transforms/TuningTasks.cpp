@@ -243,11 +243,13 @@ static Operation *getPadReadOnlyBy(Value v, Operation *user) {
 /// lowering computes in its kernel, so that candidates are timed as the
 /// model runs them. A window kernel's (GpuWindowKernel.h) output fill is
 /// its start value and its padded inputs are read in place
-/// (GpuPadFolding.h); a matmul's patch gather is computed in its loads (an
-/// implicit GEMM), with the pad the gather reads, and C's fill makes C a
-/// fresh buffer (the kernel gathers only where C cannot share memory with
-/// the input: two arguments may). Sets `capturesInputs` where a body then
-/// reads a value from outside the group (the gather's input).
+/// (GpuPadFolding.h); a matmul's C fill starts its accumulators (with C an
+/// argument the kernel would load C first, which the model's kernel never
+/// does), and its patch gather is computed in its loads (an implicit GEMM),
+/// with the pad the gather reads (the fill also makes C a fresh buffer: the
+/// kernel gathers only where C cannot share memory with the input). A row
+/// kernel's task is its run (getGpuRowRun). Sets `capturesInputs` where a
+/// body then reads a value from outside the group (the gather's input).
 static SmallVector<Operation *> getGpuTaskGroup(linalg::LinalgOp op, const SearchSpace &space,
                                                 bool &capturesInputs) {
   // A row kernel's run (softmax, a layer norm): all of it, as it runs.
@@ -264,10 +266,10 @@ static SmallVector<Operation *> getGpuTaskGroup(linalg::LinalgOp op, const Searc
       prependOnce(group, getPadReadOnlyBy(input, op));
     return group;
   }
+  addFill();
   linalg::GenericOp gather = getPatchGatherOfA(op);
   if (!gather)
     return group;
-  addFill();
   prependOnce(group, gather);
   gather.getBody()->walk([&](tensor::ExtractOp extract) {
     prependOnce(group, getPadReadOnlyBy(extract.getTensor(), op));
@@ -313,10 +315,13 @@ std::vector<TuningTask> mlir::dltune::collectTuningTasks(ModuleOp module) {
     if (desc.target == "gpu" && space->getKnobIndex("lanes")) {
       std::string steps;
       for (Operation *later : llvm::make_range(llvm::find(group, op.getOperation()) + 1,
-                                               group.end()))
+                                               group.end())) {
+        auto step = dyn_cast<linalg::LinalgOp>(later);
+        if (!step) // a view or a constant the steps read through
+          continue;
         steps += (steps.empty() ? "" : ", ") +
-                 (isa<linalg::FillOp>(later) ? std::string("fill")
-                                             : describeBody(cast<linalg::LinalgOp>(later)));
+                 (isa<linalg::FillOp>(later) ? std::string("fill") : describeBody(step));
+      }
       if (!steps.empty())
         desc.opKind += " + " + steps;
     }

@@ -6,11 +6,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "dltune/InitAllDialects.h"
+#include "dltune/Transforms/LowerGpu.h"
 
 #include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
+  // Before any thread starts: the GPU lowering's libdevice (setenv).
+  (void)mlir::dltune::exportCudaToolkitForLibdevice();
   mlir::registerAllPasses();
   mlir::dltune::registerAllDLTunePassesAndPipelines();
   mlir::DialectRegistry registry;

@@ -12,6 +12,7 @@
 
 #include "dltune/Execution/MallocPolicy.h"
 #include "dltune/InitAllPasses.h"
+#include "dltune/Transforms/LowerGpu.h"
 #include "dltune/Version.h"
 
 #include "mlir/InitAllPasses.h"
@@ -28,6 +29,8 @@ int main(int argc, char **argv) {
   // Kernels timed here (and in the tuner's workers, which are this program)
   // reuse freed memory as the libraries `dltune compile` writes do.
   mlir::dltune::keepFreedMemoryInProcess();
+  // Before any thread starts: the GPU lowering's libdevice (setenv).
+  (void)mlir::dltune::exportCudaToolkitForLibdevice();
   mlir::registerAllPasses();
   mlir::dltune::registerAllDLTunePassesAndPipelines();
   llvm::cl::SetVersionPrinter([](llvm::raw_ostream &os) {

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
@@ -445,6 +446,8 @@ TEST_F(GpuRowReductionTest, FindsSoftmaxsRunOnTensors) {
   // The max: its fill, it, the exponentials, the sum's fill, the sum and
   // the division; not the matmul's fill, the matmul or what follows it.
   SmallVector<Operation *> run = getGpuRowRun(reductions[0]);
+  // The tensor.empty between the max and the exponentials goes with them.
+  llvm::erase_if(run, [](Operation *op) { return isa<tensor::EmptyOp>(op); });
   ASSERT_EQ(run.size(), 6u);
   EXPECT_TRUE(isa<linalg::FillOp>(run[0]));
   EXPECT_EQ(run[1], reductions[0].getOperation());

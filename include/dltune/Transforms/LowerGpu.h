@@ -33,8 +33,11 @@ std::string findPtxas();
 /// functions math ops lower to (expf, rsqrtf, erff), only from a toolkit
 /// those variables name (Debian's MLIR has none built in); without it a
 /// kernel with a softmax assembled to "Unresolved extern function
-/// '__nv_expf'". Returns the toolkit used, empty where there is none with
-/// nvvm/libdevice/libdevice.10.bc.
+/// '__nv_expf'". Returns the toolkit the serializer will use: the first
+/// of those variables that is set, else the one set here, else empty (no
+/// toolkit with nvvm/libdevice/libdevice.10.bc). The first call decides;
+/// the tools make it before any thread starts, --dltune-lower-gpu before
+/// its NVVM pipeline.
 std::string exportCudaToolkitForLibdevice();
 
 /// The shared-memory step of --dltune-lower-gpu on a bufferized function
