@@ -162,3 +162,24 @@ func.func @rows_along_outer_dim(%x: tensor<12x5xf32>, %init: tensor<5xf32>) -> t
   } -> tensor<5xf32>
   return %r : tensor<5xf32>
 }
+
+// -----
+
+// The vectors are sized by the elements moving along the row: f16 inputs
+// accumulated in f32 take 8 at once (the kernel's chooseVector does).
+// CHECK-LABEL: func.func @sum_f16_to_f32
+// CHECK: linalg.generic
+// CHECK-SAME: knobs {lanes = pow2<4, 32>, rows = pow2<1, 32>, vector = pow2<1, 8>}
+// DEFAULT-LABEL: func.func @sum_f16_to_f32
+// DEFAULT: dltune.config = #dltune.config<lanes = 32, rows = 8, vector = 8>
+func.func @sum_f16_to_f32(%x: tensor<32x64xf16>, %init: tensor<32xf32>) -> tensor<32xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<32x64xf16>) outs(%init : tensor<32xf32>) {
+  ^bb0(%in: f16, %out: f32):
+    %e = arith.extf %in : f16 to f32
+    %s = arith.addf %e, %out : f32
+    linalg.yield %s : f32
+  } -> tensor<32xf32>
+  return %r : tensor<32xf32>
+}
