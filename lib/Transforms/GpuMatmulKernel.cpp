@@ -171,6 +171,9 @@ static FailureOr<MatmulOperands> getOperands(linalg::LinalgOp op, std::string &w
   o.n = o.cType.getDimSize(off + 1);
   o.k = o.aType.getDimSize(off + 1);
   o.elemBytes = o.aType.getElementTypeBitWidth() / 8;
+  if (std::optional<std::pair<SmallVector<int64_t>, int64_t>> layout =
+          getStaticLayout(o.bType))
+    o.bTransposed = layout->first.back() != 1 && layout->first[off] == 1;
   return o;
 }
 
@@ -190,11 +193,14 @@ static bool canCopyAsync(const MatmulOperands &o, const GpuMatmulTiles &t) {
 static std::string whyNotTiles(const MatmulOperands &o, const GpuMatmulTiles &t) {
   for (MemRefType type : {o.aType, o.bType, o.cType}) {
     std::optional<std::pair<SmallVector<int64_t>, int64_t>> layout = getStaticLayout(type);
-    if (layout && layout->first.back() != 1)
-      return "operands must be contiguous in their last dimension";
+    if (layout && layout->first.back() != 1 && !(type == o.bType && o.bTransposed))
+      return "operands must be contiguous in their last dimension (B: or along k)";
     if (!layout && !type.getLayout().isIdentity())
       return "operands must have static strides";
   }
+  if (o.bTransposed && (t.mma || t.splitK != 1))
+    return "a B contiguous along k (a transposed view) needs the SIMT kernel (mma = 0) without "
+           "split_k";
   auto positive = [](int64_t v) { return v > 0; };
   if (!positive(t.blockM) || !positive(t.blockN) || !positive(t.threadM) ||
       !positive(t.threadN) || !positive(t.tileK) || !positive(t.vector) || t.pad < 0 ||
@@ -368,6 +374,8 @@ private:
   int64_t inBytes, accBytes;
   // Inside the launch.
   Value batchIdx, rowBase, colBase, tx, ty, tid, aShared, bShared;
+  /// With o.bTransposed: B as a view with k innermost (batch, n, k).
+  Value bT;
   // Where each of a thread's global loads lands in its tile: A (row, k) and
   // B (k, column), fixed across the k loop.
   SmallVector<std::pair<Value, Value>> aSlots, bSlots;
@@ -404,9 +412,10 @@ void KernelBuilder::loadTiles(Value k0, SmallVector<Value> &aRegs,
   auto vecType = VectorType::get({t.vector}, inType);
   aRegs = loadATile(k0);
   for (auto [k, col] : bSlots)
-    bRegs.push_back(vector::LoadOp::create(b, loc, vecType, o.b,
-                                           at(add(k0, k), add(colBase, col)),
-                                           /*nontemporal=*/false, llvm::MaybeAlign(bLoadAlign)));
+    bRegs.push_back(vector::LoadOp::create(
+        b, loc, vecType, o.bTransposed ? bT : o.b,
+        o.bTransposed ? at(add(colBase, col), add(k0, k)) : at(add(k0, k), add(colBase, col)),
+        /*nontemporal=*/false, llvm::MaybeAlign(bLoadAlign)));
 }
 
 void KernelBuilder::storeTiles(Value stage, ArrayRef<Value> aRegs, ArrayRef<Value> bRegs) {
@@ -424,8 +433,16 @@ void KernelBuilder::storeTiles(Value stage, ArrayRef<Value> aRegs, ArrayRef<Valu
                                            t.tileK * (t.blockN + t.pad) * inBytes});
   for (auto [slot, reg] : llvm::zip(bSlots, bRegs)) {
     auto [k, col] = slot;
-    vector::StoreOp::create(b, loc, reg, bShared, ValueRange{stage, k, col},
-                            /*nontemporal=*/false, llvm::MaybeAlign(bStoreAlign));
+    if (!o.bTransposed) {
+      vector::StoreOp::create(b, loc, reg, bShared, ValueRange{stage, k, col},
+                              /*nontemporal=*/false, llvm::MaybeAlign(bStoreAlign));
+      continue;
+    }
+    // A vector along k: one element each to consecutive k rows, as A's.
+    for (int64_t j = 0; j < t.vector; ++j) {
+      Value e = vector::ExtractOp::create(b, loc, reg, j);
+      memref::StoreOp::create(b, loc, e, bShared, ValueRange{stage, add(k, j), col});
+    }
   }
 }
 
@@ -528,8 +545,17 @@ void KernelBuilder::planLoads() {
     Value k = mul(arith::RemUIOp::create(b, loc, l, idx(aPerRow)), t.vector);
     aSlots.push_back({row, k});
   }
+  // A transposed B is read as A is: vectors along k, a column a row of
+  // consecutive threads.
+  int64_t bTPerCol = t.tileK / t.vector;
   for (int64_t i = 0; i < t.blockN * t.tileK / (t.vector * threads); ++i) {
     Value l = add(tid, i * threads);
+    if (o.bTransposed) {
+      Value col = arith::DivUIOp::create(b, loc, l, idx(bTPerCol));
+      Value k = mul(arith::RemUIOp::create(b, loc, l, idx(bTPerCol)), t.vector);
+      bSlots.push_back({k, col});
+      continue;
+    }
     Value k = arith::DivUIOp::create(b, loc, l, idx(bPerRow));
     Value col = mul(arith::RemUIOp::create(b, loc, l, idx(bPerRow)), t.vector);
     bSlots.push_back({k, col});
@@ -540,12 +566,12 @@ void KernelBuilder::planLoads() {
                                  m.push_back(t.tileK * inBytes);
                                  return m;
                                }());
-  bLoadAlign = commonAlignment(t.vector * inBytes,
-                               [&] {
-                                 SmallVector<int64_t> m = layoutMultiples(o.bType, inBytes);
-                                 m.push_back(t.blockN * inBytes);
-                                 return m;
-                               }());
+  bLoadAlign = commonAlignment(t.vector * inBytes, [&] {
+    SmallVector<int64_t> m =
+        layoutMultiples(o.bTransposed ? cast<MemRefType>(bT.getType()) : o.bType, inBytes);
+    m.push_back((o.bTransposed ? t.tileK : t.blockN) * inBytes);
+    return m;
+  }());
 }
 
 SmallVector<Value> KernelBuilder::buildKLoop(
@@ -600,6 +626,14 @@ void KernelBuilder::build(Value fillValue) {
   if (t.mma)
     return buildMma(fillValue);
   OpBuilder::InsertionGuard guard(b);
+  if (o.bTransposed) {
+    // (batch, k, n) -> (batch, n, k): k innermost, contiguous.
+    unsigned rank = o.bType.getRank();
+    SmallVector<unsigned> perm = llvm::to_vector(llvm::seq<unsigned>(0, rank));
+    std::swap(perm[rank - 2], perm[rank - 1]);
+    bT = memref::TransposeOp::create(
+        b, loc, o.b, AffineMapAttr::get(AffineMap::getPermutationMap(perm, b.getContext())));
+  }
   beginLaunch(t.blockN / t.threadN, t.blockM / t.threadM);
   tid = add(mul(ty, t.blockN / t.threadN), tx);
 

@@ -21,6 +21,10 @@ struct MatmulOperands {
   Value a, b, c;
   MemRefType aType, bType, cType;
   bool batched = false;
+  /// B contiguous along k rather than n (a transposed view, K^T in an
+  /// attention): the SIMT kernel loads it through `bT`, a view with k
+  /// innermost, and stores it transposed into shared memory.
+  bool bTransposed = false;
   int64_t batch = 1, m = 0, n = 0, k = 0;
   int64_t elemBytes = 4; // of A and B
 

@@ -1,7 +1,9 @@
 //===- GpuTransposeViews.cpp - Transposes as strided views ----------------===//
 //
-// Two rewrites of a `linalg.transpose` T (input I, output O), both only
-// where T keeps the innermost dimension innermost:
+// Two rewrites of a `linalg.transpose` T (input I, output O), both where T
+// keeps the innermost dimension innermost (and the readers one also where
+// every reader is a SIMT matmul's B that the view leaves contiguous along
+// k: the attention's K^T, which that kernel loads as it loads A):
 //
 //   readers:  T(I -> O); readers of O (until O's next life)
 //             => the readers read memref.transpose(I)
@@ -20,6 +22,9 @@
 
 #include "dltune/Transforms/GpuTransposeViews.h"
 #include "GpuMemRefLayout.h"
+
+#include "dltune/Dialect/DLTuneDialect.h"
+#include "dltune/Transforms/GpuMatmulKernel.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -252,9 +257,38 @@ static AffineMap getPermutationMap(linalg::TransposeOp transpose, bool inverse) 
   return inverse ? inversePermutation(map) : map;
 }
 
+/// Whether `use` is the B of a matmul or batch matmul (directly in the
+/// block) whose tiles make a SIMT kernel without split-K: the kernel that
+/// takes a B contiguous along k (GpuMatmulKernel.cpp).
+static bool isSimtMatmulB(const BufferUse &use) {
+  Operation *owner = use.operand->getOwner();
+  auto op = dyn_cast<linalg::LinalgOp>(owner);
+  if (!op || use.ancestor != owner || !isa<linalg::MatmulOp, linalg::BatchMatmulOp>(owner) ||
+      op.getNumDpsInputs() != 2 || use.operand != op.getDpsInputOperand(1))
+    return false;
+  std::optional<GpuMatmulTiles> tiles = GpuMatmulTiles::fromAttr(
+      owner->getAttrOfType<DictionaryAttr>(DLTuneDialect::kGpuKernelAttrName));
+  return tiles && tiles->mma == 0 && tiles->splitK == 1;
+}
+
+/// Whether `use` of a base of type `type` sees it, through its reshapes,
+/// contiguous along its next-to-last dimension (a matmul B's k).
+static bool isContiguousAlongK(const BufferUse &use, MemRefType type) {
+  for (Operation *reshape : use.reshapes) {
+    FailureOr<MemRefType> next = getReshapedType(reshape, type);
+    if (failed(next))
+      return false;
+    type = *next;
+  }
+  std::optional<std::pair<SmallVector<int64_t>, int64_t>> layout = getStaticLayout(type);
+  return layout && layout->first.size() >= 2 && layout->first[layout->first.size() - 2] == 1;
+}
+
 /// The readers rewrite: the readers of T's output after T (until the
-/// buffer begins a new life) read a view of T's input instead.
-static bool foldIntoReaders(linalg::TransposeOp transpose) {
+/// buffer begins a new life) read a view of T's input instead. Where T
+/// moves the innermost dimension (`forMatmulB`), only where every reader
+/// is a SIMT matmul's B left contiguous along k.
+static bool foldIntoReaders(linalg::TransposeOp transpose, bool forMatmulB) {
   memref::AllocOp alloc = getFreshAllocation(transpose.getInit());
   Value input = transpose.getInput();
   auto inputType = dyn_cast<MemRefType>(input.getType());
@@ -271,7 +305,7 @@ static bool foldIntoReaders(linalg::TransposeOp transpose) {
       continue;
     if (startsLife(use))
       break;
-    if (!isLinalgUse(use, /*init=*/false))
+    if (!isLinalgUse(use, /*init=*/false) || (forMatmulB && !isSimtMatmulB(use)))
       return false;
     readers.push_back(use);
   }
@@ -286,7 +320,10 @@ static bool foldIntoReaders(linalg::TransposeOp transpose) {
   OpBuilder b(transpose);
   auto view = memref::TransposeOp::create(b, transpose.getLoc(), input,
                                           AffineMapAttr::get(getPermutationMap(transpose, false)));
-  if (!canRebase(readers, view.getType())) {
+  if (!canRebase(readers, view.getType()) ||
+      (forMatmulB && !llvm::all_of(readers, [&](const BufferUse &use) {
+         return isContiguousAlongK(use, view.getType());
+       }))) {
     view->erase();
     return false;
   }
@@ -397,15 +434,18 @@ int64_t mlir::dltune::foldTransposesIntoViews(ModuleOp module) {
   sinkFillsOfFreshBuffers(module);
   SmallVector<linalg::TransposeOp> transposes;
   module.walk([&](linalg::TransposeOp transpose) {
-    ArrayRef<int64_t> permutation = transpose.getPermutation();
-    if (transpose.hasPureBufferSemantics() && !permutation.empty() &&
-        permutation.back() == static_cast<int64_t>(permutation.size()) - 1 &&
+    if (transpose.hasPureBufferSemantics() && !transpose.getPermutation().empty() &&
         !transpose->getParentOfType<gpu::LaunchOp>())
       transposes.push_back(transpose);
   });
   int64_t folded = 0;
-  for (linalg::TransposeOp transpose : transposes)
-    if (foldIntoReaders(transpose) || foldIntoWriters(transpose))
+  for (linalg::TransposeOp transpose : transposes) {
+    ArrayRef<int64_t> permutation = transpose.getPermutation();
+    bool keepsInnermost = permutation.back() == static_cast<int64_t>(permutation.size()) - 1;
+    if (keepsInnermost ? foldIntoReaders(transpose, /*forMatmulB=*/false) ||
+                             foldIntoWriters(transpose)
+                       : foldIntoReaders(transpose, /*forMatmulB=*/true))
       ++folded;
+  }
   return folded;
 }

@@ -153,18 +153,41 @@ func.func @f(%x: memref<64x2x32xf32>) -> (memref<2x64x4x8xf32>, memref<2x64x4x8x
   EXPECT_EQ(expands, 1);
 }
 
-TEST_F(GpuTransposeViewsTest, LeavesACopyThatMovesTheInnermostDimension) {
-  // [64, 2, 32] -> [2, 32, 64] (K transposed): the view would not be
-  // contiguous along its innermost dimension.
-  Counts counts = fold(R"mlir(
+// K transposed: [64, 2, 32] -> [2, 32, 64] moves the innermost dimension;
+// the view is contiguous along the batch matmul's k instead.
+constexpr const char *kTransposedB = R"mlir(
 func.func @f(%x: memref<64x2x32xf32>, %q: memref<2x64x32xf32>) -> memref<2x64x64xf32> {
   %c = memref.alloc() : memref<2x64x64xf32>
   %t = memref.alloc() : memref<2x32x64xf32>
   linalg.transpose ins(%x : memref<64x2x32xf32>) outs(%t : memref<2x32x64xf32>) permutation = [1, 2, 0]
-  linalg.batch_matmul ins(%q, %t : memref<2x64x32xf32>, memref<2x32x64xf32>) outs(%c : memref<2x64x64xf32>)
+  linalg.batch_matmul SLOT ins(%q, %t : memref<2x64x32xf32>, memref<2x32x64xf32>) outs(%c : memref<2x64x64xf32>)
   return %c : memref<2x64x64xf32>
 }
-)mlir");
+)mlir";
+
+TEST_F(GpuTransposeViewsTest, LeavesACopyThatMovesTheInnermostDimension) {
+  // Without tiles the matmul's kernel is unknown: the copy stays.
+  Counts counts = fold(kTransposedB);
+  EXPECT_EQ(counts.folded, 0);
+  EXPECT_EQ(counts.copies, 1);
+}
+
+TEST_F(GpuTransposeViewsTest, ReadsKTransposedAsAViewForASimtBatchMatmul) {
+  Counts counts = fold(kTransposedB,
+                       "{dltune.gpu_kernel = {block_m = 32, block_n = 32, thread_m = 4, "
+                       "thread_n = 4, tile_k = 8, vector = 4, pad = 4, stages = 2, "
+                       "interleave = 0}}");
+  EXPECT_EQ(counts.folded, 1);
+  EXPECT_EQ(counts.copies, 0);
+  EXPECT_EQ(counts.views, 1);
+}
+
+TEST_F(GpuTransposeViewsTest, LeavesKTransposedACopyForATensorCoreBatchMatmul) {
+  // mma.sync stores B's tile as it is in memory (or copies it by cp.async).
+  Counts counts = fold(kTransposedB,
+                       "{dltune.gpu_kernel = {block_m = 64, block_n = 64, thread_m = 1, "
+                       "thread_n = 1, tile_k = 16, vector = 4, pad = 0, stages = 2, "
+                       "interleave = 0, mma = 1, warp_m = 32, warp_n = 32, async_copy = 1}}");
   EXPECT_EQ(counts.folded, 0);
   EXPECT_EQ(counts.copies, 1);
 }
