@@ -191,9 +191,9 @@ static bool canCopyAsync(const MatmulOperands &o, const GpuMatmulTiles &t) {
 /// Why the kernel cannot take the operands `o` with tiles `t`; empty when
 /// it can.
 static std::string whyNotTiles(const MatmulOperands &o, const GpuMatmulTiles &t) {
-  for (MemRefType type : {o.aType, o.bType, o.cType}) {
+  for (auto [index, type] : llvm::enumerate(SmallVector<MemRefType>{o.aType, o.bType, o.cType})) {
     std::optional<std::pair<SmallVector<int64_t>, int64_t>> layout = getStaticLayout(type);
-    if (layout && layout->first.back() != 1 && !(type == o.bType && o.bTransposed))
+    if (layout && layout->first.back() != 1 && !(index == 1 && o.bTransposed))
       return "operands must be contiguous in their last dimension (B: or along k)";
     if (!layout && !type.getLayout().isIdentity())
       return "operands must have static strides";

@@ -151,26 +151,41 @@ static LogicalResult fuseElementwiseOps(ModuleOp module) {
     return producer && producer->hasOneUse();
   });
   // Upstream's fusion builds a new generic without the consumer's
-  // attributes: the kernel tiles of a reduction that absorbs its input's
-  // producer (a row kernel's frame: x * x -> sum) move to the op that then
-  // writes the reduction's output (the same init operand, which fusion
-  // keeps), where exactly one generic does.
-  DenseMap<Value, Attribute> tilesByInit;
-  module.walk([&](linalg::GenericOp op) {
-    if (Attribute tiles = op->getAttr(DLTuneDialect::kGpuKernelAttrName);
-        tiles && op.getNumDpsInits() == 1)
-      tilesByInit[op.getDpsInits()[0]] = tiles;
-  });
-  if (failed(applyPatternsGreedily(module, std::move(patterns))))
+  // attributes, just before it, with its outputs: the kernel tiles of a
+  // reduction that absorbs its input's producer (a global average pool its
+  // ReLU, a row kernel's x * x -> sum) move to that op, where the tiles
+  // still describe a kernel of it (a window kernel's conditions hold for
+  // the fused body too; otherwise the op stays the element-wise loops, as
+  // before).
+  struct CarryKernelTiles : RewriterBase::Listener {
+    llvm::SetVector<Operation *> fused;
+    void notifyOperationInserted(Operation *op, OpBuilder::InsertPoint) override {
+      auto generic = dyn_cast<linalg::GenericOp>(op);
+      auto consumer = dyn_cast_or_null<linalg::GenericOp>(op->getNextNode());
+      if (!generic || !consumer || generic.getDpsInits() != consumer.getDpsInits())
+        return;
+      // At once: a later fusion into this op carries them on.
+      if (Attribute tiles = consumer->getAttr(DLTuneDialect::kGpuKernelAttrName)) {
+        op->setAttr(DLTuneDialect::kGpuKernelAttrName, tiles);
+        fused.insert(op);
+      }
+    }
+    void notifyOperationErased(Operation *op) override { fused.remove(op); }
+  } carry;
+  GreedyRewriteConfig config;
+  config.setListener(&carry);
+  if (failed(applyPatternsGreedily(module, std::move(patterns), config)))
     return module.emitError() << "dltune-lower-gpu: element-wise fusion did not converge";
-  DenseMap<Value, SmallVector<linalg::GenericOp, 1>> writers;
-  module.walk([&](linalg::GenericOp op) {
-    if (op.getNumDpsInits() == 1 && tilesByInit.count(op.getDpsInits()[0]))
-      writers[op.getDpsInits()[0]].push_back(op);
-  });
-  for (auto &[init, ops] : writers)
-    if (ops.size() == 1 && !ops.front()->hasAttr(DLTuneDialect::kGpuKernelAttrName))
-      ops.front()->setAttr(DLTuneDialect::kGpuKernelAttrName, tilesByInit[init]);
+  for (Operation *op : carry.fused) {
+    auto tiles = op->getAttrOfType<DictionaryAttr>(DLTuneDialect::kGpuKernelAttrName);
+    if (!tiles || GpuRowTiles::isRowTilesAttr(tiles))
+      continue;
+    std::optional<GpuWindowTiles> window = GpuWindowTiles::fromAttr(tiles);
+    auto linalgOp = cast<linalg::LinalgOp>(op);
+    if (!window || !whyNotGpuWindowOp(linalgOp).empty() ||
+        !whyNotGpuWindowKernel(linalgOp, *window).empty())
+      op->removeAttr(DLTuneDialect::kGpuKernelAttrName);
+  }
   return success();
 }
 
