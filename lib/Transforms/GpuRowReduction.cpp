@@ -296,20 +296,12 @@ static bool isSkippedOnTensors(Operation *op) {
          llvm::none_of(op->getResultTypes(), llvm::IsaPred<ShapedType>);
 }
 
-/// On tensors: whether `o` may be a step of a kernel over rows `rowShape`
-/// (a row reduction of those rows, or an element-wise op or fill that
-/// fitToRows would fit by its loops). The memref rules that need buffers
-/// (contiguity, the row-local rule) are left to the lowering.
-static bool isRowStepOnTensors(Operation *o, ArrayRef<int64_t> rowShape) {
-  auto op = dyn_cast<linalg::LinalgOp>(o);
-  if (!op || !op.hasPureTensorSemantics() || op.getNumDpsInits() != 1)
-    return false;
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  if (ranges.empty() || llvm::any_of(ranges, ShapedType::isDynamic))
-    return false;
-  std::string why;
-  if (matchRowReduction(op, why))
-    return getRowShape(ranges) == rowShape;
+/// The element-wise part of getRowStepKindOnTensors: `op` (static `ranges`)
+/// writes its output through a permutation of its loops, and its loops are
+/// `rowShape`'s rows along a row whose operands move innermost, or the
+/// rows alone (a row of one element).
+static bool isElementwiseRowStepOnTensors(linalg::LinalgOp op, SmallVector<int64_t> ranges,
+                                          ArrayRef<int64_t> rowShape) {
   // An element-wise op (matchElementwiseStep): its output indexed by a
   // permutation of its loops.
   if (op.getNumReductionLoops() != 0 ||
@@ -333,86 +325,121 @@ static bool isRowStepOnTensors(Operation *o, ArrayRef<int64_t> rowShape) {
 }
 
 namespace {
-/// What a walk along a run on tensors does at an op: take it as a step,
-/// carry it along (a view or a constant the steps may read through: it
-/// goes into the task but is no step), step over it, or end the run.
-enum class RunMove { Step, Carry, Skip, Stop };
+/// What an op is to a kernel over given rows, as far as tensors tell.
+enum class RowStepKind { None, Reduction, Elementwise };
 } // namespace
 
-/// `o` on a walk along a run over rows `rowShape`: a step of it, an op to
-/// carry (views, constants, scalar arithmetic), one to step over (a fill
-/// that starts another kernel's output, such as the next matmul's C, which
-/// that kernel absorbs), or its end.
+/// On tensors: whether `o` may be a step of a kernel over rows `rowShape`:
+/// a row reduction of those rows, or an element-wise op or fill that
+/// fitToRows would fit by its loops. The memref rules that need buffers
+/// (contiguity, the row-local rule) are left to the lowering.
+static RowStepKind getRowStepKindOnTensors(Operation *o, ArrayRef<int64_t> rowShape) {
+  auto op = dyn_cast<linalg::LinalgOp>(o);
+  if (!op || !op.hasPureTensorSemantics() || op.getNumDpsInits() != 1)
+    return RowStepKind::None;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (ranges.empty() || llvm::any_of(ranges, ShapedType::isDynamic))
+    return RowStepKind::None;
+  std::string why;
+  if (matchRowReduction(op, why))
+    return getRowShape(ranges) == rowShape ? RowStepKind::Reduction : RowStepKind::None;
+  return isElementwiseRowStepOnTensors(op, ranges, rowShape) ? RowStepKind::Elementwise
+                                                             : RowStepKind::None;
+}
+
+namespace {
+/// What a walk along a run on tensors does at an op: take it as a step (a
+/// reduction of the run's rows apart: it begins a run of its own), carry
+/// it along (a view or a constant the steps may read through: it goes into
+/// the task but is no step), step over it, or end the run.
+enum class RunMove { Step, Reduction, Carry, Skip, Stop };
+} // namespace
+
+/// `o` on a walk along a run over rows `rowShape`: a step of it, a row
+/// reduction of those rows, an op to carry (views, constants, scalar
+/// arithmetic), one to step over (a fill that starts another kernel's
+/// output, such as the next matmul's C, which that kernel absorbs), or its
+/// end.
 static RunMove getRunMove(Operation *o, ArrayRef<int64_t> rowShape) {
-  if (isRowStepOnTensors(o, rowShape)) {
+  switch (getRowStepKindOnTensors(o, rowShape)) {
+  case RowStepKind::Reduction:
+    return RunMove::Reduction;
+  case RowStepKind::Elementwise:
     if (!isa<linalg::FillOp>(o) || llvm::all_of(o->getUsers(), [&](Operation *user) {
-          return user->getBlock() == o->getBlock() && isRowStepOnTensors(user, rowShape);
+          return user->getBlock() == o->getBlock() &&
+                 getRowStepKindOnTensors(user, rowShape) != RowStepKind::None;
         }))
       return RunMove::Step;
     return RunMove::Skip;
+  case RowStepKind::None:
+    break;
   }
   if (isa<linalg::FillOp>(o))
     return RunMove::Skip;
   return isSkippedOnTensors(o) ? RunMove::Carry : RunMove::Stop;
 }
 
-/// Whether `op` is a row reduction over rows `rowShape`.
-static bool isRowReductionOf(Operation *op, ArrayRef<int64_t> rowShape) {
+/// The rows of the row reduction `op` on tensors, or nullopt.
+static std::optional<SmallVector<int64_t>> getRowShapeOnTensors(linalg::LinalgOp op) {
   std::string why;
-  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-  std::optional<RowReduction> red =
-      linalgOp ? matchRowReduction(linalgOp, why) : std::nullopt;
-  return red && getRowShape(red->ranges) == rowShape;
+  std::optional<RowReduction> red = matchRowReduction(op, why);
+  if (!red || !op.hasPureTensorSemantics())
+    return std::nullopt;
+  return getRowShape(red->ranges);
+}
+
+/// The ops before `op` on its run over `rowShape`, nearest first, with
+/// their moves (none a Stop or a Reduction): back to the run's start, or
+/// to an earlier row reduction of the same rows, which `earlier` gets.
+static SmallVector<std::pair<Operation *, RunMove>>
+walkBackAlongRun(Operation *op, ArrayRef<int64_t> rowShape, Operation *&earlier) {
+  SmallVector<std::pair<Operation *, RunMove>> before;
+  earlier = nullptr;
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
+    RunMove move = getRunMove(prev, rowShape);
+    if (move == RunMove::Reduction)
+      earlier = prev;
+    if (move == RunMove::Stop || move == RunMove::Reduction)
+      break;
+    before.push_back({prev, move});
+  }
+  return before;
 }
 
 SmallVector<Operation *> mlir::dltune::getGpuRowRun(linalg::LinalgOp op) {
-  std::string why;
-  std::optional<RowReduction> red = matchRowReduction(op, why);
-  if (!red || !op.hasPureTensorSemantics())
+  std::optional<SmallVector<int64_t>> rowShape = getRowShapeOnTensors(op);
+  if (!rowShape)
     return {op};
-  SmallVector<int64_t> rowShape = getRowShape(red->ranges);
   // Before it: the element-wise steps (and the fills) the kernel takes in
   // ahead of its first reduction (RowRun::add), back to the run's start.
-  SmallVector<Operation *> before;
-  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
-    RunMove move = getRunMove(prev, rowShape);
-    if (move == RunMove::Stop || isRowReductionOf(prev, rowShape))
-      break;
-    if (move != RunMove::Skip)
-      before.push_back(prev);
-  }
+  Operation *earlier;
+  SmallVector<std::pair<Operation *, RunMove>> before = walkBackAlongRun(op, *rowShape, earlier);
+  llvm::erase_if(before, [](auto &entry) { return entry.second == RunMove::Skip; });
   // Leading carried ops feed nothing in the task: left out.
-  while (!before.empty() && getRunMove(before.back(), rowShape) == RunMove::Carry)
+  while (!before.empty() && before.back().second == RunMove::Carry)
     before.pop_back();
-  SmallVector<Operation *> run(llvm::reverse(before));
-  run.push_back(op);
+  SmallVector<std::pair<Operation *, RunMove>> run(llvm::reverse(before));
+  run.push_back({op, RunMove::Reduction});
   for (Operation *next = op->getNextNode(); next; next = next->getNextNode()) {
-    RunMove move = getRunMove(next, rowShape);
+    RunMove move = getRunMove(next, *rowShape);
     if (move == RunMove::Stop)
       break;
     if (move != RunMove::Skip)
-      run.push_back(next);
+      run.push_back({next, move});
   }
   // Trailing carried ops compute nothing the task returns.
-  while (getRunMove(run.back(), rowShape) == RunMove::Carry)
+  while (run.back().second == RunMove::Carry)
     run.pop_back();
-  return run;
+  return llvm::to_vector(llvm::make_first_range(run));
 }
 
 linalg::LinalgOp mlir::dltune::getEarlierRowReductionOfRun(linalg::LinalgOp op) {
-  std::string why;
-  std::optional<RowReduction> red = matchRowReduction(op, why);
-  if (!red || !op.hasPureTensorSemantics())
+  std::optional<SmallVector<int64_t>> rowShape = getRowShapeOnTensors(op);
+  if (!rowShape)
     return {};
-  SmallVector<int64_t> rowShape = getRowShape(red->ranges);
-  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
-    RunMove move = getRunMove(prev, rowShape);
-    if (move == RunMove::Stop)
-      break;
-    if (move == RunMove::Step && isRowReductionOf(prev, rowShape))
-      return cast<linalg::LinalgOp>(prev);
-  }
-  return {};
+  Operation *earlier;
+  (void)walkBackAlongRun(op, *rowShape, earlier);
+  return earlier ? cast<linalg::LinalgOp>(earlier) : linalg::LinalgOp();
 }
 
 namespace {

@@ -172,17 +172,22 @@ static bool startsLife(const BufferUse &use) {
          op.getMatchingBlockArgument(use.operand).use_empty() && !loadsFrom(op, buffer);
 }
 
+/// The type `use` sees of a base of type `type`, through its reshapes;
+/// failure where they do not allow that base.
+static FailureOr<MemRefType> getRebasedType(const BufferUse &use, MemRefType type) {
+  for (Operation *reshape : use.reshapes) {
+    FailureOr<MemRefType> next = getReshapedType(reshape, type);
+    if (failed(next))
+      return failure();
+    type = *next;
+  }
+  return type;
+}
+
 /// Whether the reshapes of every use in `uses` allow a base of type `type`.
 static bool canRebase(ArrayRef<BufferUse> uses, MemRefType type) {
   return llvm::all_of(uses, [&](const BufferUse &use) {
-    MemRefType reshaped = type;
-    for (Operation *reshape : use.reshapes) {
-      FailureOr<MemRefType> next = getReshapedType(reshape, reshaped);
-      if (failed(next))
-        return false;
-      reshaped = *next;
-    }
-    return true;
+    return succeeded(getRebasedType(use, type));
   });
 }
 
@@ -274,13 +279,10 @@ static bool isSimtMatmulB(const BufferUse &use) {
 /// Whether `use` of a base of type `type` sees it, through its reshapes,
 /// contiguous along its next-to-last dimension (a matmul B's k).
 static bool isContiguousAlongK(const BufferUse &use, MemRefType type) {
-  for (Operation *reshape : use.reshapes) {
-    FailureOr<MemRefType> next = getReshapedType(reshape, type);
-    if (failed(next))
-      return false;
-    type = *next;
-  }
-  std::optional<std::pair<SmallVector<int64_t>, int64_t>> layout = getStaticLayout(type);
+  FailureOr<MemRefType> seen = getRebasedType(use, type);
+  if (failed(seen))
+    return false;
+  std::optional<std::pair<SmallVector<int64_t>, int64_t>> layout = getStaticLayout(*seen);
   return layout && layout->first.size() >= 2 && layout->first[layout->first.size() - 2] == 1;
 }
 
