@@ -4,6 +4,7 @@
     python3 bench/gpu.py --out DIR [--cases mm_1024,8x256x256x64,...] [--warmup 3]
                          [--repeat 10] [--tune-trials N [--tune-seconds S]] [--dry-run]
                          [--precision fp32,tf32,fp16] [--configs NAME:knob=v,...;...] [--rounds R]
+                         [--cold]
 
 Per case: an .mlir file (@main(A, B, C): C filled with zeros, then
 linalg.matmul or linalg.batch_matmul), `dltune run --target gpu
@@ -20,7 +21,9 @@ named configuration: dltune's default configuration of the case with the given
 knobs changed (e.g. "s3:stages=3;wide:block_n=256"), run as an annotated file;
 a configuration outside the case's space fails that cell only. --rounds runs
 the default and these configurations R times in turn and keeps each one's
-median, so that they are compared within one run. bench/README.md, "GPU
+median, so that they are compared within one run. --cold flushes L2 before
+every timed call of dltune and cuBLAS alike (a buffer of twice L2 written,
+untimed). bench/README.md, "GPU
 matmuls", says more. On the lent GPU machine run it with
 `env -u LD_LIBRARY_PATH` (scripts/gpu-check.sh does): dltune gets --dltune-lib
 in its own environment. Exit status 0 only if every dltune run and check
@@ -64,6 +67,9 @@ def parse_args():
                    help="comma-separated: fp32 (SIMT), tf32 (f32 on tensor cores), fp16 (f16 inputs)")
     p.add_argument("--configs", default="",
                    help="NAME:knob=value,...;... - the default configuration with these knobs changed")
+    p.add_argument("--cold", action="store_true",
+                   help="flush L2 before each timed call, dltune (--cold, tuning with "
+                        "--flush-caches) and cuBLAS alike")
     p.add_argument("--rounds", type=int, default=1,
                    help="runs of the default and --configs, in turn (the median is kept)")
     args = p.parse_args()
@@ -194,6 +200,7 @@ def dltune_run(dltune, env, args, mlir, log, default, check, inputs, output, pre
     says): (JSON report or None, error text)."""
     cmd = [dltune, "run", mlir, "--entry", "main", "--target", "gpu", "--json",
            "--warmup", str(args.warmup), "--repeat", str(args.repeat)]
+    cmd += ["--cold"] if args.cold else []
     cmd += ["--tf32"] if precision == "tf32" else []
     cmd += ["--default-config"] if default else []
     cmd += ["--check"] if check else []
@@ -215,6 +222,7 @@ def dltune_tune(dltune, env, args, mlir, tuned, db, log, precision="fp32"):
     """`dltune tune --target gpu`, the tuned IR to `tuned`: (JSON of the task or None, error)."""
     cmd = [dltune, "tune", mlir, "--target", "gpu", "--trials", str(args.tune_trials),
            "--db", db, "-o", tuned, "--json", "--quiet"]
+    cmd += ["--flush-caches"] if args.cold else []
     cmd += ["--tf32"] if precision == "tf32" else []
     cmd += ["--time-budget", str(args.tune_seconds)] if args.tune_seconds else []
     if args.dry_run:
@@ -283,14 +291,26 @@ def make_inputs(torch, shapes, folder, precision="fp32"):
     return tensors, paths
 
 
-def time_cuda(torch, fn, warmup, repeat):
-    """Median ms of `fn` over `repeat` calls, each between two CUDA events."""
+def flush_bytes(torch):
+    """What `dltune run --target gpu --cold` writes: twice L2, at least 32 MiB."""
+    l2 = getattr(torch.cuda.get_device_properties(0), "L2_cache_size", 0)
+    return max(2 * l2, 32 << 20) if l2 else 256 << 20
+
+
+def time_cuda(torch, fn, warmup, repeat, cold=False):
+    """Median ms of `fn` over `repeat` calls, each between two CUDA events;
+    with `cold`, L2 is flushed before each timed call as dltune's --cold
+    does (a buffer of twice L2 written on the stream before the start
+    event)."""
     for _ in range(warmup):
         fn()
+    flush = torch.empty(flush_bytes(torch) // 4, dtype=torch.int32, device="cuda") if cold else None
     torch.cuda.synchronize()
     times = []
-    for _ in range(repeat):
+    for i in range(repeat):
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        if flush is not None:
+            flush.fill_(i + 1)
         start.record()
         fn()
         end.record()
@@ -299,12 +319,12 @@ def time_cuda(torch, fn, warmup, repeat):
     return statistics.median(times)
 
 
-def cublas_times(torch, a, b, out, warmup, repeat):
+def cublas_times(torch, a, b, out, warmup, repeat, cold=False):
     """(fp32 ms, TF32 ms) of torch.matmul into `out`."""
     times = []
     for allowed in (False, True):
         set_tf32(torch, allowed)
-        times.append(time_cuda(torch, lambda: torch.matmul(a, b, out=out), warmup, repeat))
+        times.append(time_cuda(torch, lambda: torch.matmul(a, b, out=out), warmup, repeat, cold))
     set_tf32(torch, False)
     return times
 
@@ -347,10 +367,12 @@ def run_case(name, shape, args, dltune, env, torch, work, precision="fp32"):
         (a, b), inputs = make_inputs(torch, shapes[:2], folder, precision)
         if precision == "fp16":
             out = torch.empty(shapes[2], device="cuda", dtype=torch.float16)
-            row["cublas_ms"] = time_cuda(torch, lambda: torch.matmul(a, b, out=out), args.warmup, args.repeat)
+            row["cublas_ms"] = time_cuda(torch, lambda: torch.matmul(a, b, out=out), args.warmup, args.repeat,
+                                         args.cold)
         else:
             out = torch.empty(shapes[2], device="cuda")
-            row["cublas_fp32_ms"], row["cublas_tf32_ms"] = cublas_times(torch, a, b, out, args.warmup, args.repeat)
+            row["cublas_fp32_ms"], row["cublas_tf32_ms"] = cublas_times(torch, a, b, out, args.warmup, args.repeat,
+                                                                          args.cold)
             row["cublas_ms"] = row["cublas_tf32_ms" if precision == "tf32" else "cublas_fp32_ms"]
         ref = torch.matmul(a.double(), b.double())
         output = os.path.join(folder, "out.npy")
@@ -455,7 +477,8 @@ def table(rows, configs=()):
         lines.append("| " + " | ".join([r["case"], r.get("precision", "fp32"), cell(r, "gflop", "{:.2f}"), *timed,
                                         cell(r, "default_vs_cublas", "{:.4f}"),
                                         cell(r, "tuned_vs_cublas", "{:.4f}"), *variants, checks]) + " |")
-    lines.append("(ms: median of the timed calls, CUDA events; x/cuBLAS: cuBLAS ms at the same precision "
+    lines.append("(ms: median of the timed calls, CUDA events, L2 flushed before each with --cold "
+                 "(gpu.json's environment says); x/cuBLAS: cuBLAS ms at the same precision "
                  "(fp32: fp32; tf32: TF32; fp16: fp16 in and out) / dltune ms; "
                  "check: ref = dltune --check against its CPU lowering, torch = against a float64 matmul; "
                  "errors in gpu.csv)")
@@ -472,7 +495,7 @@ def environment(args, dltune, env, torch, note):
             "commit": args.commit or output(["git", "-C", ROOT, "rev-parse", "HEAD"]) or "unknown",
             "dltune": dltune, "dltune_version": output([dltune, "--version"], env=env),
             "warmup": args.warmup, "repeat": args.repeat, "tune_trials": args.tune_trials,
-            "check_max_gflop": args.check_max_gflop, "note": note}
+            "check_max_gflop": args.check_max_gflop, "cold": args.cold, "note": note}
     if torch:
         info.update(gpu=torch.cuda.get_device_name(), torch=torch.__version__,
                     cuda=torch.version.cuda, capability=".".join(map(str, torch.cuda.get_device_capability())))

@@ -3,7 +3,7 @@
 
     python3 bench/gpu_models.py --out DIR [--models mobilenet_v2_b1,...]
                                 [--precision fp32,tf32] [--warmup 3] [--repeat 20]
-                                [--check-max-batch 1] [--variants OPTS;OPTS] [--dry-run]
+                                [--check-max-batch 1] [--variants OPTS;OPTS] [--cold] [--dry-run]
 
 The models are bench/gpu_models/NAME_bB.mlir: MobileNet-v2 and ResNet-18 from
 torchvision and the 2-layer BERT-style encoder (hidden 256, 4 heads, 64
@@ -60,6 +60,8 @@ def parse_args():
     p.add_argument("--variants", default="",
                    help="';'-separated --dltune-lower-gpu option sets, each timed beside the "
                         "default (e.g. implicit-gemm=false)")
+    p.add_argument("--cold", action="store_true",
+                   help="flush L2 before each timed call, dltune (--cold) and PyTorch alike")
     p.add_argument("--dry-run", action="store_true")
     return p.parse_args()
 
@@ -77,6 +79,7 @@ def dltune_model(dltune, env, args, name, precision, log, variant=""):
     cmd = [dltune, "run", path, "--entry", "main", "--target", "gpu", "--default-config",
            "--json", "--warmup", str(args.warmup), "--repeat", str(args.repeat)]
     cmd += ["--tf32"] if precision == "tf32" else []
+    cmd += ["--cold"] if args.cold else []
     cmd += ["--gpu-lowering-options", variant] if variant else []
     check = not variant and batch_of(name) <= args.check_max_batch
     cmd += ["--check"] if check else []
@@ -112,7 +115,7 @@ def torch_model(torch, name, precision, args):
     gpu.set_tf32(torch, precision == "tf32")
     torch.backends.cudnn.allow_tf32 = precision == "tf32"
     with torch.no_grad():
-        ms = gpu.time_cuda(torch, lambda: model(x), args.warmup, args.repeat)
+        ms = gpu.time_cuda(torch, lambda: model(x), args.warmup, args.repeat, args.cold)
     return ms, ""
 
 
@@ -128,7 +131,7 @@ def write_outputs(args, rows, final):
         w.writeheader()
         w.writerows(rows)
     info = {"commit": args.commit, "date": datetime.date.today().isoformat(),
-            "warmup": args.warmup, "repeat": args.repeat}
+            "warmup": args.warmup, "repeat": args.repeat, "cold": args.cold}
     try:
         info["gpu"] = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"],
                                      capture_output=True, text=True, timeout=20).stdout.strip()
@@ -141,7 +144,8 @@ def write_outputs(args, rows, final):
         return spec.format(v) if isinstance(v, (int, float)) else (v or "-")
 
     lines = [f"Whole models on {info['gpu']} ({info['date']}, commit {args.commit or 'unknown'}): "
-             f"median ms of {args.repeat} calls after {args.warmup}; ratio = PyTorch / dltune",
+             f"median ms of {args.repeat} calls after {args.warmup}"
+             f"{', L2 flushed before each' if args.cold else ''}; ratio = PyTorch / dltune",
              "", "| model | precision | dltune ms | " + "".join(f"{v} ms | " for v in variants) +
              "PyTorch ms | ratio | check |",
              "| --- | --- | --- | " + "--- | " * len(variants) + "--- | --- | --- |"]

@@ -15,7 +15,8 @@
 # bench/gpu.py, e.g. GPU_BENCH_ARGS="--tune-trials 32 --cases mm_1024" bash scripts/gpu-check.sh device;
 # warpgroup MMA beside the default on the fp16 cases: GPU_BENCH_ARGS='--precision fp16 --configs
 # wg:wgmma=1,tile_k=64,warp_n=128;wg1:wgmma=1,tile_k=64,warp_m=128,warp_n=128' (docs/gpu.md);
-# GPU_BENCH_TIMEOUT (seconds, default 240) bounds it; GPU_MODELS_ARGS and GPU_MODELS_TIMEOUT (default
+# L2 flushed before each timed call, dltune and cuBLAS/PyTorch alike (never measured): --cold in
+# GPU_BENCH_ARGS or GPU_MODELS_ARGS; GPU_BENCH_TIMEOUT (seconds, default 240) bounds it; GPU_MODELS_ARGS and GPU_MODELS_TIMEOUT (default
 # 200) do the same for bench/gpu_models.py; GPU_MODELS_ARGS='--models resnet18_b1,resnet18_b32
 # --variants implicit-gemm=false' times ResNet-18 with its convolutions' patch gathers as kernels of their
 # own beside the implicit GEMMs (since 2026-11-29, never measured); GPU_MODELS_ARGS='--models

@@ -2,6 +2,7 @@
 
 #include "dltune/Execution/CandidateRunner.h"
 
+#include "dltune/Execution/CacheFlusher.h"
 #include "dltune/Execution/DeviceInfo.h"
 #include "dltune/Execution/GpuKernel.h"
 #include "dltune/Execution/KernelRunner.h"
@@ -252,9 +253,16 @@ llvm::Expected<RunResult> LocalCandidateRunner::run(const Artifact &artifact,
   auto packedCall = [&](PackedDescriptors &desc, int64_t *resultWords) {
     (*k)->callPacked(desc, resultWords);
   };
+  // Caches flushed before each timed call, untimed (the GPU's L2 by
+  // DeviceArguments, on the timing stream).
+  std::optional<CacheFlusher> hostFlusher;
+  if (runOptions.flushCaches && !gpu)
+    hostFlusher.emplace(CacheFlusher::getDefaultBytes());
   auto timedCall = [&]() -> llvm::Expected<double> {
     if (device)
       return device->timedCall(packedCall);
+    if (hostFlusher)
+      hostFlusher->flush();
     auto s = std::chrono::steady_clock::now();
     if (llvm::Error e = (*k)->run(args))
       return std::move(e);
@@ -266,6 +274,8 @@ llvm::Expected<RunResult> LocalCandidateRunner::run(const Artifact &artifact,
     if (!d)
       return runError(d.takeError());
     device = std::move(*d);
+    if (runOptions.flushCaches)
+      device->setCacheFlushBytes(DeviceArguments::getDefaultFlushBytes());
     llvm::Expected<double> ms = device->timedCall(packedCall);
     if (!ms)
       return runError(ms.takeError());

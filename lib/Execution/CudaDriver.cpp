@@ -57,6 +57,7 @@ llvm::Error CudaDriver::load() {
   bind(cuMemcpyDtoH, "cuMemcpyDtoH_v2");
   bind(cuMemcpy, "cuMemcpy");
   bind(cuMemsetD32, "cuMemsetD32_v2");
+  bind(cuMemsetD32Async, "cuMemsetD32Async");
   bind(cuEventCreate, "cuEventCreate");
   bind(cuEventRecord, "cuEventRecord");
   bind(cuEventSynchronize, "cuEventSynchronize");
@@ -140,6 +141,16 @@ llvm::Expected<GpuLimits> CudaDriver::getDeviceLimits(int device) {
       *a.dst = v;
   }
   return limits;
+}
+
+llvm::Expected<size_t> CudaDriver::getL2CacheBytes(int device) {
+  CUdevice dev;
+  if (llvm::Error err = check(cuDeviceGet(&dev, device), "cuDeviceGet"))
+    return std::move(err);
+  int bytes = 0; // CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE
+  if (llvm::Error err = check(cuDeviceGetAttribute(&bytes, 38, dev), "cuDeviceGetAttribute"))
+    return std::move(err);
+  return static_cast<size_t>(std::max(bytes, 0));
 }
 
 GpuTarget mlir::dltune::selectGpuTarget(llvm::StringRef chip) {

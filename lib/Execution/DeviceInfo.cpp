@@ -63,6 +63,8 @@ std::string DeviceInfo::toJson() const {
                                        std::to_string(gpu->computeMinor)},
                                   {"multiprocessors", gpu->multiprocessors},
                                   {"memory_bytes", static_cast<int64_t>(gpu->totalMemoryBytes)}};
+  if (cachesFlushed)
+    o["timing"] = "caches flushed";
   std::string s;
   llvm::raw_string_ostream os(s);
   os << llvm::json::Value(std::move(o));
@@ -102,6 +104,12 @@ llvm::Expected<DeviceInfo> DeviceInfo::fromJson(llvm::StringRef json) {
   number(*o, "l1d_bytes", d.l1dBytes);
   number(*o, "l2_bytes", d.l2Bytes);
   number(*o, "l3_bytes", d.l3Bytes);
+  std::string timing;
+  text(*o, "timing", timing);
+  if (timing == "caches flushed")
+    d.cachesFlushed = true;
+  else if (!timing.empty())
+    bad = "timing";
   if (const llvm::json::Value *flags = o->get("isa_flags")) {
     const llvm::json::Array *a = flags->getAsArray();
     if (!a)
@@ -144,6 +152,8 @@ std::string DeviceInfo::getFingerprint() const {
   if (gpu)
     key += "|" + gpu->name + "|" + std::to_string(gpu->computeMajor) + "." +
            std::to_string(gpu->computeMinor);
+  if (cachesFlushed)
+    key += "|caches flushed";
   std::string s;
   llvm::raw_string_ostream os(s);
   os << target << "-" << llvm::format_hex_no_prefix(stableHash(key), 16);
@@ -151,7 +161,8 @@ std::string DeviceInfo::getFingerprint() const {
 }
 
 std::string DeviceInfo::getName() const {
-  return gpu ? gpu->name : cpuModel + " (" + std::to_string(cores) + " cores)";
+  std::string name = gpu ? gpu->name : cpuModel + " (" + std::to_string(cores) + " cores)";
+  return cachesFlushed ? name + ", caches flushed" : name;
 }
 
 std::vector<std::string> DeviceInfo::getFeatureNames() {

@@ -4,12 +4,14 @@
 
 #include "dltune/Dialect/DLTuneAttrs.h"
 #include "dltune/Dialect/DLTuneDialect.h"
+#include "dltune/Execution/CacheFlusher.h"
 #include "dltune/Execution/KernelRunner.h"
 #include "dltune/Tuning/Database/Database.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::dltune;
@@ -77,7 +79,8 @@ llvm::Expected<ModelTiming> EndToEndModelTimer::timeModel(llvm::ArrayRef<ModelTa
       return sig.takeError();
     std::vector<HostBuffer> args = makeInputs(*sig, /*seed=*/1);
     llvm::Expected<TimingStats> stats = (*gpuKernel)->time(
-        args, std::max(1, options.warmupCalls), std::max(1, options.samples));
+        args, std::max(1, options.warmupCalls), std::max(1, options.samples),
+        options.flushCaches ? getDefaultFlushBytes("gpu") : 0);
     if (!stats)
       return stats.takeError();
     ModelTiming timing;
@@ -97,8 +100,15 @@ llvm::Expected<ModelTiming> EndToEndModelTimer::timeModel(llvm::ArrayRef<ModelTa
   int64_t callsPerSample =
       std::clamp<int64_t>(static_cast<int64_t>(std::ceil(options.minSampleMs / oneCallMs)), 1,
                           100000);
+  std::optional<CacheFlusher> flusher;
+  if (options.flushCaches) {
+    flusher.emplace(CacheFlusher::getDefaultBytes());
+    callsPerSample = 1;
+  }
   std::vector<double> perCallMs;
   for (int s = 0; s < std::max(1, options.samples); ++s) {
+    if (flusher)
+      flusher->flush();
     Clock::time_point t = Clock::now();
     for (int64_t c = 0; c < callsPerSample; ++c)
       if (llvm::Error e = call())

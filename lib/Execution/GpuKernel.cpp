@@ -445,10 +445,11 @@ llvm::Error GpuKernel::run(std::vector<HostBuffer> &args, std::vector<HostBuffer
 }
 
 llvm::Expected<TimingStats> GpuKernel::time(std::vector<HostBuffer> &args, int warmup,
-                                            int repeat) {
+                                            int repeat, size_t flushBytes) {
   llvm::Expected<std::unique_ptr<DeviceArguments>> dev = DeviceArguments::upload(signature, args);
   if (!dev)
     return dev.takeError();
+  (*dev)->setCacheFlushBytes(flushBytes);
   auto call = [&](PackedDescriptors &desc, int64_t *resultWords) {
     callPacked(desc, resultWords);
   };
@@ -479,6 +480,8 @@ DeviceArguments::~DeviceArguments() {
   for (CudaDriver::CUdeviceptr p : device)
     if (p)
       d->cuMemFree(p);
+  if (flushBuffer)
+    d->cuMemFree(flushBuffer);
   if (start)
     d->cuEventDestroy(start);
   if (stop)
@@ -566,6 +569,25 @@ llvm::Expected<double> DeviceArguments::timedCall(PackedCall call) {
     if (llvm::Error e = d.check(d.cuEventCreate(&stop, 0), "cuEventCreate"))
       return std::move(e);
   }
+  if (flushBytes && flushBufferBytes != flushBytes) {
+    if (flushBuffer)
+      d.cuMemFree(flushBuffer);
+    flushBuffer = 0;
+    flushBufferBytes = 0;
+    if (llvm::Error e = d.check(d.cuMemAlloc(&flushBuffer, flushBytes), "cuMemAlloc"))
+      return std::move(e);
+    flushBufferBytes = flushBytes;
+  }
+  // Written before the first event, on the same stream: the kernels start
+  // with L2 holding this buffer's lines, not their data, as inside a model
+  // whose earlier ops moved more than L2 holds. A new value each call, so
+  // no write can be skipped. (The evicted lines are dirty: a kernel whose
+  // reads push them out pays their write-back, as it would in a model.)
+  if (flushBytes)
+    if (llvm::Error e = d.check(d.cuMemsetD32Async(flushBuffer, ++flushValue,
+                                                   flushBufferBytes / 4, stream),
+                                "cuMemsetD32Async"))
+      return std::move(e);
   (void)takeGpuRuntimeError();
   releaseReturnedBuffers();
   pinnedStream.store(stream);
@@ -586,6 +608,20 @@ llvm::Expected<double> DeviceArguments::timedCall(PackedCall call) {
   if (llvm::Error err = d.check(d.cuEventElapsedTime(&ms, start, stop), "cuEventElapsedTime"))
     return std::move(err);
   return static_cast<double>(ms);
+}
+
+size_t DeviceArguments::getDefaultFlushBytes() {
+  constexpr size_t kMiB = size_t(1) << 20;
+  size_t l2 = 0;
+  if (llvm::Expected<CudaDriver &> d = CudaDriver::get()) {
+    if (llvm::Expected<size_t> bytes = d->getL2CacheBytes(0))
+      l2 = *bytes;
+    else
+      llvm::consumeError(bytes.takeError());
+  } else {
+    llvm::consumeError(d.takeError());
+  }
+  return l2 ? std::max(2 * l2, 32 * kMiB) : 256 * kMiB;
 }
 
 llvm::Error DeviceArguments::download(std::vector<HostBuffer> &args,

@@ -136,7 +136,7 @@ static llvm::Expected<RunReport> checkAndTime(ModuleOp module, StringRef entry,
   std::vector<HostBuffer> args(inputs);
   std::optional<CacheFlusher> flusher;
   std::function<void()> beforeEach;
-  if (options.flushCacheBytes) {
+  if (options.flushCacheBytes && !time) { // GPU timing flushes L2 itself
     flusher.emplace(options.flushCacheBytes);
     beforeEach = [&] { flusher->flush(); };
   }
@@ -199,7 +199,7 @@ llvm::Expected<RunReport> mlir::dltune::runGpuKernel(ModuleOp module, StringRef 
         return k->run(args, results);
       },
       [&](std::vector<HostBuffer> &args) {
-        return k->time(args, options.warmup, options.repeat);
+        return k->time(args, options.warmup, options.repeat, options.flushCacheBytes);
       });
 }
 
@@ -215,4 +215,9 @@ llvm::Expected<RunReport> mlir::dltune::runCpuKernel(ModuleOp module,
                       [&](std::vector<HostBuffer> &args, std::vector<HostBuffer> *results) {
                         return k->run(args, results);
                       });
+}
+
+size_t mlir::dltune::getDefaultFlushBytes(StringRef target) {
+  return target == "gpu" ? DeviceArguments::getDefaultFlushBytes()
+                         : CacheFlusher::getDefaultBytes();
 }

@@ -1027,6 +1027,7 @@ llvm::Expected<std::unique_ptr<PreparedTask>> ModuleTuningRun::buildTask(size_t 
   mo.buildLimits = {options.buildTimeoutSeconds, options.memoryLimitMB << 20};
   mo.runLimits = {options.runTimeoutSeconds, options.memoryLimitMB << 20};
   mo.minTimeMs = options.minTimeMs;
+  mo.flushCaches = options.flushCaches;
   mo.rtol = options.rtol;
   mo.atol = options.atol;
   // TF32 results differ from the f32 reference as f16 ones would.
@@ -1388,6 +1389,7 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
   if (!db)
     return db.takeError();
   DeviceInfo device = DeviceInfo::detect(anyGpu ? "gpu" : "cpu");
+  device.cachesFlushed = options.flushCaches; // not comparable with hot times
   llvm::Expected<int64_t> deviceId = (*db)->getOrCreateDevice(
       {0, device.getFingerprint(), device.getName(), device.toJson()});
   if (!deviceId)
@@ -1493,6 +1495,7 @@ mlir::dltune::tuneModule(ModuleOp module, const ModuleTunerOptions &options,
         ModelTimingOptions timing;
         timing.target = options.target;
         timing.gpuChip = options.gpuChip;
+        timing.flushCaches = options.flushCaches;
         timer = std::make_unique<EndToEndModelTimer>(module, options.modelEntry,
                                                      std::move(opsOfTask), timing);
         budget.modelTimer = timer.get();

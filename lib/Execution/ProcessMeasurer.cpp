@@ -257,6 +257,8 @@ MeasureRecord ProcessMeasurer::runMeasureWorker(const Config &config, const std:
       options.workerPath, "worker", "measure", "--kernel", options.kernelPath, "--so", so,
       "--reference", options.referencePath, "--reference-key", options.referenceKey,
       "--config", space.formatConfig(config), "--min-time-ms", std::to_string(options.minTimeMs)};
+  if (options.flushCaches)
+    argv.push_back("--flush-caches");
   if (options.rtol >= 0)
     argv.insert(argv.end(), {"--rtol", std::to_string(options.rtol)});
   if (options.atol >= 0)

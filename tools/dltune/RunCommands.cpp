@@ -88,8 +88,9 @@ static cl::opt<bool> breakdown(
     cl::sub(runCmd));
 static cl::opt<bool> cold(
     "cold",
-    cl::desc("CPU: flush the caches before each timed call (twice the last-level cache "
-             "written), as a model's kernels find their data; --breakdown's tasks too"),
+    cl::desc("Flush the caches before each timed call, untimed, as a model's kernels find "
+             "their data (CPU: twice the last-level cache written, --breakdown's tasks too; "
+             "GPU: twice L2 written on the timing stream before the first event)"),
     cl::sub(runCmd));
 static cl::opt<int> threads("threads",
                             cl::desc("Threads for default configs (0: all cores)"),
@@ -164,8 +165,8 @@ int runCommand() {
   RunOptions options;
   options.repeat = repeat;
   options.warmup = warmup;
-  if (cold && target == "cpu")
-    options.flushCacheBytes = CacheFlusher::getDefaultBytes();
+  if (cold) // emulated GPU kernels run on the CPU
+    options.flushCacheBytes = getDefaultFlushBytes(emulateGpu ? "cpu" : target.getValue());
   options.check = check;
   options.inputFiles.assign(inputFiles.begin(), inputFiles.end());
   options.outputFiles.assign(saveOutputs.begin(), saveOutputs.end());

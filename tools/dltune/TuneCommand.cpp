@@ -128,7 +128,7 @@ static llvm::Expected<std::vector<std::string>> outputPaths() {
 static int measureModelLatency(const std::string &file, const std::string &modelEntry,
                                ModuleOp tuned, MLIRContext &ctx, const std::string &dbPathOfRun,
                                const std::string &target, const std::string &gpuChip,
-                               std::string &report) {
+                               bool flushCaches, std::string &report) {
   llvm::raw_string_ostream os(report);
   OwningOpRef<ModuleOp> original = parseFile(file, ctx);
   if (!original)
@@ -143,6 +143,8 @@ static int measureModelLatency(const std::string &file, const std::string &model
   byDefault.repeat = byTuned.repeat = 3;
   byDefault.gpuChip = byTuned.gpuChip = gpuChip; // as the tasks were built
   byDefault.warmup = byTuned.warmup = 1;
+  if (flushCaches) // as the tasks were measured
+    byDefault.flushCacheBytes = byTuned.flushCacheBytes = getDefaultFlushBytes(target);
   byTuned.check = true;
   // The tuned module may be rewritten (Winograd): check it against the
   // model as given.
@@ -173,6 +175,7 @@ static int measureModelLatency(const std::string &file, const std::string &model
   // database that cannot take it loses only this line of the report.
   if (llvm::Expected<std::unique_ptr<Database>> db = Database::open(dbPathOfRun)) {
     DeviceInfo device = DeviceInfo::detect(target);
+    device.cachesFlushed = flushCaches;
     llvm::Expected<int64_t> deviceId = (*db)->getOrCreateDevice(
         {0, device.getFingerprint(), device.getName(), device.toJson()});
     llvm::Error kept = deviceId ? (*db)->addModelLatency(
@@ -190,8 +193,9 @@ static int measureModelLatency(const std::string &file, const std::string &model
                       modelEntry, gpu ? " on the GPU" : "", d, t, d / t, gpu ? "CPU " : "",
                       checkedOk ? "ok" : "FAILED: " + checkMessage);
   os << (gpu ? "(launches timed with CUDA events, 3 alternating rounds of 3 timed calls after "
-               "a warm-up; medians)\n"
-             : "(JIT, 3 alternating rounds of 3 timed calls after a warm-up; medians)\n");
+               "a warm-up; medians"
+             : "(JIT, 3 alternating rounds of 3 timed calls after a warm-up; medians")
+     << (flushCaches ? "; caches flushed before each call)\n" : ")\n");
   return checkedOk ? 0 : 2;
 }
 
@@ -589,6 +593,7 @@ int tuneCommand() {
     if (llvm::Error e = validateTunerOptions(options))
       return fail("the study's options: " + llvm::toString(std::move(e)));
     DeviceInfo device = DeviceInfo::detect(options.target);
+    device.cachesFlushed = options.flushCaches; // the device its records are kept under
     llvm::Expected<int64_t> deviceId = studyDb->getOrCreateDevice(
         {0, device.getFingerprint(), device.getName(), device.toJson()});
     if (!deviceId)
@@ -692,7 +697,8 @@ int tuneCommand() {
     }
     if (!options.modelEntry.empty() && module->lookupSymbol(options.modelEntry)) {
       int rc = measureModelLatency(file, options.modelEntry, *module, ctx, options.dbPath,
-                                   options.target, options.gpuChip, modelReport);
+                                   options.target, options.gpuChip, options.flushCaches,
+                                   modelReport);
       if (rc == 1)
         return rc;
       modelCheckFailed |= rc == 2;

@@ -53,6 +53,11 @@ static cl::opt<std::string> referencePath("reference", cl::desc("Reference outpu
 static cl::opt<double> minTimeMs("min-time-ms", cl::desc("Time at least this long"),
                                  cl::init(50), cl::sub(workerCmd));
 static cl::opt<int> maxRepeats("max-repeats", cl::init(1000), cl::sub(workerCmd));
+static cl::opt<bool> flushCaches(
+    "flush-caches",
+    cl::desc("Evict the caches before each timed call, untimed (CPU: a buffer twice the "
+             "last-level cache; GPU: twice L2, on the timing stream)"),
+    cl::sub(workerCmd));
 static cl::opt<double> cutoffMs(
     "cutoff-ms",
     cl::desc("A first call slower than this is reported without further timing"),
@@ -200,6 +205,7 @@ static int reference(ModuleOp kernel) {
 static int measure(ModuleOp kernel, const KernelSignature &sig) {
   RunnerOptions options;
   options.minTimeMs = minTimeMs;
+  options.flushCaches = flushCaches;
   options.minRepeats = minRepeats;
   options.maxRepeats = maxRepeats;
   options.cutoffMs = cutoffMs;

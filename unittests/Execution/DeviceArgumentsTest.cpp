@@ -42,6 +42,9 @@ struct Counters {
   int streamsCreated, streamsDestroyed, eventRecords, syncs;
   void *lastLaunchStream;
   void *lastEventStream;
+  int asyncMemsets;
+  void *lastMemsetStream;
+  int lastMemsetEventRecords;
 };
 
 class FakeCudaTest : public ::testing::Test {
@@ -131,6 +134,54 @@ TEST_F(FakeCudaTest, UploadsOnceTimesWithEventsOnTheLaunchStreamDownloadsOnReque
   EXPECT_EQ(static_cast<const float *>(args[2].data())[0], 6.0f);
   dev->reset();
   EXPECT_EQ(c.frees - before.frees, 3);
+}
+
+// With a cache flush, each timed call first writes a buffer of that size on
+// the timing stream, before the start event (so untimed); untimed calls and
+// calls timed hot write nothing.
+TEST_F(FakeCudaTest, FlushedTimedCallsWriteTheFlushBufferBeforeTheStartEvent) {
+  KernelSignature sig{"k", {BufferType{ElementKind::F32, {16}}}, {}};
+  std::vector<HostBuffer> args(1, HostBuffer(sig.args[0]));
+  Counters &c = counters();
+  llvm::Expected<std::unique_ptr<DeviceArguments>> dev = DeviceArguments::upload(sig, args);
+  ASSERT_TRUE(static_cast<bool>(dev)) << llvm::toString(dev.takeError());
+  auto entry = [&](PackedDescriptors &, int64_t *) {
+    void *stream = mgpuStreamCreate();
+    static char fn;
+    mgpuLaunchKernel(&fn, 1, 1, 1, 32, 1, 1, 0, stream, nullptr, nullptr, 0);
+    mgpuStreamDestroy(stream);
+  };
+  Counters before = c;
+  ASSERT_TRUE(static_cast<bool>((*dev)->timedCall(entry)));
+  EXPECT_EQ(c.asyncMemsets, before.asyncMemsets); // hot by default
+  (*dev)->setCacheFlushBytes(size_t(1) << 20);
+  for (int i = 0; i < 3; ++i) {
+    Counters beforeCall = c;
+    llvm::Expected<double> ms = (*dev)->timedCall(entry);
+    ASSERT_TRUE(static_cast<bool>(ms)) << llvm::toString(ms.takeError());
+    EXPECT_EQ(c.asyncMemsets - beforeCall.asyncMemsets, 1);
+    EXPECT_EQ(c.lastMemsetStream, c.lastEventStream);
+    // Queued before the call's two events.
+    EXPECT_EQ(c.lastMemsetEventRecords, beforeCall.eventRecords);
+    EXPECT_EQ(c.eventRecords - beforeCall.eventRecords, 2);
+  }
+  // Allocated once, for the first flushed call.
+  EXPECT_EQ(c.allocs - before.allocs, 1);
+  Counters beforeUntimed = c;
+  ASSERT_FALSE(static_cast<bool>((*dev)->call(entry)));
+  EXPECT_EQ(c.asyncMemsets, beforeUntimed.asyncMemsets);
+  int freesBefore = c.frees;
+  dev->reset();
+  EXPECT_EQ(c.frees - freesBefore, 2); // the argument and the flush buffer
+}
+
+// Twice the driver's L2, at least 32 MiB.
+TEST_F(FakeCudaTest, DefaultFlushIsTwiceL2) {
+  counters();
+  EXPECT_EQ(DeviceArguments::getDefaultFlushBytes(), size_t(2) * 52428800);
+  setenv("DLTUNE_FAKE_CUDA_L2_BYTES", "4194304", 1);
+  EXPECT_EQ(DeviceArguments::getDefaultFlushBytes(), size_t(32) << 20);
+  unsetenv("DLTUNE_FAKE_CUDA_L2_BYTES");
 }
 
 TEST_F(FakeCudaTest, RunWithDeviceBuffersCopiesEachWayOnce) {

@@ -27,6 +27,27 @@ TEST(DeviceInfo, CpuFingerprintIsStableAndFeaturesAreNamed) {
   EXPECT_EQ(c.getFingerprint(), a.getFingerprint());
 }
 
+// Times measured with the caches flushed are another device's: the
+// fingerprint, the name and the JSON say so, and the JSON reads back.
+TEST(DeviceInfo, FlushedCachesAreADeviceOfTheirOwn) {
+  DeviceInfo hot = DeviceInfo::detect("cpu");
+  DeviceInfo cold = hot;
+  cold.cachesFlushed = true;
+  EXPECT_NE(cold.getFingerprint(), hot.getFingerprint());
+  EXPECT_EQ(cold.getName(), hot.getName() + ", caches flushed");
+  EXPECT_EQ(hot.toJson().find("timing"), std::string::npos);
+  llvm::Expected<DeviceInfo> back = DeviceInfo::fromJson(cold.toJson());
+  ASSERT_TRUE(static_cast<bool>(back)) << llvm::toString(back.takeError());
+  EXPECT_TRUE(back->cachesFlushed);
+  EXPECT_EQ(back->getFingerprint(), cold.getFingerprint());
+  back = DeviceInfo::fromJson(hot.toJson());
+  ASSERT_TRUE(static_cast<bool>(back)) << llvm::toString(back.takeError());
+  EXPECT_FALSE(back->cachesFlushed);
+  llvm::Expected<DeviceInfo> bad = DeviceInfo::fromJson(R"({"timing": "lukewarm"})");
+  ASSERT_FALSE(static_cast<bool>(bad));
+  EXPECT_NE(llvm::toString(bad.takeError()).find("'timing'"), std::string::npos);
+}
+
 TEST(EnergyMeter, EitherReadsOrSaysItCannot) {
   EnergyMeter m;
   std::optional<double> j = m.readJoulesSinceLast();

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -19,6 +20,9 @@ struct Counters {
   int streamsCreated = 0, streamsDestroyed = 0, eventRecords = 0, syncs = 0;
   void *lastLaunchStream = nullptr;
   void *lastEventStream = nullptr;
+  int asyncMemsets = 0;
+  void *lastMemsetStream = nullptr;
+  int lastMemsetEventRecords = 0; // eventRecords when the last memset was queued
 };
 Counters counters;
 struct Event {
@@ -71,6 +75,7 @@ FAKE CUresult cuDeviceGetAttribute(int *v, int attr, int) {
   case 8: *v = 49152; break;    // max shared memory per block
   case 12: *v = fromEnv("DLTUNE_FAKE_CUDA_REGISTERS_PER_BLOCK", 65536); break;
   case 81: *v = 233472; break;  // max shared memory per multiprocessor
+  case 38: *v = fromEnv("DLTUNE_FAKE_CUDA_L2_BYTES", 52428800); break; // L2 cache
   default: *v = 0; break;
   }
   return 0;
@@ -161,6 +166,23 @@ FAKE CUresult cuMemsetD32_v2(CUdeviceptr dst, unsigned v, size_t n) {
   auto *p = reinterpret_cast<unsigned *>(dst);
   for (size_t i = 0; i < n; ++i)
     p[i] = v;
+  return 0;
+}
+/// Counted (asyncMemsets, the stream in lastMemsetStream) and, with
+/// DLTUNE_FAKE_CUDA_LOG set, logged as "memset-async BYTES" to that file:
+/// the tuner's measuring workers are processes of their own.
+FAKE CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned v, size_t n, void *stream) {
+  ++counters.asyncMemsets;
+  counters.lastMemsetStream = stream;
+  counters.lastMemsetEventRecords = counters.eventRecords;
+  auto *p = reinterpret_cast<unsigned *>(dst);
+  for (size_t i = 0; i < n; ++i)
+    p[i] = v;
+  if (const char *log = std::getenv("DLTUNE_FAKE_CUDA_LOG"); log && *log)
+    if (FILE *f = std::fopen(log, "a")) {
+      std::fprintf(f, "memset-async %zu\n", n * 4);
+      std::fclose(f);
+    }
   return 0;
 }
 FAKE CUresult cuEventCreate(void **event, unsigned) {

@@ -59,6 +59,10 @@ struct RunnerOptions {
   double cutoffMs = 0;
   /// Output tolerances (getTolerance); negative: by element type.
   double rtol = -1, atol = -1;
+  /// Evict the caches before each timed call, untimed (CPU: CacheFlusher;
+  /// GPU: L2, DeviceArguments::setCacheFlushBytes): the kernel's data comes
+  /// from memory, as inside a model. Off: timed hot, call after call.
+  bool flushCaches = false;
   /// CPU: another build of the same kernel to time the candidate between
   /// (empty: plain timing), and how.
   std::string anchorPath;

@@ -35,6 +35,8 @@ public:
   llvm::Expected<GpuDeviceInfo> getDeviceInfo(int device = 0);
   /// Threads, registers and shared memory per block (and per SM) of a GPU.
   llvm::Expected<GpuLimits> getDeviceLimits(int device = 0);
+  /// Bytes of the GPU's L2 cache (0 where the driver does not say).
+  llvm::Expected<size_t> getL2CacheBytes(int device = 0);
 
   using CUresult = int;
   using CUdevice = int;
@@ -72,6 +74,8 @@ public:
   CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t) = nullptr;
   CUresult (*cuMemcpy)(CUdeviceptr, CUdeviceptr, size_t) = nullptr;
   CUresult (*cuMemsetD32)(CUdeviceptr, unsigned, size_t) = nullptr;
+  /// Used to evict the L2 cache before a timed call, on the timing stream.
+  CUresult (*cuMemsetD32Async)(CUdeviceptr, unsigned, size_t, CUstream) = nullptr;
   CUresult (*cuEventCreate)(CUevent *, unsigned) = nullptr;
   CUresult (*cuEventRecord)(CUevent, CUstream) = nullptr;
   CUresult (*cuEventSynchronize)(CUevent) = nullptr;

@@ -28,6 +28,11 @@ struct DeviceInfo {
   double frequencyMHz = 0;
   int64_t l1dBytes = 0, l2Bytes = 0, l3Bytes = 0;
   std::optional<GpuDeviceInfo> gpu;
+  /// Measured with the caches flushed before each timed call (the tuner's
+  /// `flush-caches`): such times are not comparable with ones measured hot,
+  /// so they are kept under a device of their own (fingerprint and name
+  /// say so).
+  bool cachesFlushed = false;
 
   /// Reads /proc/cpuinfo and sysfs; with `target == "gpu"` also the GPU
   /// through the CUDA driver when one loads.

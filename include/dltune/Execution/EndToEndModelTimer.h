@@ -21,8 +21,9 @@
 
 namespace mlir::dltune {
 
-/// How the model is timed: hot (as a model runs call after call) and
-/// unchecked (every configuration set was checked when it was measured).
+/// How the model is timed: hot (as a model runs call after call) unless
+/// `flushCaches`, and unchecked (every configuration set was checked when it
+/// was measured).
 struct ModelTimingOptions {
   int warmupCalls = 2;
   /// Each sample is enough back-to-back calls to last this long, so that a
@@ -32,6 +33,9 @@ struct ModelTimingOptions {
   /// cpu (JIT) or gpu (CUDA driver; `gpuChip` empty: the driver's GPU).
   std::string target = "cpu";
   std::string gpuChip;
+  /// Each call starts with the caches flushed (the tuner's flush-caches):
+  /// on the CPU every sample is then one call.
+  bool flushCaches = false;
 };
 
 class EndToEndModelTimer : public ModelTimer {

@@ -32,8 +32,11 @@ public:
   /// results out. Driver errors are returned.
   llvm::Error run(std::vector<HostBuffer> &args, std::vector<HostBuffer> *results = nullptr);
   /// Uploads `args` once, makes `warmup` untimed calls, then times `repeat`
-  /// calls (at least one) with CUDA events around the launches only.
-  llvm::Expected<TimingStats> time(std::vector<HostBuffer> &args, int warmup, int repeat);
+  /// calls (at least one) with CUDA events around the launches only; with
+  /// `flushBytes`, L2 is flushed before each timed call
+  /// (DeviceArguments::setCacheFlushBytes).
+  llvm::Expected<TimingStats> time(std::vector<HostBuffer> &args, int warmup, int repeat,
+                                   size_t flushBytes = 0);
 
 private:
   GpuKernel() = default;
@@ -62,6 +65,13 @@ public:
   /// Like call; returns the milliseconds between the events recorded before
   /// and after it.
   llvm::Expected<double> timedCall(PackedCall call);
+  /// From now on each timed call starts with `bytes` of a device buffer of
+  /// their own written on the timing stream before the first event (untimed),
+  /// which evicts the kernels' data from L2 (0: timed hot, the default).
+  void setCacheFlushBytes(size_t bytes) { flushBytes = bytes; }
+  /// Twice the GPU's L2 cache, at least 32 MiB (256 MiB where the driver
+  /// does not say): what setCacheFlushBytes is given for "caches flushed".
+  static size_t getDefaultFlushBytes();
   /// Copies every argument back into `args`, and the results of the last
   /// call - arguments, or contiguous buffers the entry allocated - into
   /// `results`.
@@ -80,6 +90,10 @@ private:
   std::unique_ptr<PackedDescriptors> descriptors;
   std::vector<int64_t> resultWords;
   void *stream = nullptr, *start = nullptr, *stop = nullptr;
+  size_t flushBytes = 0;
+  unsigned long long flushBuffer = 0; // allocated at the first flushed call
+  size_t flushBufferBytes = 0;
+  unsigned flushValue = 0;
 };
 
 /// Uploads `args`, calls once, copies every argument back and the results

@@ -11,7 +11,9 @@ struct RunOptions {
   int warmup = 2;
   int repeat = 10;
   /// Bytes written before each timed call to evict the kernel's data from
-  /// the caches (CacheFlusher; 0: timed hot, as calls in a loop find it).
+  /// the caches (CPU: CacheFlusher; GPU: a device buffer written on the
+  /// timing stream, DeviceArguments::setCacheFlushBytes; 0: timed hot, as
+  /// calls in a loop find it). getDefaultFlushBytes gives the usual size.
   size_t flushCacheBytes = 0;
   bool check = false;
   /// Passes run before --dltune-lower-cpu on the candidate (e.g.
@@ -37,6 +39,11 @@ struct RunOptions {
   /// the CPU: "dltune-lower-gpu{emulate=true}").
   std::string cpuLowering = "dltune-lower-cpu";
 };
+
+/// Bytes to flush the caches of `target` ("cpu" or "gpu") with: twice
+/// the last-level cache (CacheFlusher::getDefaultBytes,
+/// DeviceArguments::getDefaultFlushBytes).
+size_t getDefaultFlushBytes(llvm::StringRef target);
 
 struct RunReport {
   TimingStats timing;

@@ -35,6 +35,7 @@ struct ProcessMeasurerOptions {
   ChildLimits buildLimits{60, 4ull << 30};
   ChildLimits runLimits{30, 4ull << 30};
   double minTimeMs = 50;
+  bool flushCaches = false;    // RunnerOptions::flushCaches (`--flush-caches` of the worker)
   double rtol = -1, atol = -1; // result-check tolerances; negative: by element type
   /// Candidates whose first call is this many times slower than the best
   /// so far are not timed further (0: always time fully).

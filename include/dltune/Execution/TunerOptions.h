@@ -64,6 +64,10 @@ struct ModuleTunerOptions {
   double buildTimeoutSeconds = 60, runTimeoutSeconds = 30;
   uint64_t memoryLimitMB = 4096;
   double minTimeMs = 50;
+  /// Evict the caches before each timed call (RunnerOptions::flushCaches),
+  /// confirmations and the end-to-end model timings included; the records
+  /// go under a device of their own (DeviceInfo::cachesFlushed).
+  bool flushCaches = false;
   std::string workerPath; // empty: findWorkerExecutable()
   std::string workDir;    // empty: <db>.work
   /// Whether the CLI and the pass show progress (tuneModule itself only
@@ -240,6 +244,11 @@ template <typename Fn> void forEachTunerOption(ModuleTunerOptions &o, Fn &&fn) {
   fn("run-timeout", o.runTimeoutSeconds, "Wall-time limit of one measurement (s)", false);
   fn("mem-limit-mb", o.memoryLimitMB, "Address-space limit of build and run workers (MiB)", false);
   fn("min-time-ms", o.minTimeMs, "Minimum measured time per candidate (ms)", false);
+  fn("flush-caches", o.flushCaches,
+     "Evict the caches before each timed call, untimed, as inside a model (CPU: a buffer "
+     "twice the last-level cache written; GPU: twice L2 written on the timing stream); the "
+     "records are kept under the device named '..., caches flushed'",
+     false);
   fn("anchor-tolerance", o.anchorTolerance,
      "CPU tasks: time each candidate between runs of dltune's default config and count the "
      "time only when that anchor ran within this fraction of its fastest, waiting out the "
