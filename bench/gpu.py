@@ -15,7 +15,8 @@ at several precisions: fp32 (SIMT; baseline cuBLAS fp32), tf32 (f32
 operands, `dltune --tf32`: tensor cores; baseline cuBLAS with TF32) and fp16
 (f16 A and B, f32 C; baseline cuBLAS fp16, f16 out, f32 accumulation). Checks: dltune's --check (its
 single-thread CPU lowering, ~0.5 GFLOP/s, so only up to --check-max-gflop;
-tuning needs that reference too) and, with PyTorch on CUDA, every dltune
+since 2026-11-30 the tuner checks against the CPU's default configuration,
+gpu-reference=scheduled, so every case can be tuned) and, with PyTorch on CUDA, every dltune
 output against a float64 matmul of the same inputs. --configs adds a column per
 named configuration: dltune's default configuration of the case with the given
 knobs changed (e.g. "s3:stages=3;wide:block_n=256"), run as an annotated file;
@@ -57,7 +58,7 @@ def parse_args():
     p.add_argument("--tune-trials", type=int, default=0, help="0: no tuned column")
     p.add_argument("--tune-seconds", type=float, default=0, help="dltune tune --time-budget per case")
     p.add_argument("--check-max-gflop", type=float, default=5.0,
-                   help="dltune --check (and tuning) only up to this many GFLOP")
+                   help="dltune --check only up to this many GFLOP")
     p.add_argument("--dltune-bin", help="folder of dltune (default: PATH, /opt/dltune/bin, build/bin)")
     p.add_argument("--dltune-lib", help="LD_LIBRARY_PATH for dltune (default /opt/dltune/lib if present)")
     p.add_argument("--timeout", type=float, default=300, help="seconds per dltune command")
@@ -380,7 +381,7 @@ def run_case(name, shape, args, dltune, env, torch, work, precision="fp32"):
     logs = os.path.join(args.out, "logs")
     errors, ok = [], True
     variants = [("default", mlir)]
-    if args.tune_trials and check:
+    if args.tune_trials:  # the tuner checks against the scheduled CPU reference
         tuned = os.path.join(args.out, "mlir", stem + ".tuned.mlir")
         task, err = dltune_tune(dltune, env, args, mlir, tuned, os.path.join(folder, "tune.db"),
                                 os.path.join(logs, stem + "-tune.txt"), precision)

@@ -48,15 +48,26 @@ static llvm::Error writeAtomically(const std::string &path,
 }
 
 llvm::Expected<double> mlir::dltune::createReference(ModuleOp kernel,
-                                                     const ReferenceFile &reference) {
+                                                     const ReferenceFile &reference,
+                                                     bool scheduled, std::string *fallback) {
   llvm::Expected<KernelSignature> sig = getKernelSignature(kernel, kTaskEntryName);
   if (!sig)
     return makeCandidateError(worker::kUsage, sig.takeError());
   // Per process: two tuners may build one task's reference at once.
   std::string so = reference.path + "." + std::to_string(::getpid()) + ".untuned.so";
-  if (llvm::Error e =
-          buildSharedObjectWith(kernel, kTaskEntryName, "dltune-strip", kReferenceLowering, so))
-    return makeCandidateError(worker::kCompileError, std::move(e));
+  if (scheduled) {
+    if (llvm::Error e = buildSharedObjectWith(kernel, kTaskEntryName, kScheduledReferenceSchedule,
+                                              kScheduledReferenceLowering, so)) {
+      std::string why = llvm::toString(std::move(e));
+      if (fallback)
+        *fallback = why;
+      scheduled = false; // the untuned loops instead
+    }
+  }
+  if (!scheduled)
+    if (llvm::Error e = buildSharedObjectWith(kernel, kTaskEntryName, "dltune-strip",
+                                              kReferenceLowering, so))
+      return makeCandidateError(worker::kCompileError, std::move(e));
   llvm::Expected<std::unique_ptr<SharedObjectKernel>> k = SharedObjectKernel::load(so, *sig);
   llvm::sys::fs::remove(so);
   if (!k)

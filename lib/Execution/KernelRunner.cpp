@@ -104,7 +104,7 @@ static llvm::Expected<std::vector<HostBuffer>> loadInputs(const KernelSignature 
 using RunFn = std::function<llvm::Error(std::vector<HostBuffer> &, std::vector<HostBuffer> *)>;
 
 /// The part of a run every target shares: inputs, the optional check against
-/// the untuned CPU lowering, and timing.
+/// the untuned CPU lowering (or the scheduled one), and timing.
 /// Times the kernel on `args` (warm-up and repeats from the options).
 using TimeFn = std::function<llvm::Expected<TimingStats>(std::vector<HostBuffer> &)>;
 
@@ -119,9 +119,20 @@ static llvm::Expected<RunReport> checkAndTime(ModuleOp module, StringRef entry,
     return loaded.takeError();
   std::vector<HostBuffer> inputs = std::move(*loaded);
   if (options.check) {
+    ModuleOp referenceModule = options.referenceModule ? options.referenceModule : module;
     llvm::Expected<std::unique_ptr<CpuKernel>> reference =
-        compileCpuKernel(options.referenceModule ? options.referenceModule : module, entry,
-                         "dltune-strip", kReferenceLowering);
+        options.scheduledReference
+            ? compileCpuKernel(referenceModule, entry, kScheduledReferenceSchedule,
+                               kScheduledReferenceLowering)
+            : llvm::Expected<std::unique_ptr<CpuKernel>>(nullptr);
+    report.reference = "scheduled";
+    if (!reference || !*reference) { // untuned, or the scheduled build failed
+      report.reference = "untuned";
+      if (!reference)
+        report.reference += " (the scheduled build failed: " +
+                            llvm::toString(reference.takeError()) + ")";
+      reference = compileCpuKernel(referenceModule, entry, "dltune-strip", kReferenceLowering);
+    }
     if (!reference)
       return reference.takeError();
     std::vector<HostBuffer> refArgs(inputs), candArgs(inputs), refResults, candResults;

@@ -1019,9 +1019,14 @@ llvm::Expected<std::unique_ptr<PreparedTask>> ModuleTuningRun::buildTask(size_t 
     task.kernel->print(os);
   }
   // The computation, the kernel's weights, the inputs' generator and the
-  // untuned lowering.
+  // reference's lowering (a GPU task's is by default the CPU's default
+  // configuration: the untuned loops take minutes on large tasks).
+  bool scheduledReference =
+      task.descriptor.target == "gpu" && options.gpuReference == "scheduled";
+  mo.scheduledReference = scheduledReference;
   mo.referenceKey = llvm::utohexstr(stableHash(task.descriptor.getCanonicalString() + "|" +
-                                               kernelText + "|inputs-v1|" + generator));
+                                               kernelText + "|inputs-v1|" + generator +
+                                               (scheduledReference ? "|scheduled-reference" : "")));
   mo.workDir = dir;
   mo.jobs = std::max(1u, options.jobs);
   mo.buildLimits = {options.buildTimeoutSeconds, options.memoryLimitMB << 20};
@@ -1053,8 +1058,14 @@ llvm::Expected<std::unique_ptr<PreparedTask>> ModuleTuningRun::buildTask(size_t 
   if (!baseline)
     return baseline.takeError();
   if (!ProcessMeasurer::hasReference(mo) || !*baseline) {
-    events.note("running the untuned reference");
-    llvm::Expected<double> untuned = ProcessMeasurer::makeReference(mo, summary.flops);
+    events.note(scheduledReference
+                    ? "running the reference: the CPU's default configuration on all cores"
+                    : "running the untuned reference");
+    std::string how;
+    llvm::Expected<double> untuned = ProcessMeasurer::makeReference(mo, summary.flops, &how);
+    if (llvm::StringRef(how).starts_with("untuned: "))
+      events.warn("the reference ran as untuned loops: its scheduled build failed (" +
+                  llvm::StringRef(how).drop_front(9).trim().str() + ")");
     if (!untuned) {
       // This task cannot be checked, so it is not tuned; the others are.
       summary.error = llvm::toString(untuned.takeError());

@@ -445,16 +445,19 @@ std::vector<Confirmation> ProcessMeasurer::confirm(const std::vector<Config> &co
 }
 
 llvm::Expected<double> ProcessMeasurer::makeReference(const ProcessMeasurerOptions &options,
-                                                      double flops) {
+                                                      double flops, std::string *how) {
   ChildLimits limits = options.runLimits;
   // The untuned loops run at 0.1-1 GFLOP/s: allow 20 MFLOP/s plus start-up,
-  // and never less than ten times a candidate's budget.
+  // and never less than ten times a candidate's budget. (A scheduled
+  // reference may fall back to them.)
   limits.wallSeconds = std::max({limits.wallSeconds * 10, options.buildLimits.wallSeconds,
                                  30 + flops / 2e7});
-  llvm::Expected<ChildResult> r = runChild(
-      {options.workerPath, "worker", "reference", "--kernel", options.kernelPath, "--out",
-       options.referencePath, "--reference-key", options.referenceKey},
-      limits);
+  std::vector<std::string> argv = {options.workerPath, "worker", "reference", "--kernel",
+                                   options.kernelPath, "--out", options.referencePath,
+                                   "--reference-key", options.referenceKey};
+  if (options.scheduledReference)
+    argv.push_back("--scheduled-reference");
+  llvm::Expected<ChildResult> r = runChild(argv, limits);
   if (!r)
     return r.takeError();
   MeasureRecord rec = classifyWorkerResult(*r, /*building=*/true);
@@ -473,6 +476,9 @@ llvm::Expected<double> ProcessMeasurer::makeReference(const ProcessMeasurerOptio
                                    "the untuned reference failed (%s): %s",
                                    toString(rec.status).str().c_str(), rec.error.c_str());
   std::optional<llvm::json::Object> report = parseReport(r->out);
+  if (how && report)
+    if (std::optional<llvm::StringRef> said = report->getString("reference"))
+      *how = said->str();
   return report ? report->getNumber("untuned_ms").value_or(NAN) : NAN;
 }
 

@@ -266,8 +266,11 @@ void ScheduleEmitter::vectorizeAndFinish(Value op, ArrayRef<Value> regLoops,
   if (plan.decompose)
     op = transform::DecomposeOp::create(b, anyOp, op).getTransformed();
   if (vectorize) {
+    // vectorize_nd_extract: a generic reading with tensor.extract (a
+    // gather, e.g. the patch gather of a convolution's implicit GEMM) is
+    // refused by the vectorizer without it; ops without one are unaffected.
     transform::VectorizeOp::create(
-        b, op, ValueRange(), DenseI64ArrayAttr(), UnitAttr(), UnitAttr(),
+        b, op, ValueRange(), DenseI64ArrayAttr(), b.getUnitAttr(), UnitAttr(),
         plan.namedContraction ? b.getUnitAttr() : UnitAttr(),
         DenseBoolArrayAttr());
     if (epilogue)

@@ -1,7 +1,8 @@
 // REQUIRES: ptxas
 // `dltune tune --target gpu --entry` times the model on the GPU, default
 // configurations against tuned ones, and checks the tuned model against the
-// untuned CPU lowering; it used to JIT-run both on the CPU and call that the
+// CPU (its default configuration, gpu-reference=scheduled, since
+// 2026-11-30; the untuned lowering before); it used to JIT-run both on the CPU and call that the
 // model's latency. Against %fake_cuda nothing computes, so the check fails
 // and the exit status says so (2); the latency is kept for the GPU device.
 // The fake's events all read DLTUNE_FAKE_CUDA_EVENT_MS, so a time of
@@ -12,7 +13,7 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: env DLTUNE_CUDA_DRIVER=%fake_cuda DLTUNE_FAKE_CUDA_EVENT_MS=7 not dltune tune %s --target gpu --trials 1 --chip sm_80 --entry model --db %t/g.db --quiet 2>&1 | FileCheck %s
 // RUN: dltune db summary --db %t/g.db | FileCheck %s --check-prefix=DB
-// CHECK: model @model end to end on the GPU: default configs 7.000 ms, tuned 7.000 ms (1.00x); tuned check against the untuned CPU lowering: FAILED
+// CHECK: model @model end to end on the GPU: default configs 7.000 ms, tuned 7.000 ms (1.00x); tuned check against the CPU's default configuration: FAILED
 // CHECK-NEXT: (launches timed with CUDA events
 // DB: 1 devices
 // RUN: env DLTUNE_CUDA_DRIVER=%fake_cuda DLTUNE_FAKE_CUDA_EVENT_MS=7 not dltune tune %s --target gpu --chip sm_80 --scheduler survey --entry model --slot-trials 1 --trials 4 --confirm-top 0 --db %t/s.db 2>&1 >/dev/null | FileCheck %s --check-prefix=SURVEY

@@ -128,7 +128,8 @@ static llvm::Expected<std::vector<std::string>> outputPaths() {
 static int measureModelLatency(const std::string &file, const std::string &modelEntry,
                                ModuleOp tuned, MLIRContext &ctx, const std::string &dbPathOfRun,
                                const std::string &target, const std::string &gpuChip,
-                               bool flushCaches, std::string &report) {
+                               bool flushCaches, bool scheduledReference,
+                               std::string &report) {
   llvm::raw_string_ostream os(report);
   OwningOpRef<ModuleOp> original = parseFile(file, ctx);
   if (!original)
@@ -146,6 +147,7 @@ static int measureModelLatency(const std::string &file, const std::string &model
   if (flushCaches) // as the tasks were measured
     byDefault.flushCacheBytes = byTuned.flushCacheBytes = getDefaultFlushBytes(target);
   byTuned.check = true;
+  byTuned.scheduledReference = scheduledReference;
   // The tuned module may be rewritten (Winograd): check it against the
   // model as given.
   byTuned.referenceModule = *original;
@@ -189,8 +191,11 @@ static int measureModelLatency(const std::string &file, const std::string &model
                  << llvm::toString(db.takeError()) << "\n";
   }
   os << llvm::formatv("model @{0} end to end{1}: default configs {2:f3} ms, tuned {3:f3} "
-                      "ms ({4:f2}x); tuned check against the untuned {5}lowering: {6}\n",
-                      modelEntry, gpu ? " on the GPU" : "", d, t, d / t, gpu ? "CPU " : "",
+                      "ms ({4:f2}x); tuned check against {5}: {6}\n",
+                      modelEntry, gpu ? " on the GPU" : "", d, t, d / t,
+                      scheduledReference ? "the CPU's default configuration"
+                      : gpu              ? "the untuned CPU lowering"
+                                         : "the untuned lowering",
                       checkedOk ? "ok" : "FAILED: " + checkMessage);
   os << (gpu ? "(launches timed with CUDA events, 3 alternating rounds of 3 timed calls after "
                "a warm-up; medians"
@@ -698,6 +703,7 @@ int tuneCommand() {
     if (!options.modelEntry.empty() && module->lookupSymbol(options.modelEntry)) {
       int rc = measureModelLatency(file, options.modelEntry, *module, ctx, options.dbPath,
                                    options.target, options.gpuChip, options.flushCaches,
+                                   options.target == "gpu" && options.gpuReference == "scheduled",
                                    modelReport);
       if (rc == 1)
         return rc;
@@ -745,7 +751,12 @@ int tuneCommand() {
   printModelSummary(all, llvm::outs());
   llvm::outs() << "(best ms: the best verified candidate's median over fresh processes when "
                   "confirmed, spread (max - min) / median across them; untuned: the same op "
-                  "lowered without a schedule; default: dltune's default configuration, what "
+                  "lowered without a schedule"
+               << (llvm::any_of(all, [](const TaskSummary &t) { return t.referenceOnOtherDevice; })
+                       ? " (cpu: a GPU task's reference on the CPU, by default the CPU's "
+                         "default configuration)"
+                       : "")
+               << "; default: dltune's default configuration, what "
                   "the op compiles to untuned, confirmed like the best when it was measured; "
                   "database: "
                << redactDatabaseUrl(options.dbPath) << ")\n";

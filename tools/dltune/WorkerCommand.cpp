@@ -2,7 +2,7 @@
 //
 //   dltune worker build --kernel K.mlir --config "k=v,..." --out C.so
 //                       [--chip sm_XY] [--gpu-limits threads=N,...]
-//   dltune worker reference --kernel K.mlir --out REF.bin
+//   dltune worker reference --kernel K.mlir --out REF.bin [--scheduled-reference]
 //   dltune worker measure --kernel K.mlir --so C.so --reference REF.bin
 //                         [--min-time-ms T] [--max-repeats N]
 //                         [--anchor-so A.so [--anchor-ms X] [--phase-tolerance F]
@@ -53,6 +53,11 @@ static cl::opt<std::string> referencePath("reference", cl::desc("Reference outpu
 static cl::opt<double> minTimeMs("min-time-ms", cl::desc("Time at least this long"),
                                  cl::init(50), cl::sub(workerCmd));
 static cl::opt<int> maxRepeats("max-repeats", cl::init(1000), cl::sub(workerCmd));
+static cl::opt<bool> scheduledReference(
+    "scheduled-reference",
+    cl::desc("reference: build the kernel with the CPU's default configuration on all "
+             "cores (untuned where that fails), not as untuned loops on one thread"),
+    cl::sub(workerCmd));
 static cl::opt<bool> flushCaches(
     "flush-caches",
     cl::desc("Evict the caches before each timed call, untimed (CPU: a buffer twice the "
@@ -196,10 +201,15 @@ static int build(ModuleOp kernel) {
 }
 
 static int reference(ModuleOp kernel) {
-  llvm::Expected<double> untunedMs = createReference(kernel, {outPath, referenceKey});
+  std::string fallback;
+  llvm::Expected<double> untunedMs =
+      createReference(kernel, {outPath, referenceKey}, scheduledReference, &fallback);
   if (!untunedMs)
     return reportFailure(untunedMs.takeError());
-  return report(worker::kOk, llvm::json::Object{{"untuned_ms", *untunedMs}});
+  llvm::json::Object o{{"untuned_ms", *untunedMs}};
+  if (scheduledReference)
+    o["reference"] = fallback.empty() ? "scheduled" : "untuned: " + fallback;
+  return report(worker::kOk, std::move(o));
 }
 
 static int measure(ModuleOp kernel, const KernelSignature &sig) {

@@ -10,7 +10,8 @@
 //
 // The reference is a file of the untuned kernel's outputs, written by
 // createReference: making it is a run of the unscheduled kernel (built with
-// kReferenceLowering, not by a CandidateBuilder), done once per task and
+// kReferenceLowering, not by a CandidateBuilder; for GPU tasks by default the
+// CPU's default configuration, kScheduledReferenceSchedule), done once per task and
 // shared by every measurement, so it is a function beside the runner rather
 // than a runner call. A key written beside it names the kernel it was made
 // from, and the runner refuses a reference whose key is not the expected
@@ -45,8 +46,12 @@ struct ReferenceFile {
 /// processes sharing a directory never read half a reference). Returns the
 /// untuned time in ms: the median of up to three calls (one when the first
 /// takes over 2 s). Fails with a CandidateError: kUsage, kCompileError or
-/// kRunError.
-llvm::Expected<double> createReference(ModuleOp kernel, const ReferenceFile &reference);
+/// kRunError. With `scheduled` (GPU tasks) the kernel is built with the CPU's
+/// default configuration instead (kScheduledReferenceSchedule), or untuned
+/// where that fails to build (`*fallback` then says why).
+llvm::Expected<double> createReference(ModuleOp kernel, const ReferenceFile &reference,
+                                       bool scheduled = false,
+                                       std::string *fallback = nullptr);
 
 struct RunnerOptions {
   /// Timed calls (after one warm-up call) until both counts are reached,

@@ -16,6 +16,10 @@ struct RunOptions {
   /// calls in a loop find it). getDefaultFlushBytes gives the usual size.
   size_t flushCacheBytes = 0;
   bool check = false;
+  /// Check against the CPU's default configuration on all cores
+  /// (kScheduledReferenceSchedule; the untuned lowering where it fails to
+  /// build) instead of the untuned lowering on one thread.
+  bool scheduledReference = false;
   /// Passes run before --dltune-lower-cpu on the candidate (e.g.
   /// "dltune-apply,dltune-strip"); the reference always runs
   /// "dltune-strip" and a serial lowering.
@@ -50,6 +54,9 @@ struct RunReport {
   double flops = 0;
   bool checked = false;
   Comparison comparison; // valid when checked
+  /// What the check compared with: "untuned", "scheduled", or "untuned (the
+  /// scheduled build failed: ...)".
+  std::string reference;
   double getGflops() const {
     return timing.medianMs > 0 ? flops / (timing.medianMs * 1e6) : 0;
   }
@@ -77,6 +84,18 @@ llvm::Expected<RunReport> runGpuKernel(ModuleOp module, llvm::StringRef entry,
 /// does not.
 inline constexpr llvm::StringLiteral kReferenceLowering =
     "dltune-lower-cpu{openmp=false fold-constant-packs=false pad-in-place=false}";
+
+/// The scheduled reference of GPU kernels (the tuner's `gpu-reference`,
+/// `dltune run --scheduled-reference`): the CPU's default configuration on all
+/// cores, without Winograd (other rounding) or the optional rewrites. The
+/// untuned loops run at 0.1-1 GFLOP/s, which makes the reference of a
+/// large GPU task take minutes (a 4096^3 matmul ~6 min); this one runs at
+/// tens of GFLOP/s a core. Its outputs are checked against the untuned
+/// ones in test/Autotune/gpu-fake-scheduled-reference.mlir.
+inline constexpr llvm::StringLiteral kScheduledReferenceSchedule =
+    "dltune-strip,dltune-annotate{default-config=true},dltune-apply,dltune-strip";
+inline constexpr llvm::StringLiteral kScheduledReferenceLowering =
+    "dltune-lower-cpu{fold-constant-packs=false pad-in-place=false}";
 
 /// A GPU kernel of `entry` compiled from `module` (not modified) by
 /// `schedulePipeline` then --dltune-lower-gpu for `chip` (empty: the

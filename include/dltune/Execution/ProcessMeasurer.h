@@ -36,6 +36,9 @@ struct ProcessMeasurerOptions {
   ChildLimits runLimits{30, 4ull << 30};
   double minTimeMs = 50;
   bool flushCaches = false;    // RunnerOptions::flushCaches (`--flush-caches` of the worker)
+  /// The reference built with the CPU's default configuration
+  /// (createReference's `scheduled`; GPU tasks, tuner option gpu-reference).
+  bool scheduledReference = false;
   double rtol = -1, atol = -1; // result-check tolerances; negative: by element type
   /// Candidates whose first call is this many times slower than the best
   /// so far are not timed further (0: always time fully).
@@ -98,10 +101,11 @@ public:
                                     llvm::function_ref<bool()> outOfTime = nullptr);
 
   /// Runs the reference worker: writes the reference outputs (and their
-  /// key) and returns the untuned time in ms. Its time limit grows with
-  /// the kernel's `flops`.
+  /// key) and returns the reference's time in ms. Its time limit grows with
+  /// the kernel's `flops`. With `scheduledReference`, `how` gets what the
+  /// worker said of it ("scheduled", or "untuned: <why not>").
   static llvm::Expected<double> makeReference(const ProcessMeasurerOptions &options,
-                                              double flops);
+                                              double flops, std::string *how = nullptr);
   /// Whether a reference with the options' key is on disk.
   static bool hasReference(const ProcessMeasurerOptions &options);
 

@@ -112,6 +112,11 @@ struct ModuleTunerOptions {
 
   /// GPU tasks: the chip to build for; empty: the detected GPU, else sm_90.
   std::string gpuChip;
+  /// GPU tasks: how the reference outputs every candidate is checked
+  /// against are computed on the CPU: "scheduled" (the CPU's default
+  /// configuration on all cores) or "untuned" (the unscheduled loops on one
+  /// thread, as for CPU tasks; minutes for large tasks).
+  std::string gpuReference = "scheduled";
 };
 
 /// Without a scheduler, each task's budget: `trials`, capped by
@@ -268,6 +273,11 @@ template <typename Fn> void forEachTunerOption(ModuleTunerOptions &o, Fn &&fn) {
   fn("atol", o.atol, "Absolute tolerance of the result check (negative: by element type)", false);
   fn("chip", o.gpuChip,
      "GPU tasks: the chip to build for (sm_XY; default: the detected GPU, else sm_90)", false);
+  fn("gpu-reference", o.gpuReference,
+     "GPU tasks: the CPU reference candidates are checked against: scheduled (the CPU's "
+     "default configuration on all cores; untuned where it fails to build) or untuned (the "
+     "unscheduled loops on one thread)",
+     false);
   fn("remeasure", o.remeasure,
      "Move this device's records of each task aside (kept in replaced_records) and "
      "measure again instead of resuming",
@@ -315,6 +325,8 @@ inline llvm::Error validateTunerOptions(const ModuleTunerOptions &o) {
     return bad("confirm-top and confirm-repeats must be at most 1000");
   if (o.target != "cpu" && o.target != "gpu")
     return bad("target must be cpu or gpu, got '" + o.target + "'");
+  if (o.gpuReference != "scheduled" && o.gpuReference != "untuned")
+    return bad("gpu-reference must be scheduled or untuned, got '" + o.gpuReference + "'");
   if (o.planSize < 1 || o.jobs < 1)
     return bad("plan-size and jobs must be at least 1");
   if (!(o.buildTimeoutSeconds > 0) || !(o.runTimeoutSeconds > 0) || o.memoryLimitMB < 1)
