@@ -4,6 +4,7 @@
     python3 bench/gpu_models.py --out DIR [--models mobilenet_v2_b1,...]
                                 [--precision fp32,tf32] [--warmup 3] [--repeat 20]
                                 [--check-max-batch 1] [--variants OPTS;OPTS] [--cold] [--dry-run]
+                                [--tune-trials N [--tune-scheduler dynatune] [--tune-seconds S]]
 
 The models are bench/gpu_models/NAME_bB.mlir: MobileNet-v2 and ResNet-18 from
 torchvision and the 2-layer BERT-style encoder (hidden 256, 4 heads, 64
@@ -14,6 +15,13 @@ beside dltune's bundle. Speed does not depend on the values. With splat
 weights every feature of a row is equal and the encoder's layer norms output
 zeros: its check compares zeros (its numerics with real weights are checked
 by the CPU emulation, docs/gpu.md).
+
+With --tune-trials N, each model is also tuned (`dltune tune --target gpu
+--scheduler dynatune --trials N --entry main`, all cores building; the
+tuner checks candidates against the CPU's default configuration) and the
+tuned file run and checked like the default one: columns tuned ms, PyTorch
+/ tuned, and the tuner's own end-to-end default and tuned ms (which the
+tuned file's run should reproduce within a few percent).
 
 With --variants, each model is also run (unchecked) with those
 --dltune-lower-gpu options (`dltune run --gpu-lowering-options`), one column
@@ -34,7 +42,7 @@ missing. Prints a table, writes gpu_models.csv, .json and .md to --out; ratio
 every dltune run (and check) succeeded. Standard library + torch (imported
 lazily).
 """
-import argparse, csv, datetime, json, os, subprocess, sys
+import argparse, csv, datetime, json, os, re, subprocess, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gpu  # noqa: E402  (dltune_env, run_logged, load_torch, set_tf32, time_cuda)
@@ -62,6 +70,15 @@ def parse_args():
     p.add_argument("--variants", default="",
                    help="';'-separated --dltune-lower-gpu option sets, each timed beside the "
                         "default (e.g. implicit-gemm=false)")
+    p.add_argument("--tune-trials", type=int, default=0,
+                   help="also tune each model (dltune tune --target gpu with --tune-scheduler, "
+                        "this many measurements for the whole model) and time the tuned file; "
+                        "0: default configurations only")
+    p.add_argument("--tune-scheduler", default="dynatune",
+                   help="the operator scheduler spending the model's budget")
+    p.add_argument("--tune-seconds", type=float, default=0,
+                   help="dltune tune --time-budget per model (0: none)")
+    p.add_argument("--tune-timeout", type=float, default=600, help="seconds per dltune tune")
     p.add_argument("--cold", action="store_true",
                    help="flush L2 before each timed call, dltune (--cold) and PyTorch alike")
     p.add_argument("--dry-run", action="store_true")
@@ -76,10 +93,14 @@ def variants_of(args):
     return [v.strip() for v in args.variants.split(";") if v.strip()]
 
 
-def dltune_model(dltune, env, args, name, precision, log, variant=""):
-    path = os.path.join(MODELS_DIR, name + ".mlir")
-    cmd = [dltune, "run", path, "--entry", "main", "--target", "gpu", "--default-config",
-           "--json", "--warmup", str(args.warmup), "--repeat", str(args.repeat)]
+def dltune_model(dltune, env, args, name, precision, log, variant="", path=None):
+    """`dltune run` of the model with its default configurations, or of `path`
+    (a tuned file) with the configurations it carries: (JSON report, error)."""
+    tuned = path is not None
+    path = path or os.path.join(MODELS_DIR, name + ".mlir")
+    cmd = [dltune, "run", path, "--entry", "main", "--target", "gpu", "--json",
+           "--warmup", str(args.warmup), "--repeat", str(args.repeat)]
+    cmd += [] if tuned else ["--default-config"]
     cmd += ["--tf32"] if precision == "tf32" else []
     cmd += ["--cold"] if args.cold else []
     cmd += ["--gpu-lowering-options", variant] if variant else []
@@ -100,6 +121,38 @@ def dltune_model(dltune, env, args, name, precision, log, variant=""):
     if report and report.get("check") == "failed":
         err = err or "check failed"
     return report, err
+
+
+TUNER_LINE = re.compile(r"model @main end to end on the GPU: default configs ([0-9.]+) ms, "
+                        r"tuned ([0-9.]+) ms")
+
+
+def tune_model(dltune, env, args, name, precision, log):
+    """`dltune tune --target gpu` of the model with the operator scheduler
+    (the tuned file to --out/tune): (tuned file or None, the tuner's own
+    end-to-end default and tuned ms or (None, None), error text)."""
+    folder = os.path.join(args.out, "tune")
+    os.makedirs(folder, exist_ok=True)
+    stem = f"{name}_{precision}"
+    tuned = os.path.join(folder, stem + ".tuned.mlir")
+    cmd = [dltune, "tune", os.path.join(MODELS_DIR, name + ".mlir"), "--target", "gpu",
+           "--trials", str(args.tune_trials), "--scheduler", args.tune_scheduler,
+           "--entry", "main", "--jobs", str(os.cpu_count() or 1),
+           "--db", os.path.join(folder, stem + ".db"), "-o", tuned, "--quiet"]
+    cmd += ["--tf32"] if precision == "tf32" else []
+    cmd += ["--time-budget", str(args.tune_seconds)] if args.tune_seconds else []
+    cmd += ["--flush-caches"] if args.cold else []
+    if args.dry_run:
+        print(" ".join(cmd))
+        return None, (None, None), ""
+    rc, out, err = gpu.run_logged(cmd, env, args.tune_timeout, log)
+    m = TUNER_LINE.search(out)
+    times = (float(m.group(1)), float(m.group(2))) if m else (None, None)
+    if rc == 2 and not err:
+        err = "the tuned model failed its check"
+    elif rc and not err:
+        err = f"exit status {rc}"
+    return (tuned if os.path.exists(tuned) else None), times, err
 
 
 def torch_model(torch, name, precision, args):
@@ -128,15 +181,18 @@ def write_outputs(args, rows, final):
     """gpu_models.csv, .json and .md in --out (after every row, so that a
     run cut short by the device call's limit still leaves its rows)."""
     variants = [f"dltune_ms[{v}]" for v in variants_of(args)]
+    tuned = ["tuned_ms", "ratio_torch_over_tuned", "tuned_check", "tuner_default_ms",
+             "tuner_tuned_ms", "tune_error"] if args.tune_trials else []
     fields = ["model", "batch", "precision", "dltune_ms"] + variants + [
         "torch_ms", "ratio_torch_over_dltune", "check", "max_rel_error", "dltune_error",
-        "torch_note"]
+        "torch_note"] + tuned
     with open(os.path.join(args.out, "gpu_models.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
         w.writeheader()
         w.writerows(rows)
     info = {"commit": args.commit, "date": datetime.date.today().isoformat(),
-            "warmup": args.warmup, "repeat": args.repeat, "cold": args.cold}
+            "warmup": args.warmup, "repeat": args.repeat, "cold": args.cold,
+            "tune_trials": args.tune_trials, "tune_scheduler": args.tune_scheduler}
     try:
         info["gpu"] = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"],
                                      capture_output=True, text=True, timeout=20).stdout.strip()
@@ -148,17 +204,24 @@ def write_outputs(args, rows, final):
     def fmt(v, spec="{:.3f}"):
         return spec.format(v) if isinstance(v, (int, float)) else (v or "-")
 
+    tuned_head = (f"tuned ({args.tune_trials} trials, {args.tune_scheduler}) ms | ratio tuned | "
+                  "tuner's default / tuned ms | tuned check | " if args.tune_trials else "")
     lines = [f"Whole models on {info['gpu']} ({info['date']}, commit {args.commit or 'unknown'}): "
              f"median ms of {args.repeat} calls after {args.warmup}"
              f"{', L2 flushed before each' if args.cold else ''}; ratio = PyTorch / dltune",
              "", "| model | precision | dltune ms | " + "".join(f"{v} ms | " for v in variants) +
-             "PyTorch ms | ratio | check |",
-             "| --- | --- | --- | " + "--- | " * len(variants) + "--- | --- | --- |"]
+             "PyTorch ms | ratio | check | " + tuned_head,
+             "| --- | --- | --- | " + "--- | " * len(variants) + "--- | --- | --- |" +
+             (" --- | --- | --- | --- |" if args.tune_trials else "")]
     for r in rows:
+        tuned_cells = (f" {fmt(r.get('tuned_ms'))} | {fmt(r.get('ratio_torch_over_tuned'), '{:.2f}')} | "
+                       f"{fmt(r.get('tuner_default_ms'))} / {fmt(r.get('tuner_tuned_ms'))} | "
+                       f"{r.get('tuned_check') or r.get('tune_error') or '-'} |"
+                       if args.tune_trials else "")
         lines.append(f"| {r['model']} | {r['precision']} | {fmt(r['dltune_ms'])} | " +
                      "".join(f"{fmt(r.get(v))} | " for v in variants) +
                      f"{fmt(r['torch_ms'])} | {fmt(r.get('ratio_torch_over_dltune'), '{:.2f}')} | "
-                     f"{r['check'] or r['dltune_error'] or '-'} |")
+                     f"{r['check'] or r['dltune_error'] or '-'} |" + tuned_cells)
     text = "\n".join(lines) + "\n"
     with open(os.path.join(args.out, "gpu_models.md"), "w") as f:
         f.write(text)
@@ -194,6 +257,17 @@ def main():
                     row["dltune_error"] = (row["dltune_error"] + "; " if row["dltune_error"]
                                            else "") + f"[{v}] {verr or 'no report'}"
                     failed = True
+            if args.tune_trials:
+                tlog = os.path.join(args.out, "logs", f"{name}_{precision}_tune.log")
+                tuned, (row["tuner_default_ms"], row["tuner_tuned_ms"]), terr = tune_model(
+                    dltune, env, args, name, precision, tlog)
+                treport, rerr = (None, "") if args.dry_run or not tuned else dltune_model(
+                    dltune, env, args, name, precision,
+                    os.path.join(args.out, "logs", f"{name}_{precision}_tuned.log"), path=tuned)
+                row["tuned_ms"] = treport.get("median_ms") if treport else None
+                row["tuned_check"] = treport.get("check") if treport else None
+                row["tune_error"] = "; ".join(filter(None, [terr, rerr]))
+                failed |= bool(row["tune_error"]) or (not args.dry_run and treport is None)
             if torch:
                 try:
                     row["torch_ms"], row["torch_note"] = torch_model(torch, name, precision, args)
@@ -203,6 +277,8 @@ def main():
                 row["torch_ms"], row["torch_note"] = None, torch_note
             if row["dltune_ms"] and row["torch_ms"]:
                 row["ratio_torch_over_dltune"] = row["torch_ms"] / row["dltune_ms"]
+            if row.get("tuned_ms") and row["torch_ms"]:
+                row["ratio_torch_over_tuned"] = row["torch_ms"] / row["tuned_ms"]
             rows.append(row)
             print(json.dumps(row), flush=True)
             if not args.dry_run:

@@ -15,6 +15,10 @@
 # bench/gpu.py, e.g. GPU_BENCH_ARGS="--tune-trials 32 --cases mm_1024" bash scripts/gpu-check.sh device;
 # warpgroup MMA beside the default on the fp16 cases: GPU_BENCH_ARGS='--precision fp16 --configs
 # wg:wgmma=1,tile_k=64,warp_n=128;wg1:wgmma=1,tile_k=64,warp_m=128,warp_n=128' (docs/gpu.md);
+# models tuned with the operator scheduler beside the default and PyTorch (since 2026-11-30, never
+# run on a GPU; size it to the call: ResNet-18 b1's 14 tasks at 64 trials): GPU_MODELS_ARGS='--models
+# resnet18_b1 --precision fp32 --tune-trials 64 --tune-timeout 300' GPU_MODELS_TIMEOUT=420;
+# GPU_STEPS (default "lit bench models") picks the steps, e.g. GPU_STEPS=models for the above;
 # L2 flushed before each timed call, dltune and cuBLAS/PyTorch alike (never measured): --cold in
 # GPU_BENCH_ARGS or GPU_MODELS_ARGS; GPU_BENCH_TIMEOUT (seconds, default 240) bounds it; GPU_MODELS_ARGS and GPU_MODELS_TIMEOUT (default
 # 200) do the same for bench/gpu_models.py; GPU_MODELS_ARGS='--models resnet18_b1,resnet18_b32
@@ -132,28 +136,38 @@ device() {
   } > "$OUT/device.txt" 2>&1
   cat "$OUT/device.txt"
   # (a) the lit tests that need a GPU; lit counts them unsupported when it sees no /dev/nvidia*.
-  mapfile -t files < <(grep -rlF 'REQUIRES: cuda-driver' test | sort)
-  LIT_TIMEOUT=120 step lit "$OUT/lit.log" run_lit /opt/dltune/bin "$GPU/tools" /opt/dltune/lib "${files[@]}"
-  if grep -qE '^ *Unsupported *: ' "$OUT/lit.log"; then
-    echo "== lit: some GPU tests were unsupported (no /dev/nvidia*?)" | tee -a "$OUT/summary.txt"
-    failed=1
+  local steps=" ${GPU_STEPS:-lit bench models} "
+  if [[ $steps == *" lit "* ]]; then
+    mapfile -t files < <(grep -rlF 'REQUIRES: cuda-driver' test | sort)
+    LIT_TIMEOUT=120 step lit "$OUT/lit.log" run_lit /opt/dltune/bin "$GPU/tools" /opt/dltune/lib "${files[@]}"
+    if grep -qE '^ *Unsupported *: ' "$OUT/lit.log"; then
+      echo "== lit: some GPU tests were unsupported (no /dev/nvidia*?)" | tee -a "$OUT/summary.txt"
+      failed=1
+    fi
+    tail -n 15 "$OUT/lit.log"
   fi
-  tail -n 15 "$OUT/lit.log"
   # (b) dltune beside cuBLAS; PyTorch runs without the bundle's libraries.
-  # shellcheck disable=SC2086  # GPU_BENCH_ARGS is split into options on purpose
-  step gpu-bench "$OUT/gpu-bench.log" timeout "${GPU_BENCH_TIMEOUT:-240}" env -u LD_LIBRARY_PATH python3 bench/gpu.py \
-    --out "$OUT/gpu-bench" --dltune-bin /opt/dltune/bin --dltune-lib /opt/dltune/lib \
-    --commit "$(cat "$GPU/commit" 2>/dev/null || echo unknown)" ${GPU_BENCH_ARGS:-}
-  tail -n 25 "$OUT/gpu-bench.log"
+  if [[ $steps == *" bench "* ]]; then
+    # shellcheck disable=SC2086  # GPU_BENCH_ARGS is split into options on purpose
+    step gpu-bench "$OUT/gpu-bench.log" timeout "${GPU_BENCH_TIMEOUT:-240}" env -u LD_LIBRARY_PATH python3 bench/gpu.py \
+      --out "$OUT/gpu-bench" --dltune-bin /opt/dltune/bin --dltune-lib /opt/dltune/lib \
+      --commit "$(cat "$GPU/commit" 2>/dev/null || echo unknown)" ${GPU_BENCH_ARGS:-}
+    tail -n 25 "$OUT/gpu-bench.log"
+  fi
   # (c) whole models (bench/gpu_models/: MobileNet-v2, ResNet-18, the encoder; batch 1 and 32) beside
   # PyTorch eager.
-  # shellcheck disable=SC2086  # GPU_MODELS_ARGS is split into options on purpose
-  step gpu-models "$OUT/gpu-models.log" timeout "${GPU_MODELS_TIMEOUT:-200}" env -u LD_LIBRARY_PATH \
-    python3 bench/gpu_models.py --out "$OUT/gpu-models" --dltune-bin /opt/dltune/bin \
-    --dltune-lib /opt/dltune/lib --commit "$(cat "$GPU/commit" 2>/dev/null || echo unknown)" ${GPU_MODELS_ARGS:-}
-  tail -n 15 "$OUT/gpu-models.log"
-  [ -d "$OUT/gpu-models/logs" ] && tar -C "$OUT/gpu-models" -czf "$OUT/gpu-models/logs.tar.gz" logs \
-    && rm -rf "$OUT/gpu-models/logs"
+  if [[ $steps == *" models "* ]]; then
+    # shellcheck disable=SC2086  # GPU_MODELS_ARGS is split into options on purpose
+    step gpu-models "$OUT/gpu-models.log" timeout "${GPU_MODELS_TIMEOUT:-200}" env -u LD_LIBRARY_PATH \
+      python3 bench/gpu_models.py --out "$OUT/gpu-models" --dltune-bin /opt/dltune/bin \
+      --dltune-lib /opt/dltune/lib --commit "$(cat "$GPU/commit" 2>/dev/null || echo unknown)" ${GPU_MODELS_ARGS:-}
+    tail -n 15 "$OUT/gpu-models.log"
+    # --tune-trials: the tuned files, databases and logs travel in the archive, the built
+    # candidates (<db>.work) stay behind.
+    rm -rf "$OUT"/gpu-models/tune/*.work
+    [ -d "$OUT/gpu-models/logs" ] && tar -C "$OUT/gpu-models" -czf "$OUT/gpu-models/logs.tar.gz" \
+      logs $( [ -d "$OUT/gpu-models/tune" ] && echo tune ) && rm -rf "$OUT/gpu-models/logs" "$OUT/gpu-models/tune"
+  fi
   # The device tool brings back a limited number of files: the per-command logs and the .mlir
   # cases travel as one archive, so that gpu.md and gpu.json come back too.
   if [ -d "$OUT/gpu-bench" ]; then

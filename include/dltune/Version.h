@@ -25,7 +25,9 @@ inline constexpr const char *kDLTuneVersion = "0.3.0";
 ///    the loop orders that packing needs.
 /// 6: constant operands packed at compile time, and task kernels carry
 ///    their constant weights (CPU), so packing them is no longer timed.
-inline constexpr int kScheduleGeneratorVersion = 6;
+/// 7: generics reading with tensor.extract (gathers) are vectorized with
+///    vectorize_nd_extract (their vectorization failed before).
+inline constexpr int kScheduleGeneratorVersion = 7;
 
 /// "dltune 0.3.0; LLVM 22.1.8; schedules 4": stored with every record.
 inline std::string getGeneratorString() {

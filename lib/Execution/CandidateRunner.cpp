@@ -55,15 +55,18 @@ llvm::Expected<double> mlir::dltune::createReference(ModuleOp kernel,
     return makeCandidateError(worker::kUsage, sig.takeError());
   // Per process: two tuners may build one task's reference at once.
   std::string so = reference.path + "." + std::to_string(::getpid()) + ".untuned.so";
+  std::string fallbackWhy;
   if (scheduled) {
     if (llvm::Error e = buildSharedObjectWith(kernel, kTaskEntryName, kScheduledReferenceSchedule,
                                               kScheduledReferenceLowering, so)) {
-      std::string why = llvm::toString(std::move(e));
+      fallbackWhy = llvm::toString(std::move(e));
+      std::replace(fallbackWhy.begin(), fallbackWhy.end(), '\n', ' '); // one line in .kind
       if (fallback)
-        *fallback = why;
+        *fallback = fallbackWhy;
       scheduled = false; // the untuned loops instead
     }
   }
+  bool wasScheduled = scheduled;
   if (!scheduled)
     if (llvm::Error e = buildSharedObjectWith(kernel, kTaskEntryName, "dltune-strip",
                                               kReferenceLowering, so))
@@ -86,6 +89,14 @@ llvm::Expected<double> mlir::dltune::createReference(ModuleOp kernel,
           out.write(static_cast<const char *>(b.data()), b.getType().getBytes());
       }))
     return e;
+  // What it is, for a tuner reusing it (ProcessMeasurer::readReferenceKind);
+  // before the key, which makes the reference valid.
+  if (wasScheduled || !fallbackWhy.empty())
+    if (llvm::Error e = writeAtomically(reference.path + ".kind", [&](std::ofstream &out) {
+          out << (fallbackWhy.empty() ? std::string("scheduled") : "untuned: " + fallbackWhy)
+              << "\n";
+        }))
+      return e;
   if (llvm::Error e = writeAtomically(reference.path + ".key",
                                       [&](std::ofstream &out) { out << reference.key << "\n"; }))
     return e;
@@ -237,7 +248,13 @@ static llvm::Error checkOutputs(const KernelSignature &sig, const std::vector<Ho
 
 llvm::Expected<RunResult> LocalCandidateRunner::run(const Artifact &artifact,
                                            const ReferenceFile &reference,
-                                           const RunnerOptions &runOptions) {
+                                           const RunnerOptions &givenOptions) {
+  RunnerOptions runOptions = givenOptions;
+  // A CPU flush writes twice the last-level cache (milliseconds, untimed):
+  // min-time-ms would buy a small kernel hundreds of them and run into the
+  // run timeout. 30 calls time it well enough.
+  if (runOptions.flushCaches && !artifact.onDevice)
+    runOptions.maxRepeats = std::min(runOptions.maxRepeats, RunnerOptions::kFlushedCpuMaxRepeats);
   // Only a reference made from this very kernel can check it.
   std::string storedKey;
   std::ifstream(reference.path + ".key") >> storedKey;

@@ -1010,7 +1010,11 @@ llvm::Expected<std::unique_ptr<PreparedTask>> ModuleTuningRun::buildTask(size_t 
   // Per process: two tuners of one task may hold different kernel texts
   // (weights); the reference is written by rename, so it can be shared.
   mo.kernelPath = dir + "/kernel-" + std::to_string(::getpid()) + ".mlir";
-  mo.referencePath = dir + "/reference.bin";
+  // A file per kind: tuners sharing the directory with other
+  // gpu-reference settings keep their own.
+  mo.referencePath = dir + (task.descriptor.target == "gpu" && options.gpuReference == "scheduled"
+                                ? "/reference-scheduled.bin"
+                                : "/reference.bin");
   // The kernel is printed first: its text (weights included, which the
   // task identity leaves out) is part of the reference key.
   std::string kernelText;
@@ -1078,6 +1082,12 @@ llvm::Expected<std::unique_ptr<PreparedTask>> ModuleTuningRun::buildTask(size_t 
     summary.untunedMs = *untuned;
   } else {
     summary.untunedMs = **baseline;
+    // Reused: say again when it is the untuned fallback of a scheduled one.
+    if (scheduledReference)
+      if (std::optional<std::string> kind = ProcessMeasurer::readReferenceKind(mo);
+          kind && llvm::StringRef(*kind).starts_with("untuned: "))
+        events.warn("the reference (reused) ran as untuned loops: its scheduled build failed (" +
+                    llvm::StringRef(*kind).drop_front(9).trim().str() + ")");
   }
 
   StrategyOptions so;
@@ -1555,24 +1565,34 @@ llvm::Expected<int> mlir::dltune::applyBestFromDatabase(ModuleOp module,
   if (!db)
     return db.takeError();
   DeviceInfo device = DeviceInfo::detect(target);
-  int64_t deviceId = 0;
+  DeviceInfo flushed = device;
+  flushed.cachesFlushed = true;
+  // This machine's records timed hot, else its records timed with the
+  // caches flushed (flush-caches), else any device's.
+  int64_t deviceId = 0, flushedDeviceId = 0;
   llvm::Expected<std::vector<DeviceRecord>> devices = (*db)->listDevices();
   if (!devices)
     return devices.takeError();
-  for (const DeviceRecord &d : *devices)
+  for (const DeviceRecord &d : *devices) {
     if (d.fingerprint == device.getFingerprint())
       deviceId = d.id;
+    if (d.fingerprint == flushed.getFingerprint())
+      flushedDeviceId = d.id;
+  }
   int applied = 0;
   for (TuningTask &task : collectTuningTasks(module)) {
     llvm::Expected<std::optional<TaskRecord>> rec = (*db)->findTask(task.record.hash);
     if (!rec)
       return rec.takeError();
     std::optional<MeasureRecord> best;
-    // This machine's best if it has one, else the best on any device.
-    for (int64_t dev : {deviceId, int64_t(0)}) {
-      if (!*rec || best || (dev != 0 && deviceId == 0))
+    // This machine's best if it has one (hot, else flushed), else the best
+    // on any device (getBest's device 0).
+    constexpr int64_t kAnyDevice = -1;
+    for (int64_t dev : {deviceId, flushedDeviceId, kAnyDevice}) {
+      if (!*rec || best || dev == 0) // 0: this machine has no such device
         continue;
-      llvm::Expected<std::optional<MeasureRecord>> b = (*db)->getBest((*rec)->id, dev);
+      llvm::Expected<std::optional<MeasureRecord>> b =
+          (*db)->getBest((*rec)->id, dev == kAnyDevice ? 0 : dev);
       if (!b)
         return b.takeError();
       best = *b;

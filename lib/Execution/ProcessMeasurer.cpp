@@ -468,18 +468,28 @@ llvm::Expected<double> ProcessMeasurer::makeReference(const ProcessMeasurerOptio
     rec.error = std::string("crashed: ") + strsignal(r->signal) + " (signal " +
                 std::to_string(r->signal) + ")";
   }
+  const char *kind = options.scheduledReference ? "reference" : "untuned reference";
   if (r->timedOut)
-    rec.error = "the untuned kernel ran past its limit of " +
+    rec.error = std::string("the ") + kind + " ran past its limit of " +
                 std::to_string(static_cast<int>(limits.wallSeconds)) + " s";
   if (!rec.isOk())
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "the untuned reference failed (%s): %s",
-                                   toString(rec.status).str().c_str(), rec.error.c_str());
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "the %s failed (%s): %s",
+                                   kind, toString(rec.status).str().c_str(),
+                                   rec.error.c_str());
   std::optional<llvm::json::Object> report = parseReport(r->out);
   if (how && report)
     if (std::optional<llvm::StringRef> said = report->getString("reference"))
       *how = said->str();
   return report ? report->getNumber("untuned_ms").value_or(NAN) : NAN;
+}
+
+std::optional<std::string>
+ProcessMeasurer::readReferenceKind(const ProcessMeasurerOptions &options) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> kind =
+      llvm::MemoryBuffer::getFile(options.referencePath + ".kind");
+  if (!kind)
+    return std::nullopt;
+  return (*kind)->getBuffer().trim().str();
 }
 
 bool ProcessMeasurer::hasReference(const ProcessMeasurerOptions &options) {

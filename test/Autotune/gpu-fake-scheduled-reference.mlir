@@ -22,10 +22,14 @@
 // TUNE-NOT: untuned loops
 // RUN: env DLTUNE_CUDA_DRIVER=%fake_cuda dltune tune %s --target gpu --trials 1 --confirm-top 0 --gpu-reference untuned --db %t/u.db --work-dir %t/u 2>&1 | FileCheck %s --check-prefix=OPT-UNTUNED
 // OPT-UNTUNED: running the untuned reference
-// The worker says which reference it built; its key names the kind, so a
-// reference made the other way is rebuilt, never trusted.
-// RUN: cat %t/s/*/reference.bin.key > %t/keys && cat %t/u/*/reference.bin.key >> %t/keys
+// The two kinds are files of their own, with keys naming the kind (a
+// reference made the other way is rebuilt, never trusted); the worker
+// writes down which it built.
+// RUN: cat %t/s/*/reference-scheduled.bin.key > %t/keys && cat %t/u/*/reference.bin.key >> %t/keys
 // RUN: sort -u %t/keys | count 2
+// RUN: cat %t/s/*/reference-scheduled.bin.kind | FileCheck %s --check-prefix=KIND
+// KIND: {{^}}scheduled{{$}}
+// RUN: not ls %t/u/*/reference.bin.kind
 // RUN: not dltune tune %s --target gpu --gpu-reference fast --db %t/x.db 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: gpu-reference must be scheduled or untuned, got 'fast'
 func.func @conv(%x: tensor<2x10x10x8xf32>, %k: tensor<3x3x8x16xf32>) -> tensor<2x8x8x16xf32> {

@@ -153,7 +153,7 @@ static int measureModelLatency(const std::string &file, const std::string &model
   byTuned.referenceModule = *original;
   std::vector<double> defaultMs, tunedMs;
   bool checkedOk = true;
-  std::string checkMessage;
+  std::string checkMessage, comparedWith;
   auto runModel = [gpu, &modelEntry](ModuleOp m, const RunOptions &o) {
     return gpu ? runGpuKernel(m, modelEntry, o) : runCpuKernel(m, modelEntry, o);
   };
@@ -169,6 +169,7 @@ static int measureModelLatency(const std::string &file, const std::string &model
     if (round == 0) {
       checkedOk = t->comparison.ok;
       checkMessage = t->comparison.message;
+      comparedWith = t->reference;
     }
     byTuned.check = false; // once is enough
   }
@@ -193,9 +194,11 @@ static int measureModelLatency(const std::string &file, const std::string &model
   os << llvm::formatv("model @{0} end to end{1}: default configs {2:f3} ms, tuned {3:f3} "
                       "ms ({4:f2}x); tuned check against {5}: {6}\n",
                       modelEntry, gpu ? " on the GPU" : "", d, t, d / t,
-                      scheduledReference ? "the CPU's default configuration"
-                      : gpu              ? "the untuned CPU lowering"
-                                         : "the untuned lowering",
+                      comparedWith == "scheduled"
+                          ? std::string("the CPU's default configuration")
+                          // "untuned", or "untuned (the scheduled build failed: ...)"
+                          : std::string(gpu ? "the untuned CPU lowering" : "the untuned lowering") +
+                                (comparedWith.size() > 7 ? comparedWith.substr(7) : ""),
                       checkedOk ? "ok" : "FAILED: " + checkMessage);
   os << (gpu ? "(launches timed with CUDA events, 3 alternating rounds of 3 timed calls after "
                "a warm-up; medians"

@@ -68,6 +68,8 @@ struct RunnerOptions {
   /// GPU: L2, DeviceArguments::setCacheFlushBytes): the kernel's data comes
   /// from memory, as inside a model. Off: timed hot, call after call.
   bool flushCaches = false;
+  /// maxRepeats on the CPU with flushCaches (each flush takes milliseconds).
+  static constexpr int kFlushedCpuMaxRepeats = 30;
   /// CPU: another build of the same kernel to time the candidate between
   /// (empty: plain timing), and how.
   std::string anchorPath;

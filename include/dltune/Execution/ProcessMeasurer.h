@@ -108,6 +108,10 @@ public:
                                               double flops, std::string *how = nullptr);
   /// Whether a reference with the options' key is on disk.
   static bool hasReference(const ProcessMeasurerOptions &options);
+  /// What the worker said of the reference on disk (`<reference>.kind`:
+  /// "scheduled", or "untuned: <why>"); nullopt for an untuned one, which
+  /// has no such file.
+  static std::optional<std::string> readReferenceKind(const ProcessMeasurerOptions &options);
 
 private:
   /// Builds every config in parallel; failures are reported through
