@@ -11,7 +11,8 @@
 // in loops (none waits for another); `gpu.subgroup_reduce` goes through a
 // buffer the team shares. What it does not check: the NVVM lowering and the hardware
 // (timing means nothing), and kernels with warp-level or tensor-core ops
-// (nvgpu, nvvm), which are refused.
+// (nvgpu, nvvm), which are refused. Vector accesses that claim an alignment
+// are checked to have it (a GPU faults where a CPU does not).
 //
 //===----------------------------------------------------------------------===//
 
@@ -175,6 +176,49 @@ static void replaceGpuOps(RewriterBase &rewriter, Scope *scope, const gpu::Kerne
   }
 }
 
+/// Before each vector load or store in `launch` that claims an alignment
+/// above its element's, a check that the access's offset from its buffer's
+/// start is a multiple of it. On a GPU a misaligned vector access faults
+/// ("misaligned address"), on the CPU it just runs, so without the check
+/// the emulation would pass a kernel whose alignment claims (derived from
+/// layouts and index arithmetic, GpuMemRefLayout.h) are wrong. Buffers
+/// themselves are taken as aligned, as cuMemAlloc's (256 bytes) are.
+static void insertAlignmentChecks(gpu::LaunchOp launch) {
+  auto check = [](Operation *op, Value memref, ValueRange indices,
+                  std::optional<uint64_t> alignment) {
+    auto type = cast<MemRefType>(memref.getType());
+    int64_t elemBytes = type.getElementTypeBitWidth() / 8;
+    if (!alignment || elemBytes <= 0 || static_cast<int64_t>(*alignment) <= elemBytes)
+      return;
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+    Value linear = meta.getOffset();
+    for (auto [index, stride] : llvm::zip(indices, meta.getStrides()))
+      linear = arith::AddIOp::create(b, loc, linear,
+                                     arith::MulIOp::create(b, loc, index, stride));
+    Value bytes = arith::MulIOp::create(b, loc, linear,
+                                        arith::ConstantIndexOp::create(b, loc, elemBytes));
+    Value rem = arith::RemUIOp::create(
+        b, loc, bytes, arith::ConstantIndexOp::create(b, loc, static_cast<int64_t>(*alignment)));
+    Value aligned = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rem,
+                                          arith::ConstantIndexOp::create(b, loc, 0));
+    cf::AssertOp::create(b, loc, aligned,
+                         "GPU emulation: a vector access claims " + std::to_string(*alignment) +
+                             "-byte alignment but is misaligned (on a GPU: misaligned address)");
+  };
+  launch.getBody().walk([&](Operation *op) {
+    if (auto load = dyn_cast<vector::LoadOp>(op))
+      check(op, load.getBase(), load.getIndices(), load.getAlignment());
+    else if (auto store = dyn_cast<vector::StoreOp>(op))
+      check(op, store.getBase(), store.getIndices(), store.getAlignment());
+    else if (auto load = dyn_cast<vector::MaskedLoadOp>(op))
+      check(op, load.getBase(), load.getIndices(), load.getAlignment());
+    else if (auto store = dyn_cast<vector::MaskedStoreOp>(op))
+      check(op, store.getBase(), store.getIndices(), store.getAlignment());
+  });
+}
+
 /// Loops over z, y and x from 0 to `sizes`, nested in that order; leaves
 /// the insertion point in the innermost body and returns the induction
 /// variables.
@@ -329,7 +373,9 @@ LogicalResult mlir::dltune::emulateGpuLaunchesOnCpu(ModuleOp module) {
   };
   func::FuncOp threadNum = declare(kThreadNumFunction);
   func::FuncOp teamSize = declare(kTeamSizeFunction);
-  for (gpu::LaunchOp launch : launches)
+  for (gpu::LaunchOp launch : launches) {
+    insertAlignmentChecks(launch);
     emulateLaunch(launch, threadNum, teamSize);
+  }
   return success();
 }

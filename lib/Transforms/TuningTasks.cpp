@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
@@ -250,6 +251,61 @@ static Operation *getPadReadOnlyBy(Value v, Operation *user) {
 /// kernel gathers only where C cannot share memory with the input). A row
 /// kernel's task is its run (getGpuRowRun). Sets `capturesInputs` where a
 /// body then reads a value from outside the group (the gather's input).
+/// The transpose `user` alone reads as its operand `v`, through collapse or
+/// expand reshapes only it reads, with those reshapes (transpose first);
+/// empty when `v` is not such a transpose. --dltune-lower-gpu may read it
+/// as a view of the transpose's input (GpuTransposeViews: the encoder's Q,
+/// V and K^T), so the task must hold it to time the kernel the model runs.
+static SmallVector<Operation *> getTransposeReadOnlyBy(Value v, Operation *user) {
+  SmallVector<Operation *> chain;
+  Operation *def = v.getDefiningOp();
+  while (def && def->hasOneUse() && def->getBlock() == user->getBlock() &&
+         isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def)) {
+    chain.insert(chain.begin(), def);
+    def = def->getOperand(0).getDefiningOp();
+  }
+  auto transpose = dyn_cast_or_null<linalg::TransposeOp>(def);
+  if (!transpose || !transpose->hasOneUse() || transpose->getBlock() != user->getBlock())
+    return {};
+  // Only where the reader can see it as a view of the transpose's input:
+  // the input's strides permuted, then reshaped as the chain does. Where
+  // the reshapes cannot merge the permuted dimensions (the encoder's heads
+  // put back into rows), the model's lowering writes the producer through
+  // the inverse view instead and the reader gets contiguous rows, which
+  // the task then has without the transpose.
+  auto inputType = cast<RankedTensorType>(transpose.getInput().getType());
+  if (!inputType.hasStaticShape())
+    return {};
+  SmallVector<int64_t> inputStrides(inputType.getRank(), 1);
+  for (int64_t d = inputType.getRank() - 2; d >= 0; --d)
+    inputStrides[d] = inputStrides[d + 1] * inputType.getDimSize(d + 1);
+  SmallVector<int64_t> shape, strides;
+  for (int64_t from : transpose.getPermutation()) {
+    shape.push_back(inputType.getDimSize(from));
+    strides.push_back(inputStrides[from]);
+  }
+  MLIRContext *ctx = transpose.getContext();
+  auto view = MemRefType::get(shape, inputType.getElementType(),
+                              StridedLayoutAttr::get(ctx, 0, strides));
+  for (Operation *reshape : chain) {
+    if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(reshape)) {
+      SmallVector<ReassociationIndices> groups = collapse.getReassociationIndices();
+      if (!memref::CollapseShapeOp::isGuaranteedCollapsible(view, groups))
+        return {};
+      view = memref::CollapseShapeOp::computeCollapsedType(view, groups);
+      continue;
+    }
+    auto expand = cast<tensor::ExpandShapeOp>(reshape);
+    FailureOr<MemRefType> expanded = memref::ExpandShapeOp::computeExpandedType(
+        view, expand.getResultType().getShape(), expand.getReassociationIndices());
+    if (failed(expanded))
+      return {};
+    view = *expanded;
+  }
+  chain.insert(chain.begin(), transpose);
+  return chain;
+}
+
 static SmallVector<Operation *> getGpuTaskGroup(linalg::LinalgOp op, const SearchSpace &space,
                                                 bool &capturesInputs) {
   // A row kernel's run (softmax, a layer norm): all of it, as it runs.
@@ -267,6 +323,11 @@ static SmallVector<Operation *> getGpuTaskGroup(linalg::LinalgOp op, const Searc
     return group;
   }
   addFill();
+  // A matmul's operands that are transposes: with them (the model may read
+  // them as views; the kernel then differs from one of contiguous operands).
+  for (Value input : op.getDpsInputs())
+    for (Operation *viewed : llvm::reverse(getTransposeReadOnlyBy(input, op)))
+      prependOnce(group, viewed);
   linalg::GenericOp gather = getPatchGatherOfA(op);
   if (!gather)
     return group;

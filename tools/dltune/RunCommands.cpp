@@ -24,6 +24,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <cstdio>
 
 // From libomp (linked by DLTuneExecution); declared here to avoid clang headers.
 extern "C" int omp_get_max_threads();
@@ -185,6 +186,11 @@ int runCommand() {
         getDefaultConfigPipeline(target, threads, winograd) + "," + options.schedulePipeline;
   if (emulateGpu && target != "gpu")
     return fail("--emulate-gpu needs --target gpu");
+  // The emulation's failed checks (a misaligned vector access, a short
+  // OpenMP team) print with puts and abort: line-buffered, the message
+  // reaches a pipe before the abort.
+  if (emulateGpu)
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);
   if (emulateGpu && breakdown)
     return fail("--emulate-gpu cannot be combined with --breakdown");
   if (!gpuLoweringOptions.empty() && target != "gpu")
