@@ -135,6 +135,8 @@ def tune_model(dltune, env, args, name, precision, log):
     os.makedirs(folder, exist_ok=True)
     stem = f"{name}_{precision}"
     tuned = os.path.join(folder, stem + ".tuned.mlir")
+    if os.path.exists(tuned):  # an earlier run's: never timed as this one's
+        os.remove(tuned)
     cmd = [dltune, "tune", os.path.join(MODELS_DIR, name + ".mlir"), "--target", "gpu",
            "--trials", str(args.tune_trials), "--scheduler", args.tune_scheduler,
            "--entry", "main", "--jobs", str(os.cpu_count() or 1),
@@ -148,8 +150,8 @@ def tune_model(dltune, env, args, name, precision, log):
     rc, out, err = gpu.run_logged(cmd, env, args.tune_timeout, log)
     m = TUNER_LINE.search(out)
     times = (float(m.group(1)), float(m.group(2))) if m else (None, None)
-    if rc == 2 and not err:
-        err = "the tuned model failed its check"
+    if rc == 2:  # dltune tune: tuned, but the tuned model failed its check
+        err = "the tuned model failed its check" + (f" ({err})" if err else "")
     elif rc and not err:
         err = f"exit status {rc}"
     return (tuned if os.path.exists(tuned) else None), times, err

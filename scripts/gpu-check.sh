@@ -136,7 +136,14 @@ device() {
   } > "$OUT/device.txt" 2>&1
   cat "$OUT/device.txt"
   # (a) the lit tests that need a GPU; lit counts them unsupported when it sees no /dev/nvidia*.
-  local steps=" ${GPU_STEPS:-lit bench models} "
+  local steps=" ${GPU_STEPS:-lit bench models} " name
+  for name in $steps; do
+    case $name in
+      lit | bench | models) ;;
+      *) echo "== GPU_STEPS: unknown step '$name' (known: lit bench models, space-separated)" \
+           | tee -a "$OUT/summary.txt"; failed=1 ;;
+    esac
+  done
   if [[ $steps == *" lit "* ]]; then
     mapfile -t files < <(grep -rlF 'REQUIRES: cuda-driver' test | sort)
     LIT_TIMEOUT=120 step lit "$OUT/lit.log" run_lit /opt/dltune/bin "$GPU/tools" /opt/dltune/lib "${files[@]}"

@@ -33,12 +33,15 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/xxhash.h"
 #include "llvm/Support/Program.h"
 
 #include <cerrno>
+#include <cmath>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
@@ -517,6 +520,24 @@ loadTransferHistory(const ModuleTunerOptions &options, Database &db, const TaskR
     history.sources.push_back(std::move(source.records));
   }
   return history;
+}
+
+/// The reference's time as written beside it (`<reference>.ms`), if any.
+static std::optional<double> readReferenceMs(const std::string &referencePath) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> text =
+      llvm::MemoryBuffer::getFile(referencePath + ".ms");
+  double ms = 0;
+  if (!text || (*text)->getBuffer().trim().getAsDouble(ms) || !std::isfinite(ms))
+    return std::nullopt;
+  return ms;
+}
+
+/// Writes `ms` beside the reference (a failure only costs a rebuild later).
+static void writeReferenceMs(const std::string &referencePath, double ms) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(referencePath + ".ms", ec);
+  if (!ec)
+    os << llvm::format("%.17g", ms) << "\n"; // exact on reading back
 }
 
 /// What the cold-candidate filter learns from before the task's first
@@ -1061,7 +1082,16 @@ llvm::Expected<std::unique_ptr<PreparedTask>> ModuleTuningRun::buildTask(size_t 
   llvm::Expected<std::optional<double>> baseline = db.getBaseline(taskId, deviceId);
   if (!baseline)
     return baseline.takeError();
-  if (!ProcessMeasurer::hasReference(mo) || !*baseline) {
+  // The reference's own time, written beside it: the database keeps one
+  // baseline per task and device, which a reference of the other kind
+  // (gpu-reference) may have overwritten since.
+  std::optional<double> referenceMs = readReferenceMs(mo.referencePath);
+  if (ProcessMeasurer::hasReference(mo) && referenceMs && *baseline != referenceMs) {
+    if (llvm::Error e = db.setBaseline(taskId, deviceId, *referenceMs))
+      return std::move(e);
+    *baseline = referenceMs;
+  }
+  if (!ProcessMeasurer::hasReference(mo) || !*baseline || !referenceMs) {
     events.note(scheduledReference
                     ? "running the reference: the CPU's default configuration on all cores"
                     : "running the untuned reference");
@@ -1079,6 +1109,7 @@ llvm::Expected<std::unique_ptr<PreparedTask>> ModuleTuningRun::buildTask(size_t 
     }
     if (llvm::Error e = db.setBaseline(taskId, deviceId, *untuned))
       return std::move(e);
+    writeReferenceMs(mo.referencePath, *untuned);
     summary.untunedMs = *untuned;
   } else {
     summary.untunedMs = **baseline;

@@ -187,8 +187,11 @@ static void insertAlignmentChecks(gpu::LaunchOp launch) {
   auto check = [](Operation *op, Value memref, ValueRange indices,
                   std::optional<uint64_t> alignment) {
     auto type = cast<MemRefType>(memref.getType());
+    // Buffers of vectors or indices have no bit width to ask for.
+    if (!alignment || !type.getElementType().isIntOrFloat())
+      return;
     int64_t elemBytes = type.getElementTypeBitWidth() / 8;
-    if (!alignment || elemBytes <= 0 || static_cast<int64_t>(*alignment) <= elemBytes)
+    if (elemBytes <= 0 || static_cast<int64_t>(*alignment) <= elemBytes)
       return;
     OpBuilder b(op);
     Location loc = op->getLoc();

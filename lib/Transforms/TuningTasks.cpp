@@ -370,6 +370,10 @@ std::vector<TuningTask> mlir::dltune::collectTuningTasks(ModuleOp module) {
     desc.opKind = describeOp(op);
     if (capturesInputs) // the patch gather's
       desc.opKind += " gathering A";
+    if (desc.target == "gpu" && llvm::any_of(group, [](Operation *o) {
+          return isa<linalg::TransposeOp>(o);
+        }))
+      desc.opKind += " through transposes"; // read as views (getTransposeReadOnlyBy)
     if (linalg::GenericOp epilogue = getFusableEpilogue(op))
       desc.opKind += " + " + describeBody(epilogue);
     // A row kernel's later steps: "reduction maximumf + subf+exp, fill, addf".

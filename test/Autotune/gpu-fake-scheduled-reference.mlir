@@ -30,6 +30,16 @@
 // RUN: cat %t/s/*/reference-scheduled.bin.kind | FileCheck %s --check-prefix=KIND
 // KIND: {{^}}scheduled{{$}}
 // RUN: not ls %t/u/*/reference.bin.kind
+// One database and work directory, the kinds in turn: each reference keeps
+// its own time (`.ms` beside it), so the untuned one's baseline is its own
+// again after the scheduled one's run (the database keeps one baseline a
+// task and device; before, the scheduled time came back as untuned).
+// RUN: env DLTUNE_CUDA_DRIVER=%fake_cuda dltune tune %s --target gpu --trials 1 --confirm-top 0 --gpu-reference untuned --db %t/m.db --work-dir %t/m > %t/m1.txt 2>&1
+// RUN: env DLTUNE_CUDA_DRIVER=%fake_cuda dltune tune %s --target gpu --trials 1 --confirm-top 0 --db %t/m.db --work-dir %t/m > %t/m2.txt 2>&1
+// RUN: env DLTUNE_CUDA_DRIVER=%fake_cuda dltune tune %s --target gpu --trials 1 --confirm-top 0 --gpu-reference untuned --db %t/m.db --work-dir %t/m > %t/m3.txt 2>&1
+// RUN: not grep 'running the untuned reference' %t/m3.txt
+// RUN: grep -o 'cpu *[0-9][0-9.]*' %t/m1.txt > %t/first && grep -o 'cpu *[0-9][0-9.]*' %t/m3.txt > %t/third
+// RUN: diff %t/first %t/third
 // RUN: not dltune tune %s --target gpu --gpu-reference fast --db %t/x.db 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: gpu-reference must be scheduled or untuned, got 'fast'
 func.func @conv(%x: tensor<2x10x10x8xf32>, %k: tensor<3x3x8x16xf32>) -> tensor<2x8x8x16xf32> {
