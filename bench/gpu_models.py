@@ -32,8 +32,8 @@ Per model and precision: `dltune run --target gpu --default-config --json`
 (convolutions as GEMMs, every leftover op element-wise, weights uploaded
 once, CUDA events around the entry's launches; `--tf32` for tf32), with
 `--check` (the untuned single-thread CPU lowering of the same stripped model)
-up to --check-max-batch and above it `--check --scheduled-reference` (the
-CPU's default configuration on all cores); and the same model in PyTorch eager on
+up to --check-max-batch (above it with --check-scheduled: `--check
+--scheduled-reference`, the CPU's default configuration on all cores); and the same model in PyTorch eager on
 CUDA (eval, no_grad, random weights and input; TF32 off for fp32, on for
 tf32: cuDNN convolutions and cuBLAS matmuls), timed with CUDA events around
 each call. The PyTorch column is left out, with a note, where torchvision is
@@ -60,9 +60,12 @@ def parse_args():
     p.add_argument("--warmup", type=int, default=3)
     p.add_argument("--repeat", type=int, default=20)
     p.add_argument("--check-max-batch", type=int, default=1,
-                   help="check dltune against its untuned CPU lowering up to this batch, "
-                        "above it against the CPU's default configuration (the untuned "
-                        "ResNet-18 at batch 32 takes minutes)")
+                   help="check dltune against its untuned CPU lowering up to this batch (the "
+                        "untuned ResNet-18 at batch 32 takes minutes)")
+    p.add_argument("--check-scheduled", action="store_true",
+                   help="above --check-max-batch, check against the CPU's default "
+                        "configuration (dltune run --scheduled-reference; on these stripped "
+                        "models it falls back to the untuned lowering, see docs/gpu.md)")
     p.add_argument("--timeout", type=float, default=120, help="seconds per dltune command")
     p.add_argument("--dltune-bin")
     p.add_argument("--dltune-lib")
@@ -104,11 +107,15 @@ def dltune_model(dltune, env, args, name, precision, log, variant="", path=None)
     cmd += ["--tf32"] if precision == "tf32" else []
     cmd += ["--cold"] if args.cold else []
     cmd += ["--gpu-lowering-options", variant] if variant else []
-    # Every default run is checked: against the untuned CPU lowering up to
-    # --check-max-batch, above it against the CPU's default configuration
-    # (the untuned ResNet-18 at batch 32 takes minutes).
-    cmd += ["--check"] if not variant else []
-    cmd += ["--scheduled-reference"] if not variant and batch_of(name) > args.check_max_batch else []
+    # Checked against the untuned CPU lowering up to --check-max-batch; above
+    # it only with --check-scheduled, against the CPU's default configuration
+    # (the untuned ResNet-18 at batch 32 takes minutes). Not by default: on
+    # these stripped models (splat weights) the CPU's schedule of a matmul
+    # with a fused epilogue fails to apply (hoist_pad, 2026-11-30), and the
+    # check falls back to the untuned lowering.
+    small = batch_of(name) <= args.check_max_batch
+    cmd += ["--check"] if not variant and (small or args.check_scheduled) else []
+    cmd += ["--scheduled-reference"] if not variant and not small and args.check_scheduled else []
     if args.dry_run:
         print(" ".join(cmd))
         return None, ""
