@@ -66,7 +66,6 @@ llvm::Expected<double> mlir::dltune::createReference(ModuleOp kernel,
       scheduled = false; // the untuned loops instead
     }
   }
-  bool wasScheduled = scheduled;
   if (!scheduled)
     if (llvm::Error e = buildSharedObjectWith(kernel, kTaskEntryName, "dltune-strip",
                                               kReferenceLowering, so))
@@ -91,7 +90,7 @@ llvm::Expected<double> mlir::dltune::createReference(ModuleOp kernel,
     return e;
   // What it is, for a tuner reusing it (ProcessMeasurer::readReferenceKind);
   // before the key, which makes the reference valid.
-  if (wasScheduled || !fallbackWhy.empty())
+  if (scheduled || !fallbackWhy.empty()) // a scheduled one was asked for
     if (llvm::Error e = writeAtomically(reference.path + ".kind", [&](std::ofstream &out) {
           out << (fallbackWhy.empty() ? std::string("scheduled") : "untuned: " + fallbackWhy)
               << "\n";

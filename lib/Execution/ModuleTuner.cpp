@@ -1031,11 +1031,14 @@ llvm::Expected<std::unique_ptr<PreparedTask>> ModuleTuningRun::buildTask(size_t 
   // Per process: two tuners of one task may hold different kernel texts
   // (weights); the reference is written by rename, so it can be shared.
   mo.kernelPath = dir + "/kernel-" + std::to_string(::getpid()) + ".mlir";
-  // A file per kind: tuners sharing the directory with other
-  // gpu-reference settings keep their own.
-  mo.referencePath = dir + (task.descriptor.target == "gpu" && options.gpuReference == "scheduled"
-                                ? "/reference-scheduled.bin"
-                                : "/reference.bin");
+  // A GPU task's reference is by default the CPU's default configuration
+  // (the untuned loops take minutes on large tasks); a file per kind, so
+  // tuners sharing the directory with other gpu-reference settings keep
+  // their own.
+  bool scheduledReference =
+      task.descriptor.target == "gpu" && options.gpuReference == "scheduled";
+  mo.scheduledReference = scheduledReference;
+  mo.referencePath = dir + (scheduledReference ? "/reference-scheduled.bin" : "/reference.bin");
   // The kernel is printed first: its text (weights included, which the
   // task identity leaves out) is part of the reference key.
   std::string kernelText;
@@ -1044,11 +1047,7 @@ llvm::Expected<std::unique_ptr<PreparedTask>> ModuleTuningRun::buildTask(size_t 
     task.kernel->print(os);
   }
   // The computation, the kernel's weights, the inputs' generator and the
-  // reference's lowering (a GPU task's is by default the CPU's default
-  // configuration: the untuned loops take minutes on large tasks).
-  bool scheduledReference =
-      task.descriptor.target == "gpu" && options.gpuReference == "scheduled";
-  mo.scheduledReference = scheduledReference;
+  // reference's lowering.
   mo.referenceKey = llvm::utohexstr(stableHash(task.descriptor.getCanonicalString() + "|" +
                                                kernelText + "|inputs-v1|" + generator +
                                                (scheduledReference ? "|scheduled-reference" : "")));

@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
@@ -135,4 +136,23 @@ bool mlir::dltune::loadsFrom(Operation *op, Value buffer) {
                                                      : WalkResult::advance();
   });
   return loads.wasInterrupted();
+}
+
+FailureOr<MemRefType> mlir::dltune::getReshapedType(Operation *reshape, MemRefType source) {
+  auto collapse = [&](SmallVector<ReassociationIndices> groups) -> FailureOr<MemRefType> {
+    if (!memref::CollapseShapeOp::isGuaranteedCollapsible(source, groups))
+      return failure();
+    return memref::CollapseShapeOp::computeCollapsedType(source, groups);
+  };
+  auto expand = [&](ArrayRef<int64_t> shape, SmallVector<ReassociationIndices> groups) {
+    return memref::ExpandShapeOp::computeExpandedType(source, shape, groups);
+  };
+  if (auto c = dyn_cast<memref::CollapseShapeOp>(reshape))
+    return collapse(c.getReassociationIndices());
+  if (auto c = dyn_cast<tensor::CollapseShapeOp>(reshape))
+    return collapse(c.getReassociationIndices());
+  if (auto e = dyn_cast<memref::ExpandShapeOp>(reshape))
+    return expand(e.getResultType().getShape(), e.getReassociationIndices());
+  auto e = cast<tensor::ExpandShapeOp>(reshape);
+  return expand(e.getResultType().getShape(), e.getReassociationIndices());
 }

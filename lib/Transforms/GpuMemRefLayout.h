@@ -35,6 +35,11 @@ SmallVector<int64_t> layoutMultiples(MemRefType type, int64_t elemBytes);
 /// that is a multiple of `lanes`, from a 256-byte-aligned base.
 int64_t getVectorAlignment(MemRefType type, int64_t lanes);
 
+/// The layout a reshape of a value of type `source` gets, as `reshape` (a
+/// collapse_shape or expand_shape of memrefs or of tensors) reshapes its own
+/// source; failure where that layout cannot be reshaped so.
+FailureOr<MemRefType> getReshapedType(Operation *reshape, MemRefType source);
+
 /// Whether the last dimension of `type` has stride 1 and every stride and
 /// the offset are static (a vector may be loaded along it).
 bool isContiguousInLastDim(MemRefType type);

@@ -90,21 +90,6 @@ static void sinkFillsOfFreshBuffers(ModuleOp module) {
   }
 }
 
-/// The type a reshape of a value of type `source` gets, as `reshape` (a
-/// collapse_shape or expand_shape) does its own source; failure where that
-/// layout cannot be reshaped so.
-static FailureOr<MemRefType> getReshapedType(Operation *reshape, MemRefType source) {
-  if (auto collapse = dyn_cast<memref::CollapseShapeOp>(reshape)) {
-    SmallVector<ReassociationIndices> groups = collapse.getReassociationIndices();
-    if (!memref::CollapseShapeOp::isGuaranteedCollapsible(source, groups))
-      return failure();
-    return memref::CollapseShapeOp::computeCollapsedType(source, groups);
-  }
-  auto expand = cast<memref::ExpandShapeOp>(reshape);
-  return memref::ExpandShapeOp::computeExpandedType(source, expand.getResultType().getShape(),
-                                                    expand.getReassociationIndices());
-}
-
 namespace {
 /// A use of a buffer through reshapes: the operand, the reshapes from the
 /// buffer to it (outermost first), and the op of the rewrite's block it is

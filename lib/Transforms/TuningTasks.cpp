@@ -1,6 +1,7 @@
 //===- TuningTasks.cpp - Grouping annotated ops into tuning tasks ---------===//
 
 #include "dltune/Transforms/TuningTasks.h"
+#include "GpuMemRefLayout.h"
 #include "dltune/Transforms/GpuMatmulKernel.h"
 #include "dltune/Transforms/GpuRowReduction.h"
 #include "dltune/Dialect/DLTuneAttrs.h"
@@ -13,6 +14,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -240,17 +242,6 @@ static Operation *getPadReadOnlyBy(Value v, Operation *user) {
                                                                          : nullptr;
 }
 
-/// The ops a GPU task of `op` measures: its fusion group and what the GPU
-/// lowering computes in its kernel, so that candidates are timed as the
-/// model runs them. A window kernel's (GpuWindowKernel.h) output fill is
-/// its start value and its padded inputs are read in place
-/// (GpuPadFolding.h); a matmul's C fill starts its accumulators (with C an
-/// argument the kernel would load C first, which the model's kernel never
-/// does), and its patch gather is computed in its loads (an implicit GEMM),
-/// with the pad the gather reads (the fill also makes C a fresh buffer: the
-/// kernel gathers only where C cannot share memory with the input). A row
-/// kernel's task is its run (getGpuRowRun). Sets `capturesInputs` where a
-/// body then reads a value from outside the group (the gather's input).
 /// The transpose `user` alone reads as its operand `v`, through collapse or
 /// expand reshapes only it reads, with those reshapes (transpose first);
 /// empty when `v` is not such a transpose. --dltune-lower-gpu may read it
@@ -276,9 +267,7 @@ static SmallVector<Operation *> getTransposeReadOnlyBy(Value v, Operation *user)
   auto inputType = cast<RankedTensorType>(transpose.getInput().getType());
   if (!inputType.hasStaticShape())
     return {};
-  SmallVector<int64_t> inputStrides(inputType.getRank(), 1);
-  for (int64_t d = inputType.getRank() - 2; d >= 0; --d)
-    inputStrides[d] = inputStrides[d + 1] * inputType.getDimSize(d + 1);
+  SmallVector<int64_t> inputStrides = computeSuffixProduct(inputType.getShape());
   SmallVector<int64_t> shape, strides;
   for (int64_t from : transpose.getPermutation()) {
     shape.push_back(inputType.getDimSize(from));
@@ -288,24 +277,26 @@ static SmallVector<Operation *> getTransposeReadOnlyBy(Value v, Operation *user)
   auto view = MemRefType::get(shape, inputType.getElementType(),
                               StridedLayoutAttr::get(ctx, 0, strides));
   for (Operation *reshape : chain) {
-    if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(reshape)) {
-      SmallVector<ReassociationIndices> groups = collapse.getReassociationIndices();
-      if (!memref::CollapseShapeOp::isGuaranteedCollapsible(view, groups))
-        return {};
-      view = memref::CollapseShapeOp::computeCollapsedType(view, groups);
-      continue;
-    }
-    auto expand = cast<tensor::ExpandShapeOp>(reshape);
-    FailureOr<MemRefType> expanded = memref::ExpandShapeOp::computeExpandedType(
-        view, expand.getResultType().getShape(), expand.getReassociationIndices());
-    if (failed(expanded))
+    FailureOr<MemRefType> reshaped = getReshapedType(reshape, view);
+    if (failed(reshaped))
       return {};
-    view = *expanded;
+    view = *reshaped;
   }
   chain.insert(chain.begin(), transpose);
   return chain;
 }
 
+/// The ops a GPU task of `op` measures: its fusion group and what the GPU
+/// lowering computes in its kernel, so that candidates are timed as the
+/// model runs them. A window kernel's (GpuWindowKernel.h) output fill is
+/// its start value and its padded inputs are read in place
+/// (GpuPadFolding.h); a matmul's C fill starts its accumulators (with C an
+/// argument the kernel would load C first, which the model's kernel never
+/// does), and its patch gather is computed in its loads (an implicit GEMM),
+/// with the pad the gather reads (the fill also makes C a fresh buffer: the
+/// kernel gathers only where C cannot share memory with the input). A row
+/// kernel's task is its run (getGpuRowRun). Sets `capturesInputs` where a
+/// body then reads a value from outside the group (the gather's input).
 static SmallVector<Operation *> getGpuTaskGroup(linalg::LinalgOp op, const SearchSpace &space,
                                                 bool &capturesInputs) {
   // A row kernel's run (softmax, a layer norm): all of it, as it runs.
