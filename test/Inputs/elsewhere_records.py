@@ -2,19 +2,21 @@
 
     elsewhere_records.py EXPORT.jsonl OUT.jsonl BEST
 
-Every line of EXPORT gets the device fingerprint cpu-elsewhere (name and
-JSON changed to match, timing hot); its ok records all get this machine's
-slowest configuration and a time of 0.001 ms. BEST gets this machine's
-fastest ok configuration as #dltune.config prints it (knobs sorted).
+BEST holds the configuration apply-best gave this machine, as the attribute
+prints it ("dltune.config = #dltune.config<k = v, ...>"). Every line of
+EXPORT gets the device fingerprint cpu-elsewhere (name and JSON changed to
+match, timing hot); its ok records all get one of this machine's other
+configurations and a time of 0.001 ms.
 """
-import json, sys
+import json, re, sys
 
 src, out, best = sys.argv[1:4]
+chosen = dict(re.findall(r"(\w+) = (\w+)", open(best).read()))
 lines = [json.loads(l) for l in open(src) if l.strip()]
-records = [l["record"] for l in lines if "record" in l and l["record"].get("status") == "ok"]
-records.sort(key=lambda r: r["time_ms"])
-fastest, slowest = records[0]["config"], records[-1]["config"]
-assert fastest != slowest, "the test needs two configurations"
+configs = [l["record"]["config"] for l in lines
+           if "record" in l and l["record"].get("status") == "ok"]
+others = [c for c in configs if dict(kv.split("=") for kv in c.split(",")) != chosen]
+assert others, "the test needs a second configuration"
 with open(out, "w") as f:
     for l in lines:
         if "device" not in l:
@@ -24,8 +26,5 @@ with open(out, "w") as f:
         if "record" in l:
             if l["record"].get("status") != "ok":
                 continue
-            l["record"].update(config=slowest, time_ms=0.001, min_ms=0.001, max_ms=0.001)
+            l["record"].update(config=others[0], time_ms=0.001, min_ms=0.001, max_ms=0.001)
         f.write(json.dumps(l) + "\n")
-knobs = dict(kv.split("=") for kv in fastest.split(","))
-with open(best, "w") as f:
-    f.write(", ".join(f"{k} = {knobs[k]}" for k in sorted(knobs)))
