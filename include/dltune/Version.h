@@ -27,7 +27,9 @@ inline constexpr const char *kDLTuneVersion = "0.3.0";
 ///    their constant weights (CPU), so packing them is no longer timed.
 /// 7: generics reading with tensor.extract (gathers) are vectorized with
 ///    vectorize_nd_extract (their vectorization failed before).
-inline constexpr int kScheduleGeneratorVersion = 7;
+/// 8: splat constant operands are not packed (CPU; their schedule failed
+///    where an epilogue was fused).
+inline constexpr int kScheduleGeneratorVersion = 8;
 
 /// "dltune 0.3.0; LLVM 22.1.8; schedules 4": stored with every record.
 inline std::string getGeneratorString() {

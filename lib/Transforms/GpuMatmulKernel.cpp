@@ -14,7 +14,9 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
@@ -122,6 +124,58 @@ std::string mlir::dltune::whyNotGpuMatmulMma(linalg::LinalgOp op) {
     return "";
   return std::string("f32 inputs use tensor cores only as TF32, which needs '") +
          DLTuneDialect::kAllowTf32AttrName.str() + "' on the op or an ancestor";
+}
+
+/// The tensor `v` is, looking through reshapes, and every tensor that is
+/// `v` reshaped.
+static void collectReshapesOf(Value v, SmallVectorImpl<Value> &aliases) {
+  aliases.push_back(v);
+  for (Operation *user : v.getUsers())
+    if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(user))
+      collectReshapesOf(user->getResult(0), aliases);
+}
+
+/// `v` with the reshapes that produced it looked through.
+static Value stripReshapes(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (!isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def))
+      break;
+    v = def->getOperand(0);
+  }
+  return v;
+}
+
+/// Whether `v` bufferizes to a whole buffer of an identity layout: a
+/// function's argument, a constant, a new tensor, or a linalg op's result
+/// written into such a tensor (a result written into a slice is a view).
+static bool isWholeBuffer(Value v) {
+  v = stripReshapes(v);
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return isa<FunctionOpInterface>(v.getParentBlock()->getParentOp());
+  if (isa<arith::ConstantOp, tensor::EmptyOp>(def))
+    return true;
+  auto producer = dyn_cast<linalg::LinalgOp>(def);
+  if (!producer || isa<linalg::TransposeOp>(def))
+    return false;
+  return isWholeBuffer(producer.getDpsInits()[cast<OpResult>(v).getResultNumber()]);
+}
+
+static bool isSurelyTensorMapReadable(Value operand) {
+  if (!isWholeBuffer(operand))
+    return false;
+  SmallVector<Value> aliases;
+  collectReshapesOf(stripReshapes(operand), aliases);
+  return llvm::none_of(aliases, [](Value v) {
+    return llvm::any_of(v.getUsers(), [](Operation *u) { return isa<linalg::TransposeOp>(u); });
+  });
+}
+
+bool mlir::dltune::areGpuMatmulOperandsSurelyTensorMapReadable(linalg::LinalgOp op) {
+  if (!op.hasPureTensorSemantics())
+    return false;
+  return isSurelyTensorMapReadable(op.getDpsInputs()[0]) &&
+         isSurelyTensorMapReadable(op.getDpsInputs()[1]);
 }
 
 bool mlir::dltune::isTf32Allowed(Operation *op) {

@@ -364,7 +364,8 @@ struct LowerGPUPass : public dltune::impl::DLTuneLowerGPUBase<LowerGPUPass> {
       return signalPassFailure();
     if (transposeViews)
       foldTransposesIntoViews(module);
-    if (failed(buildGpuMatmulKernels(module, {fuseEpilogues, implicitGemm, windowKernels})) ||
+    if (failed(buildGpuMatmulKernels(module,
+                                        {fuseEpilogues, implicitGemm, windowKernels && splitK})) ||
         failed(mapForallToGpu(module)))
       return signalPassFailure();
     // Host copies (into padded buffers, of results) become kernels too.

@@ -387,7 +387,9 @@ Value ScheduleEmitter::packRegisterTilesOf(
     bool sliced = llvm::any_of(plan.operandLoops[p.operand],
                                [&](int l) { return cache[l] || rowCol[l]; });
     int loops = regTiled + (p.reused ? static_cast<int>(reusedPast.size()) : 0);
-    if (sliced && loops > 0)
+    bool splat = p.operand < static_cast<int>(plan.splatOperands.size()) &&
+                 plan.splatOperands[p.operand];
+    if (sliced && loops > 0 && !splat)
       hoists.push_back({p.operand, loops});
   }
   if (hoists.empty())

@@ -8,6 +8,8 @@
 
 #include "dltune/Tuning/Device/HostCpu.h"
 
+#include "mlir/IR/Matchers.h"
+
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
@@ -686,7 +688,19 @@ static FailureOr<SchedulePlan> buildGpuPlan(linalg::LinalgOp op, const std::stri
   bool mmaAvailable = whyNotGpuMatmulMma(op).empty();
   int64_t mmaK = getMmaK(inType);
   int64_t preferWarp = large ? 64 : 32;
-  int64_t preferTileK = mmaAvailable ? (elemBytes == 4 ? 16 : 32) : (large ? 8 : 16);
+  // Warpgroup MMA (GpuWarpgroupMatmul.h) for f16 on compute capability
+  // 9.0: warpgroups of 128 threads own warp_m (64 or 128) rows and all
+  // block_n columns, k slices of 64 come by TMA. The default for large
+  // grids of 128 x 128 blocks whose operands TMA can surely read: on an
+  // H200 (2026-11-30, 7e305fe, docs/gpu.md) two warpgroups of 64 rows ran
+  // the large bench shapes at 1.00-1.04x cuBLAS, where the mma.sync default
+  // ran at 0.48-0.72x.
+  bool wgmmaAvailable = mmaAvailable && inType.isF16() && gpu.computeCapability == 90 &&
+                        s[off + 2] % 64 == 0;
+  bool wgmmaDefault = wgmmaAvailable && large && m % 128 == 0 && n % 128 == 0 &&
+                      areGpuMatmulOperandsSurelyTensorMapReadable(op);
+  int64_t preferTileK =
+      wgmmaDefault ? 64 : mmaAvailable ? (elemBytes == 4 ? 16 : 32) : (large ? 8 : 16);
   // An M that 64 does not divide (a convolution's pixels: 14 x 14 = 196)
   // takes any block_m: the kernel's last row of blocks reads clamped rows
   // and stores only those inside (no padded copy of A). Other Ms keep the
@@ -752,7 +766,7 @@ static FailureOr<SchedulePlan> buildGpuPlan(linalg::LinalgOp op, const std::stri
   if (mmaAvailable) {
     b.knob("mma", {0, 1}, 1);
     b.knob("warp_m", {16, 32, 64, 128}, preferWarp);
-    b.knob("warp_n", {8, 16, 32, 64, 128}, preferWarp);
+    b.knob("warp_n", {8, 16, 32, 64, 128}, wgmmaDefault ? 128 : preferWarp);
     // cp.async copies (tensor-core kernel only).
     b.knob("async_copy", {0, 1}, 1);
     b.require("mma == 1 || async_copy == 0");
@@ -796,15 +810,11 @@ static FailureOr<SchedulePlan> buildGpuPlan(linalg::LinalgOp op, const std::stri
     // More stages than slices build the same kernel as one more than slices.
     b.require("stages <= D_k / tile_k + 1");
   }
-  // Warpgroup MMA (GpuWarpgroupMatmul.h) for f16 on compute capability
-  // 9.0: warpgroups of 128 threads own warp_m (64 or 128) rows and all
-  // block_n columns, k slices of 64 come by TMA. Offered, not the default:
-  // it has not run on a GPU yet (docs/gpu.md).
-  bool wgmmaAvailable = mmaAvailable && inType.isF16() && gpu.computeCapability == 90 &&
-                        s[off + 2] % 64 == 0;
+  // Warpgroup MMA where the device has it (wgmmaDefault, above).
   if (mmaAvailable && inType.isF16()) {
     b.param("cc", gpu.computeCapability);
-    b.knob("wgmma", wgmmaAvailable ? std::vector<int64_t>{0, 1} : std::vector<int64_t>{0}, 0);
+    b.knob("wgmma", wgmmaAvailable ? std::vector<int64_t>{0, 1} : std::vector<int64_t>{0},
+           wgmmaDefault ? 1 : 0);
     if (wgmmaAvailable) {
       b.require("wgmma == 0 || (D_m % block_m == 0 && mma == 1 && tile_k == 64 && "
                 "async_copy == 1 && vector == 8 && "
@@ -818,10 +828,29 @@ static FailureOr<SchedulePlan> buildGpuPlan(linalg::LinalgOp op, const std::stri
   }
   // Split-K (GpuSplitK.h) where C has fewer 64 x 64 tiles than the GPU has
   // SMs and K is long: slices of K in blocks of their own, summed by a
-  // second kernel. Offered, not the default: it has not run on a GPU yet.
+  // second kernel. The default doubles the slices while the default blocks
+  // are fewer than two an SM, up to 8 slices of at least 512: on an H200
+  // (2026-11-30, 7e305fe, docs/gpu.md) 8 slices ran ResNet-18's 49 x 512 x
+  // 4608 and 64 x 512 x 4608 GEMMs 2.7x and 4.3x faster than none (0.95x
+  // and 1.40x cuBLAS), 2 and 4 in between; the rule gives what 48 trials
+  // of tuning ResNet-18 at batch 1 chose for 6 of its 8 such tasks (256 in
+  // place of 512: 1 of 8).
   int64_t cTiles = batch * llvm::divideCeil(m, 64) * llvm::divideCeil(n, 64);
   if (!batched && cTiles < gpu.multiprocessors && s[off + 2] >= 512) {
-    b.knob("split_k", {1, 2, 4, 8, 16}, 1);
+    int64_t k = s[off + 2], preferSplitK = 1;
+    // The default block_n: the preferred one, or the largest dividing
+    // tile below it (N = 1000: 8).
+    std::vector<int64_t> blockNs = dividing(n, {8, 16, 32, 64, 128, 256});
+    int64_t defaultBlockN = blockNs.empty() ? preferBlock : blockNs.front();
+    for (int64_t v : blockNs)
+      if (v <= preferBlock)
+        defaultBlockN = v;
+    int64_t defaultBlocks = llvm::divideCeil(m, preferBlockM) * (n / defaultBlockN);
+    while (!wgmmaDefault && preferSplitK < 8 &&
+           defaultBlocks * preferSplitK < 2 * gpu.multiprocessors &&
+           k / (2 * preferSplitK) >= 512 && k % (2 * preferSplitK * preferTileK) == 0)
+      preferSplitK *= 2;
+    b.knob("split_k", {1, 2, 4, 8, 16}, preferSplitK);
     b.require("D_k % (split_k * tile_k) == 0");
     if (wgmmaAvailable)
       b.require("wgmma == 0 || split_k == 1");
@@ -985,8 +1014,11 @@ FailureOr<SchedulePlan> mlir::dltune::buildSchedulePlan(linalg::LinalgOp op,
   if (auto shaped = dyn_cast<ShapedType>(op->getOperand(0).getType()))
     plan->elementBytes = std::max<int64_t>(1, shaped.getElementTypeBitWidth() / 8);
   Builder builder(op->getContext());
-  for (Value operand : op->getOperands())
+  for (Value operand : op->getOperands()) {
     plan->operandZeros.push_back(builder.getZeroAttr(getElementTypeOrSelf(operand.getType())));
+    SplatElementsAttr splat;
+    plan->splatOperands.push_back(matchPattern(operand, m_Constant(&splat)));
+  }
   return plan;
 }
 

@@ -30,12 +30,13 @@
 // CPU-SAME: cores), caches flushed"
 // And the model timed end to end after tuning.
 // (The candidates are in the database by now: only the model is timed,
-// two versions in three rounds of three timed calls, each flushed.)
+// two versions in three rounds of ten timed calls, each flushed, after two
+// warm-up calls, which are not.)
 // RUN: env DLTUNE_CUDA_DRIVER=%fake_cuda DLTUNE_FAKE_CUDA_EVENT_MS=7 DLTUNE_FAKE_CUDA_LOG=%t/model.log not dltune tune %s --target gpu --trials 1 --confirm-top 0 --flush-caches --entry model --db %t/cold.db --work-dir %t/cw --quiet | FileCheck %s --check-prefix=MODEL
 // MODEL: model @model end to end on the GPU: default configs 7.000 ms
-// MODEL-NEXT: (launches timed with CUDA events, {{.*}}; caches flushed before each call)
-// RUN: grep -c memset-async %t/model.log | FileCheck %s --check-prefix=EIGHTEEN
-// EIGHTEEN: {{^}}18{{$}}
+// MODEL-NEXT: (launches timed with CUDA events, 3 alternating rounds of 10 timed calls after 2 warm-up calls; medians; caches flushed before each call)
+// RUN: grep -c memset-async %t/model.log | FileCheck %s --check-prefix=SIXTY
+// SIXTY: {{^}}60{{$}}
 
 func.func @model(%x: tensor<64x32xf32>) -> tensor<64x64xf32> {
   %w = arith.constant dense<0.25> : tensor<32x64xf32>

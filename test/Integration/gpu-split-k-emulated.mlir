@@ -36,12 +36,16 @@
 // WHOLE-COUNT-1: gpu.launch_func
 // WHOLE-NOT: gpu.launch_func
 // WHOLE: llvm.return
+// So does split-k=false (bench/gpu_models.py --variants split-k=false
+// times a model's default split matmuls whole beside split).
+// RUN: dltune-opt %s --pass-pipeline="builtin.module(dltune-apply,dltune-lower-gpu{format=isa split-k=false})" 2>/dev/null | FileCheck %s --check-prefix=WHOLE
 
 // The space offers split_k where C has fewer 64 x 64 tiles than the GPU
-// has SMs and K is long; 1 is the default.
+// has SMs and K is long; ResNet-18's 49 x 512 x 4608 takes 8 slices by
+// default (dltune-annotate-gpu-split-k.mlir has the rule).
 // RUN: dltune-opt %s --dltune-annotate="target=gpu default-config=true" 2>/dev/null | FileCheck %s --check-prefix=SPACE
 // SPACE-LABEL: func.func @unannotated
-// SPACE: dltune.config = #dltune.config<{{.*}}split_k = 1
+// SPACE: dltune.config = #dltune.config<{{.*}}split_k = 8
 // SPACE-SAME: split_k = pow2<1, 16>
 // SPACE-SAME: "D_k % (split_k * tile_k) == 0"
 

@@ -57,11 +57,74 @@ func.func @half(%a: tensor<256x128xf16>, %b: tensor<128x256xf16>, %c: tensor<256
 // -----
 
 // A grid of 128 x 128 blocks with one for every SM (gpu-sms, 132 by
-// default): 64 x 64 warp tiles and three cp.async stages (measured faster
-// than two on an H200, docs/gpu.md).
+// default) takes warpgroup MMA on compute capability 9.0: two warpgroups of
+// 64 rows, k slices of 64, three stages (measured at cuBLAS's speed on an
+// H200, docs/gpu.md); on 8.0 mma.sync with 64 x 64 warp tiles and three
+// cp.async stages.
 // CHECK-LABEL: func.func @half_large
-// CHECK: dltune.config = #dltune.config<async_copy = 1, block_m = 128, block_n = 128, interleave = 0, mma = 1, pad = 0, stages = 3, thread_m = 8, thread_n = 8, tile_k = 32, vector = 8, warp_m = 64, warp_n = 64, wgmma = 0>
+// CHECK: dltune.config = #dltune.config<async_copy = 1, block_m = 128, block_n = 128, interleave = 0, mma = 1, pad = 0, stages = 3, thread_m = 8, thread_n = 8, tile_k = 64, vector = 8, warp_m = 64, warp_n = 128, wgmma = 1>
+// CC80-LABEL: func.func @half_large
+// CC80: dltune.config = #dltune.config<async_copy = 1, block_m = 128, block_n = 128, interleave = 0, mma = 1, pad = 0, stages = 3, thread_m = 8, thread_n = 8, tile_k = 32, vector = 8, warp_m = 64, warp_n = 64, wgmma = 0>
 func.func @half_large(%a: tensor<2048x1024xf16>, %b: tensor<1024x2048xf16>, %c: tensor<2048x2048xf32>) -> tensor<2048x2048xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<2048x1024xf16>, tensor<1024x2048xf16>) outs(%c : tensor<2048x2048xf32>) -> tensor<2048x2048xf32>
+  return %r : tensor<2048x2048xf32>
+}
+
+// -----
+
+// Operands the Tensor Memory Accelerator may not be able to read once
+// bufferized keep the mma.sync default; wgmma stays offered. A slice of a
+// larger tensor (a strided view), a transpose's result (GpuTransposeViews
+// makes it a view), a tensor a transpose also reads, and a linalg result
+// written into a slice.
+// CHECK-LABEL: func.func @half_large_slice
+// CHECK: mma = 1, {{.*}}tile_k = 32, vector = 8, warp_m = 64, warp_n = 64, wgmma = 0>
+// CHECK-SAME: wgmma = [0, 1]
+func.func @half_large_slice(%big: tensor<2048x1088xf16>, %b: tensor<1024x2048xf16>, %c: tensor<2048x2048xf32>) -> tensor<2048x2048xf32> {
+  %a = tensor.extract_slice %big[0, 8] [2048, 1024] [1, 1] : tensor<2048x1088xf16> to tensor<2048x1024xf16>
+  %r = linalg.matmul ins(%a, %b : tensor<2048x1024xf16>, tensor<1024x2048xf16>) outs(%c : tensor<2048x2048xf32>) -> tensor<2048x2048xf32>
+  return %r : tensor<2048x2048xf32>
+}
+
+// CHECK-LABEL: func.func @half_large_transposed
+// CHECK: warp_n = 64, wgmma = 0>
+func.func @half_large_transposed(%a: tensor<2048x1024xf16>, %bt: tensor<2048x1024xf16>, %c: tensor<2048x2048xf32>) -> tensor<2048x2048xf32> {
+  %e = tensor.empty() : tensor<1024x2048xf16>
+  %b = linalg.transpose ins(%bt : tensor<2048x1024xf16>) outs(%e : tensor<1024x2048xf16>) permutation = [1, 0]
+  %r = linalg.matmul ins(%a, %b : tensor<2048x1024xf16>, tensor<1024x2048xf16>) outs(%c : tensor<2048x2048xf32>) -> tensor<2048x2048xf32>
+  return %r : tensor<2048x2048xf32>
+}
+
+// CHECK-LABEL: func.func @half_large_also_transposed
+// CHECK: warp_n = 64, wgmma = 0>
+func.func @half_large_also_transposed(%a: tensor<2048x1024xf16>, %b: tensor<1024x2048xf16>, %c: tensor<2048x2048xf32>) -> (tensor<2048x2048xf32>, tensor<2048x1024xf16>) {
+  %e = tensor.empty() : tensor<2048x1024xf16>
+  %bt = linalg.transpose ins(%b : tensor<1024x2048xf16>) outs(%e : tensor<2048x1024xf16>) permutation = [1, 0]
+  %r = linalg.matmul ins(%a, %b : tensor<2048x1024xf16>, tensor<1024x2048xf16>) outs(%c : tensor<2048x2048xf32>) -> tensor<2048x2048xf32>
+  return %r, %bt : tensor<2048x2048xf32>, tensor<2048x1024xf16>
+}
+
+// CHECK-LABEL: func.func @half_large_into_slice
+// CHECK: warp_n = 64, wgmma = 0>
+func.func @half_large_into_slice(%big: tensor<2048x1088xf16>, %b: tensor<1024x2048xf16>, %c: tensor<2048x2048xf32>) -> tensor<2048x2048xf32> {
+  %s = tensor.extract_slice %big[0, 8] [2048, 1024] [1, 1] : tensor<2048x1088xf16> to tensor<2048x1024xf16>
+  %zero = arith.constant 0.0 : f16
+  %a = linalg.fill ins(%zero : f16) outs(%s : tensor<2048x1024xf16>) -> tensor<2048x1024xf16>
+  %r = linalg.matmul ins(%a, %b : tensor<2048x1024xf16>, tensor<1024x2048xf16>) outs(%c : tensor<2048x2048xf32>) -> tensor<2048x2048xf32>
+  return %r : tensor<2048x2048xf32>
+}
+
+// A linalg result in a new tensor, reshaped, is a whole buffer: wgmma.
+// CHECK-LABEL: func.func @half_large_fresh
+// CHECK: warp_n = 128, wgmma = 1>
+func.func @half_large_fresh(%x: tensor<2x1024x1024xf16>, %b: tensor<1024x2048xf16>, %c: tensor<2048x2048xf32>) -> tensor<2048x2048xf32> {
+  %e = tensor.empty() : tensor<2x1024x1024xf16>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : tensor<2x1024x1024xf16>) outs(%e : tensor<2x1024x1024xf16>) {
+  ^bb0(%in: f16, %out: f16):
+    %n = arith.negf %in : f16
+    linalg.yield %n : f16
+  } -> tensor<2x1024x1024xf16>
+  %a = tensor.collapse_shape %y [[0, 1], [2]] : tensor<2x1024x1024xf16> into tensor<2048x1024xf16>
   %r = linalg.matmul ins(%a, %b : tensor<2048x1024xf16>, tensor<1024x2048xf16>) outs(%c : tensor<2048x2048xf32>) -> tensor<2048x2048xf32>
   return %r : tensor<2048x2048xf32>
 }

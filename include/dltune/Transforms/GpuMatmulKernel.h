@@ -112,6 +112,16 @@ std::string whyNotGpuMatmulOp(linalg::LinalgOp op);
 /// empty when it can.
 std::string whyNotGpuMatmulMma(linalg::LinalgOp op);
 
+/// Whether the Tensor Memory Accelerator will surely be able to read A and
+/// B of `op` (on tensors) once bufferized, as the warpgroup kernel needs: each
+/// is, through reshapes, a function's argument (identity layout at the
+/// boundary), a constant or a fresh result of a linalg op other than a
+/// transpose, and no transpose reads it (GpuTransposeViews turns such
+/// tensors into strided views). Slices, pads and the like may become views
+/// TMA cannot take; the warpgroup kernel is then offered but not the
+/// default.
+bool areGpuMatmulOperandsSurelyTensorMapReadable(linalg::LinalgOp op);
+
 /// Whether `op` or an ancestor carries DLTuneDialect::kAllowTf32AttrName.
 bool isTf32Allowed(Operation *op);
 /// Whether `root` or any op inside it carries it: results of such a module

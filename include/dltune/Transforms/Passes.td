@@ -662,6 +662,11 @@ def DLTuneLowerGPU : Pass<"dltune-lower-gpu", "ModuleOp"> {
            "is a strided view that its readers read (or the writers of its "
            "input write) instead of a copy: the attention's head transposes "
            "(=false: a copy kernel each, for A/B comparisons)">,
+    Option<"splitK", "split-k", "bool", /*default=*/"true",
+           "A matmul whose tiles have split_k > 1 is a batch matmul over "
+           "slices of K summed by a second kernel (=false: the matmul stays "
+           "whole, one kernel, as with window-kernels=false; for A/B "
+           "comparisons)">,
     Option<"emulate", "emulate", "bool", /*default=*/"false",
            "Run the kernels on the CPU instead, for tests without a GPU: "
            "blocks in turn, each an OpenMP team of its threads (gpu.barrier "

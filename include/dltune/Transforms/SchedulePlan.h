@@ -52,6 +52,11 @@ struct SchedulePlan {
   int64_t elementBytes = 4;
   // Each operand's zero (0.0 : f32), the value pads are filled with.
   SmallVector<Attribute> operandZeros;
+  // Operands that are splat constants (a stripped model's weights). They
+  // are never packed: every panel would hold the same values, and once the
+  // schedule's patterns fold a slice of one into a smaller constant,
+  // hoist_pad has no slice to pack from and fails.
+  std::vector<bool> splatOperands;
   // The search space with preferred values for the default config.
   SearchSpace space;
   std::map<std::string, int64_t> preferred;
