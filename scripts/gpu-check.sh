@@ -33,9 +33,9 @@
 # GPU_BENCH_ARGS='--cases 49x512x4608,64x512x4608 --configs sk2:split_k=2;sk4:split_k=4;sk8:split_k=8'
 # (docs/gpu.md, "Split-K"). The checkout plus .gpu exceed the 64 MiB a call
 # may send: move bench/results out of the checkout for the call and back right after.
-# In $OUT: device.txt (nvidia-smi), unbundle.log, lit.log, gpu-bench.log, gpu-bench/ (gpu.md,
-# gpu.csv, gpu.json, logs-and-cases.tar.gz: the .mlir files and dltune's logs), gpu-models.log,
-# gpu-models/ (gpu_models.md, .csv, .json, logs.tar.gz), summary.txt.
+# In $OUT: summary.txt and results.tar.gz, which holds device.txt (nvidia-smi), unbundle.log,
+# lit.log, gpu-bench.log, gpu-bench/ (gpu.md, gpu.csv, gpu.json, logs-and-cases.tar.gz: the .mlir
+# files and dltune's logs), gpu-models.log, gpu-models/ (gpu_models.md, .csv, .json, logs.tar.gz).
 # One step's failure does not stop the next; the exit status is 1 if any step failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -183,6 +183,14 @@ device() {
   fi
   echo "== device mode: $((SECONDS - start)) s; $( [ $failed = 0 ] && echo 'every step passed' || echo 'FAILED steps above')" \
     | tee -a "$OUT/summary.txt"
+  # The device tool brings back about eight files a call (2026-11-30: the
+  # models' tables of a full run were left out): everything but the
+  # summary travels as one archive.
+  local archive
+  archive=$(mktemp -d)/results.tar.gz
+  tar -C "$OUT" --exclude=./summary.txt -czf "$archive" . \
+    && find "$OUT" -mindepth 1 -maxdepth 1 ! -name summary.txt -exec rm -rf {} + \
+    && mv "$archive" "$OUT/results.tar.gz"
   return $failed
 }
 
