@@ -53,12 +53,15 @@ std::optional<MatmulEpilogue> MatmulEpilogue::match(linalg::LinalgOp matmul, int
       !productType.hasStaticShape() || productType.getRank() < 1)
     return std::nullopt;
   // A matmul's product may reach the generic through a crop and an
-  // expansion of its rows; any other op's (a window kernel's) is read as it
-  // is: its leading dimensions are the rows.
+  // expansion of its rows, and so may any other 2-D product (split-K's sum
+  // of slices is a window kernel writing C, which a convolution's epilogue
+  // reads as NHWC); any other op's (a window kernel's) is read as it is:
+  // its leading dimensions are the rows.
   bool isMatmul = isa<linalg::MatmulOp>(matmul.getOperation());
   ArrayRef<int64_t> productShape = productType.getShape();
   if (isMatmul && productShape.size() != 2)
     return std::nullopt;
+  bool viewedAsMatrix = productShape.size() == 2;
 
   // The first op after the matmul that is not an allocation, a constant or a
   // view: nothing in between reads or writes memory.
@@ -91,7 +94,7 @@ std::optional<MatmulEpilogue> MatmulEpilogue::match(linalg::LinalgOp matmul, int
     Value v = input;
     SmallVector<Operation *> views;
     SmallVector<int64_t> rowShape;
-    if (!isMatmul) {
+    if (!viewedAsMatrix) {
       if (v != product)
         continue;
       rowShape.assign(productShape.begin(), productShape.end() - 1);
@@ -105,7 +108,7 @@ std::optional<MatmulEpilogue> MatmulEpilogue::match(linalg::LinalgOp matmul, int
       v = expand.getSrc();
     }
     int64_t rows = e.matmulRows, cols = e.matmulCols;
-    if (auto crop = isMatmul ? v.getDefiningOp<memref::SubViewOp>() : memref::SubViewOp()) {
+    if (auto crop = viewedAsMatrix ? v.getDefiningOp<memref::SubViewOp>() : memref::SubViewOp()) {
       if (!crop.hasZeroOffset() || !crop.hasUnitStride() ||
           crop.getSourceType().getRank() != 2 || crop.getType().getRank() != 2 ||
           !crop.getType().hasStaticShape())

@@ -19,7 +19,8 @@ namespace mlir::dltune {
 /// buffer's only reader: the matmul kernel then computes the generic's body
 /// on its accumulators and stores into the generic's output, and never
 /// stores the product. A window kernel (GpuWindowKernel.h) uses it too: its
-/// op's output read as it is, the rows its leading dimensions.
+/// op's output read as it is, the rows its leading dimensions (a 2-D
+/// output, split-K's sum, also through a crop and a row expansion).
 class MatmulEpilogue {
 public:
   /// The epilogue of `matmul` (buffer semantics, unbatched, writing all of
