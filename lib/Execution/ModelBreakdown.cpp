@@ -10,9 +10,10 @@
 using namespace mlir;
 using namespace mlir::dltune;
 
-llvm::Expected<std::vector<TaskTiming>>
-mlir::dltune::timeModelTasks(ModuleOp annotated, int warmup, int repeat,
-                             size_t flushCacheBytes) {
+/// Times each task of `annotated` with `run` (the task's kernel, its entry).
+static llvm::Expected<std::vector<TaskTiming>> timeTasks(
+    ModuleOp annotated,
+    llvm::function_ref<llvm::Expected<RunReport>(ModuleOp, StringRef)> run) {
   std::vector<TaskTiming> out;
   for (TuningTask &task : collectTuningTasks(annotated)) {
     TaskTiming t;
@@ -26,11 +27,7 @@ mlir::dltune::timeModelTasks(ModuleOp annotated, int warmup, int repeat,
         op->setAttr(DLTuneDialect::kConfigAttrName, config);
     });
     t.configured = static_cast<bool>(config);
-    RunOptions options;
-    options.warmup = warmup;
-    options.repeat = repeat;
-    options.flushCacheBytes = flushCacheBytes;
-    llvm::Expected<RunReport> report = runCpuKernel(*task.kernel, kTaskEntryName, options);
+    llvm::Expected<RunReport> report = run(*task.kernel, kTaskEntryName);
     if (!report)
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                      "timing task '" + t.name +
@@ -39,4 +36,29 @@ mlir::dltune::timeModelTasks(ModuleOp annotated, int warmup, int repeat,
     out.push_back(std::move(t));
   }
   return out;
+}
+
+llvm::Expected<std::vector<TaskTiming>>
+mlir::dltune::timeModelTasks(ModuleOp annotated, int warmup, int repeat,
+                             size_t flushCacheBytes) {
+  RunOptions options;
+  options.warmup = warmup;
+  options.repeat = repeat;
+  options.flushCacheBytes = flushCacheBytes;
+  return timeTasks(annotated, [&](ModuleOp kernel, StringRef entry) {
+    return runCpuKernel(kernel, entry, options);
+  });
+}
+
+llvm::Expected<std::vector<TaskTiming>>
+mlir::dltune::timeModelTasksOnGpu(ModuleOp annotated, const RunOptions &gpu) {
+  RunOptions options;
+  options.warmup = gpu.warmup;
+  options.repeat = gpu.repeat;
+  options.flushCacheBytes = gpu.flushCacheBytes;
+  options.gpuChip = gpu.gpuChip;
+  options.gpuLoweringOptions = gpu.gpuLoweringOptions;
+  return timeTasks(annotated, [&](ModuleOp kernel, StringRef entry) {
+    return runGpuKernel(kernel, entry, options);
+  });
 }

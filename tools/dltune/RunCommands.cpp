@@ -85,7 +85,8 @@ static cl::opt<int> warmup("warmup", cl::desc("Untimed runs before timing"),
 static cl::opt<bool> breakdown(
     "breakdown",
     cl::desc("Also time each tuning task's kernel alone (with its config) and print its "
-             "share of the model's latency"),
+             "share of the model's latency (GPU: each kernel lowered and timed with CUDA "
+             "events as the model is)"),
     cl::sub(runCmd));
 static cl::opt<bool> scheduledReference(
     "scheduled-reference",
@@ -112,11 +113,15 @@ static cl::opt<bool> winograd("winograd", cl::desc(kWinogradHelp), cl::init(true
 
 static std::string annotatePipeline() { return getDefaultConfigPipeline(threads, winograd); }
 
-/// The per-task table of `dltune run --breakdown`.
-static int printBreakdown(ModuleOp module, double modelMs) {
+/// The per-task table of `dltune run --breakdown`; on the GPU each task's
+/// kernel is lowered with `run`'s chip and lowering options and timed with
+/// CUDA events, `run`'s warm-up and repeats.
+static int printBreakdown(ModuleOp module, double modelMs, const RunOptions &run) {
+  bool gpu = target == "gpu";
   OwningOpRef<ModuleOp> annotated = module.clone();
   if (defaultConfig) {
-    llvm::Expected<OwningOpRef<ModuleOp>> a = runPipelineOnClone(module, annotatePipeline());
+    llvm::Expected<OwningOpRef<ModuleOp>> a = runPipelineOnClone(
+        module, gpu ? getDefaultConfigPipeline(target, threads, winograd) : annotatePipeline());
     if (!a)
       return fail("--breakdown: " + llvm::toString(a.takeError()));
     annotated = std::move(*a);
@@ -126,8 +131,9 @@ static int printBreakdown(ModuleOp module, double modelMs) {
     if (f.getName() != entry.getValue())
       f.erase();
   llvm::Expected<std::vector<TaskTiming>> tasks =
-      timeModelTasks(*annotated, /*warmup=*/1, /*repeat=*/std::max(3, repeat.getValue()),
-                     cold ? CacheFlusher::getDefaultBytes() : 0);
+      gpu ? timeModelTasksOnGpu(*annotated, run)
+          : timeModelTasks(*annotated, /*warmup=*/1, /*repeat=*/std::max(3, repeat.getValue()),
+                           cold ? CacheFlusher::getDefaultBytes() : 0);
   if (!tasks)
     return fail("--breakdown: " + llvm::toString(tasks.takeError()));
   std::sort(tasks->begin(), tasks->end(), [](const TaskTiming &a, const TaskTiming &b) {
@@ -251,8 +257,8 @@ int runCommand() {
       llvm::outs() << "\n";
     }
   }
-  if (breakdown && target == "cpu") {
-    if (int rc = printBreakdown(*module, t.medianMs))
+  if (breakdown) {
+    if (int rc = printBreakdown(*module, t.medianMs, options))
       return rc;
   }
   return report->checked && !report->comparison.ok ? 2 : 0;

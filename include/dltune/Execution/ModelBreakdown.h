@@ -37,6 +37,13 @@ struct TaskTiming {
 llvm::Expected<std::vector<TaskTiming>> timeModelTasks(ModuleOp annotated, int warmup,
                                                        int repeat, size_t flushCacheBytes = 0);
 
+/// The same on the GPU: each task's kernel lowered for `gpu`'s chip with its
+/// lowering options and timed with CUDA events (runGpuKernel), `gpu`'s
+/// warmup, repeat and flushCacheBytes as above; its schedule pipeline and
+/// check are not used.
+llvm::Expected<std::vector<TaskTiming>> timeModelTasksOnGpu(ModuleOp annotated,
+                                                            const RunOptions &gpu);
+
 } // namespace mlir::dltune
 
 #endif // DLTUNE_EXECUTION_MODELBREAKDOWN_H
