@@ -145,19 +145,36 @@ static Value stripReshapes(Value v) {
   return v;
 }
 
+/// Whether `op` only copies its one input (identity maps, a body that
+/// yields the input): the canonicalizer before bufferization erases it, and
+/// its readers then read the input.
+static bool isIdentityCopy(linalg::LinalgOp op) {
+  if (op.getNumDpsInputs() != 1 || op->getNumResults() != 1 ||
+      !llvm::all_of(op.getIndexingMapsArray(), [](AffineMap m) { return m.isIdentity(); }))
+    return false;
+  Block *body = op.getBlock();
+  return body && body->getNumArguments() > 0 &&
+         body->getTerminator()->getNumOperands() == 1 &&
+         body->getTerminator()->getOperand(0) == body->getArgument(0);
+}
+
 /// Whether `v` bufferizes to a whole buffer of an identity layout: a
 /// function's argument, a constant, a new tensor, or a linalg op's result
 /// written into such a tensor (a result written into a slice is a view).
 static bool isWholeBuffer(Value v) {
   v = stripReshapes(v);
   Operation *def = v.getDefiningOp();
-  if (!def)
-    return isa<FunctionOpInterface>(v.getParentBlock()->getParentOp());
+  if (!def) {
+    Block *owner = cast<BlockArgument>(v).getOwner();
+    return owner->isEntryBlock() && isa<FunctionOpInterface>(owner->getParentOp());
+  }
   if (isa<arith::ConstantOp, tensor::EmptyOp>(def))
     return true;
   auto producer = dyn_cast<linalg::LinalgOp>(def);
   if (!producer || isa<linalg::TransposeOp>(def))
     return false;
+  if (isIdentityCopy(producer))
+    return isWholeBuffer(producer.getDpsInputs()[0]);
   return isWholeBuffer(producer.getDpsInits()[cast<OpResult>(v).getResultNumber()]);
 }
 

@@ -690,15 +690,17 @@ static FailureOr<SchedulePlan> buildGpuPlan(linalg::LinalgOp op, const std::stri
   int64_t preferWarp = large ? 64 : 32;
   // Warpgroup MMA (GpuWarpgroupMatmul.h) for f16 on compute capability
   // 9.0: warpgroups of 128 threads own warp_m (64 or 128) rows and all
-  // block_n columns, k slices of 64 come by TMA. The default for large
-  // grids of 128 x 128 blocks whose operands TMA can surely read: on an
-  // H200 (2026-11-30, 7e305fe, docs/gpu.md) two warpgroups of 64 rows ran
-  // the large bench shapes at 1.00-1.04x cuBLAS, where the mma.sync default
+  // block_n columns, k slices of 64 come by TMA. Offered only where the TMA
+  // can surely read A and B (a view it cannot take would fail to build),
+  // and the default for large grids of 128 x 128 blocks: on an H200
+  // (2026-11-30, 7e305fe, docs/gpu.md) two warpgroups of 64 rows ran the
+  // large bench shapes at 1.00-1.04x cuBLAS, where the mma.sync default
   // ran at 0.48-0.72x.
+  bool tensorMapsRead = gpu.tensorMapsReadOperands.value_or(
+      mmaAvailable && inType.isF16() && areGpuMatmulOperandsSurelyTensorMapReadable(op));
   bool wgmmaAvailable = mmaAvailable && inType.isF16() && gpu.computeCapability == 90 &&
-                        s[off + 2] % 64 == 0;
-  bool wgmmaDefault = wgmmaAvailable && large && m % 128 == 0 && n % 128 == 0 &&
-                      areGpuMatmulOperandsSurelyTensorMapReadable(op);
+                        s[off + 2] % 64 == 0 && tensorMapsRead;
+  bool wgmmaDefault = wgmmaAvailable && large && m % 128 == 0 && n % 128 == 0;
   int64_t preferTileK =
       wgmmaDefault ? 64 : mmaAvailable ? (elemBytes == 4 ? 16 : 32) : (large ? 8 : 16);
   // An M that 64 does not divide (a convolution's pixels: 14 x 14 = 196)
@@ -813,6 +815,8 @@ static FailureOr<SchedulePlan> buildGpuPlan(linalg::LinalgOp op, const std::stri
   // Warpgroup MMA where the device has it (wgmmaDefault, above).
   if (mmaAvailable && inType.isF16()) {
     b.param("cc", gpu.computeCapability);
+    if (!tensorMapsRead)
+      b.param("tma", 0);
     b.knob("wgmma", wgmmaAvailable ? std::vector<int64_t>{0, 1} : std::vector<int64_t>{0},
            wgmmaDefault ? 1 : 0);
     if (wgmmaAvailable) {
@@ -935,6 +939,16 @@ CpuTarget CpuTarget::getHost(int64_t maxThreads) {
   return t;
 }
 
+int64_t GpuPlanTarget::getComputeCapabilityOfChip(StringRef chip) {
+  int64_t cc = 0;
+  if (!chip.consume_front("sm_"))
+    return 0;
+  chip.consume_back("a");
+  if (chip.getAsInteger(10, cc) || cc <= 0)
+    return 0;
+  return cc;
+}
+
 GpuPlanTarget GpuPlanTarget::fromSpace(const SearchSpace &space) {
   GpuPlanTarget t;
   for (const auto &[name, value] : space.getParams())
@@ -942,6 +956,8 @@ GpuPlanTarget GpuPlanTarget::fromSpace(const SearchSpace &space) {
       t.multiprocessors = value;
     else if (name == "cc" && value > 0)
       t.computeCapability = value;
+    else if (name == "tma")
+      t.tensorMapsReadOperands = value != 0;
   return t;
 }
 

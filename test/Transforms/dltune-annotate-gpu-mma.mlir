@@ -73,13 +73,16 @@ func.func @half_large(%a: tensor<2048x1024xf16>, %b: tensor<1024x2048xf16>, %c: 
 // -----
 
 // Operands the Tensor Memory Accelerator may not be able to read once
-// bufferized keep the mma.sync default; wgmma stays offered. A slice of a
-// larger tensor (a strided view), a transpose's result (GpuTransposeViews
-// makes it a view), a tensor a transpose also reads, and a linalg result
-// written into a slice.
+// bufferized keep mma.sync, and wgmma is not offered (its build would fail;
+// the space records `tma = 0`, so that a tuning task, whose op reads
+// arguments, gets the same space): a slice of a larger tensor (a strided
+// view), a transpose's result (GpuTransposeViews makes it a view), a
+// tensor a transpose also reads, a linalg result written into a slice, and
+// a copy of a slice (the canonicalizer erases the copy).
 // CHECK-LABEL: func.func @half_large_slice
 // CHECK: mma = 1, {{.*}}tile_k = 32, vector = 8, warp_m = 64, warp_n = 64, wgmma = 0>
-// CHECK-SAME: wgmma = [0, 1]
+// CHECK-SAME: wgmma = [0]}
+// CHECK-SAME: tma = 0
 func.func @half_large_slice(%big: tensor<2048x1088xf16>, %b: tensor<1024x2048xf16>, %c: tensor<2048x2048xf32>) -> tensor<2048x2048xf32> {
   %a = tensor.extract_slice %big[0, 8] [2048, 1024] [1, 1] : tensor<2048x1088xf16> to tensor<2048x1024xf16>
   %r = linalg.matmul ins(%a, %b : tensor<2048x1024xf16>, tensor<1024x2048xf16>) outs(%c : tensor<2048x2048xf32>) -> tensor<2048x2048xf32>
@@ -110,6 +113,19 @@ func.func @half_large_into_slice(%big: tensor<2048x1088xf16>, %b: tensor<1024x20
   %s = tensor.extract_slice %big[0, 8] [2048, 1024] [1, 1] : tensor<2048x1088xf16> to tensor<2048x1024xf16>
   %zero = arith.constant 0.0 : f16
   %a = linalg.fill ins(%zero : f16) outs(%s : tensor<2048x1024xf16>) -> tensor<2048x1024xf16>
+  %r = linalg.matmul ins(%a, %b : tensor<2048x1024xf16>, tensor<1024x2048xf16>) outs(%c : tensor<2048x2048xf32>) -> tensor<2048x2048xf32>
+  return %r : tensor<2048x2048xf32>
+}
+
+// CHECK-LABEL: func.func @half_large_copied_slice
+// CHECK: warp_n = 64, wgmma = 0>
+func.func @half_large_copied_slice(%big: tensor<2048x1088xf16>, %b: tensor<1024x2048xf16>, %c: tensor<2048x2048xf32>) -> tensor<2048x2048xf32> {
+  %s = tensor.extract_slice %big[0, 8] [2048, 1024] [1, 1] : tensor<2048x1088xf16> to tensor<2048x1024xf16>
+  %e = tensor.empty() : tensor<2048x1024xf16>
+  %a = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%s : tensor<2048x1024xf16>) outs(%e : tensor<2048x1024xf16>) {
+  ^bb0(%in: f16, %out: f16):
+    linalg.yield %in : f16
+  } -> tensor<2048x1024xf16>
   %r = linalg.matmul ins(%a, %b : tensor<2048x1024xf16>, tensor<1024x2048xf16>) outs(%c : tensor<2048x2048xf32>) -> tensor<2048x2048xf32>
   return %r : tensor<2048x2048xf32>
 }

@@ -4,6 +4,7 @@
 #include "dltune/Execution/CudaDriver.h"
 
 #include "dltune/InitAllDialects.h"
+#include "dltune/Transforms/SchedulePlan.h"
 #include "dltune/Transforms/TuningTasks.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -23,21 +24,25 @@ using namespace mlir;
 
 namespace dltune_tool {
 
-std::string getGpuDeviceOptions() {
+std::string getGpuDeviceOptions(const std::string &chip) {
+  int64_t chipCc = mlir::dltune::GpuPlanTarget::getComputeCapabilityOfChip(chip);
+  std::string byChip = chipCc > 0 ? " gpu-cc=" + std::to_string(chipCc) : "";
   llvm::Expected<mlir::dltune::CudaDriver &> driver = mlir::dltune::CudaDriver::get();
   if (!driver) {
     llvm::consumeError(driver.takeError());
-    return "";
+    return byChip;
   }
   llvm::Expected<mlir::dltune::GpuDeviceInfo> info = driver->getDeviceInfo(0);
   if (!info) {
     llvm::consumeError(info.takeError());
-    return "";
+    return byChip;
   }
   std::string options;
   if (info->multiprocessors > 0)
     options += " gpu-sms=" + std::to_string(info->multiprocessors);
-  if (info->computeMajor > 0)
+  if (chipCc > 0)
+    options += byChip;
+  else if (info->computeMajor > 0)
     options += " gpu-cc=" + std::to_string(info->computeMajor * 10 + info->computeMinor);
   return options;
 }
@@ -48,20 +53,22 @@ std::string getDefaultConfigPipeline(int threads, bool winograd) {
          "dltune-widen-convs,dltune-annotate{default-config=true threads=" + count + "}";
 }
 
-std::string getDefaultConfigPipeline(const std::string &target, int threads, bool winograd) {
+std::string getDefaultConfigPipeline(const std::string &target, int threads, bool winograd,
+                                     const std::string &chip) {
   if (target != "gpu")
     return getDefaultConfigPipeline(threads, winograd);
   return "dltune-conv-to-matmul,dltune-annotate{target=gpu default-config=true" +
-         getGpuDeviceOptions() + "}";
+         getGpuDeviceOptions(chip) + "}";
 }
 
-std::string getTuningAnnotatePipeline(int threads, const std::string &target, bool winograd) {
+std::string getTuningAnnotatePipeline(int threads, const std::string &target, bool winograd,
+                                      const std::string &chip) {
   std::string count = std::to_string(threads);
   bool cpu = target != "gpu"; // Winograd and widened convs are CPU vector code
   // The GPU's tuned kernel is the matmul: convolutions become GEMMs first.
   return (winograd && cpu ? "dltune-winograd{threads=" + count + "}," : std::string()) +
          (cpu ? "dltune-widen-convs," : "dltune-conv-to-matmul,") + "dltune-annotate{threads=" + count +
-         " target=" + target + (cpu ? "" : getGpuDeviceOptions()) + "}";
+         " target=" + target + (cpu ? "" : getGpuDeviceOptions(chip)) + "}";
 }
 
 double secondsNow() {
@@ -157,12 +164,12 @@ double median(std::vector<double> v) {
 
 namespace dltune_tool {
 llvm::Error annotateForTuning(mlir::ModuleOp module, int threads, const std::string &target,
-                              bool winograd, const std::string &what) {
+                              bool winograd, const std::string &what, const std::string &chip) {
   mlir::MLIRContext *ctx = module.getContext();
   mlir::PassManager pm(ctx, mlir::ModuleOp::getOperationName());
   std::string err;
   llvm::raw_string_ostream os(err);
-  if (mlir::failed(mlir::parsePassPipeline(getTuningAnnotatePipeline(threads, target, winograd),
+  if (mlir::failed(mlir::parsePassPipeline(getTuningAnnotatePipeline(threads, target, winograd, chip),
                                            pm, os)))
     return llvm::createStringError(err);
   // Remarks about ops left alone are not news here.

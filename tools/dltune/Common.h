@@ -40,18 +40,23 @@ std::string getDefaultConfigPipeline(int threads, bool winograd);
 /// The same for `target` (cpu or gpu): on the GPU, convolutions become
 /// GEMMs and every op gets the GPU default configuration for this GPU's
 /// SM count (what `dltune run --target gpu --default-config` runs).
-std::string getDefaultConfigPipeline(const std::string &target, int threads, bool winograd);
+std::string getDefaultConfigPipeline(const std::string &target, int threads, bool winograd,
+                                     const std::string &chip = "");
 /// The passes `dltune tune` annotates a model with before tuning it (CPU:
 /// Winograd when `winograd`, widened convs; then default spaces): whatever
 /// finds a model's tasks in a database must annotate it the same way, or
-/// the task hashes differ.
-std::string getTuningAnnotatePipeline(int threads, const std::string &target, bool winograd);
+/// the task hashes differ. `chip` (sm_XY; may be empty) chosen by hand
+/// overrides the driver's compute capability (getGpuDeviceOptions).
+std::string getTuningAnnotatePipeline(int threads, const std::string &target, bool winograd,
+                                      const std::string &chip = "");
 
 /// " gpu-sms=N gpu-cc=XY" for dltune-annotate: the SM count and compute
 /// capability of the first GPU the CUDA driver reports, so that GPU defaults
 /// and spaces follow the device; empty without a driver (the pass then
-/// assumes an H100's 132 SMs and compute capability 9.0).
-std::string getGpuDeviceOptions();
+/// assumes an H100's 132 SMs and compute capability 9.0). A `chip` chosen
+/// by hand (`--chip sm_80`) sets the compute capability instead: the
+/// kernels are built for it.
+std::string getGpuDeviceOptions(const std::string &chip = "");
 /// `--winograd`'s help text (the flag of run, compare, compile and tune).
 inline constexpr const char *kWinogradHelp =
     "Compute 3x3 stride-1 convolutions by Winograd's F(2x2, 3x3) or, on large maps, F(4x4, 3x3) (--dltune-winograd; "
@@ -65,7 +70,8 @@ mlir::OwningOpRef<mlir::ModuleOp> parseFile(const std::string &path,
 /// Annotates `module` in place as `dltune tune` does (getTuningAnnotatePipeline),
 /// quietly (no remarks about ops left alone); `what` names the model in errors.
 llvm::Error annotateForTuning(mlir::ModuleOp module, int threads, const std::string &target,
-                              bool winograd, const std::string &what);
+                              bool winograd, const std::string &what,
+                              const std::string &chip = "");
 /// annotateForTuning, then the tasks' hashes with their occurrences, in the
 /// order the tasks first appear.
 llvm::Expected<std::vector<std::pair<std::string, int64_t>>>

@@ -144,7 +144,7 @@ static int measureModelLatency(const std::string &file, const std::string &model
   bool gpu = target == "gpu";
   RunOptions byDefault, byTuned;
   byDefault.schedulePipeline =
-      getDefaultConfigPipeline(target, threads, winograd) + ",dltune-apply,dltune-strip";
+      getDefaultConfigPipeline(target, threads, winograd, gpuChip) + ",dltune-apply,dltune-strip";
   // On the GPU as `dltune run` times it (2 warm-up calls, then 10): the
   // calls take milliseconds, and with one warm-up and three calls the
   // tuned encoder at batch 1 timed 11% slower than `dltune run` of the
@@ -357,7 +357,7 @@ static int runSuspendingStudy(SuspendingWorker &w, std::vector<TaskSummary> &all
       if (tf32)
         (*annotated[m])->setAttr(DLTuneDialect::kAllowTf32AttrName, UnitAttr::get(&w.ctx));
       if (llvm::Error e = annotateForTuning(*annotated[m], threads, options.target, winograd,
-                                            name))
+                                            name, options.gpuChip))
         return std::move(e);
     }
     return OwningOpRef<ModuleOp>(annotated[m]->clone());
@@ -676,7 +676,8 @@ int tuneCommand() {
       return 1;
     if (tf32)
       (*module)->setAttr(DLTuneDialect::kAllowTf32AttrName, UnitAttr::get(&ctx));
-    if (llvm::Error e = annotateForTuning(*module, threads, options.target, winograd, file)) {
+    if (llvm::Error e = annotateForTuning(*module, threads, options.target, winograd, file,
+                                          options.gpuChip)) {
       std::string why = llvm::toString(std::move(e));
       report("failed", file, why);
       return fail(why);

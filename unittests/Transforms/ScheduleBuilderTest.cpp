@@ -209,6 +209,86 @@ TEST_F(ScheduleBuilderTest, CpuMatmulPacked) {
           1, 3, 4));
 }
 
+// A splat constant B (a stripped model's weight) is not packed: only A's
+// panel is padded and hoisted (slicing the splat folds to a constant that
+// hoist_pad cannot pack from; test/Integration/cpu-splat-weight.mlir).
+TEST_F(ScheduleBuilderTest, CpuMatmulPackedLeavesASplatOperandAlone) {
+  constexpr llvm::StringLiteral kSplatB = R"MLIR(
+    func.func @f(%a: tensor<256x512xf32>, %c: tensor<256x384xf32>) -> tensor<256x384xf32> {
+      %b = arith.constant dense<0.5> : tensor<512x384xf32>
+      %r = linalg.matmul ins(%a, %b : tensor<256x512xf32>, tensor<512x384xf32>)
+                         outs(%c : tensor<256x384xf32>) -> tensor<256x384xf32>
+      return %r : tensor<256x384xf32>
+    })MLIR";
+  std::map<std::string, int64_t> values = matmulValues();
+  values["threads"] = 1;
+  values["pack_a"] = values["pack_b"] = 1;
+  auto schedule = build(kSplatB, values);
+  ASSERT_TRUE(succeeded(schedule)) << error;
+  EXPECT_EQ(
+      summarize(schedule->get()),
+      withCpuTail(
+          {
+              "structured.match",
+              "structured.tile_using_for [64, 128, 256] interchange [1, 2, 0]",
+              "structured.tile_using_for [4, 16, 0] interchange [1, 0, 2]",
+              "structured.pad nofold [1, 0, 0]",
+              "apply_licm",
+              "get_producer_of_operand",
+              "structured.hoist_pad 2",
+              "structured.tile_using_for [0, 0, 1]",
+          },
+          1, 3, 4));
+}
+
+TEST(GpuPlanTargetTest, ComputeCapabilityOfChip) {
+  EXPECT_EQ(GpuPlanTarget::getComputeCapabilityOfChip("sm_80"), 80);
+  EXPECT_EQ(GpuPlanTarget::getComputeCapabilityOfChip("sm_90a"), 90);
+  EXPECT_EQ(GpuPlanTarget::getComputeCapabilityOfChip("sm_100"), 100);
+  EXPECT_EQ(GpuPlanTarget::getComputeCapabilityOfChip(""), 0);
+  EXPECT_EQ(GpuPlanTarget::getComputeCapabilityOfChip("gfx90a"), 0);
+  EXPECT_EQ(GpuPlanTarget::getComputeCapabilityOfChip("sm_"), 0);
+}
+
+// A tuning task's op reads function arguments; a space recorded with
+// `tma = 0` (its model op reads views the TMA may not take) must keep
+// warpgroup MMA out of the task's rebuilt space and default too.
+TEST_F(ScheduleBuilderTest, GpuSpaceRecordedWithoutTensorMapsOffersNoWgmma) {
+  constexpr llvm::StringLiteral kHalf = R"MLIR(
+    func.func @f(%a: tensor<2048x1024xf16>, %b: tensor<1024x2048xf16>,
+                 %c: tensor<2048x2048xf32>) -> tensor<2048x2048xf32> {
+      %r = linalg.matmul ins(%a, %b : tensor<2048x1024xf16>, tensor<1024x2048xf16>)
+                         outs(%c : tensor<2048x2048xf32>) -> tensor<2048x2048xf32>
+      return %r : tensor<2048x2048xf32>
+    })MLIR";
+  linalg::LinalgOp op = parseRoot(kHalf, ScheduleTarget::GPU);
+  std::string why;
+  FailureOr<SchedulePlan> readable = buildSchedulePlan(op, ScheduleTarget::GPU, cpu, why);
+  ASSERT_TRUE(succeeded(readable)) << why;
+  EXPECT_EQ(readable->preferred.at("wgmma"), 1);
+  GpuPlanTarget views;
+  views.tensorMapsReadOperands = false;
+  FailureOr<SchedulePlan> plan = buildSchedulePlan(op, ScheduleTarget::GPU, cpu, why, views);
+  ASSERT_TRUE(succeeded(plan)) << why;
+  EXPECT_EQ(plan->preferred.at("wgmma"), 0);
+  GpuPlanTarget rebuilt = GpuPlanTarget::fromSpace(plan->space);
+  ASSERT_TRUE(rebuilt.tensorMapsReadOperands.has_value());
+  EXPECT_FALSE(*rebuilt.tensorMapsReadOperands);
+  FailureOr<SchedulePlan> again = buildSchedulePlan(op, ScheduleTarget::GPU, cpu, why, rebuilt);
+  ASSERT_TRUE(succeeded(again)) << why;
+  std::optional<Config> config = again->getDefaultConfig();
+  ASSERT_TRUE(config.has_value());
+  std::optional<size_t> wgmma = again->space.getKnobIndex("wgmma");
+  std::optional<size_t> mma = again->space.getKnobIndex("mma");
+  ASSERT_TRUE(wgmma && mma);
+  EXPECT_EQ((*config)[*wgmma], 0);
+  EXPECT_EQ((*config)[*mma], 1);
+  // Nor is it offered: no valid configuration sets it.
+  Config withWgmma = *config;
+  withWgmma[*wgmma] = 1;
+  EXPECT_FALSE(again->space.isValid(withWgmma));
+}
+
 TEST_F(ScheduleBuilderTest, CpuMatmulWithFusedEpilogueAndFill) {
   constexpr llvm::StringLiteral source = R"MLIR(
     func.func @f(%a: tensor<256x512xf32>, %b: tensor<512x384xf32>,

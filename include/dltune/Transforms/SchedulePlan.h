@@ -96,9 +96,18 @@ struct GpuPlanTarget {
   /// not known): warpgroup MMA is offered at 90 only. The space records it
   /// as its param `cc` (f16 tensor-core spaces only).
   int64_t computeCapability = 90;
+  /// Whether the TMA can surely read a matmul's A and B (the space's param
+  /// `tma`, recorded only where it cannot): unset, the op's operands say
+  /// (areGpuMatmulOperandsSurelyTensorMapReadable). A tuning task's op
+  /// reads arguments, so its space must carry what the model's op reads.
+  std::optional<bool> tensorMapsReadOperands;
   /// The target a GPU space was built for (its `sms` and `cc` params; the
   /// defaults where it has none).
   static GpuPlanTarget fromSpace(const SearchSpace &space);
+  /// The compute capability x 10 a chip name means ("sm_80": 80, "sm_90a":
+  /// 90); 0 for anything else. Where a chip is chosen by hand, the spaces
+  /// must be built for it (wgmma is offered, and the default, at 90 only).
+  static int64_t getComputeCapabilityOfChip(StringRef chip);
 };
 
 /// Builds the plan (and default space) for a supported op with static

@@ -9,6 +9,7 @@
 
 #include "dltune/Transforms/AutotunePasses.h"
 #include "dltune/Transforms/Passes.h"
+#include "dltune/Transforms/SchedulePlan.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -41,6 +42,8 @@ void mlir::dltune::registerDLTuneTuningPipeline() {
         DLTuneAnnotateOptions annotate;
         annotate.numThreads = opts.threads;
         annotate.target = tune.target;
+        // A chip chosen by hand: spaces for it, and kernels lowered for it.
+        annotate.gpuCc = GpuPlanTarget::getComputeCapabilityOfChip(tune.gpuChip);
         if (opts.winograd && tune.target != "gpu") {
           DLTuneWinogradOptions winograd;
           winograd.threads = opts.threads;
@@ -54,8 +57,12 @@ void mlir::dltune::registerDLTuneTuningPipeline() {
         pm.addPass(createDLTuneAutotune(tune));
         pm.addPass(createDLTuneApply());
         pm.addPass(createDLTuneStrip());
-        if (tune.target == "gpu")
-          pm.addPass(createDLTuneLowerGPU());
+        if (tune.target == "gpu") {
+          DLTuneLowerGPUOptions lower;
+          if (!tune.gpuChip.empty())
+            lower.chip = tune.gpuChip;
+          pm.addPass(createDLTuneLowerGPU(lower));
+        }
         else
           pm.addPass(createDLTuneLowerCPU());
       });
