@@ -13,11 +13,12 @@
 # (timeout_s 600; without the models step it ended within about 8 minutes, so give the
 # matmul bench fewer cases or GPU_BENCH_TIMEOUT=150 beside it), then `give_back`. GPU_BENCH_ARGS adds options to
 # bench/gpu.py, e.g. GPU_BENCH_ARGS="--tune-trials 32 --cases mm_1024" bash scripts/gpu-check.sh device;
-# warpgroup MMA beside the default on the fp16 cases: GPU_BENCH_ARGS='--precision fp16 --configs
+# warpgroup MMA beside the default on the fp16 cases (measured 2026-11-30; the default of large
+# f16 grids since): GPU_BENCH_ARGS='--precision fp16 --configs
 # wg:wgmma=1,tile_k=64,warp_n=128;wg1:wgmma=1,tile_k=64,warp_m=128,warp_n=128' (docs/gpu.md);
-# models tuned with the operator scheduler beside the default and PyTorch (since 2026-11-30, never
-# run on a GPU; size it to the call: ResNet-18 b1's 14 tasks at 64 trials): GPU_MODELS_ARGS='--models
-# resnet18_b1 --precision fp32 --tune-trials 64 --tune-timeout 300' GPU_MODELS_TIMEOUT=420;
+# models tuned with the operator scheduler beside the default and PyTorch (48 trials of ResNet-18
+# b1 and the encoder b1 took 285 s on 2026-11-30): GPU_MODELS_ARGS='--models resnet18_b1,encoder_b1
+# --precision fp32 --tune-trials 48 --tune-timeout 140' GPU_MODELS_TIMEOUT=300;
 # GPU_STEPS (default "lit bench models") picks the steps, e.g. GPU_STEPS=models for the above;
 # L2 flushed before each timed call, dltune and cuBLAS/PyTorch alike (never measured): --cold in
 # GPU_BENCH_ARGS or GPU_MODELS_ARGS; GPU_BENCH_TIMEOUT (seconds, default 240) bounds it; GPU_MODELS_ARGS and GPU_MODELS_TIMEOUT (default
@@ -29,7 +30,9 @@
 # GPU_MODELS_ARGS='--models encoder_b1,encoder_b32 --variants transpose-views=false;fuse-epilogues=false'
 # times the encoder with its head transposes as copies, then with softmax and layer norm as a kernel
 # a reduction and loops (fuse-epilogues=false also unfuses the matmul epilogues; never measured);
-# split-K on skinny GEMMs (ResNet-18's last 3x3 convolutions at batch 1, never measured):
+# split-K on skinny GEMMs (ResNet-18's last 3x3 convolutions at batch 1, measured 2026-11-30;
+# the default of such GEMMs since; a model's split matmuls whole beside it: GPU_MODELS_ARGS='--variants
+# split-k=false'):
 # GPU_BENCH_ARGS='--cases 49x512x4608,64x512x4608 --configs sk2:split_k=2;sk4:split_k=4;sk8:split_k=8'
 # (docs/gpu.md, "Split-K"). The checkout plus .gpu exceed the 64 MiB a call
 # may send: move bench/results out of the checkout for the call and back right after.
