@@ -20,6 +20,9 @@
 # b1 and the encoder b1 took 285 s on 2026-11-30): GPU_MODELS_ARGS='--models resnet18_b1,encoder_b1
 # --precision fp32 --tune-trials 48 --tune-timeout 140' GPU_MODELS_TIMEOUT=300;
 # GPU_STEPS (default "lit bench models") picks the steps, e.g. GPU_STEPS=models for the above;
+# GPU_STEPS=breakdown times each task's kernel of GPU_BREAKDOWN_MODELS (default "encoder_b32
+# mobilenet_v2_b32") alone in fp32 and TF32 (`dltune run --breakdown`; GPU_BREAKDOWN_TIMEOUT, default
+# 200 s);
 # L2 flushed before each timed call, dltune and cuBLAS/PyTorch alike (never measured): --cold in
 # GPU_BENCH_ARGS or GPU_MODELS_ARGS; GPU_BENCH_TIMEOUT (seconds, default 240) bounds it; GPU_MODELS_ARGS and GPU_MODELS_TIMEOUT (default
 # 200) do the same for bench/gpu_models.py; GPU_MODELS_ARGS='--models resnet18_b1,resnet18_b32
@@ -114,6 +117,20 @@ EOF
   return $rc
 }
 
+# `dltune run --breakdown` of each model of GPU_BREAKDOWN_MODELS (default: the encoder and
+# MobileNet-v2 at batch 32, where TF32 was slower than fp32 on 2026-11-30), fp32 then TF32.
+breakdowns() {
+  local model precision rc=0
+  for model in ${GPU_BREAKDOWN_MODELS:-encoder_b32 mobilenet_v2_b32}; do
+    for precision in fp32 tf32; do
+      echo "== $model $precision"
+      dltune run "bench/gpu_models/$model.mlir" --entry main --target gpu --default-config \
+        --breakdown --warmup 3 --repeat 20 $( [ $precision = tf32 ] && echo --tf32 ) || rc=1
+    done
+  done
+  return $rc
+}
+
 device() {
   : "${OUT:?OUT must name the folder whose files come back}"
   mkdir -p "$OUT"
@@ -142,8 +159,8 @@ device() {
   local steps=" ${GPU_STEPS:-lit bench models} " name
   for name in $steps; do
     case $name in
-      lit | bench | models) ;;
-      *) echo "== GPU_STEPS: unknown step '$name' (known: lit bench models, space-separated)" \
+      lit | bench | models | breakdown) ;;
+      *) echo "== GPU_STEPS: unknown step '$name' (known: lit bench models breakdown, space-separated)" \
            | tee -a "$OUT/summary.txt"; failed=1 ;;
     esac
   done
@@ -177,6 +194,12 @@ device() {
     rm -rf "$OUT"/gpu-models/tune/*.work
     [ -d "$OUT/gpu-models/logs" ] && tar -C "$OUT/gpu-models" -czf "$OUT/gpu-models/logs.tar.gz" \
       logs $( [ -d "$OUT/gpu-models/tune" ] && echo tune ) && rm -rf "$OUT/gpu-models/logs" "$OUT/gpu-models/tune"
+  fi
+  # (d) where a model's GPU time goes: `dltune run --breakdown` (each task's kernel timed alone
+  # with CUDA events) of GPU_BREAKDOWN_MODELS in fp32 and TF32; not in the default steps.
+  if [[ $steps == *" breakdown "* ]]; then
+    step breakdown "$OUT/breakdown.log" timeout "${GPU_BREAKDOWN_TIMEOUT:-200}" breakdowns
+    tail -n 40 "$OUT/breakdown.log"
   fi
   # The device tool brings back a limited number of files: the per-command logs and the .mlir
   # cases travel as one archive, so that gpu.md and gpu.json come back too.
