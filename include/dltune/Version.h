@@ -28,7 +28,8 @@ inline constexpr const char *kDLTuneVersion = "0.3.0";
 /// 7: generics reading with tensor.extract (gathers) are vectorized with
 ///    vectorize_nd_extract (their vectorization failed before).
 /// 8: splat constant operands are not packed (CPU; their schedule failed
-///    where an epilogue was fused).
+///    where an epilogue was fused); split-K's sum stores epilogues that
+///    read C through a view (GPU; they were kernels of their own).
 inline constexpr int kScheduleGeneratorVersion = 8;
 
 /// "dltune 0.3.0; LLVM 22.1.8; schedules 4": stored with every record.
