@@ -120,8 +120,8 @@ static int printBreakdown(ModuleOp module, double modelMs, const RunOptions &run
   bool gpu = target == "gpu";
   OwningOpRef<ModuleOp> annotated = module.clone();
   if (defaultConfig) {
-    llvm::Expected<OwningOpRef<ModuleOp>> a = runPipelineOnClone(
-        module, gpu ? getDefaultConfigPipeline(target, threads, winograd) : annotatePipeline());
+    llvm::Expected<OwningOpRef<ModuleOp>> a =
+        runPipelineOnClone(module, getDefaultConfigPipeline(target, threads, winograd));
     if (!a)
       return fail("--breakdown: " + llvm::toString(a.takeError()));
     annotated = std::move(*a);

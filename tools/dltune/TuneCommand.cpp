@@ -120,9 +120,11 @@ static llvm::Expected<std::vector<std::string>> outputPaths() {
   return paths;
 }
 
-/// Calls a round of the model's end-to-end timing makes on the GPU: those
-/// of `dltune run` (--warmup, --repeat).
+/// The model's end-to-end timing: rounds, and the calls a round makes on
+/// the GPU (those of `dltune run`: --warmup, --repeat) and on the CPU.
+static constexpr int kModelRounds = 3;
 static constexpr int kModelGpuWarmups = 2, kModelGpuRepeats = 10;
+static constexpr int kModelCpuWarmups = 1, kModelCpuRepeats = 3;
 
 /// The model's latency, not the sum of its tasks': `entry` of `file` run
 /// with the default configs and of `tuned` with the tuned ones, in rounds
@@ -150,8 +152,10 @@ static int measureModelLatency(const std::string &file, const std::string &model
   // tuned encoder at batch 1 timed 11% slower than `dltune run` of the
   // tuned file on an H200 (docs/gpu.md). On the CPU a call can take
   // seconds: one warm-up and three.
-  byDefault.repeat = byTuned.repeat = gpu ? kModelGpuRepeats : 3;
-  byDefault.warmup = byTuned.warmup = gpu ? kModelGpuWarmups : 1;
+  int warmups = gpu ? kModelGpuWarmups : kModelCpuWarmups;
+  int repeats = gpu ? kModelGpuRepeats : kModelCpuRepeats;
+  byDefault.repeat = byTuned.repeat = repeats;
+  byDefault.warmup = byTuned.warmup = warmups;
   byDefault.gpuChip = byTuned.gpuChip = gpuChip; // as the tasks were built
   if (flushCaches) // as the tasks were measured
     byDefault.flushCacheBytes = byTuned.flushCacheBytes = getDefaultFlushBytes(target);
@@ -166,7 +170,7 @@ static int measureModelLatency(const std::string &file, const std::string &model
   auto runModel = [gpu, &modelEntry](ModuleOp m, const RunOptions &o) {
     return gpu ? runGpuKernel(m, modelEntry, o) : runCpuKernel(m, modelEntry, o);
   };
-  for (int round = 0; round < 3; ++round) {
+  for (int round = 0; round < kModelRounds; ++round) {
     llvm::Expected<RunReport> d = runModel(*original, byDefault);
     if (!d)
       return fail("--entry " + modelEntry + " (default configs): " + llvm::toString(d.takeError()));
@@ -209,11 +213,10 @@ static int measureModelLatency(const std::string &file, const std::string &model
                           : std::string(gpu ? "the untuned CPU lowering" : "the untuned lowering") +
                                 (comparedWith.size() > 7 ? comparedWith.substr(7) : ""),
                       checkedOk ? "ok" : "FAILED: " + checkMessage);
-  os << (gpu ? llvm::formatv("(launches timed with CUDA events, 3 alternating rounds of {0} "
-                             "timed calls after {1} warm-up calls; medians",
-                             kModelGpuRepeats, kModelGpuWarmups)
-                   .str()
-             : std::string("(JIT, 3 alternating rounds of 3 timed calls after a warm-up; medians"))
+  os << llvm::formatv("({0}, {1} alternating rounds of {2} timed calls after {3}; medians",
+                      gpu ? "launches timed with CUDA events" : "JIT", kModelRounds, repeats,
+                      warmups == 1 ? std::string("a warm-up")
+                                   : std::to_string(warmups) + " warm-up calls")
      << (flushCaches ? "; caches flushed before each call)\n" : ")\n");
   return checkedOk ? 0 : 2;
 }
