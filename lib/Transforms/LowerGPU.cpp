@@ -8,6 +8,7 @@
 #include "dltune/Transforms/GpuMatmulKernel.h"
 #include "dltune/Transforms/GpuRowReduction.h"
 #include "dltune/Transforms/GpuTransposeViews.h"
+#include "GpuTransposeKernel.h"
 #include "dltune/Transforms/GpuWindowKernel.h"
 #include "dltune/Transforms/LowerGpu.h"
 #include "dltune/Transforms/Passes.h"
@@ -235,8 +236,11 @@ static bool mayAlias(AliasAnalysis &aliases, Value a, Value b) {
 /// elementwise ops) they become parallel loops of blocks of
 /// kLeftoverBlockSize threads, so that no host code touches device memory.
 static LogicalResult mapLeftoverLinalgOps(ModuleOp module, bool fuseLoops,
-                                          bool windowKernels, bool rowReductions) {
+                                          bool windowKernels, bool rowReductions,
+                                          bool transposeKernels) {
   IRRewriter rewriter(module.getContext());
+  if (transposeKernels)
+    buildGpuTransposeKernels(module);
   if (windowKernels && failed(buildGpuWindowKernels(module, fuseLoops)))
     return failure();
   if (rowReductions && failed(buildGpuRowReductions(module, fuseLoops)))
@@ -370,7 +374,8 @@ struct LowerGPUPass : public dltune::impl::DLTuneLowerGPUBase<LowerGPUPass> {
       return signalPassFailure();
     // Host copies (into padded buffers, of results) become kernels too.
     turnHostCopiesIntoLinalg(module);
-    if (failed(mapLeftoverLinalgOps(module, fuseEpilogues, windowKernels, rowReductions)))
+    if (failed(mapLeftoverLinalgOps(module, fuseEpilogues, windowKernels, rowReductions,
+                                    transposeKernels)))
       return signalPassFailure();
     OpPassManager mapLoops("builtin.module");
     addLoopMapping(mapLoops);

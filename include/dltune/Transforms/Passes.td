@@ -606,7 +606,10 @@ def DLTuneLowerGPU : Pass<"dltune-lower-gpu", "ModuleOp"> {
     readers read a `memref.transpose` view of its input) or where its input
     is a fresh buffer that only linalg ops before it write (they write a
     view of its output): the attention's head transposes cost no kernel
-    (`transpose-views=false`: a copy kernel each).
+    (`transpose-views=false`: a copy kernel each). A transpose that stays a
+    copy and swaps the last two dimensions is a kernel moving 32 x 32 tiles
+    through shared memory, so that both its reads and its writes are
+    coalesced (`transpose-kernels=false`: the loops of a leftover op).
 
     With `emulate=true` nothing is built for a GPU: after the kernels are
     built and mapped, each `gpu.launch` becomes a loop over its blocks whose
@@ -662,6 +665,11 @@ def DLTuneLowerGPU : Pass<"dltune-lower-gpu", "ModuleOp"> {
            "is a strided view that its readers read (or the writers of its "
            "input write) instead of a copy: the attention's head transposes "
            "(=false: a copy kernel each, for A/B comparisons)">,
+    Option<"transposeKernels", "transpose-kernels", "bool", /*default=*/"true",
+           "A linalg.transpose left as a copy that swaps the last two "
+           "dimensions is a kernel moving 32 x 32 tiles through shared "
+           "memory, reads and writes coalesced (=false: the loops of a "
+           "leftover op, one thread an element; for A/B comparisons)">,
     Option<"splitK", "split-k", "bool", /*default=*/"true",
            "A matmul whose tiles have split_k > 1 is a batch matmul over "
            "slices of K summed by a second kernel (=false: the matmul stays "
