@@ -30,7 +30,10 @@ inline constexpr const char *kDLTuneVersion = "0.3.0";
 /// 8: splat constant operands are not packed (CPU; their schedule failed
 ///    where an epilogue was fused); split-K's sum stores epilogues that
 ///    read C through a view (GPU; they were kernels of their own).
-inline constexpr int kScheduleGeneratorVersion = 8;
+/// 9: GPU: f32 matmul spaces with the TF32 opt-in gain warpgroup MMA (a
+///    `wgmma` knob); transposes left as copies that swap the last two
+///    dimensions are tiled kernels (they were one thread an element).
+inline constexpr int kScheduleGeneratorVersion = 9;
 
 /// "dltune 0.3.0; LLVM 22.1.8; schedules 4": stored with every record.
 inline std::string getGeneratorString() {

@@ -64,8 +64,28 @@ FailureOr<llvm::StringSet<>> mlir::dltune::collectHostConstants(ModuleOp module)
   return names;
 }
 
+/// Whether `user` (of an unranked view of a buffer) only hands the buffer's
+/// descriptor to the runtime's tensor-map encoder in its block (as the
+/// nvgpu-to-nvvm conversion lowers a warpgroup kernel's tensor map): the
+/// encoder reads the address and strides when it is called; the map goes
+/// to the block's launches.
+static bool onlyEncodesTensorMaps(Operation *user) {
+  if (!isa<UnrealizedConversionCastOp>(user))
+    return false;
+  Block *block = user->getBlock();
+  return llvm::all_of(user->getUsers(), [&](Operation *extract) {
+    return isa<LLVM::ExtractValueOp>(extract) && extract->getBlock() == block &&
+           llvm::all_of(extract->getUsers(), [&](Operation *call) {
+             auto encode = dyn_cast<LLVM::CallOp>(call);
+             return encode && encode->getBlock() == block && encode.getCallee() &&
+                    *encode.getCallee() == "mgpuTensorMapEncodeTiledMemref";
+           });
+  });
+}
+
 /// Whether `buffer` may go back at the end of its block: every use of it,
-/// or of a view of it, is a kernel launch or a view in that same block.
+/// or of a view of it, is a kernel launch, a view or a tensor-map encoding
+/// in that same block.
 /// Anything else - a result, a call, a store, a loop's argument, a use in a
 /// nested region or another block - may outlive the block, and the buffer
 /// is then not freed (a leak, not a use after free).
@@ -77,7 +97,7 @@ static bool canFreeAtEndOfBlock(Value buffer) {
     for (Operation *user : v.getUsers()) {
       if (user->getBlock() != block)
         return false;
-      if (isa<gpu::LaunchFuncOp>(user))
+      if (isa<gpu::LaunchFuncOp>(user) || onlyEncodesTensorMaps(user))
         continue;
       if (getViewedMemRef(user) == v || isa<memref::CastOp>(user)) {
         llvm::append_range(worklist, user->getResults());

@@ -269,9 +269,11 @@ static std::string whyNotTiles(const MatmulOperands &o, const GpuMatmulTiles &t)
     if (!layout && !type.getLayout().isIdentity())
       return "operands must have static strides";
   }
-  if (o.bTransposed && (t.mma || t.splitK != 1))
-    return "a B contiguous along k (a transposed view) needs the SIMT kernel (mma = 0) without "
-           "split_k";
+  // The TF32 warpgroup kernel reads B k-major anyway.
+  bool kMajorWarpgroup = t.wgmma == 1 && o.aType.getElementType().isF32();
+  if (o.bTransposed && ((t.mma && !kMajorWarpgroup) || t.splitK != 1))
+    return "a B contiguous along k (a transposed view) needs the SIMT kernel (mma = 0) or "
+           "TF32 warpgroup MMA, without split_k";
   auto positive = [](int64_t v) { return v > 0; };
   if (!positive(t.blockM) || !positive(t.blockN) || !positive(t.threadM) ||
       !positive(t.threadN) || !positive(t.tileK) || !positive(t.vector) || t.pad < 0 ||
@@ -328,11 +330,12 @@ static std::string whyNotTiles(const MatmulOperands &o, const GpuMatmulTiles &t)
   return "";
 }
 
-/// whyNotTiles, and whyNotGpuMatmulMma where the tiles ask for mma.sync
-/// (the warpgroup kernel checks its own element types).
+/// whyNotTiles, and whyNotGpuMatmulMma where the tiles ask for mma.sync or
+/// for warpgroup MMA of f32 inputs (TF32 is an opt-in for both; the
+/// warpgroup kernel checks its other element types itself).
 static std::string whyNotKernel(linalg::LinalgOp op, const MatmulOperands &o,
                                 const GpuMatmulTiles &t) {
-  if (t.mma == 1 && t.wgmma == 0)
+  if (t.mma == 1 && (t.wgmma == 0 || o.aType.getElementType().isF32()))
     if (std::string why = whyNotGpuMatmulMma(op); !why.empty())
       return why;
   return whyNotTiles(o, t);

@@ -248,9 +248,11 @@ static AffineMap getPermutationMap(linalg::TransposeOp transpose, bool inverse) 
 }
 
 /// Whether `use` is the B of a matmul or batch matmul (directly in the
-/// block) whose tiles make a SIMT kernel without split-K: the kernel that
-/// takes a B contiguous along k (GpuMatmulKernel.cpp).
-static bool isSimtMatmulB(const BufferUse &use) {
+/// block) whose tiles make a kernel that takes a B contiguous along k
+/// (GpuMatmulKernel.cpp): the SIMT kernel without split-K, or TF32
+/// warpgroup MMA (which reads B k-major; where the TMA cannot read the
+/// view, it copies B transposed, as the transpose would have).
+static bool isKMajorMatmulB(const BufferUse &use) {
   Operation *owner = use.operand->getOwner();
   auto op = dyn_cast<linalg::LinalgOp>(owner);
   if (!op || use.ancestor != owner || !isa<linalg::MatmulOp, linalg::BatchMatmulOp>(owner) ||
@@ -258,7 +260,9 @@ static bool isSimtMatmulB(const BufferUse &use) {
     return false;
   std::optional<GpuMatmulTiles> tiles = GpuMatmulTiles::fromAttr(
       owner->getAttrOfType<DictionaryAttr>(DLTuneDialect::kGpuKernelAttrName));
-  return tiles && tiles->mma == 0 && tiles->splitK == 1;
+  if (!tiles || tiles->splitK != 1)
+    return false;
+  return tiles->mma == 0 || (tiles->wgmma == 1 && getElementTypeOrSelf(use.operand->get()).isF32());
 }
 
 /// Whether `use` of a base of type `type` sees it, through its reshapes,
@@ -292,7 +296,7 @@ static bool foldIntoReaders(linalg::TransposeOp transpose, bool forMatmulB) {
       continue;
     if (startsLife(use))
       break;
-    if (!isLinalgUse(use, /*init=*/false) || (forMatmulB && !isSimtMatmulB(use)))
+    if (!isLinalgUse(use, /*init=*/false) || (forMatmulB && !isKMajorMatmulB(use)))
       return false;
     readers.push_back(use);
   }

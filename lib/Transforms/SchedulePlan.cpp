@@ -688,19 +688,24 @@ static FailureOr<SchedulePlan> buildGpuPlan(linalg::LinalgOp op, const std::stri
   bool mmaAvailable = whyNotGpuMatmulMma(op).empty();
   int64_t mmaK = getMmaK(inType);
   int64_t preferWarp = large ? 64 : 32;
-  // Warpgroup MMA (GpuWarpgroupMatmul.h) for f16 on compute capability
-  // 9.0: warpgroups of 128 threads own warp_m (64 or 128) rows and all
-  // block_n columns, k slices of 64 come by TMA. Offered only where the TMA
-  // can surely read A and B (a view it cannot take would fail to build),
-  // and the default for large grids of 128 x 128 blocks: on an H200
-  // (2026-11-30, 7e305fe, docs/gpu.md) two warpgroups of 64 rows ran the
-  // large bench shapes at 1.00-1.04x cuBLAS, where the mma.sync default
-  // ran at 0.48-0.72x.
+  // Warpgroup MMA (GpuWarpgroupMatmul.h) for f16 and, as TF32, f32 on
+  // compute capability 9.0: warpgroups of 128 threads own warp_m (64 or
+  // 128) rows and all block_n columns, k slices of 128 bytes (64 f16, 32
+  // f32) come by TMA. Offered only where the TMA can surely read A and B (a
+  // view it cannot take would fail to build). The default for f16 on large
+  // grids of 128 x 128 blocks: on an H200 (2026-11-30, 7e305fe,
+  // docs/gpu.md) two warpgroups of 64 rows ran the large bench shapes at
+  // 1.00-1.04x cuBLAS, where the mma.sync default ran at 0.48-0.72x. TF32
+  // (which reads B transposed) is offered to the tuner, which checks each
+  // result, but is no default until a GPU has measured it.
+  bool warpgroupInputs = inType.isF16() || inType.isF32();
   bool tensorMapsRead = gpu.tensorMapsReadOperands.value_or(
-      mmaAvailable && inType.isF16() && areGpuMatmulOperandsSurelyTensorMapReadable(op));
-  bool wgmmaAvailable = mmaAvailable && inType.isF16() && gpu.computeCapability == 90 &&
-                        s[off + 2] % 64 == 0 && tensorMapsRead;
-  bool wgmmaDefault = wgmmaAvailable && large && m % 128 == 0 && n % 128 == 0;
+      mmaAvailable && warpgroupInputs && areGpuMatmulOperandsSurelyTensorMapReadable(op));
+  int64_t warpgroupSlice = kWarpgroupSliceBytes / elemBytes;
+  bool wgmmaAvailable = mmaAvailable && warpgroupInputs && gpu.computeCapability == 90 &&
+                        s[off + 2] % warpgroupSlice == 0 && tensorMapsRead;
+  bool wgmmaDefault =
+      wgmmaAvailable && inType.isF16() && large && m % 128 == 0 && n % 128 == 0;
   int64_t preferTileK =
       wgmmaDefault ? 64 : mmaAvailable ? (elemBytes == 4 ? 16 : 32) : (large ? 8 : 16);
   // An M that 64 does not divide (a convolution's pixels: 14 x 14 = 196)
@@ -775,9 +780,9 @@ static FailureOr<SchedulePlan> buildGpuPlan(linalg::LinalgOp op, const std::stri
     b.require("async_copy == 0 || vector * elem_bytes >= 4");
     b.param("mma_k", mmaK);
     b.param("mma_pad_a", getMmaPadA(elemBytes));
-    // With wgmma (f16 only, below): 128 threads per warp_m rows.
+    // With wgmma (f16 and f32, below): 128 threads per warp_m rows.
     std::string warpgroupThreads =
-        inType.isF16() ? " + wgmma * (128 * (block_m / warp_m) - 32 * (block_m / warp_m) * "
+        warpgroupInputs ? " + wgmma * (128 * (block_m / warp_m) - 32 * (block_m / warp_m) * "
                          "(block_n / warp_n))"
                        : "";
     threads = "(mma * 32 * (block_m / warp_m) * (block_n / warp_n)" + warpgroupThreads +
@@ -785,7 +790,7 @@ static FailureOr<SchedulePlan> buildGpuPlan(linalg::LinalgOp op, const std::stri
     // cp.async copies hold no staged slice in registers.
     // With wgmma: warp_m x block_n / 128 accumulators a thread.
     std::string warpgroupRegisters =
-        inType.isF16() ? " - wgmma * (warp_m * warp_n / 32 + warp_m / 4 + warp_n / 4 - "
+        warpgroupInputs ? " - wgmma * (warp_m * warp_n / 32 + warp_m / 4 + warp_n / 4 - "
                          "warp_m * warp_n / 128)"
                        : "";
     registers = "(mma * (warp_m * warp_n / 32 + warp_m / 4 + warp_n / 4)" + warpgroupRegisters +
@@ -805,7 +810,7 @@ static FailureOr<SchedulePlan> buildGpuPlan(linalg::LinalgOp op, const std::stri
     // what a block may opt into (compute capability 9.0; 128 bytes for
     // aligning B's tile behind A's).
     b.param("smem_optin_bytes", kMaxSharedBytesOptIn);
-    b.require(std::string(inType.isF16() ? "wgmma == 1 || " : "") +
+    b.require(std::string(warpgroupInputs ? "wgmma == 1 || " : "") +
               "mma == 0 || stages * elem_bytes * (block_m * (tile_k + mma_pad_a) + "
               "tile_k * (block_n + " + std::to_string(kMmaPadB) + ")) + 128 <= smem_optin_bytes");
     b.require("stages <= 2 || (mma == 1 && async_copy == 1)");
@@ -813,18 +818,23 @@ static FailureOr<SchedulePlan> buildGpuPlan(linalg::LinalgOp op, const std::stri
     b.require("stages <= D_k / tile_k + 1");
   }
   // Warpgroup MMA where the device has it (wgmmaDefault, above).
-  if (mmaAvailable && inType.isF16()) {
+  if (mmaAvailable && warpgroupInputs) {
     b.param("cc", gpu.computeCapability);
     if (!tensorMapsRead)
       b.param("tma", 0);
     b.knob("wgmma", wgmmaAvailable ? std::vector<int64_t>{0, 1} : std::vector<int64_t>{0},
            wgmmaDefault ? 1 : 0);
     if (wgmmaAvailable) {
-      b.require("wgmma == 0 || (D_m % block_m == 0 && mma == 1 && tile_k == 64 && "
-                "async_copy == 1 && vector == 8 && "
-                "(warp_m == 64 || warp_m == 128) && block_m % warp_m == 0 && "
-                "warp_n == block_n && block_n % 64 == 0 && warp_m * block_n <= 16384 && "
-                "(warp_m == 64 || block_n == 128))");
+      // Knobs the kernel does not read (vector, async_copy) keep their
+      // largest value; the f16 kernel's accumulator store (MLIR's) pairs
+      // warp_m 128 with block_n 128 only.
+      std::string slice = std::to_string(warpgroupSlice);
+      b.require("wgmma == 0 || (D_m % block_m == 0 && mma == 1 && tile_k == " + slice +
+                " && async_copy == 1 && vector == " + std::to_string(16 / elemBytes) +
+                " && (warp_m == 64 || warp_m == 128) && block_m % warp_m == 0 && "
+                "warp_n == block_n && block_n % " + slice + " == 0 && "
+                "warp_m * block_n <= 16384" +
+                (inType.isF16() ? " && (warp_m == 64 || block_n == 128))" : ")"));
       b.require("wgmma == 0 || stages * (block_m * 128 + tile_k * block_n * elem_bytes) + 1024 "
                 "<= smem_optin_bytes");
       b.require("wgmma == 0 || block_m * (block_n + 8) * 4 + 1024 <= smem_optin_bytes");

@@ -11,9 +11,11 @@
 // CHECK-DAG: summary linalg.matmul: {{[0-9]+}} valid configs, 16/16 compiled, 16/16 one kernel with shared memory, barriers, <= 32 B spilled, 0 over
 // CHECK-DAG: summary linalg.matmul: {{[0-9]+}} valid configs, 16/16 compiled, 16/16 one kernel with shared memory, barriers, <= 32 B spilled, 0 over
 // CHECK-DAG: summary linalg.batch_matmul: {{[0-9]+}} valid configs, 16/16 compiled, 16/16 one kernel with shared memory, barriers, <= 32 B spilled, 0 over
-// Warpgroup MMA (wgmma = 1; f16, compute capability 9.0) is sampled too and
-// assembled for sm_90a.
-// CHECK-DAG: linalg.matmul {{.*}}wgmma=1: ok
+// Warpgroup MMA (wgmma = 1; f16 and TF32, compute capability 9.0) is
+// sampled too and assembled for sm_90a; TF32 (k slices of 32) with the
+// tiled transpose kernel that copies B k-major first.
+// CHECK-DAG: linalg.matmul {{.*}}tile_k=64,{{.*}}wgmma=1: ok
+// CHECK-DAG: linalg.matmul {{.*}}tile_k=32,{{.*}}wgmma=1: ok [dltune_task_kernel: {{[0-9]+}} regs, 4224 B smem, 1 barriers, 0 B spilled, 256 threads] [dltune_task_kernel:
 // CHECK-DAG: linalg.batch_matmul {{.*}}wgmma=1: ok
 // CHECK-NOT: FAILED
 

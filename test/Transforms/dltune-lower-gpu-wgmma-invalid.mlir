@@ -1,16 +1,39 @@
 // RUN: dltune-opt %s --split-input-file --verify-diagnostics --dltune-lower-gpu="chip=sm_90 format=isa"
 
-// Warpgroup MMA (wgmma = 1) takes f16 and bf16 inputs: TF32 would need B
-// k-major in shared memory, and the kernel keeps B as it is in memory.
+// Warpgroup MMA of f32 inputs multiplies them as TF32, an opt-in.
+func.func @f32_inputs(%a: memref<128x128xf32>, %b: memref<128x128xf32>, %c: memref<128x128xf32>) {
+  // expected-error @+1 {{cannot become a GPU matmul kernel: f32 inputs use tensor cores only as TF32}}
+  linalg.matmul {dltune.gpu_kernel = {block_m = 64 : i64, block_n = 64 : i64, thread_m = 4 : i64, thread_n = 4 : i64,
+                                      tile_k = 32 : i64, vector = 4 : i64, pad = 0 : i64, stages = 2 : i64, interleave = 0 : i64,
+                                      mma = 1 : i64, warp_m = 64 : i64, warp_n = 64 : i64, async_copy = 1 : i64, wgmma = 1 : i64}}
+    ins(%a, %b : memref<128x128xf32>, memref<128x128xf32>) outs(%c : memref<128x128xf32>)
+  return
+}
+
+// -----
+
+// A TF32 k slice is one 128-byte row: 32 floats.
 module attributes {dltune.allow_tf32} {
-  func.func @f32_inputs(%a: memref<128x128xf32>, %b: memref<128x128xf32>, %c: memref<128x128xf32>) {
-    // expected-error @+1 {{cannot become a GPU matmul kernel: warpgroup MMA here takes f16 or bf16 inputs}}
+  func.func @tf32_tile_k(%a: memref<128x128xf32>, %b: memref<128x128xf32>, %c: memref<128x128xf32>) {
+    // expected-error @+1 {{with wgmma, tile_k must be 32 (one 128-byte row of the 128-byte swizzle)}}
     linalg.matmul {dltune.gpu_kernel = {block_m = 64 : i64, block_n = 64 : i64, thread_m = 4 : i64, thread_n = 4 : i64,
-                                        tile_k = 32 : i64, vector = 4 : i64, pad = 0 : i64, stages = 2 : i64, interleave = 0 : i64,
+                                        tile_k = 64 : i64, vector = 4 : i64, pad = 0 : i64, stages = 2 : i64, interleave = 0 : i64,
                                         mma = 1 : i64, warp_m = 64 : i64, warp_n = 64 : i64, async_copy = 1 : i64, wgmma = 1 : i64}}
       ins(%a, %b : memref<128x128xf32>, memref<128x128xf32>) outs(%c : memref<128x128xf32>)
     return
   }
+}
+
+// -----
+
+// Other inputs stay off warpgroup MMA.
+func.func @f64_inputs(%a: memref<128x128xf64>, %b: memref<128x128xf64>, %c: memref<128x128xf64>) {
+  // expected-error @+1 {{cannot become a GPU matmul kernel}}
+  linalg.matmul {dltune.gpu_kernel = {block_m = 64 : i64, block_n = 64 : i64, thread_m = 4 : i64, thread_n = 4 : i64,
+                                      tile_k = 16 : i64, vector = 2 : i64, pad = 0 : i64, stages = 2 : i64, interleave = 0 : i64,
+                                      mma = 1 : i64, warp_m = 64 : i64, warp_n = 64 : i64, async_copy = 1 : i64, wgmma = 1 : i64}}
+    ins(%a, %b : memref<128x128xf64>, memref<128x128xf64>) outs(%c : memref<128x128xf64>)
+  return
 }
 
 // -----

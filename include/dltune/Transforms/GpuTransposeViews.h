@@ -19,8 +19,9 @@ namespace mlir::dltune {
 /// Rewrites, in the functions of `module` (buffer semantics, outside GPU
 /// kernels), each `linalg.transpose` whose permutation keeps the innermost
 /// dimension innermost (the views stay contiguous along it, which the
-/// matmul kernels need), or moves it but is read only as the B of SIMT
-/// matmuls that see it contiguous along k (the first rewrite only), and
+/// matmul kernels need), or moves it but is read only as the B of SIMT or
+/// TF32 warpgroup matmuls that see it contiguous along k (the first
+/// rewrite only), and
 ///  - whose output is a fresh allocation that, after it and until an op
 ///    writes all of it anew, only linalg ops read (through reshapes) while
 ///    nothing writes memory its input may share: those readers read a

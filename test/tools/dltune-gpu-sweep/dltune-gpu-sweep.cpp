@@ -246,8 +246,23 @@ int main(int argc, char **argv) {
         const GpuKernelResources &sum = k == &first ? second : first;
         sumAsIntended = sum.sharedBytes == 0 && sum.barriers == 0 && sum.spillStoreBytes == 0;
       }
+      // TF32 warpgroup MMA reads B transposed: with a B not contiguous
+      // along k, a tiled transpose kernel (32 x 8 threads, a 32 x 33 float
+      // tile, one barrier, no spills) copies it first.
+      bool transposesB = knob(c, "wgmma") == 1 && !task.descriptor.elementTypes.empty() &&
+                         task.descriptor.elementTypes.front() == "f32";
+      if (transposesB && resources->size() == 2) {
+        const GpuKernelResources &first = (*resources)[0], &second = (*resources)[1];
+        auto isTranspose = [](const GpuKernelResources &r) {
+          return r.threadsPerBlock == 256 && r.sharedBytes == 32 * 33 * 4 && r.barriers == 1 &&
+                 r.spillStoreBytes == 0;
+        };
+        k = isTranspose(first) ? &second : &first;
+        sumAsIntended = isTranspose(k == &first ? second : first);
+      }
       bool intended =
-          resources->size() == static_cast<size_t>(splitK > 1 ? 2 : 1) && sumAsIntended &&
+          resources->size() == static_cast<size_t>(splitK > 1 || transposesB ? 2 : 1) &&
+          sumAsIntended &&
           k->threadsPerBlock == threads &&
           (window ? k->sharedBytes == 0 && k->barriers == 0 && k->spillStoreBytes == 0
            : row  ? k->sharedBytes == 0 && k->spillStoreBytes == 0
