@@ -5,6 +5,8 @@
 #include "GpuMatmulEpilogue.h"
 #include "GpuMemRefLayout.h"
 
+#include "dltune/Transforms/ConstantData.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -15,6 +17,9 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
+
+#include <cstring>
 
 using namespace mlir;
 using namespace mlir::dltune;
@@ -150,9 +155,14 @@ private:
   void issueSlice(Value slice, Value slot, Value pred);
 
   /// Host side, TF32: B k-major ([batch,] N, K), a view of B where B is
-  /// contiguous along k, else a transposed copy (a linalg.transpose into a
-  /// fresh buffer, which the GPU lowering makes a tiled kernel).
+  /// contiguous along k, else a constant transposed at compile time where B
+  /// is one, else a transposed copy (a linalg.transpose into a fresh
+  /// buffer, which the GPU lowering makes a tiled kernel).
   Value getKMajorB();
+  /// Where B is, through reshapes, the whole of a constant global with
+  /// known data: a global holding it transposed (one per source global),
+  /// uploaded once with the model's other constants. Null otherwise.
+  Value getConstantKMajorB();
   /// f16, bf16: this warpgroup's product of the slice in `slot` added to
   /// `acc` by nvgpu.warpgroup.mma.
   Value multiplySlice(Value slot, Value acc);
@@ -231,10 +241,64 @@ void WarpgroupMatmulBuilder::issueSlice(Value slice, Value slot, Value pred) {
   }
 }
 
+Value WarpgroupMatmulBuilder::getConstantKMajorB() {
+  Value source = o.b;
+  while (isa_and_nonnull<memref::CollapseShapeOp, memref::ExpandShapeOp>(source.getDefiningOp()))
+    source = source.getDefiningOp()->getOperand(0);
+  auto get = source.getDefiningOp<memref::GetGlobalOp>();
+  if (!get || !o.bType.getLayout().isIdentity() || !get.getType().getLayout().isIdentity())
+    return {};
+  auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(get, get.getNameAttr());
+  std::optional<Attribute> init = global ? global.getInitialValue() : std::nullopt;
+  if (!global || !global.getConstant() || !init)
+    return {};
+  SmallVector<int64_t> shape(o.bType.getShape());
+  std::swap(shape[shape.size() - 2], shape.back());
+  auto type = MemRefType::get(shape, inType);
+  // One transposed global per source global, named after it: an earlier
+  // matmul reading the same B made it already. (A name taken otherwise:
+  // the kernel copies B instead.)
+  auto module = global->getParentOfType<ModuleOp>();
+  std::string name = (global.getSymName() + "_kmajor").str();
+  if (Operation *taken = module.lookupSymbol(name)) {
+    auto existing = dyn_cast<memref::GlobalOp>(taken);
+    if (!existing || existing.getType() != type || !existing.getConstant())
+      return {};
+    return memref::GetGlobalOp::create(b, loc, type, name);
+  }
+  auto tensorType = RankedTensorType::get(shape, inType);
+  Attribute value;
+  if (auto dense = dyn_cast<DenseElementsAttr>(*init); dense && dense.isSplat()) {
+    value = DenseElementsAttr::get(tensorType, dense.getSplatValue<Attribute>());
+  } else {
+    std::optional<ArrayRef<char>> bytes = getDenseConstantBytes(*init);
+    int64_t elems = o.batch * o.k * o.n;
+    if (!bytes || static_cast<int64_t>(bytes->size()) != elems * o.elemBytes)
+      return {};
+    // Row-major [batch][k][n] to [batch][n][k].
+    SmallVector<char> transposed(bytes->size());
+    for (int64_t batch = 0; batch < o.batch; ++batch)
+      for (int64_t k = 0; k < o.k; ++k)
+        for (int64_t n = 0; n < o.n; ++n)
+          std::memcpy(&transposed[((batch * o.n + n) * o.k + k) * o.elemBytes],
+                      &(*bytes)[((batch * o.k + k) * o.n + n) * o.elemBytes], o.elemBytes);
+    value = getDenseResourceAttr(tensorType, "dltune_kmajor", transposed);
+  }
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(global);
+    memref::GlobalOp::create(b, loc, name, b.getStringAttr("private"), type, value,
+                             /*constant=*/true, b.getI64IntegerAttr(64));
+  }
+  return memref::GetGlobalOp::create(b, loc, type, name);
+}
+
 Value WarpgroupMatmulBuilder::getKMajorB() {
   AffineMap swap = getSwapLastTwo(b.getContext(), o.bType.getRank());
   if (getKMajorViewTypeOfB(o))
     return memref::TransposeOp::create(b, loc, o.b, AffineMapAttr::get(swap));
+  if (Value constant = getConstantKMajorB())
+    return constant;
   SmallVector<int64_t> shape(o.bType.getShape());
   std::swap(shape[shape.size() - 2], shape.back());
   // Aligned as a device allocation is (the TMA needs 16 bytes).
