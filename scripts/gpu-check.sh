@@ -18,7 +18,8 @@
 # wg:wgmma=1,tile_k=64,warp_n=128;wg1:wgmma=1,tile_k=64,warp_m=128,warp_n=128' (docs/gpu.md);
 # TF32 warpgroup MMA (B transposed per call; built 2026-11-30, never measured) beside the TF32
 # default: GPU_BENCH_ARGS='--precision tf32 --configs
-# tg:wgmma=1,tile_k=32,warp_n=128;tg1:wgmma=1,tile_k=32,warp_m=128,warp_n=128';
+# tg:wgmma=1,tile_k=32,warp_n=128;tg1:wgmma=1,tile_k=32,warp_m=128,warp_n=128;tg2:wgmma=1,tile_k=32,block_n=256,warp_n=256'
+# (block_n 256: offered with wgmma since 2026-11-30, never measured);
 # models tuned with the operator scheduler beside the default and PyTorch (48 trials of ResNet-18
 # b1 and the encoder b1 took 285 s on 2026-11-30): GPU_MODELS_ARGS='--models resnet18_b1,encoder_b1
 # --precision fp32 --tune-trials 48 --tune-timeout 140' GPU_MODELS_TIMEOUT=300;

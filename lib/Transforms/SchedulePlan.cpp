@@ -773,7 +773,14 @@ static FailureOr<SchedulePlan> buildGpuPlan(linalg::LinalgOp op, const std::stri
   if (mmaAvailable) {
     b.knob("mma", {0, 1}, 1);
     b.knob("warp_m", {16, 32, 64, 128}, preferWarp);
-    b.knob("warp_n", {8, 16, 32, 64, 128}, wgmmaDefault ? 128 : preferWarp);
+    // 256 (block_n 256, one m64n256 wgmma a k step) only with wgmma: the
+    // 128 x 256 tiles Hopper's GEMMs commonly use.
+    b.knob("warp_n",
+           wgmmaAvailable ? std::vector<int64_t>{8, 16, 32, 64, 128, 256}
+                          : std::vector<int64_t>{8, 16, 32, 64, 128},
+           wgmmaDefault ? 128 : preferWarp);
+    if (wgmmaAvailable)
+      b.require("warp_n <= 128 || wgmma == 1");
     // cp.async copies (tensor-core kernel only).
     b.knob("async_copy", {0, 1}, 1);
     b.require("mma == 1 || async_copy == 0");

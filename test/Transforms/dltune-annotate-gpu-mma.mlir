@@ -21,19 +21,22 @@ func.func @fp32(%a: tensor<256x128xf32>, %b: tensor<128x256xf32>, %c: tensor<256
 // (more than two only with cp.async), in up to 227 KiB of shared memory,
 // and no more stages than k slices plus one. Warpgroup MMA as TF32 (k
 // slices of 32 floats, B read transposed) is offered on compute capability
-// 9.0, never the default (no GPU has measured it yet).
+// 9.0, never the default (no GPU has measured it yet); with it warp_n
+// (= block_n) may be 256. Without it (CC80) warp_n stops at 128.
 // CHECK-LABEL: func.func @tf32
 // CHECK: dltune.config = #dltune.config<async_copy = 1, block_m = 64, block_n = 64, interleave = 0, mma = 1, pad = 0, stages = 2, thread_m = 4, thread_n = 4, tile_k = 16, vector = 4, warp_m = 32, warp_n = 32, wgmma = 0>
 // CHECK-SAME: stages = [1, 2, 3, 4]
-// CHECK-SAME: mma = [0, 1], warp_m = pow2<16, 128>, warp_n = pow2<8, 128>, async_copy = [0, 1]
+// CHECK-SAME: mma = [0, 1], warp_m = pow2<16, 128>, warp_n = pow2<8, 256>, async_copy = [0, 1]
 // CHECK-SAME: wgmma = [0, 1]
 // CHECK-SAME: smem_optin_bytes = 232448
+// CHECK-SAME: warp_n <= 128 || wgmma == 1
 // CHECK-SAME: + 128 <= smem_optin_bytes
 // CHECK-SAME: stages <= 2 || (mma == 1 && async_copy == 1)
 // CHECK-SAME: stages <= D_k / tile_k + 1
 // CHECK-SAME: wgmma == 0 || (D_m % block_m == 0 && mma == 1 && tile_k == 32 && async_copy == 1 && vector == 4 && (warp_m == 64 || warp_m == 128) && block_m % warp_m == 0 && warp_n == block_n && block_n % 32 == 0 && warp_m * block_n <= 16384)
 // CC80-LABEL: func.func @tf32
 // CC80: warp_n = 32, wgmma = 0>
+// CC80-SAME: warp_n = pow2<8, 128>
 // CC80-SAME: wgmma = [0]
 module attributes {dltune.allow_tf32} {
   func.func @tf32(%a: tensor<256x128xf32>, %b: tensor<128x256xf32>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
