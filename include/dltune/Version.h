@@ -32,7 +32,8 @@ inline constexpr const char *kDLTuneVersion = "0.3.0";
 ///    read C through a view (GPU; they were kernels of their own).
 /// 9: GPU: f32 matmul spaces with the TF32 opt-in gain warpgroup MMA (a
 ///    `wgmma` knob); transposes left as copies that swap the last two
-///    dimensions are tiled kernels (they were one thread an element).
+///    dimensions are tiled kernels (they were one thread an element);
+///    warp_n 256 with warpgroup MMA.
 inline constexpr int kScheduleGeneratorVersion = 9;
 
 /// "dltune 0.3.0; LLVM 22.1.8; schedules 4": stored with every record.

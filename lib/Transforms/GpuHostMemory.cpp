@@ -73,12 +73,18 @@ static bool onlyEncodesTensorMaps(Operation *user) {
   if (!isa<UnrealizedConversionCastOp>(user))
     return false;
   Block *block = user->getBlock();
+  auto inBlock = [&](Operation *op) { return op->getBlock() == block; };
   return llvm::all_of(user->getUsers(), [&](Operation *extract) {
-    return isa<LLVM::ExtractValueOp>(extract) && extract->getBlock() == block &&
+    return isa<LLVM::ExtractValueOp>(extract) && inBlock(extract) &&
            llvm::all_of(extract->getUsers(), [&](Operation *call) {
              auto encode = dyn_cast<LLVM::CallOp>(call);
-             return encode && encode->getBlock() == block && encode.getCallee() &&
-                    *encode.getCallee() == "mgpuTensorMapEncodeTiledMemref";
+             // ... and the map goes only to launches in the block, queued
+             // before the free.
+             return encode && inBlock(encode) && encode.getCallee() &&
+                    *encode.getCallee() == "mgpuTensorMapEncodeTiledMemref" &&
+                    llvm::all_of(encode->getUsers(), [&](Operation *launch) {
+                      return isa<gpu::LaunchFuncOp>(launch) && inBlock(launch);
+                    });
            });
   });
 }

@@ -191,8 +191,11 @@ static bool isSurelyTensorMapReadable(Value operand) {
 bool mlir::dltune::areGpuMatmulOperandsSurelyTensorMapReadable(linalg::LinalgOp op) {
   if (!op.hasPureTensorSemantics())
     return false;
+  // TF32 reads B k-major through a view, a constant transposed at compile
+  // time or a copy, whichever B is.
+  bool tf32 = getElementTypeOrSelf(op.getDpsInputs()[0].getType()).isF32();
   return isSurelyTensorMapReadable(op.getDpsInputs()[0]) &&
-         isSurelyTensorMapReadable(op.getDpsInputs()[1]);
+         (tf32 || isSurelyTensorMapReadable(op.getDpsInputs()[1]));
 }
 
 bool mlir::dltune::isTf32Allowed(Operation *op) {

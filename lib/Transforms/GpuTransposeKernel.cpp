@@ -22,6 +22,8 @@ using namespace mlir::dltune;
 
 /// A tile's side; rows of 8 threads move 4 of its rows each.
 static constexpr int64_t kTile = 32, kTileRowsPerPass = 8;
+/// The most blocks a grid has along y or z.
+static constexpr int64_t kMaxGridYZ = 65535;
 
 std::string mlir::dltune::whyNotGpuTransposeKernel(linalg::TransposeOp op) {
   if (!op.hasPureBufferSemantics())
@@ -41,6 +43,13 @@ std::string mlir::dltune::whyNotGpuTransposeKernel(linalg::TransposeOp op) {
   if (!elem.isIntOrFloat() || elem.getIntOrFloatBitWidth() % 8 ||
       elem.getIntOrFloatBitWidth() > 64)
     return "its elements must be 1 to 8 bytes";
+  // The grid's y (row tiles) and z (the leading dimensions) stop at 65535
+  // blocks; the loops of a leftover op take one dimension of any size.
+  int64_t batch = 1;
+  for (int64_t d = 0; d < rank - 2; ++d)
+    batch *= in.getDimSize(d);
+  if (batch > kMaxGridYZ || llvm::divideCeil(in.getDimSize(rank - 2), kTile) > kMaxGridYZ)
+    return "its tiles would exceed the 65535 blocks a grid's y and z take";
   return "";
 }
 

@@ -24,8 +24,9 @@ namespace mlir::dltune {
 
 /// Why `op` cannot become the tiled transpose kernel: it must be on
 /// buffers of static shapes with rank 2 or more, swap the last two
-/// dimensions and keep the others in order, and have elements of 1 to 8
-/// bytes. Empty when it can.
+/// dimensions and keep the others in order, have elements of 1 to 8 bytes,
+/// and at most 65535 row tiles and leading points (the grid's y and z).
+/// Empty when it can.
 std::string whyNotGpuTransposeKernel(linalg::TransposeOp op);
 
 /// Replaces `op` (which passes whyNotGpuTransposeKernel) by its kernel.

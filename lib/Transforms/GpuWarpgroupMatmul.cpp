@@ -195,7 +195,7 @@ private:
   // Inside the launch.
   Value batchIdx, rowBase, colBase, tid, sharedBase, alignShift, barriers;
   Value aRow0, bRow0;
-  Value warpgroup, sharedAddress; // TF32: the aligned start's address
+  Value warpgroup, sharedAddress; // the dynamic shared memory's address
   LLVM::LLVMStructType fragmentType; // TF32: a thread's m64 fragment
 };
 } // namespace

@@ -45,3 +45,13 @@ func.func @two_leading(%x: tensor<2x3x40x8xf32>) -> tensor<2x3x8x40xf32> {
   %t = linalg.transpose ins(%x : tensor<2x3x40x8xf32>) outs(%e : tensor<2x3x8x40xf32>) permutation = [0, 1, 3, 2]
   return %t : tensor<2x3x8x40xf32>
 }
+
+// 65536 leading points are more blocks than a grid's z takes: the loops.
+// KERNEL-LABEL: gpu.binary @many_batches_kernel
+// KERNEL-SAME: .maxntid 256, 1, 1
+// KERNEL-NOT: bar.sync
+func.func @many_batches(%x: tensor<65536x2x4xf32>) -> tensor<65536x4x2xf32> {
+  %e = tensor.empty() : tensor<65536x4x2xf32>
+  %t = linalg.transpose ins(%x : tensor<65536x2x4xf32>) outs(%e : tensor<65536x4x2xf32>) permutation = [0, 2, 1]
+  return %t : tensor<65536x4x2xf32>
+}

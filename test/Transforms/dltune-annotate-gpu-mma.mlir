@@ -154,3 +154,30 @@ func.func @half_large_fresh(%x: tensor<2x1024x1024xf16>, %b: tensor<1024x2048xf1
   %r = linalg.matmul ins(%a, %b : tensor<2048x1024xf16>, tensor<1024x2048xf16>) outs(%c : tensor<2048x2048xf32>) -> tensor<2048x2048xf32>
   return %r : tensor<2048x2048xf32>
 }
+
+// -----
+
+// TF32 reads B transposed whatever B is (a view, a constant transposed at
+// compile time, or a copy), so only A must be readable: a B that a
+// transpose produces (x W^T) is offered wgmma, an A slice is not.
+// CHECK-LABEL: func.func @tf32_b_transposed
+// CHECK: wgmma = 0>
+// CHECK-SAME: wgmma = [0, 1]
+// CHECK-NOT: tma = 0
+// CHECK-LABEL: func.func @tf32_a_slice
+// CHECK: wgmma = 0>
+// CHECK-SAME: wgmma = [0]}
+// CHECK-SAME: tma = 0
+module attributes {dltune.allow_tf32} {
+  func.func @tf32_b_transposed(%a: tensor<512x256xf32>, %w: tensor<512x256xf32>, %c: tensor<512x512xf32>) -> tensor<512x512xf32> {
+    %e = tensor.empty() : tensor<256x512xf32>
+    %b = linalg.transpose ins(%w : tensor<512x256xf32>) outs(%e : tensor<256x512xf32>) permutation = [1, 0]
+    %r = linalg.matmul ins(%a, %b : tensor<512x256xf32>, tensor<256x512xf32>) outs(%c : tensor<512x512xf32>) -> tensor<512x512xf32>
+    return %r : tensor<512x512xf32>
+  }
+  func.func @tf32_a_slice(%big: tensor<512x288xf32>, %b: tensor<256x512xf32>, %c: tensor<512x512xf32>) -> tensor<512x512xf32> {
+    %a = tensor.extract_slice %big[0, 8] [512, 256] [1, 1] : tensor<512x288xf32> to tensor<512x256xf32>
+    %r = linalg.matmul ins(%a, %b : tensor<512x256xf32>, tensor<256x512xf32>) outs(%c : tensor<512x512xf32>) -> tensor<512x512xf32>
+    return %r : tensor<512x512xf32>
+  }
+}

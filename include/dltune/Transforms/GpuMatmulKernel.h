@@ -119,7 +119,8 @@ std::string whyNotGpuMatmulMma(linalg::LinalgOp op);
 /// transpose, and no transpose reads it (GpuTransposeViews turns such
 /// tensors into strided views). Slices, pads and the like may become views
 /// TMA cannot take; the warpgroup kernel is then offered but not the
-/// default.
+/// default. With f32 inputs (TF32) only A counts: that kernel reads B
+/// transposed, as a view, a constant transposed at compile time or a copy.
 bool areGpuMatmulOperandsSurelyTensorMapReadable(linalg::LinalgOp op);
 
 /// Whether `op` or an ancestor carries DLTuneDialect::kAllowTf32AttrName.
