@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/SetVector.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -64,6 +65,15 @@ FailureOr<llvm::StringSet<>> mlir::dltune::collectHostConstants(ModuleOp module)
   return names;
 }
 
+/// The runtime's tensor-map encoder, which nvgpu-to-nvvm calls for
+/// nvgpu.tma.create.descriptor.
+static constexpr llvm::StringLiteral kTensorMapEncoder = "mgpuTensorMapEncodeTiledMemref";
+
+static bool isTensorMapEncoding(Operation *op) {
+  auto call = dyn_cast<LLVM::CallOp>(op);
+  return call && call.getCallee() && *call.getCallee() == kTensorMapEncoder;
+}
+
 /// Whether `user` (of an unranked view of a buffer) only hands the buffer's
 /// descriptor to the runtime's tensor-map encoder in its block (as the
 /// nvgpu-to-nvvm conversion lowers a warpgroup kernel's tensor map): the
@@ -77,12 +87,10 @@ static bool onlyEncodesTensorMaps(Operation *user) {
   return llvm::all_of(user->getUsers(), [&](Operation *extract) {
     return isa<LLVM::ExtractValueOp>(extract) && inBlock(extract) &&
            llvm::all_of(extract->getUsers(), [&](Operation *call) {
-             auto encode = dyn_cast<LLVM::CallOp>(call);
              // ... and the map goes only to launches in the block, queued
              // before the free.
-             return encode && inBlock(encode) && encode.getCallee() &&
-                    *encode.getCallee() == "mgpuTensorMapEncodeTiledMemref" &&
-                    llvm::all_of(encode->getUsers(), [&](Operation *launch) {
+             return isTensorMapEncoding(call) && inBlock(call) &&
+                    llvm::all_of(call->getUsers(), [&](Operation *launch) {
                       return isa<gpu::LaunchFuncOp>(launch) && inBlock(launch);
                     });
            });
@@ -195,6 +203,96 @@ LogicalResult mlir::dltune::allocateHostBuffersOnDevice(ModuleOp module) {
                 "kernels and the GPU runtime may (is this op left outside every kernel?)";
   }
   return success();
+}
+
+/// The ops of `call`'s block that compute its arguments and may move with
+/// it, in block order: those without effects, and allocas it reads with the
+/// stores that fill them (directly or through a GEP). Empty where such an
+/// alloca has another use. Producers with effects or regions are not part
+/// of it.
+static SmallVector<Operation *> getEncodingSlice(Operation *call) {
+  Block *block = call->getBlock();
+  llvm::SetVector<Operation *> slice;
+  SmallVector<Value> worklist(call->getOperands());
+  auto take = [&](Operation *op) {
+    if (slice.insert(op))
+      llvm::append_range(worklist, op->getOperands());
+  };
+  while (!worklist.empty()) {
+    Operation *def = worklist.pop_back_val().getDefiningOp();
+    if (!def || def->getBlock() != block || slice.contains(def))
+      continue;
+    // Ops with regions or effects (the buffer's gpu.alloc) stay: the slice
+    // goes after them.
+    if (def->getNumRegions() != 0)
+      continue;
+    if (isa<LLVM::AllocaOp>(def)) {
+      // Its users: the call, stores into it, GEPs into it and their stores.
+      for (Operation *user : def->getUsers()) {
+        if (user == call)
+          continue;
+        if (isa<LLVM::StoreOp>(user)) {
+          take(user);
+        } else if (isa<LLVM::GEPOp>(user)) {
+          take(user);
+          for (Operation *gepUser : user->getUsers()) {
+            if (!isa<LLVM::StoreOp>(gepUser))
+              return {};
+            take(gepUser);
+          }
+        } else {
+          return {};
+        }
+      }
+    } else if (!isMemoryEffectFree(def)) {
+      continue;
+    }
+    take(def);
+  }
+  SmallVector<Operation *> ordered = slice.takeVector();
+  llvm::sort(ordered, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  return ordered;
+}
+
+void mlir::dltune::hoistTensorMapEncodes(ModuleOp module) {
+  SmallVector<Operation *> calls;
+  module.walk([&](Operation *op) {
+    if (isTensorMapEncoding(op) && !op->getParentOfType<gpu::GPUModuleOp>())
+      calls.push_back(op);
+  });
+  for (Operation *call : calls) {
+    SmallVector<Operation *> slice = getEncodingSlice(call);
+    if (slice.empty() && call->getNumOperands() != 0)
+      continue;
+    Block *block = call->getBlock();
+    llvm::SmallPtrSet<Operation *, 16> inSlice(slice.begin(), slice.end());
+    // The last op in the block defining something the slice or the call
+    // reads from outside it (or the stores write into).
+    Operation *after = nullptr;
+    auto consider = [&](Operation *op) {
+      for (Value v : op->getOperands()) {
+        Operation *def = v.getDefiningOp();
+        if (def && def->getBlock() == block && !inSlice.contains(def) &&
+            (!after || after->isBeforeInBlock(def)))
+          after = def;
+      }
+    };
+    llvm::for_each(slice, consider);
+    consider(call);
+    slice.push_back(call);
+    // Ops already above that point (shared with an encoding hoisted
+    // before) stay; the others follow it in their order.
+    Operation *cursor = after;
+    for (Operation *op : slice) {
+      if (after && op->isBeforeInBlock(after))
+        continue;
+      if (cursor)
+        op->moveAfter(cursor);
+      else if (op != &block->front())
+        op->moveBefore(&block->front());
+      cursor = op;
+    }
+  }
 }
 
 LogicalResult mlir::dltune::redirectHostConstantsToDevice(ModuleOp module,

@@ -406,6 +406,7 @@ struct LowerGPUPass : public dltune::impl::DLTuneLowerGPUBase<LowerGPUPass> {
     FailureOr<llvm::StringSet<>> constants = collectHostConstants(module);
     if (failed(constants) || failed(allocateHostBuffersOnDevice(module)))
       return signalPassFailure();
+    hoistTensorMapEncodes(module);
     // One stream a call: the host queues every allocation, launch and free
     // of a function without waiting, and waits once before it returns (a
     // model launches ~300 kernels; before 2026-11-28 each was waited for).

@@ -45,6 +45,17 @@ FailureOr<llvm::StringSet<>> collectHostConstants(ModuleOp module);
 /// buffer, or pass one to an external function.
 LogicalResult allocateHostBuffersOnDevice(ModuleOp module);
 
+/// After step 2, before the launches of a block are made asynchronous: each
+/// call of the runtime's tensor-map encoder (a warpgroup kernel's maps, as
+/// nvgpu-to-nvvm lowers them) moves, with the host ops computing its
+/// arguments, up to just after the last op defining what they read. The
+/// encoder reads only a buffer's address and strides, but as an external
+/// call it has effects, and a host op with effects between two launches
+/// makes gpu-async-region wait for the stream there: a sync per warpgroup
+/// kernel. Producers with effects (the buffer's gpu.alloc) stay where they
+/// are, and the call goes after the last of them.
+void hoistTensorMapEncodes(ModuleOp module);
+
 /// Step 3, on the module lowered to the LLVM dialect: every address of a
 /// global in `constants` taken by host code goes through
 /// kDeviceConstantFunction.
