@@ -207,10 +207,10 @@ LogicalResult mlir::dltune::allocateHostBuffersOnDevice(ModuleOp module) {
 
 /// The ops of `call`'s block that compute its arguments and may move with
 /// it, in block order: those without effects, and allocas it reads with the
-/// stores that fill them (directly or through a GEP). Empty where such an
-/// alloca has another use. Producers with effects or regions are not part
-/// of it.
-static SmallVector<Operation *> getEncodingSlice(Operation *call) {
+/// stores that fill them (directly or through a GEP); nullopt where such
+/// an alloca has another use. Producers with effects or regions are not
+/// part of it.
+static std::optional<SmallVector<Operation *>> getEncodingSlice(Operation *call) {
   Block *block = call->getBlock();
   llvm::SetVector<Operation *> slice;
   SmallVector<Value> worklist(call->getOperands());
@@ -237,11 +237,11 @@ static SmallVector<Operation *> getEncodingSlice(Operation *call) {
           take(user);
           for (Operation *gepUser : user->getUsers()) {
             if (!isa<LLVM::StoreOp>(gepUser))
-              return {};
+              return std::nullopt;
             take(gepUser);
           }
         } else {
-          return {};
+          return std::nullopt;
         }
       }
     } else if (!isMemoryEffectFree(def)) {
@@ -261,9 +261,10 @@ void mlir::dltune::hoistTensorMapEncodes(ModuleOp module) {
       calls.push_back(op);
   });
   for (Operation *call : calls) {
-    SmallVector<Operation *> slice = getEncodingSlice(call);
-    if (slice.empty() && call->getNumOperands() != 0)
+    std::optional<SmallVector<Operation *>> movable = getEncodingSlice(call);
+    if (!movable)
       continue;
+    SmallVector<Operation *> slice = std::move(*movable);
     Block *block = call->getBlock();
     llvm::SmallPtrSet<Operation *, 16> inSlice(slice.begin(), slice.end());
     // The last op in the block defining something the slice or the call

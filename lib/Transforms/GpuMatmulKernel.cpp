@@ -273,8 +273,7 @@ static std::string whyNotTiles(const MatmulOperands &o, const GpuMatmulTiles &t)
       return "operands must have static strides";
   }
   // The TF32 warpgroup kernel reads B k-major anyway.
-  bool kMajorWarpgroup = t.wgmma == 1 && o.aType.getElementType().isF32();
-  if (o.bTransposed && ((t.mma && !kMajorWarpgroup) || t.splitK != 1))
+  if (o.bTransposed && ((t.mma && !t.readsBKMajor(o.aType.getElementType())) || t.splitK != 1))
     return "a B contiguous along k (a transposed view) needs the SIMT kernel (mma = 0) or "
            "TF32 warpgroup MMA, without split_k";
   auto positive = [](int64_t v) { return v > 0; };
@@ -705,11 +704,8 @@ void KernelBuilder::build(Value fillValue) {
   OpBuilder::InsertionGuard guard(b);
   if (o.bTransposed) {
     // (batch, k, n) -> (batch, n, k): k innermost, contiguous.
-    unsigned rank = o.bType.getRank();
-    SmallVector<unsigned> perm = llvm::to_vector(llvm::seq<unsigned>(0, rank));
-    std::swap(perm[rank - 2], perm[rank - 1]);
     bT = memref::TransposeOp::create(
-        b, loc, o.b, AffineMapAttr::get(AffineMap::getPermutationMap(perm, b.getContext())));
+        b, loc, o.b, AffineMapAttr::get(getSwapLastTwoMap(b.getContext(), o.bType.getRank())));
   }
   beginLaunch(t.blockN / t.threadN, t.blockM / t.threadM);
   tid = add(mul(ty, t.blockN / t.threadN), tx);

@@ -9,6 +9,7 @@
 #define DLTUNE_LIB_TRANSFORMS_GPUMATMULOPERANDS_H
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Value.h"
@@ -37,6 +38,21 @@ struct MatmulOperands {
     return i;
   }
 };
+
+/// `values` with its last two entries swapped: a (batch) matmul operand's
+/// shape or strides transposed.
+inline SmallVector<int64_t> swapLastTwo(ArrayRef<int64_t> values) {
+  SmallVector<int64_t> swapped(values);
+  std::swap(swapped[swapped.size() - 2], swapped.back());
+  return swapped;
+}
+
+/// The permutation (as a map) that swaps the last two of `rank` dimensions.
+inline AffineMap getSwapLastTwoMap(MLIRContext *ctx, unsigned rank) {
+  SmallVector<unsigned> perm = llvm::to_vector(llvm::seq<unsigned>(0, rank));
+  std::swap(perm[rank - 2], perm[rank - 1]);
+  return AffineMap::getPermutationMap(perm, ctx);
+}
 
 /// The index arithmetic the kernel builders emit at `b`'s insertion point.
 class KernelIndexArith {

@@ -12,6 +12,8 @@
 
 #include "GpuTransposeKernel.h"
 
+#include "GpuMatmulOperands.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -25,6 +27,11 @@ static constexpr int64_t kTile = 32, kTileRowsPerPass = 8;
 /// The most blocks a grid has along y or z.
 static constexpr int64_t kMaxGridYZ = 65535;
 
+/// The product of the leading (batch) dimensions of `type`.
+static int64_t getLeadingPoints(MemRefType type) {
+  return ShapedType::getNumElements(type.getShape().drop_back(2));
+}
+
 std::string mlir::dltune::whyNotGpuTransposeKernel(linalg::TransposeOp op) {
   if (!op.hasPureBufferSemantics())
     return "it must be on buffers";
@@ -32,98 +39,108 @@ std::string mlir::dltune::whyNotGpuTransposeKernel(linalg::TransposeOp op) {
   auto out = dyn_cast<MemRefType>(op.getInit().getType());
   if (!in || !out || !in.hasStaticShape() || !out.hasStaticShape() || in.getRank() < 2)
     return "its operands must be memrefs of static shapes, rank 2 or more";
-  ArrayRef<int64_t> perm = op.getPermutation();
   int64_t rank = in.getRank();
-  for (int64_t d = 0; d < rank - 2; ++d)
-    if (perm[d] != d)
-      return "it must keep the leading dimensions in order";
-  if (perm[rank - 2] != rank - 1 || perm[rank - 1] != rank - 2)
-    return "it must swap the last two dimensions";
+  if (op.getPermutation() != ArrayRef(swapLastTwo(llvm::to_vector(llvm::seq<int64_t>(0, rank)))))
+    return "it must swap the last two dimensions and keep the others in order";
   Type elem = in.getElementType();
   if (!elem.isIntOrFloat() || elem.getIntOrFloatBitWidth() % 8 ||
       elem.getIntOrFloatBitWidth() > 64)
     return "its elements must be 1 to 8 bytes";
   // The grid's y (row tiles) and z (the leading dimensions) stop at 65535
   // blocks; the loops of a leftover op take one dimension of any size.
-  int64_t batch = 1;
-  for (int64_t d = 0; d < rank - 2; ++d)
-    batch *= in.getDimSize(d);
-  if (batch > kMaxGridYZ || llvm::divideCeil(in.getDimSize(rank - 2), kTile) > kMaxGridYZ)
+  if (getLeadingPoints(in) > kMaxGridYZ ||
+      llvm::divideCeil(in.getDimSize(rank - 2), kTile) > kMaxGridYZ)
     return "its tiles would exceed the 65535 blocks a grid's y and z take";
   return "";
 }
 
-void mlir::dltune::buildGpuTransposeKernel(RewriterBase &rewriter, linalg::TransposeOp op) {
-  OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPoint(op);
-  OpBuilder &b = rewriter;
-  Location loc = op.getLoc();
-  Value input = op.getInput(), output = op.getInit();
-  auto inType = cast<MemRefType>(input.getType());
+namespace {
+class TransposeKernelBuilder : KernelIndexArith {
+public:
+  TransposeKernelBuilder(OpBuilder &b, linalg::TransposeOp op)
+      : KernelIndexArith(b, op.getLoc()), input(op.getInput()), output(op.getInit()),
+        inType(cast<MemRefType>(input.getType())) {}
+
+  void build();
+
+private:
+  /// Indices of the leading dimensions' point, then `row`, `col`.
+  SmallVector<Value> at(Value row, Value col) {
+    SmallVector<Value> i(leading);
+    i.append({row, col});
+    return i;
+  }
+  /// `body` at the insertion point, run where row < rowBound and col <
+  /// colBound.
+  void guarded(Value row, int64_t rowBound, Value col, int64_t colBound,
+               function_ref<void()> body);
+
+  Value input, output;
+  MemRefType inType;
+  SmallVector<Value> leading; // inside the launch
+};
+} // namespace
+
+void TransposeKernelBuilder::guarded(Value row, int64_t rowBound, Value col, int64_t colBound,
+                                     function_ref<void()> body) {
+  auto below = [&](Value v, int64_t bound) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, v, idx(bound));
+  };
+  Value inside = arith::AndIOp::create(b, loc, below(row, rowBound), below(col, colBound));
+  auto ifOp = scf::IfOp::create(b, loc, inside, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard inner(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  body();
+}
+
+void TransposeKernelBuilder::build() {
   int64_t rank = inType.getRank();
   ArrayRef<int64_t> shape = inType.getShape();
   int64_t rows = shape[rank - 2], cols = shape[rank - 1];
-  int64_t batch = 1;
-  for (int64_t d = 0; d < rank - 2; ++d)
-    batch *= shape[d];
-  auto idx = [&](int64_t v) -> Value { return arith::ConstantIndexOp::create(b, loc, v); };
-
   Attribute workgroup = gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
   auto tileType = MemRefType::get({kTile, kTile + 1}, inType.getElementType(),
                                   MemRefLayoutAttrInterface(), workgroup);
   auto launch = gpu::LaunchOp::create(
-      b, loc, idx(llvm::divideCeil(cols, kTile)), idx(llvm::divideCeil(rows, kTile)), idx(batch),
-      idx(kTile), idx(kTileRowsPerPass), idx(1), /*dynamicSharedMemorySize=*/Value(),
-      /*asyncTokenType=*/nullptr, ValueRange{}, TypeRange{tileType});
+      b, loc, idx(llvm::divideCeil(cols, kTile)), idx(llvm::divideCeil(rows, kTile)),
+      idx(getLeadingPoints(inType)), idx(kTile), idx(kTileRowsPerPass), idx(1),
+      /*dynamicSharedMemorySize=*/Value(), /*asyncTokenType=*/nullptr, ValueRange{},
+      TypeRange{tileType});
+  OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&launch.getBody().front());
   Value tile = launch.getWorkgroupAttributions()[0];
   gpu::KernelDim3 blocks = launch.getBlockIds(), threads = launch.getThreadIds();
-  Value r0 = arith::MulIOp::create(b, loc, blocks.y, idx(kTile));
-  Value c0 = arith::MulIOp::create(b, loc, blocks.x, idx(kTile));
+  Value r0 = mul(blocks.y, kTile), c0 = mul(blocks.x, kTile);
   // The leading indices, the last fastest.
-  SmallVector<Value> leading(rank - 2);
+  leading.resize(rank - 2);
   Value rest = blocks.z;
   for (int64_t d = rank - 3; d >= 0; --d) {
-    leading[d] = arith::RemUIOp::create(b, loc, rest, idx(shape[d]));
-    rest = arith::DivUIOp::create(b, loc, rest, idx(shape[d]));
+    leading[d] = remui(rest, shape[d]);
+    rest = divui(rest, shape[d]);
   }
-  auto indices = [&](Value row, Value col) {
-    SmallVector<Value> i(leading);
-    i.append({row, col});
-    return i;
-  };
-  // `body` runs where row < rowBound and col < colBound.
-  auto guarded = [&](Value row, int64_t rowBound, Value col, int64_t colBound,
-                     function_ref<void()> body) {
-    Value inside = arith::AndIOp::create(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, idx(rowBound)),
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, col, idx(colBound)));
-    auto ifOp = scf::IfOp::create(b, loc, inside, /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard inner(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    body();
-  };
   for (int64_t i = 0; i < kTile / kTileRowsPerPass; ++i) {
-    Value tileRow = arith::AddIOp::create(b, loc, threads.y, idx(i * kTileRowsPerPass));
-    Value row = arith::AddIOp::create(b, loc, r0, tileRow);
-    Value col = arith::AddIOp::create(b, loc, c0, threads.x);
+    Value tileRow = add(threads.y, i * kTileRowsPerPass);
+    Value row = add(r0, tileRow), col = add(c0, threads.x);
     guarded(row, rows, col, cols, [&] {
-      Value v = memref::LoadOp::create(b, loc, input, indices(row, col));
+      Value v = memref::LoadOp::create(b, loc, input, at(row, col));
       memref::StoreOp::create(b, loc, v, tile, ValueRange{tileRow, threads.x});
     });
   }
   gpu::BarrierOp::create(b, loc);
   for (int64_t i = 0; i < kTile / kTileRowsPerPass; ++i) {
-    Value tileCol = arith::AddIOp::create(b, loc, threads.y, idx(i * kTileRowsPerPass));
-    Value outRow = arith::AddIOp::create(b, loc, c0, tileCol);
-    Value outCol = arith::AddIOp::create(b, loc, r0, threads.x);
+    Value tileCol = add(threads.y, i * kTileRowsPerPass);
+    Value outRow = add(c0, tileCol), outCol = add(r0, threads.x);
     guarded(outRow, cols, outCol, rows, [&] {
       Value v = memref::LoadOp::create(b, loc, tile, ValueRange{threads.x, tileCol});
-      memref::StoreOp::create(b, loc, v, output, indices(outRow, outCol));
+      memref::StoreOp::create(b, loc, v, output, at(outRow, outCol));
     });
   }
   gpu::TerminatorOp::create(b, loc);
+}
+
+void mlir::dltune::buildGpuTransposeKernel(RewriterBase &rewriter, linalg::TransposeOp op) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(op);
+  TransposeKernelBuilder(rewriter, op).build();
   rewriter.eraseOp(op);
 }
 

@@ -260,9 +260,8 @@ static bool isKMajorMatmulB(const BufferUse &use) {
     return false;
   std::optional<GpuMatmulTiles> tiles = GpuMatmulTiles::fromAttr(
       owner->getAttrOfType<DictionaryAttr>(DLTuneDialect::kGpuKernelAttrName));
-  if (!tiles || tiles->splitK != 1)
-    return false;
-  return tiles->mma == 0 || (tiles->wgmma == 1 && getElementTypeOrSelf(use.operand->get()).isF32());
+  return tiles && tiles->splitK == 1 &&
+         (tiles->mma == 0 || tiles->readsBKMajor(getElementTypeOrSelf(use.operand->get())));
 }
 
 /// Whether `use` of a base of type `type` sees it, through its reshapes,

@@ -34,14 +34,6 @@ int64_t GpuMatmulTiles::getWarpgroupSharedBytes(int64_t elemBytes) const {
   return std::max(pipeline, staging) + kWarpgroupSwizzleAtomBytes;
 }
 
-/// The permutation that swaps a (batch) matmul operand's last two
-/// dimensions.
-static AffineMap getSwapLastTwo(MLIRContext *ctx, unsigned rank) {
-  SmallVector<unsigned> perm = llvm::to_vector(llvm::seq<unsigned>(0, rank));
-  std::swap(perm[rank - 2], perm[rank - 1]);
-  return AffineMap::getPermutationMap(perm, ctx);
-}
-
 /// Why the Tensor Memory Accelerator cannot read `type` (batches stacked
 /// into the rows of one 2-D tensor map); empty when it can.
 static std::string whyNotTensorMapReadable(MemRefType type, int64_t elemBytes, bool batched) {
@@ -62,13 +54,10 @@ static std::optional<MemRefType> getKMajorViewTypeOfB(const MatmulOperands &o) {
   std::optional<std::pair<SmallVector<int64_t>, int64_t>> layout = getStaticLayout(o.bType);
   if (!layout)
     return std::nullopt;
-  unsigned rank = o.bType.getRank();
-  SmallVector<int64_t> shape(o.bType.getShape()), strides = layout->first;
-  std::swap(shape[rank - 2], shape[rank - 1]);
-  std::swap(strides[rank - 2], strides[rank - 1]);
-  auto type = MemRefType::get(shape, o.bType.getElementType(),
-                              StridedLayoutAttr::get(o.bType.getContext(), layout->second, strides),
-                              o.bType.getMemorySpace());
+  auto type = MemRefType::get(
+      swapLastTwo(o.bType.getShape()), o.bType.getElementType(),
+      StridedLayoutAttr::get(o.bType.getContext(), layout->second, swapLastTwo(layout->first)),
+      o.bType.getMemorySpace());
   if (!whyNotTensorMapReadable(type, o.elemBytes, o.batched).empty())
     return std::nullopt;
   return type;
@@ -77,7 +66,7 @@ static std::optional<MemRefType> getKMajorViewTypeOfB(const MatmulOperands &o) {
 std::string mlir::dltune::whyNotWarpgroupMatmul(const MatmulOperands &o,
                                                 const GpuMatmulTiles &t) {
   Type in = o.aType.getElementType();
-  bool tf32 = in.isF32();
+  bool tf32 = t.readsBKMajor(in);
   if (!in.isF16() && !in.isBF16() && !tf32)
     return "warpgroup MMA takes f16, bf16 or f32 (as TF32) inputs";
   if (!o.cType.getElementType().isF32())
@@ -126,7 +115,7 @@ public:
       : KernelIndexArith(b, loc), o(o), t(t), epilogue(epilogue),
         workgroup(gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup)) {
     inType = o.aType.getElementType();
-    kMajorB = inType.isF32();
+    kMajorB = t.readsBKMajor(inType);
     boxCols = kWarpgroupSliceBytes / o.elemBytes;
     aSlotBytes = t.blockM * kWarpgroupSliceBytes;
     // f16, bf16: block_n / boxCols boxes of tile_k rows; TF32: one box of
@@ -252,8 +241,7 @@ Value WarpgroupMatmulBuilder::getConstantKMajorB() {
   std::optional<Attribute> init = global ? global.getInitialValue() : std::nullopt;
   if (!global || !global.getConstant() || !init)
     return {};
-  SmallVector<int64_t> shape(o.bType.getShape());
-  std::swap(shape[shape.size() - 2], shape.back());
+  SmallVector<int64_t> shape = swapLastTwo(o.bType.getShape());
   auto type = MemRefType::get(shape, inType);
   // One transposed global per source global, named after it: an earlier
   // matmul reading the same B made it already. (A name taken otherwise:
@@ -294,19 +282,17 @@ Value WarpgroupMatmulBuilder::getConstantKMajorB() {
 }
 
 Value WarpgroupMatmulBuilder::getKMajorB() {
-  AffineMap swap = getSwapLastTwo(b.getContext(), o.bType.getRank());
   if (getKMajorViewTypeOfB(o))
-    return memref::TransposeOp::create(b, loc, o.b, AffineMapAttr::get(swap));
+    return memref::TransposeOp::create(
+        b, loc, o.b, AffineMapAttr::get(getSwapLastTwoMap(b.getContext(), o.bType.getRank())));
   if (Value constant = getConstantKMajorB())
     return constant;
-  SmallVector<int64_t> shape(o.bType.getShape());
-  std::swap(shape[shape.size() - 2], shape.back());
   // Aligned as a device allocation is (the TMA needs 16 bytes).
-  Value copy = memref::AllocOp::create(b, loc, MemRefType::get(shape, inType),
-                                       b.getI64IntegerAttr(256));
-  SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, shape.size()));
-  std::swap(perm[perm.size() - 2], perm.back());
-  linalg::TransposeOp::create(b, loc, o.b, copy, perm);
+  Value copy = memref::AllocOp::create(
+      b, loc, MemRefType::get(swapLastTwo(o.bType.getShape()), inType), b.getI64IntegerAttr(256));
+  linalg::TransposeOp::create(
+      b, loc, o.b, copy,
+      swapLastTwo(llvm::to_vector(llvm::seq<int64_t>(0, o.bType.getRank()))));
   return copy;
 }
 
@@ -503,23 +489,20 @@ void WarpgroupMatmulBuilder::build(Value fillValue) {
   gpu::BarrierOp::create(b, loc);
   int64_t stagingRow = t.blockN + kWarpgroupStagingPad;
   Value staging = sharedView(sharedType({t.blockM, stagingRow}, b.getF32Type()), idx(0));
-  if (kMajorB) {
-    Value mine = memref::SubViewOp::create(
-        b, loc, staging, ArrayRef<OpFoldResult>{mul(warpgroup, t.warpM), b.getIndexAttr(0)},
-        ArrayRef<OpFoldResult>{b.getIndexAttr(t.warpM), b.getIndexAttr(t.blockN)},
-        ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+  // This warpgroup's warp_m rows. MLIR 22 lowers nvgpu's store with rows
+  // from the block-wide thread id (warp tid.x / 32 at rows 16 x warp):
+  // warpgroup w already lands 64 w rows down, so its view starts only the
+  // rest of its w warp_m rows down. The TF32 store counts rows within the
+  // warpgroup.
+  Value mine = memref::SubViewOp::create(
+      b, loc, staging,
+      ArrayRef<OpFoldResult>{mul(warpgroup, kMajorB ? t.warpM : t.warpM - 64), b.getIndexAttr(0)},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(t.warpM), b.getIndexAttr(t.blockN)},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+  if (kMajorB)
     storeFragments(loop.getResults().take_front(accs), mine);
-  } else {
-    // MLIR 22 lowers the store with rows from the block-wide thread id
-    // (warp tid.x / 32 at rows 16 x warp): warpgroup w already lands 64 w
-    // rows down, so its view starts only the rest of its w warp_m rows down.
-    Value mine = memref::SubViewOp::create(
-        b, loc, staging,
-        ArrayRef<OpFoldResult>{mul(warpgroup, t.warpM - 64), b.getIndexAttr(0)},
-        ArrayRef<OpFoldResult>{b.getIndexAttr(t.warpM), b.getIndexAttr(t.blockN)},
-        ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+  else
     nvgpu::WarpgroupMmaStoreOp::create(b, loc, loop.getResult(0), mine);
-  }
   gpu::BarrierOp::create(b, loc);
 
   // C: consecutive threads store consecutive 4-column vectors of a row.

@@ -74,6 +74,9 @@ struct GpuMatmulTiles {
   // wgmma.
   int64_t splitK = 1;
 
+  /// Whether the kernel reads B k-major (B transposed): warpgroup MMA of
+  /// f32 inputs, as TF32, which wgmma reads only k-major.
+  bool readsBKMajor(Type inputType) const { return wgmma == 1 && inputType.isF32(); }
   int64_t warps() const { return (blockM / warpM) * (blockN / warpN); }
   int64_t threads() const {
     if (wgmma)

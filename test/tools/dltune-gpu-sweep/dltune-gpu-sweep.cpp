@@ -236,15 +236,16 @@ int main(int argc, char **argv) {
                             ? GpuMatmulTiles::fromValues(values).threads()
                             : 0;
       // With split_k > 1 a matmul is two kernels: the slices' (as above)
-      // and the window kernel summing them (no shared memory, no spills).
+      // and the window kernel summing them (no shared memory, no spills);
+      // secondAsIntended says whether that other kernel is as intended.
       int64_t splitK = std::max<int64_t>(1, knob(c, "split_k"));
       const GpuKernelResources *k = &resources->front();
-      bool sumAsIntended = true;
+      bool secondAsIntended = true;
       if (splitK > 1 && resources->size() == 2) {
         const GpuKernelResources &first = (*resources)[0], &second = (*resources)[1];
         k = first.sharedBytes > 0 ? &first : &second;
         const GpuKernelResources &sum = k == &first ? second : first;
-        sumAsIntended = sum.sharedBytes == 0 && sum.barriers == 0 && sum.spillStoreBytes == 0;
+        secondAsIntended = sum.sharedBytes == 0 && sum.barriers == 0 && sum.spillStoreBytes == 0;
       }
       // TF32 warpgroup MMA reads B transposed: with a B not contiguous
       // along k, a tiled transpose kernel (32 x 8 threads, a 32 x 33 float
@@ -258,11 +259,11 @@ int main(int argc, char **argv) {
                  r.spillStoreBytes == 0;
         };
         k = isTranspose(first) ? &second : &first;
-        sumAsIntended = isTranspose(k == &first ? second : first);
+        secondAsIntended = isTranspose(k == &first ? second : first);
       }
       bool intended =
           resources->size() == static_cast<size_t>(splitK > 1 || transposesB ? 2 : 1) &&
-          sumAsIntended &&
+          secondAsIntended &&
           k->threadsPerBlock == threads &&
           (window ? k->sharedBytes == 0 && k->barriers == 0 && k->spillStoreBytes == 0
            : row  ? k->sharedBytes == 0 && k->spillStoreBytes == 0
